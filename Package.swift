@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings applied once to every Swift target, so that the whole package is held
+/// to the same rules.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+/// Example plugins: each is its own executable under Sources/Plugins/<Name>.
+let examplePlugins = ["Balance", "Messenger", "Echo", "TestPlugin"]
+
+var targets: [Target] = [
+    .systemLibrary(
+        name: "CZeroMQ", pkgConfig: "libzmq",
+        providers: [.apt(["libzmq3-dev"])]),
+    .systemLibrary(
+        name: "CYAML", pkgConfig: "yaml-0.1",
+        providers: [.apt(["libyaml-dev"])]),
+    .systemLibrary(
+        name: "CSQLite", pkgConfig: "sqlite3",
+        providers: [.apt(["libsqlite3-dev"])]),
+    .target(name: "IntentBus", dependencies: ["CZeroMQ"]),
+    .target(name: "PluginHost", dependencies: ["IntentBus", "CYAML", "CSQLite"]),
+    .executableTarget(name: "intentbus", dependencies: ["IntentBus", "PluginHost"]),
+    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "PluginHost"]),
+]
+for name in examplePlugins {
+    targets.append(.executableTarget(
+        name: "plugin-\(name.lowercased())", dependencies: ["IntentBus"],
+        path: "Sources/Plugins/\(name)"))
+}
+for index in targets.indices where targets[index].type != .system {
+    targets[index].swiftSettings = (targets[index].swiftSettings ?? []) + strictSettings
+}
+
+let package = Package(
+    name: "IntentBus",
+    products: [
+        .library(name: "IntentBus", targets: ["IntentBus"]),
+        .executable(name: "intentbus", targets: ["intentbus"]),
+    ],
+    targets: targets
+)

@@ -1,0 +1,213 @@
+import Foundation
+
+/// A JSON value. Headers, bodies, prompts and metadata are all JSON on the wire.
+///
+/// Integers and decimals are kept apart, so that the host can check `Integer` and
+/// `Decimal` parameters exactly. `canonicalData` writes sorted keys and no whitespace,
+/// the form the conformance vectors use, so the Swift and Python sides agree byte for
+/// byte.
+public enum JSON: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    case object([String: JSON])
+}
+
+extension JSON: Codable {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
+        else if let i = try? c.decode(Int64.self) { self = .int(i) }
+        else if let d = try? c.decode(Double.self) { self = .double(d) }
+        else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let a = try? c.decode([JSON].self) { self = .array(a) }
+        else { self = .object(try c.decode([String: JSON].self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .bool(let b): try c.encode(b)
+        case .int(let i): try c.encode(i)
+        case .double(let d): try c.encode(d)
+        case .string(let s): try c.encode(s)
+        case .array(let a): try c.encode(a)
+        case .object(let o): try c.encode(o)
+        }
+    }
+}
+
+/// A body or header that is not valid JSON.
+public struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+extension JSON {
+    /// Parses `data`. Empty data is an empty object, so that an empty header or body frame
+    /// means "nothing".
+    public static func parse(_ data: Data) throws(JSONParseError) -> JSON {
+        if data.isEmpty { return .object([:]) }
+        do {
+            return try JSONDecoder().decode(JSON.self, from: data)
+        } catch {
+            throw JSONParseError(message: "not valid JSON: \(Self.describe(error))")
+        }
+    }
+
+    /// Parses a UTF-8 string.
+    public static func parse(_ text: String) throws(JSONParseError) -> JSON {
+        try parse(Data(text.utf8))
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let ctx) = error {
+            if let underlying = ctx.underlyingError as NSError?,
+               let detail = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
+                return detail
+            }
+            return ctx.debugDescription
+        }
+        return "\(error)"
+    }
+
+    /// Canonical text: sorted keys, no insignificant whitespace, "/" not escaped,
+    /// non-ASCII left as UTF-8. Matches Python's
+    /// `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`.
+    public var canonicalString: String {
+        var out = ""
+        write(to: &out)
+        return out
+    }
+
+    /// `canonicalString` as UTF-8 bytes.
+    public var canonicalData: Data { Data(canonicalString.utf8) }
+
+    private func write(to out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d):
+            if d.isFinite, d == d.rounded(), abs(d) < 1e16 {
+                out += String(Int64(d)) + ".0"
+            } else if d.isFinite {
+                out += "\(d)"
+            } else {
+                out += "null"
+            }
+        case .string(let s): JSON.writeString(s, to: &out)
+        case .array(let a):
+            out += "["
+            for (i, v) in a.enumerated() {
+                if i > 0 { out += "," }
+                v.write(to: &out)
+            }
+            out += "]"
+        case .object(let o):
+            out += "{"
+            for (i, key) in o.keys.sorted().enumerated() {
+                if i > 0 { out += "," }
+                JSON.writeString(key, to: &out)
+                out += ":"
+                o[key]!.write(to: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+// MARK: - Convenient access
+
+extension JSON {
+    public subscript(key: String) -> JSON? {
+        if case .object(let o) = self { return o[key] }
+        return nil
+    }
+
+    public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
+    public var intValue: Int64? {
+        switch self {
+        case .int(let i): return i
+        case .double(let d) where d == d.rounded() && abs(d) < 9e18: return Int64(d)
+        default: return nil
+        }
+    }
+    public var doubleValue: Double? {
+        switch self {
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        default: return nil
+        }
+    }
+    public var arrayValue: [JSON]? { if case .array(let a) = self { return a }; return nil }
+    public var objectValue: [String: JSON]? { if case .object(let o) = self { return o }; return nil }
+    public var isNull: Bool { if case .null = self { return true }; return false }
+
+    /// The JSON type's name, for error messages ("expected an integer, got a string").
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int: "an integer"
+        case .double: "a decimal number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// A short human rendering: strings without quotes, numbers as written.
+    public var displayText: String {
+        switch self {
+        case .string(let s): s
+        case .int(let i): String(i)
+        case .double(let d): d == d.rounded() && abs(d) < 1e16 ? String(Int64(d)) : "\(d)"
+        case .bool(let b): b ? "true" : "false"
+        case .null: ""
+        default: canonicalString
+        }
+    }
+}
+
+extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByFloatLiteral, ExpressibleByNilLiteral {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(nilLiteral: ()) { self = .null }
+    public init(arrayLiteral elements: JSON...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSON)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// One IntentBus message, after any ROUTER envelope:
+///
+///     frame 0  "IB1"       signature and version
+///     frame 1  kind        REQUEST, REPLY, …
+///     frame 2  request id  chosen by the sender of the REQUEST
+///     frame 3  intent      the intent name, routed on without reading the body
+///     frame 4  header      small JSON object (may be empty)
+///     frame 5  body        JSON, opaque to the host on the plain path (may be empty)
+///
+/// The header and body are kept as frames so that the host can forward them without
+/// copying or decoding. Owned by one thread at a time.
+public final class WireMessage {
+    public var kind: MessageKind
+    public var requestId: String
+    public var intent: String
+    public var header: Frame
+    public var body: Frame
+
+    public init(kind: MessageKind, requestId: String = "", intent: String = "",
+                header: Frame = Frame(), body: Frame = Frame()) {
+        self.kind = kind
+        self.requestId = requestId
+        self.intent = intent
+        self.header = header
+        self.body = body
+    }
+
+    /// Builds a message from JSON values.
+    public convenience init(kind: MessageKind, requestId: String = "", intent: String = "",
+                            header: JSON?, body: JSON?) {
+        self.init(kind: kind, requestId: requestId, intent: intent,
+                  header: header.map { Frame(data: $0.canonicalData) } ?? Frame(),
+                  body: body.map { Frame(data: $0.canonicalData) } ?? Frame())
+    }
+
+    /// The six frames to send. The header and body frames are moved, not copied.
+    public var frames: [Frame] {
+        [Frame(WireProtocol.signature), Frame(kind.rawValue), Frame(requestId), Frame(intent), header, body]
+    }
+
+    /// The header parsed as JSON (empty frame = empty object).
+    public func headerJSON() throws(JSONParseError) -> JSON { try JSON.parse(header.data) }
+
+    /// The body parsed as JSON (empty frame = empty object).
+    public func bodyJSON() throws(JSONParseError) -> JSON { try JSON.parse(body.data) }
+
+    /// Parses the frames that follow the routing envelope.
+    public static func decode(_ frames: ArraySlice<Frame>) throws(WireError) -> WireMessage {
+        guard let first = frames.first else { throw WireError.badFrame("empty message") }
+        guard first.equals("IB1") else {
+            let sig = first.count <= 16 ? (first.validUTF8 ?? "<binary>") : "<\(first.count) bytes>"
+            if sig.hasPrefix("IB") {
+                throw WireError(.unsupportedVersion,
+                                "protocol \(sig) is not supported; this host speaks \(WireProtocol.signature)")
+            }
+            throw WireError.badFrame("frame 0 must be \"\(WireProtocol.signature)\", got \"\(sig)\"")
+        }
+        guard frames.count == WireProtocol.frameCount else {
+            throw WireError.badFrame("expected \(WireProtocol.frameCount) frames (IB1, kind, request id, intent, header, body), got \(frames.count)")
+        }
+        let f = Array(frames)
+        guard let kindText = f[1].validUTF8, let kind = MessageKind(rawValue: kindText) else {
+            throw WireError.badFrame("frame 1 is not a known message kind: \"\(f[1].string.prefix(32))\"")
+        }
+        guard f[2].count <= WireProtocol.maxNameLength, let requestId = f[2].validUTF8 else {
+            throw WireError.badFrame("frame 2 (request id) must be UTF-8 of at most \(WireProtocol.maxNameLength) bytes")
+        }
+        guard f[3].count <= WireProtocol.maxNameLength, let intent = f[3].validUTF8 else {
+            throw WireError.badFrame("frame 3 (intent) must be UTF-8 of at most \(WireProtocol.maxNameLength) bytes")
+        }
+        return WireMessage(kind: kind, requestId: requestId, intent: intent, header: f[4], body: f[5])
+    }
+}
+
+/// A message that can't be decoded. Sent back as an ERROR when the sender is known.
+public struct WireError: Error, Sendable, CustomStringConvertible {
+    public let code: ErrorCode
+    public let message: String
+
+    public init(_ code: ErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public static func badFrame(_ message: String) -> WireError { WireError(.badFrame, message) }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+    public var busError: BusError { BusError(code, message) }
+}
+
+/// Splits what a ROUTER socket received into the routing envelope and the message.
+///
+/// ROUTER prepends the peer's identity. A REQ peer also adds an empty delimiter frame,
+/// which must be echoed back; a DEALER peer adds nothing.
+public struct RoutingEnvelope {
+    /// The peer identity frame plus, for REQ peers, the empty delimiter.
+    public var frames: [Frame]
+    /// The peer's identity bytes, as a key.
+    public let identity: Data
+
+    /// Separates the envelope from `frames` (which must start with the identity).
+    public static func split(_ frames: [Frame]) -> (RoutingEnvelope, ArraySlice<Frame>)? {
+        guard let id = frames.first else { return nil }
+        var envelopeCount = 1
+        if frames.count > 1, frames[1].count == 0 { envelopeCount = 2 }
+        let env = RoutingEnvelope(frames: Array(frames[0..<envelopeCount]), identity: id.data)
+        return (env, frames[envelopeCount...])
+    }
+
+    /// A fresh copy of the envelope frames, to address a message to this peer.
+    public func copyFrames() -> [Frame] { frames.map { $0.copy() } }
+
+    /// Whether the peer is a REQ socket (strict request/reply: no PROGRESS can be sent).
+    public var isRequestReply: Bool { frames.count == 2 }
+}

@@ -1,0 +1,105 @@
+internal import CZeroMQ
+import Foundation
+
+/// One frame of a multipart message: an owned `zmq_msg_t`.
+///
+/// Sending a frame moves its content into libzmq without a copy, after which the frame
+/// is empty. A frame belongs to one thread at a time.
+public final class Frame {
+    let msg: UnsafeMutablePointer<zmq_msg_t>
+
+    /// An empty frame.
+    public init() {
+        msg = .allocate(capacity: 1)
+        zmq_msg_init(msg)
+    }
+
+    /// A frame holding a copy of `bytes`.
+    public init<C: Collection>(bytes: C) where C.Element == UInt8 {
+        msg = .allocate(capacity: 1)
+        let count = bytes.count
+        zmq_msg_init_size(msg, count)
+        if count > 0 {
+            let dst = zmq_msg_data(msg)!.assumingMemoryBound(to: UInt8.self)
+            var i = 0
+            for b in bytes { dst[i] = b; i += 1 }
+        }
+    }
+
+    /// A frame holding a copy of `data`.
+    public convenience init(data: Data) {
+        self.init(count: data.count) { dst in data.copyBytes(to: dst, count: data.count) }
+    }
+
+    /// A frame holding the UTF-8 bytes of `string`.
+    public convenience init(_ string: String) {
+        var s = string
+        let count = s.utf8.count
+        self.init(count: count) { dst in
+            s.withUTF8 { src in
+                if count > 0 { dst.update(from: src.baseAddress!, count: count) }
+            }
+        }
+    }
+
+    /// A frame of `count` bytes that `fill` writes.
+    init(count: Int, fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        msg = .allocate(capacity: 1)
+        zmq_msg_init_size(msg, count)
+        if count > 0 { fill(zmq_msg_data(msg)!.assumingMemoryBound(to: UInt8.self)) }
+    }
+
+    deinit {
+        zmq_msg_close(msg)
+        msg.deallocate()
+    }
+
+    /// The number of bytes in the frame.
+    public var count: Int { zmq_msg_size(msg) }
+
+    /// Calls `body` with the frame's bytes, without copying them.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        let n = count
+        guard n > 0, let p = zmq_msg_data(msg) else {
+            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        }
+        return try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(p), count: n))
+    }
+
+    /// A copy of the frame's bytes.
+    public var data: Data { withBytes { Data($0) } }
+
+    /// The frame decoded as UTF-8 (invalid bytes are replaced).
+    public var string: String {
+        withBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The frame decoded as strict UTF-8, or nil when it is not valid UTF-8.
+    public var validUTF8: String? {
+        withBytes { String(validatingUTF8: $0) }
+    }
+
+    /// True when the frame's bytes equal `literal` (no allocation).
+    public func equals(_ literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        guard n == count else { return false }
+        if n == 0 { return true }
+        return withBytes { memcmp($0.baseAddress!, literal.utf8Start, n) == 0 }
+    }
+
+    /// A new frame with a copy of this frame's bytes.
+    public func copy() -> Frame {
+        let f = Frame()
+        zmq_msg_copy(f.msg, msg)
+        return f
+    }
+}
+
+extension String {
+    /// Strict UTF-8 decoding of a raw buffer.
+    init?(validatingUTF8 buffer: UnsafeRawBufferPointer) {
+        guard let s = String(validating: buffer.bindMemory(to: UInt8.self), as: UTF8.self)
+        else { return nil }
+        self = s
+    }
+}

@@ -1,0 +1,25 @@
+internal import CZeroMQ
+
+/// Waits for several sockets at once (`zmq_poll`). Owned by the thread that owns the
+/// sockets.
+public struct Poller {
+    private var items: [zmq_pollitem_t]
+
+    /// Polls `sockets` for input.
+    public init(_ sockets: [ZMQSocket]) {
+        items = sockets.map { zmq_pollitem_t(socket: $0.handle, fd: -1, events: Int16(ZMQ_POLLIN), revents: 0) }
+    }
+
+    /// Waits up to `timeoutMs` milliseconds (-1 = forever) and returns, per socket, whether
+    /// a message is ready. An interrupted wait returns all false.
+    public mutating func poll(timeoutMs: Int) throws(ZMQError) -> [Bool] {
+        let count = Int32(items.count)
+        let rc = items.withUnsafeMutableBufferPointer { zmq_poll($0.baseAddress, count, timeoutMs) }
+        if rc < 0 {
+            let err = zmq_errno()
+            if err == EINTR { return Array(repeating: false, count: items.count) }
+            throw ZMQError(code: err, function: "zmq_poll")
+        }
+        return items.map { ($0.revents & Int16(ZMQ_POLLIN)) != 0 }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import IntentBus
+
+/// A position in a source file, for `file:line:column` messages. Lines and columns are
+/// 1-based, as editors show them.
+public struct SourceMark: Sendable, Hashable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(file):\(line):\(column)" }
+}
+
+/// One problem found in a manifest or definition file.
+public struct ConfigDiagnostic: Sendable, CustomStringConvertible {
+    public enum Severity: String, Sendable { case error, warning }
+    public let mark: SourceMark
+    public let severity: Severity
+    public let message: String
+
+    public init(_ mark: SourceMark, _ message: String, severity: Severity = .error) {
+        self.mark = mark
+        self.message = message
+        self.severity = severity
+    }
+
+    /// `file:line:column: error: message`, the form compilers use.
+    public var description: String { "\(mark): \(severity.rawValue): \(message)" }
+}
+
+/// A manifest or definition file that could not be loaded. Holds every problem found,
+/// not just the first.
+public struct ConfigError: Error, Sendable, CustomStringConvertible {
+    public let diagnostics: [ConfigDiagnostic]
+    public init(_ diagnostics: [ConfigDiagnostic]) { self.diagnostics = diagnostics }
+    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+}
+
+/// How a plugin's executable is started.
+public struct PluginExec: Sendable, Equatable {
+    /// The program, resolved against the manifest's directory when relative.
+    public var path: String
+    public var arguments: [String]
+}
+
+/// One plugin declared in the manifest.
+public struct PluginSpec: Sendable {
+    /// Stable id, unique in the manifest: `[A-Za-z0-9._-]+`.
+    public var id: String
+    /// Display name shown to people.
+    public var name: String
+    public var exec: PluginExec
+    /// `IntentsSupported`: the intents this plugin claims, in manifest order.
+    public var intentsSupported: [String]
+    /// `IntentsRestrictedWhileLocked`: a subset of `intentsSupported` that requires an
+    /// authenticated client.
+    public var intentsRestrictedWhileLocked: [String]
+    /// Extra environment variables for the plugin process.
+    public var environment: [String: String]
+    /// How long the host waits for the plugin to answer one request.
+    public var timeout: Duration
+    /// Routing priority when several plugins claim an intent and the client's policy is
+    /// "default" (higher wins). 0 unless set.
+    public var priority: Int
+    /// Intent definition files (legacy custom intents), resolved like `exec.path`.
+    public var definitions: [String]
+    /// Most requests the plugin may hold at once before the host answers `busy`.
+    public var maxInFlight: Int
+    /// Where the entry was declared, for later diagnostics.
+    public var mark: SourceMark
+    /// The mark of each claimed intent in `intentsSupported`, same order.
+    public var intentMarks: [SourceMark]
+}
+
+/// Host settings from the manifest's `host:` section.
+public struct HostSettings: Sendable {
+    /// Where clients connect (ROUTER). Default `ipc://<stateDirectory>/frontend.sock`.
+    public var frontend: String
+    /// Where plugins connect (ROUTER). Default `ipc://<stateDirectory>/backend.sock`.
+    public var backend: String
+    /// Directory for sockets and state. Default `.intentbus/` beside the manifest.
+    public var stateDirectory: String
+    /// How long an unanswered prompt keeps its conversation. Default 120 s.
+    public var conversationTimeout: Duration
+    /// The shared client credential for restricted intents (until CURVE), or nil.
+    public var clientCredential: String?
+}
+
+/// The whole manifest: `plugins.yaml` plus any drop-ins.
+public struct Manifest: Sendable {
+    /// Absolute path of the main manifest file.
+    public var path: String
+    public var host: HostSettings
+    /// Plugins in manifest order.
+    public var plugins: [PluginSpec]
+    /// Non-fatal findings (warnings) from loading.
+    public var warnings: [ConfigDiagnostic]
+}

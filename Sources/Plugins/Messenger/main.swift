@@ -1,0 +1,2 @@
+import IntentBus
+print("todo")

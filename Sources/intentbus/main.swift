@@ -1,0 +1,3 @@
+import IntentBus
+import PluginHost
+print("todo")

@@ -1,0 +1,3 @@
+import Testing
+@testable import IntentBus
+@Test func frameRoundTrip() { #expect(Frame("abc").string == "abc") }
