@@ -20,8 +20,9 @@ var targets: [Target] = [
     .systemLibrary(
         name: "CSQLite", pkgConfig: "sqlite3",
         providers: [.apt(["libsqlite3-dev"])]),
-    .target(name: "IntentBus", dependencies: ["CZeroMQ"]),
-    .target(name: "PluginHost", dependencies: ["IntentBus", "CYAML", "CSQLite"]),
+    .target(name: "CLinuxSupport"),
+    .target(name: "IntentBus", dependencies: ["CZeroMQ", "CLinuxSupport"]),
+    .target(name: "PluginHost", dependencies: ["IntentBus", "CYAML", "CSQLite", "CLinuxSupport"]),
     .executableTarget(name: "intentbus", dependencies: ["IntentBus", "PluginHost"]),
     .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "PluginHost"]),
 ]
@@ -30,7 +31,7 @@ for name in examplePlugins {
         name: "plugin-\(name.lowercased())", dependencies: ["IntentBus"],
         path: "Sources/Plugins/\(name)"))
 }
-for index in targets.indices where targets[index].type != .system {
+for index in targets.indices where targets[index].type != .system && targets[index].name != "CLinuxSupport" {
     targets[index].swiftSettings = (targets[index].swiftSettings ?? []) + strictSettings
 }
 

@@ -1,0 +1,11 @@
+#ifndef CLINUXSUPPORT_H
+#define CLINUXSUPPORT_H
+
+/// Asks the kernel to send `sig` to this process when its parent thread exits
+/// (prctl(PR_SET_PDEATHSIG)); prctl is variadic, which Swift cannot call directly.
+int ib_set_parent_death_signal(int sig);
+
+/// pipe2(fds, O_CLOEXEC): both ends close on exec, atomically (needs _GNU_SOURCE).
+int ib_pipe_cloexec(int fds[2]);
+
+#endif

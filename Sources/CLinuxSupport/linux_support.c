@@ -1,0 +1,13 @@
+#define _GNU_SOURCE
+#include "CLinuxSupport.h"
+#include <sys/prctl.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+int ib_set_parent_death_signal(int sig) {
+    return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0);
+}
+
+int ib_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}

@@ -1,0 +1,190 @@
+import Foundation
+
+/// Options a client can put in a REQUEST header (docs/protocol.md §4.1).
+public struct RequestOptions: Sendable {
+    /// Overrides the plugin's timeout.
+    public var timeout: Duration?
+    /// Route to this plugin, bypassing the choice prompt.
+    public var plugin: String?
+    /// What to do when several plugins claim the intent: `ask`, `fail` or `default`.
+    public var choicePolicy: String?
+    /// With `plugin`: remember it as the "always" choice.
+    public var remember: Bool = false
+    /// A stable client identity, for per-client remembered choices.
+    public var clientIdentity: String?
+    /// The shared client credential for restricted intents.
+    public var credential: String?
+
+    public init() {}
+
+    /// The REQUEST header, or nil when nothing is set (an empty frame goes on the wire).
+    public var header: JSON? {
+        var h: [String: JSON] = [:]
+        if let timeout { h["timeout_ms"] = .int(Int64(timeout.milliseconds.rounded())) }
+        if let plugin { h["plugin"] = .string(plugin) }
+        if let choicePolicy { h["choice"] = .string(choicePolicy) }
+        if remember { h["remember"] = .bool(true) }
+        if let clientIdentity { h["client"] = .string(clientIdentity) }
+        if let credential { h["credential"] = .string(credential) }
+        return h.isEmpty ? nil : .object(h)
+    }
+}
+
+/// A final REPLY.
+public struct IntentReply: Sendable {
+    /// `success` or `failure`, from the REPLY header.
+    public let status: String
+    /// The plugin that answered, when the header names it.
+    public let plugin: String?
+    public let header: JSON
+    public let body: JSON
+
+    public var succeeded: Bool { status == "success" }
+}
+
+/// A question from the host (PROMPT body), as a client sees it.
+public struct Prompt: Sendable {
+    public let kind: String
+    public let parameter: String?
+    public let dialog: String
+    public let options: [JSON]
+    /// The whole PROMPT body, for fields this type doesn't name.
+    public let raw: JSON
+
+    public init(_ body: JSON) {
+        raw = body
+        kind = body["kind"]?.stringValue ?? "value"
+        parameter = body["parameter"]?.stringValue
+        dialog = body["dialog"]?.stringValue ?? ""
+        options = body["options"]?.arrayValue ?? []
+    }
+}
+
+/// What a client is told before the final answer.
+public enum ClientEvent: Sendable {
+    case progress(JSON)
+    case prompt(Prompt)
+}
+
+/// How a client fails.
+public enum ClientError: Error, Sendable, CustomStringConvertible {
+    /// The host answered with ERROR.
+    case bus(BusError)
+    /// The host did not answer at all within the wait (is it running?).
+    case noAnswer(endpoint: String, waited: Duration)
+    /// A socket call failed.
+    case transport(ZMQError)
+    /// The host sent something that isn't IB1.
+    case protocolViolation(String)
+    /// The prompt handler gave up (no answer available).
+    case unanswered(Prompt)
+
+    public var description: String {
+        switch self {
+        case .bus(let e): "\(e.code.rawValue): \(e.message)"
+        case .noAnswer(let ep, let waited): "no answer from the host at \(ep) within \(waited.humanText) (is `intentbus host` running?)"
+        case .transport(let e): "transport: \(e)"
+        case .protocolViolation(let m): "protocol violation: \(m)"
+        case .unanswered(let p): "the host asked \"\(p.dialog)\" (\(p.kind)\(p.parameter.map { " for \($0)" } ?? "")) and no answer was given"
+        }
+    }
+}
+
+/// A blocking IntentBus client over a DEALER socket.
+///
+/// Threading: use one `IntentClient` from one thread at a time (it owns a ZeroMQ socket).
+public final class IntentClient {
+    public let endpoint: String
+    private let context: ZMQContext
+    private let socket: ZMQSocket
+    private var counter = 0
+    private let prefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+    /// Extra time, beyond the request's own timeout, to wait for the host's final answer.
+    public var hostSlack: Duration = .seconds(5)
+
+    public init(endpoint: String, context: ZMQContext = ZMQContext()) throws(ZMQError) {
+        self.endpoint = endpoint
+        self.context = context
+        socket = try ZMQSocket(context, .dealer)
+        try socket.connect(endpoint)
+    }
+
+    /// Sends a host intent (`ib.*`) and returns the reply body.
+    public func control(_ intent: String, _ body: JSON = .object([:]), wait: Duration = .seconds(5)) throws(ClientError) -> JSON {
+        var options = RequestOptions()
+        options.timeout = wait
+        let reply = try send(intent, parameters: body, options: options) { _ in nil }
+        return reply.body
+    }
+
+    /// Sends a request and blocks until its final answer.
+    ///
+    /// - Parameter onEvent: called for every PROGRESS and PROMPT. For a prompt, return the
+    ///   ANSWER body (`{"value": …}`), or nil to give up (the request is cancelled and
+    ///   `ClientError.unanswered` is thrown).
+    public func send(_ intent: String, parameters: JSON = .object([:]), options: RequestOptions = RequestOptions(),
+                     onEvent: (ClientEvent) -> JSON?) throws(ClientError) -> IntentReply {
+        counter += 1
+        let requestId = "\(prefix)-\(counter)"
+        let request = WireMessage(kind: .request, requestId: requestId, intent: intent,
+                                  header: options.header, body: parameters)
+        do { try socket.send(request.frames) } catch { throw .transport(error) }
+        // The host answers every request, at the latest when the plugin's timeout runs out.
+        let wait = (options.timeout ?? .seconds(60)) + hostSlack
+        while true {
+            let msg = try receive(requestId: requestId, wait: wait)
+            switch msg.kind {
+            case .reply:
+                let header = (try? msg.headerJSON()) ?? .object([:])
+                let body: JSON
+                do { body = try msg.bodyJSON() } catch {
+                    throw .protocolViolation("REPLY body is not JSON: \(error)")
+                }
+                return IntentReply(status: header["status"]?.stringValue ?? "success",
+                                   plugin: header["plugin"]?.stringValue, header: header, body: body)
+            case .error:
+                throw .bus(BusError(json: (try? msg.bodyJSON()) ?? .object([:])))
+            case .progress:
+                _ = onEvent(.progress((try? msg.bodyJSON()) ?? .object([:])))
+            case .prompt:
+                let prompt = Prompt((try? msg.bodyJSON()) ?? .object([:]))
+                guard let answer = onEvent(.prompt(prompt)) else {
+                    let cancel = WireMessage(kind: .cancel, requestId: requestId, intent: intent, header: nil, body: nil)
+                    _ = try? socket.send(cancel.frames)
+                    _ = try? receive(requestId: requestId, wait: .seconds(2))
+                    throw .unanswered(prompt)
+                }
+                let reply = WireMessage(kind: .answer, requestId: requestId, intent: intent, header: nil, body: answer)
+                do { try socket.send(reply.frames) } catch { throw .transport(error) }
+            default:
+                throw .protocolViolation("unexpected \(msg.kind.rawValue) from host")
+            }
+        }
+    }
+
+    /// Waits for the next message about `requestId`, skipping stale ones.
+    private func receive(requestId: String, wait: Duration) throws(ClientError) -> WireMessage {
+        let deadline = MonotonicClock.now() + wait.nanoseconds
+        var poller = Poller([socket])
+        while true {
+            let now = MonotonicClock.now()
+            if now >= deadline { throw .noAnswer(endpoint: endpoint, waited: wait) }
+            let ms = Int((deadline - now) / 1_000_000) + 1
+            do {
+                guard try poller.poll(timeoutMs: ms)[0], let frames = try socket.receive(dontWait: true) else { continue }
+                let msg: WireMessage
+                do { msg = try WireMessage.decode(frames[...]) } catch {
+                    throw ClientError.protocolViolation("\(error)")
+                }
+                // An ERROR with an empty id answers a message the host could not parse.
+                if msg.requestId == requestId || (msg.kind == .error && msg.requestId.isEmpty) { return msg }
+            } catch let error as ZMQError {
+                throw .transport(error)
+            } catch let error as ClientError {
+                throw error
+            } catch {
+                throw .protocolViolation("\(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// What a handler can do while it works on one request: report progress, ask the user,
+/// and notice cancellation.
+///
+/// Thread-safe: any task may use it.
+public final class PluginContext: @unchecked Sendable {
+    // @unchecked: mutable state (`cancelled`, `waiting`) is guarded by `lock`.
+    public let request: PluginRequest
+    private let outbox: @Sendable (OutgoingMessage) -> Void
+    private let lock = Lock()
+    private var cancelled: String?
+    private var waiting: CheckedContinuation<JSON, any Error>?
+
+    init(request: PluginRequest, outbox: @escaping @Sendable (OutgoingMessage) -> Void) {
+        self.request = request
+        self.outbox = outbox
+    }
+
+    /// Sends a PROGRESS update to the client (legacy `inProgress`).
+    public func progress(_ message: String, fraction: Double? = nil, extra: [String: JSON] = [:]) {
+        var body = extra
+        body["message"] = .string(message)
+        if let fraction { body["fraction"] = .double(fraction) }
+        outbox(OutgoingMessage(kind: .progress, requestId: request.id, intent: request.intent,
+                               header: nil, body: .object(body)))
+    }
+
+    /// Asks the user through the host and waits for the answer's `value`.
+    ///
+    /// `prompt` is a PROMPT body (docs/protocol.md §4.4). Throws `RequestCancelled` when
+    /// the request is cancelled or times out meanwhile.
+    public func prompt(_ prompt: JSON) async throws -> JSON {
+        let answer: JSON = try await withCheckedThrowingContinuation { cont in
+            let reason: String? = lock.withLock {
+                if let c = cancelled { return c }
+                precondition(waiting == nil, "one prompt at a time per request")
+                waiting = cont
+                return nil
+            }
+            if let reason {
+                cont.resume(throwing: RequestCancelled(reason: reason))
+                return
+            }
+            outbox(OutgoingMessage(kind: .prompt, requestId: request.id, intent: request.intent,
+                                   header: nil, body: prompt))
+        }
+        return answer["value"] ?? .null
+    }
+
+    /// Whether the host cancelled this request (timeout or client CANCEL).
+    public var isCancelled: Bool { lock.withLock { cancelled != nil } }
+
+    func deliverAnswer(_ body: JSON) {
+        let cont = lock.withLock { () -> CheckedContinuation<JSON, any Error>? in
+            defer { waiting = nil }
+            return waiting
+        }
+        cont?.resume(returning: body)
+    }
+
+    func cancel(reason: String) {
+        let cont = lock.withLock { () -> CheckedContinuation<JSON, any Error>? in
+            cancelled = reason
+            defer { waiting = nil }
+            return waiting
+        }
+        cont?.resume(throwing: RequestCancelled(reason: reason))
+    }
+}
+
+/// A message a handler task wants sent; the plugin's socket thread sends it.
+struct OutgoingMessage: Sendable {
+    let kind: MessageKind
+    let requestId: String
+    let intent: String
+    let header: JSON?
+    let body: JSON?
+}

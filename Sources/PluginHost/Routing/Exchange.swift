@@ -1,0 +1,83 @@
+import Foundation
+import IntentBus
+
+/// Identifies a client's request: the client's socket identity plus its request id.
+struct ClientKey: Hashable {
+    let identity: Data
+    let requestId: String
+}
+
+/// One client request the host holds until its final answer.
+///
+/// Owned by the router thread.
+final class Exchange {
+    /// The host's own id for this request, used on the plugin side.
+    let hostId: String
+    let client: RoutingEnvelope
+    let clientRequestId: String
+    let intent: String
+    /// The plugin the request was routed to.
+    var pluginIndex: Int
+    /// The timeout for each wait on the plugin.
+    var timeout: UInt64
+    /// Bumped whenever the deadline changes, so that stale timers do nothing.
+    var generation: UInt64 = 0
+    /// True once REQUEST went to the plugin; false while queued for a starting plugin.
+    var delivered = false
+    /// True while a PROMPT waits for the client's ANSWER.
+    var awaitingClient = false
+    /// The client's request header (parsed), or empty.
+    var options: JSON
+    /// Header and body waiting to be delivered (nil once sent).
+    var pendingHeader: Frame?
+    var pendingBody: Frame?
+    /// A multi-phase flow (legacy, new style), or nil for the plain path.
+    var flow: (any ExchangeFlow)?
+    /// Flow-specific state (parameters collected so far, phase, …).
+    var flowState: [String: JSON] = [:]
+
+    init(hostId: String, client: RoutingEnvelope, clientRequestId: String, intent: String,
+         pluginIndex: Int, timeout: UInt64, options: JSON) {
+        self.hostId = hostId
+        self.client = client
+        self.clientRequestId = clientRequestId
+        self.intent = intent
+        self.pluginIndex = pluginIndex
+        self.timeout = timeout
+        self.options = options
+    }
+
+    var clientKey: ClientKey { ClientKey(identity: client.identity, requestId: clientRequestId) }
+}
+
+/// Drives a request whose plugin speaks a multi-phase style (legacy resolve → confirm →
+/// handle, or new-style perform with host-side parameter checks).
+///
+/// All calls happen on the router thread. A flow talks to the plugin and the client only
+/// through the router's `FlowOperations`, which keep the one-final-answer rule.
+protocol ExchangeFlow: AnyObject {
+    /// The plugin is ready: send the first message.
+    func start(_ exchange: Exchange, _ ops: any FlowOperations)
+    /// The plugin sent REPLY, ERROR, PROMPT or PROGRESS for this exchange.
+    func pluginMessage(_ message: WireMessage, _ exchange: Exchange, _ ops: any FlowOperations)
+    /// The client answered a PROMPT that the flow (or the plugin, through it) asked.
+    func clientAnswer(_ message: WireMessage, _ exchange: Exchange, _ ops: any FlowOperations)
+}
+
+/// What a flow may do. Implemented by the router.
+protocol FlowOperations: AnyObject {
+    /// Sends a message to the exchange's plugin (REQUEST with a phase, ANSWER, …) and
+    /// restarts the plugin timeout.
+    func sendToPlugin(_ exchange: Exchange, kind: MessageKind, header: JSON?, body: JSON?)
+    /// Sends a PROMPT to the client; the plugin timeout pauses until the answer.
+    func promptClient(_ exchange: Exchange, prompt: JSON)
+    /// Sends a PROGRESS update to the client.
+    func progressToClient(_ exchange: Exchange, body: JSON)
+    /// Ends the exchange with a REPLY.
+    func finish(_ exchange: Exchange, header: JSON, body: JSON)
+    /// Ends the exchange with an ERROR.
+    func fail(_ exchange: Exchange, _ error: BusError)
+    /// The manifest entry of the exchange's plugin.
+    func pluginSpec(of exchange: Exchange) -> PluginSpec
+    var logger: Logger { get }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import IntentBus
+
+/// Host intents (`ib.*`), answered without any plugin (docs/protocol.md §6).
+extension IntentRouter {
+    func handleControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON) {
+        let body: JSON
+        switch msg.intent {
+        case "ib.ping":
+            body = ["protocol": .int(WireProtocol.version), "pid": .int(Int64(getpid()))]
+        case "ib.plugins":
+            body = ["plugins": .array(slots.map(pluginSummary)), "conflicts": conflicts()]
+        default:
+            return reject(envelope, msg, BusError(.unknownIntent, "\(msg.intent) is not a host intent (ib.ping, ib.plugins)"))
+        }
+        sendToClient(envelope, WireMessage(kind: .reply, requestId: msg.requestId, intent: msg.intent,
+                                           header: ["status": "success", "plugin": "ib"], body: body))
+    }
+
+    func pluginSummary(_ slot: PluginSlot) -> JSON {
+        var o: [String: JSON] = [
+            "id": .string(slot.spec.id), "name": .string(slot.spec.name), "state": .string(slot.stateName),
+            "intents": .array(slot.spec.intentsSupported.map { .string($0) }),
+            "styles": .object(slot.styles.mapValues { .string($0.rawValue) }),
+            "restarts": .int(Int64(slot.restarts)), "in_flight": .int(Int64(slot.inFlight.count)),
+            "exec": .string(slot.spec.exec.path),
+        ]
+        if let pid = slot.pid { o["pid"] = .int(Int64(pid)) }
+        if case .failed(let reason) = slot.state { o["reason"] = .string(reason) }
+        if let e = slot.lastError { o["last_error"] = .string(e) }
+        if !slot.spec.intentsRestrictedWhileLocked.isEmpty {
+            o["restricted"] = .array(slot.spec.intentsRestrictedWhileLocked.map { .string($0) })
+        }
+        return .object(o)
+    }
+
+    /// Every intent claimed by more than one plugin, with the claimants' ids.
+    func conflicts() -> JSON {
+        var out: [String: JSON] = [:]
+        for (intent, indices) in routes where indices.count > 1 {
+            out[intent] = .array(indices.map { .string(slots[$0].spec.id) })
+        }
+        return .object(out)
+    }
+}

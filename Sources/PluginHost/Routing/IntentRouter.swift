@@ -1,0 +1,543 @@
+import Foundation
+import IntentBus
+
+/// Something that happened off the router thread.
+enum RouterEvent: Sendable {
+    case pluginExited(index: Int, pid: pid_t, status: ExitStatus)
+    case shutdown
+}
+
+/// Timers the router keeps.
+enum RouterTimer {
+    /// The plugin did not answer in time.
+    case requestDeadline(hostId: String, generation: UInt64)
+    /// Nobody answered a prompt in time.
+    case conversationExpiry(hostId: String, generation: UInt64)
+    /// Start a crashed plugin again.
+    case restart(index: Int)
+    /// A spawned plugin did not say HELLO in time.
+    case handshakeDeadline(index: Int, generation: UInt64)
+}
+
+/// Routes intent requests from clients to plugins. The hot path (take a request, pick
+/// the plugin, forward; take the reply, forward back) runs here, on the one thread that
+/// owns both ROUTER sockets, with no task hop per message.
+///
+/// Threading: every method runs on the router thread, except `post`, which any thread may
+/// call. Marked `@unchecked Sendable` only so that the thread's closure can hold it;
+/// `run()` asserts it stays on one thread.
+final class IntentRouter: @unchecked Sendable {
+    let manifest: Manifest
+    let logger: Logger
+    private let frontend: ZMQSocket
+    private let backend: ZMQSocket
+    private let mailbox: Mailbox<RouterEvent>
+    private let launcher: ChildProcessLauncher
+    private let backendEndpoint: String
+
+    var slots: [PluginSlot]
+    /// Intent name → indices of the plugins claiming it, sorted by plugin id so that
+    /// routing never depends on which plugin registered first.
+    var routes: [String: [Int]] = [:]
+    var exchanges: [String: Exchange] = [:]
+    var byClient: [ClientKey: String] = [:]
+    private var identities: [Data: Int] = [:]
+    var timers = TimerHeap<RouterTimer>()
+    private var nextHostId: UInt64 = 0
+    private var stopping = false
+    private var ownerThread: pthread_t?
+    /// Checks a plugin's HELLO beyond the basics (new-style metadata); returns the problem.
+    var validateMetadata: ((PluginSlot, JSON) -> String?)?
+    /// Creates the flow for a multi-phase style; nil keeps the plain path.
+    var flowFactory: (HandlerStyle, Exchange, PluginSlot) -> (any ExchangeFlow)? = { _, _, _ in nil }
+
+    init(manifest: Manifest, logger: Logger, context: ZMQContext, frontend: ZMQSocket, backend: ZMQSocket,
+         backendEndpoint: String, launcher: ChildProcessLauncher) throws(ZMQError) {
+        self.manifest = manifest
+        self.logger = logger
+        self.frontend = frontend
+        self.backend = backend
+        self.backendEndpoint = backendEndpoint
+        self.launcher = launcher
+        mailbox = try Mailbox(context: context, name: "router")
+        slots = manifest.plugins.enumerated().map { PluginSlot(index: $0.offset, spec: $0.element) }
+        for slot in slots {
+            for intent in slot.spec.intentsSupported { routes[intent, default: []].append(slot.index) }
+        }
+        for key in routes.keys { routes[key]!.sort { slots[$0].spec.id < slots[$1].spec.id } }
+    }
+
+    /// Hands an event to the router. Any thread.
+    func post(_ event: RouterEvent) { mailbox.post(event) }
+
+    /// Runs until a `.shutdown` event has been handled.
+    func run() {
+        ownerThread = pthread_self()
+        for slot in slots { startPlugin(slot) }
+        var poller = Poller([frontend, backend, mailbox.receiver])
+        while true {
+            let timeout: Int
+            if let next = timers.nextDeadline {
+                let now = MonotonicClock.now()
+                timeout = next <= now ? 0 : Int((next - now + 999_999) / 1_000_000)
+            } else {
+                timeout = -1
+            }
+            let ready: [Bool]
+            do { ready = try poller.poll(timeoutMs: timeout) } catch {
+                logger.error("poll failed: \(error); stopping")
+                break
+            }
+            if ready[0] { drain(frontend, handler: handleFrontend) }
+            if ready[1] { drain(backend, handler: handleBackend) }
+            if ready[2] {
+                for event in mailbox.drain() { handle(event) }
+                if stopping && slots.allSatisfy({ $0.pid == nil }) { break }
+            }
+            if !timers.isEmpty {
+                for timer in timers.popDue(now: MonotonicClock.now()) { fire(timer) }
+            }
+        }
+        mailbox.close()
+    }
+
+    var isStopping: Bool { stopping }
+    var backendEndpointForPlugins: String { backendEndpoint }
+    var launcherForPlugins: ChildProcessLauncher { launcher }
+
+    func registerIdentity(_ identity: Data, index: Int) { identities[identity] = index }
+    func unregisterIdentity(_ identity: Data) { identities.removeValue(forKey: identity) }
+    func sendToBackend(_ frames: [Frame]) { sendRaw(backend, frames) }
+    /// Starts an exchange that waited for its plugin's handshake.
+    func beginWaiting(_ exchange: Exchange, _ slot: PluginSlot) { begin(exchange, slot) }
+
+    /// Reads every message waiting on `socket`, so a burst costs one poll.
+    private func drain(_ socket: ZMQSocket, handler: ([Frame]) -> Void) {
+        var budget = 1024
+        while budget > 0 {
+            budget -= 1
+            do {
+                guard let frames = try socket.receive(dontWait: true) else { return }
+                handler(frames)
+            } catch {
+                logger.error("receive failed: \(error)")
+                return
+            }
+        }
+    }
+
+    // MARK: - Clients
+
+    private func handleFrontend(_ frames: [Frame]) {
+        guard let (envelope, rest) = RoutingEnvelope.split(frames) else { return }
+        let msg: WireMessage
+        do { msg = try WireMessage.decode(rest) } catch {
+            let requestId = rest.count > 2 ? (Array(rest)[2].validUTF8 ?? "") : ""
+            logger.warning("malformed message from a client: \(error.message)")
+            sendToClient(envelope, WireMessage(kind: .error, requestId: requestId, intent: "",
+                                               header: nil, body: error.busError.json))
+            return
+        }
+        switch msg.kind {
+        case .request: startRequest(envelope, msg)
+        case .answer: clientAnswer(envelope, msg)
+        case .cancel: clientCancel(envelope, msg)
+        case .heartbeat: break
+        default:
+            let err = BusError(.badFrame, "clients may send REQUEST, ANSWER or CANCEL, not \(msg.kind.rawValue)")
+            sendToClient(envelope, WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
+                                               header: nil, body: err.json))
+        }
+    }
+
+    /// Sends an ERROR straight to a client that has no exchange (yet).
+    func reject(_ envelope: RoutingEnvelope, _ msg: WireMessage, _ error: BusError) {
+        logger.info("request \(msg.requestId) for \(msg.intent): \(error)")
+        sendToClient(envelope, WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
+                                           header: nil, body: error.json))
+    }
+
+    private func startRequest(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
+        let key = ClientKey(identity: envelope.identity, requestId: msg.requestId)
+        if byClient[key] != nil {
+            return reject(envelope, msg, BusError(.duplicateRequest, "request id \"\(msg.requestId)\" is already open"))
+        }
+        var options = JSON.object([:])
+        if msg.header.count > 0 {
+            do { options = try msg.headerJSON() } catch {
+                return reject(envelope, msg, BusError(.badFrame, "the header (frame 4) is \(error.message)"))
+            }
+            guard options.objectValue != nil else {
+                return reject(envelope, msg, BusError(.badFrame, "the header (frame 4) must be a JSON object"))
+            }
+        }
+        if msg.intent.hasPrefix("ib.") {
+            return handleControl(envelope, msg, options: options)
+        }
+        guard let candidates = routes[msg.intent], !candidates.isEmpty else {
+            return reject(envelope, msg, unknownIntentError(msg.intent))
+        }
+        let chosen: Int
+        switch choosePlugin(msg.intent, candidates: candidates, options: options) {
+        case .plugin(let index): chosen = index
+        case .failure(let error): return reject(envelope, msg, error)
+        }
+        let slot = slots[chosen]
+        if slot.spec.intentsRestrictedWhileLocked.contains(msg.intent) {
+            let given = options["credential"]?.stringValue
+            guard let expected = manifest.host.clientCredential, let given, constantTimeEquals(given, expected) else {
+                let why = manifest.host.clientCredential == nil
+                    ? "no client credential is configured in the host (host.client_credential)"
+                    : (options["credential"] == nil ? "the request carries no credential" : "the credential is wrong")
+                return reject(envelope, msg, BusError(.authenticationRequired,
+                    "\(msg.intent) is restricted while locked (\(slot.spec.id)): authentication is required; \(why)"))
+            }
+        }
+        if case .failed(let reason) = slot.state {
+            if !retryFailedSpawn(slot) {
+                return reject(envelope, msg, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)",
+                                                      details: ["plugin": .string(slot.spec.id)]))
+            }
+        }
+        if slot.inFlight.count + slot.waiting.count >= slot.spec.maxInFlight {
+            return reject(envelope, msg, BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight; try again later",
+                                                  details: ["plugin": .string(slot.spec.id)]))
+        }
+        var timeout = slot.spec.timeout.nanoseconds
+        if let ms = options["timeout_ms"]?.intValue, ms > 0 { timeout = UInt64(ms) * 1_000_000 }
+        nextHostId += 1
+        let exchange = Exchange(hostId: String(nextHostId, radix: 36), client: envelope, clientRequestId: msg.requestId,
+                                intent: msg.intent, pluginIndex: chosen, timeout: timeout, options: options)
+        exchange.pendingHeader = pluginHeader(options: options)
+        exchange.pendingBody = msg.body
+        exchanges[exchange.hostId] = exchange
+        byClient[key] = exchange.hostId
+        armDeadline(exchange)
+        if slot.identity != nil {
+            begin(exchange, slot)
+        } else {
+            slot.waiting.append(exchange.hostId)
+        }
+    }
+
+    /// Sends the first message of an exchange to its (ready) plugin.
+    private func begin(_ exchange: Exchange, _ slot: PluginSlot) {
+        slot.inFlight.insert(exchange.hostId)
+        exchange.delivered = true
+        if exchange.flow == nil, let flow = flowFactory(slot.style(for: exchange.intent), exchange, slot) {
+            exchange.flow = flow
+        }
+        if let flow = exchange.flow {
+            exchange.pendingHeader = nil
+            flow.start(exchange, self)
+            return
+        }
+        let header = exchange.pendingHeader ?? Frame()
+        let body = exchange.pendingBody ?? Frame()
+        exchange.pendingHeader = nil
+        exchange.pendingBody = nil
+        sendToPlugin(slot, WireMessage(kind: .request, requestId: exchange.hostId, intent: exchange.intent,
+                                       header: header, body: body), exchange: exchange)
+    }
+
+    /// The delivery header for the plugin: only what the plugin may see (never the
+    /// credential). Empty on the fast path.
+    private func pluginHeader(options: JSON) -> Frame {
+        guard let client = options["client"]?.stringValue else { return Frame() }
+        return Frame(data: JSON.object(["client": .string(client)]).canonicalData)
+    }
+
+    private func clientAnswer(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
+        guard let hostId = byClient[ClientKey(identity: envelope.identity, requestId: msg.requestId)],
+              let exchange = exchanges[hostId], exchange.awaitingClient else {
+            return reject(envelope, msg, BusError(.conversationExpired,
+                "no open question in conversation \"\(msg.requestId)\": it has ended, expired, or never asked anything"))
+        }
+        exchange.awaitingClient = false
+        armDeadline(exchange)
+        if let flow = exchange.flow {
+            flow.clientAnswer(msg, exchange, self)
+            return
+        }
+        let slot = slots[exchange.pluginIndex]
+        sendToPlugin(slot, WireMessage(kind: .answer, requestId: exchange.hostId, intent: exchange.intent,
+                                       header: Frame(), body: msg.body), exchange: exchange)
+    }
+
+    private func clientCancel(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
+        guard let hostId = byClient[ClientKey(identity: envelope.identity, requestId: msg.requestId)],
+              let exchange = exchanges[hostId] else {
+            return  // already finished: the client has its final answer
+        }
+        cancelAtPlugin(exchange, reason: "cancelled by the client")
+        fail(exchange, BusError(.cancelled, "the client cancelled the request"))
+    }
+
+    // MARK: - Plugins
+
+    private func handleBackend(_ frames: [Frame]) {
+        guard let (envelope, rest) = RoutingEnvelope.split(frames) else { return }
+        let msg: WireMessage
+        do { msg = try WireMessage.decode(rest) } catch {
+            let who = identities[envelope.identity].map { slots[$0].spec.id } ?? "an unknown peer"
+            logger.warning("malformed message from \(who) on the backend: \(error.message)")
+            return
+        }
+        guard let index = identities[envelope.identity] else {
+            if msg.kind == .hello { return handshake(envelope, msg) }
+            logger.warning("\(msg.kind.rawValue) from a peer that has not said HELLO; rejected")
+            sendRaw(backend, envelope.copyFrames() + WireMessage(kind: .reject, header: nil,
+                body: ["code": "handshake_required", "reason": "say HELLO first"]).frames)
+            return
+        }
+        let slot = slots[index]
+        switch msg.kind {
+        case .reply, .error, .prompt, .progress:
+            guard let exchange = exchanges[msg.requestId], exchange.pluginIndex == index, exchange.delivered else {
+                logger.debug("\(msg.kind.rawValue) for request \(msg.requestId) from \(slot.spec.id) arrived after it ended; dropped")
+                return
+            }
+            if let flow = exchange.flow {
+                flow.pluginMessage(msg, exchange, self)
+            } else {
+                relayPlain(msg, exchange)
+            }
+        case .disconnect:
+            logger.info("plugin \(slot.spec.id) said DISCONNECT")
+            identities.removeValue(forKey: envelope.identity)
+            if let pid = slot.pid { slot.state = .starting(pid: pid) }
+            failInFlight(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) disconnected while handling this request",
+                                        details: ["plugin": .string(slot.spec.id)]))
+        case .hello:
+            handshake(envelope, msg)
+        case .heartbeat:
+            break
+        default:
+            logger.warning("plugin \(slot.spec.id) sent \(msg.kind.rawValue), which plugins may not send")
+        }
+    }
+
+    /// The plain path: forward the plugin's message to the client, moving the frames.
+    private func relayPlain(_ msg: WireMessage, _ exchange: Exchange) {
+        switch msg.kind {
+        case .reply, .error:
+            complete(exchange, WireMessage(kind: msg.kind, requestId: exchange.clientRequestId, intent: exchange.intent,
+                                           header: msg.header, body: msg.body))
+        case .prompt:
+            exchange.awaitingClient = true
+            armConversationExpiry(exchange)
+            sendToClient(exchange.client, WireMessage(kind: .prompt, requestId: exchange.clientRequestId,
+                                                      intent: exchange.intent, header: msg.header, body: msg.body))
+        case .progress:
+            guard !exchange.client.isRequestReply else { return }
+            sendToClient(exchange.client, WireMessage(kind: .progress, requestId: exchange.clientRequestId,
+                                                      intent: exchange.intent, header: msg.header, body: msg.body))
+        default:
+            break
+        }
+    }
+
+    // MARK: - Ending exchanges
+
+    /// Sends the final message and forgets the exchange.
+    func complete(_ exchange: Exchange, _ final: WireMessage) {
+        guard exchanges.removeValue(forKey: exchange.hostId) != nil else { return }
+        byClient.removeValue(forKey: exchange.clientKey)
+        let slot = slots[exchange.pluginIndex]
+        slot.inFlight.remove(exchange.hostId)
+        if !exchange.delivered, let i = slot.waiting.firstIndex(of: exchange.hostId) { slot.waiting.remove(at: i) }
+        exchange.generation += 1
+        sendToClient(exchange.client, final)
+    }
+
+    func fail(_ exchange: Exchange, _ error: BusError) {
+        logger.info("request \(exchange.clientRequestId) (\(exchange.intent)) → \(slots[exchange.pluginIndex].spec.id): \(error)")
+        complete(exchange, WireMessage(kind: .error, requestId: exchange.clientRequestId, intent: exchange.intent,
+                                       header: nil, body: error.json))
+    }
+
+    func cancelAtPlugin(_ exchange: Exchange, reason: String) {
+        let slot = slots[exchange.pluginIndex]
+        guard exchange.delivered, slot.identity != nil else { return }
+        sendToPlugin(slot, WireMessage(kind: .cancel, requestId: exchange.hostId, intent: exchange.intent,
+                                       header: nil, body: ["reason": .string(reason)]), exchange: nil)
+    }
+
+    func failInFlight(_ slot: PluginSlot, _ error: BusError) {
+        for hostId in slot.inFlight.sorted() {
+            if let exchange = exchanges[hostId] { fail(exchange, error) }
+        }
+        slot.inFlight.removeAll()
+    }
+
+    func failWaiting(_ slot: PluginSlot, _ error: BusError) {
+        let waiting = slot.waiting
+        slot.waiting.removeAll()
+        for hostId in waiting {
+            if let exchange = exchanges[hostId] { fail(exchange, error) }
+        }
+    }
+
+    // MARK: - Timers
+
+    func armDeadline(_ exchange: Exchange) {
+        exchange.generation += 1
+        timers.schedule(at: MonotonicClock.now() + exchange.timeout,
+                        .requestDeadline(hostId: exchange.hostId, generation: exchange.generation))
+    }
+
+    func armConversationExpiry(_ exchange: Exchange) {
+        exchange.generation += 1
+        timers.schedule(at: MonotonicClock.now() + manifest.host.conversationTimeout.nanoseconds,
+                        .conversationExpiry(hostId: exchange.hostId, generation: exchange.generation))
+    }
+
+    private func fire(_ timer: RouterTimer) {
+        switch timer {
+        case .requestDeadline(let hostId, let generation):
+            guard let exchange = exchanges[hostId], exchange.generation == generation else { return }
+            let slot = slots[exchange.pluginIndex]
+            let waited = Duration.nanoseconds(Int64(exchange.timeout))
+            let why = exchange.delivered
+                ? "plugin \(slot.spec.id) did not answer within \(waited.humanText)"
+                : "plugin \(slot.spec.id) did not become ready within \(waited.humanText) (\(slot.stateName)\(slot.lastError.map { ": \($0)" } ?? ""))"
+            cancelAtPlugin(exchange, reason: "timeout")
+            fail(exchange, BusError(.timeout, why, details: ["plugin": .string(slot.spec.id),
+                                                             "timeout_ms": .int(Int64(exchange.timeout / 1_000_000))]))
+        case .conversationExpiry(let hostId, let generation):
+            guard let exchange = exchanges[hostId], exchange.generation == generation else { return }
+            cancelAtPlugin(exchange, reason: "conversation expired")
+            fail(exchange, BusError(.conversationExpired,
+                "nobody answered the question within \(manifest.host.conversationTimeout.humanText); the conversation has expired"))
+        case .restart(let index):
+            let slot = slots[index]
+            if case .backoff = slot.state, !stopping { startPlugin(slot) }
+        case .handshakeDeadline(let index, let generation):
+            let slot = slots[index]
+            guard slot.spawnGeneration == generation, case .starting(let pid) = slot.state else { return }
+            slot.lastError = "no HELLO within 10 s of starting"
+            logger.error("plugin \(slot.spec.id) (pid \(pid)) did not say HELLO within 10 s; killing it")
+            launcher.signal(pid, SIGKILL)
+        }
+    }
+
+    // MARK: - Events
+
+    private func handle(_ event: RouterEvent) {
+        switch event {
+        case .pluginExited(let index, let pid, let status):
+            pluginExited(slots[index], pid: pid, status: status)
+        case .shutdown:
+            beginShutdown()
+        }
+    }
+
+    private func beginShutdown() {
+        guard !stopping else { return }
+        stopping = true
+        logger.info("shutting down: answering open requests and stopping plugins")
+        for exchange in exchanges.values.sorted(by: { $0.hostId < $1.hostId }) {
+            cancelAtPlugin(exchange, reason: "host shutting down")
+            fail(exchange, BusError(.shuttingDown, "the host is shutting down"))
+        }
+        for slot in slots {
+            if let identity = slot.identity {
+                sendRaw(backend, [Frame(data: identity)] + WireMessage(kind: .disconnect, header: nil, body: nil).frames)
+            }
+            if let pid = slot.pid { launcher.signal(pid, SIGTERM) }
+        }
+        // Plugins that ignore SIGTERM are killed after 2 s.
+        let pids = slots.compactMap(\.pid)
+        let launcher = self.launcher
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 2)
+            for pid in pids { launcher.signal(pid, SIGKILL) }
+        }
+    }
+
+    // MARK: - Sending
+
+    func sendToClient(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
+        sendRaw(frontend, envelope.copyFrames() + msg.frames, isClient: true)
+    }
+
+    /// Sends to a plugin; a full pipe ends the exchange with `busy` instead of losing it.
+    func sendToPlugin(_ slot: PluginSlot, _ msg: WireMessage, exchange: Exchange?) {
+        guard let identity = slot.identity else {
+            if let exchange { fail(exchange, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is not connected")) }
+            return
+        }
+        do {
+            if try backend.send([Frame(data: identity)] + msg.frames, dontWait: true) { return }
+            if let exchange {
+                fail(exchange, BusError(.busy, "plugin \(slot.spec.id) is not reading its messages fast enough; try again later"))
+            }
+        } catch {
+            logger.warning("could not send \(msg.kind.rawValue) to plugin \(slot.spec.id): \(error)")
+            if let exchange {
+                fail(exchange, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is not reachable: \(error.message)"))
+            }
+        }
+    }
+
+    private func sendRaw(_ socket: ZMQSocket, _ frames: [Frame], isClient: Bool = false) {
+        do {
+            if try !socket.send(frames, dontWait: true) {
+                logger.warning("a \(isClient ? "client" : "plugin") is not reading; message dropped at its high-water mark")
+            }
+        } catch let error where error.isHostUnreachable {
+            logger.info("the \(isClient ? "client" : "plugin") has gone away; its message was dropped")
+        } catch {
+            logger.warning("send failed: \(error)")
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func unknownIntentError(_ intent: String) -> BusError {
+        let known = routes.keys.sorted()
+        var message = "no plugin claims intent \"\(intent)\""
+        if let near = known.first(where: { $0.lowercased() == intent.lowercased() }) {
+            message += "; did you mean \"\(near)\"?"
+        }
+        return BusError(.unknownIntent, message, details: ["known_intents": .array(known.map { .string($0) })])
+    }
+}
+
+extension IntentRouter: FlowOperations {
+    func sendToPlugin(_ exchange: Exchange, kind: MessageKind, header: JSON?, body: JSON?) {
+        armDeadline(exchange)
+        sendToPlugin(slots[exchange.pluginIndex], WireMessage(kind: kind, requestId: exchange.hostId, intent: exchange.intent,
+                                                            header: header, body: body), exchange: exchange)
+    }
+
+    func promptClient(_ exchange: Exchange, prompt: JSON) {
+        exchange.awaitingClient = true
+        armConversationExpiry(exchange)
+        sendToClient(exchange.client, WireMessage(kind: .prompt, requestId: exchange.clientRequestId,
+                                                  intent: exchange.intent, header: nil, body: prompt))
+    }
+
+    func progressToClient(_ exchange: Exchange, body: JSON) {
+        guard !exchange.client.isRequestReply else { return }
+        sendToClient(exchange.client, WireMessage(kind: .progress, requestId: exchange.clientRequestId,
+                                                  intent: exchange.intent, header: nil, body: body))
+    }
+
+    func finish(_ exchange: Exchange, header: JSON, body: JSON) {
+        complete(exchange, WireMessage(kind: .reply, requestId: exchange.clientRequestId, intent: exchange.intent,
+                                       header: header, body: body))
+    }
+
+    func pluginSpec(of exchange: Exchange) -> PluginSpec { slots[exchange.pluginIndex].spec }
+}
+
+/// Compares secrets without leaking where they differ through timing.
+func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+    let x = Array(a.utf8), y = Array(b.utf8)
+    var diff = UInt8(x.count == y.count ? 0 : 1)
+    for i in 0..<max(x.count, y.count) {
+        diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+    }
+    return diff == 0
+}

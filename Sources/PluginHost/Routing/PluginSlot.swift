@@ -1,0 +1,70 @@
+import Foundation
+import IntentBus
+
+/// The router's view of one declared plugin. Owned by the router thread.
+final class PluginSlot {
+    enum State {
+        /// Not running and not yet asked for (reserved for lazy activation).
+        case stopped
+        /// Spawned; waiting for its HELLO.
+        case starting(pid: pid_t)
+        /// Handshake done; requests flow.
+        case ready(pid: pid_t, identity: Data)
+        /// Crashed; will start again at the scheduled time.
+        case backoff
+        /// Can't run: missing binary, rejected handshake, crash loop.
+        case failed(reason: String)
+    }
+
+    let index: Int
+    let spec: PluginSpec
+    var state: State = .stopped
+    /// The one-time token of the current process.
+    var token = ""
+    /// Requests delivered and not yet answered, by host id.
+    var inFlight: Set<String> = []
+    /// Requests waiting for the plugin to become ready, in arrival order.
+    var waiting: [String] = []
+    /// Monotonic times of recent crashes, for backoff and the crash-loop limit.
+    var crashTimes: [UInt64] = []
+    var restarts = 0
+    var lastError: String?
+    /// Styles from HELLO, per intent.
+    var styles: [String: HandlerStyle] = [:]
+    /// New-style metadata from HELLO.
+    var metadata: JSON = .object([:])
+    /// Bumped at each spawn, to ignore stale handshake timers.
+    var spawnGeneration: UInt64 = 0
+    /// When the last spawn failed, to retry a missing binary at most once a second.
+    var lastSpawnFailure: UInt64?
+
+    init(index: Int, spec: PluginSpec) {
+        self.index = index
+        self.spec = spec
+    }
+
+    var pid: pid_t? {
+        switch state {
+        case .starting(let pid), .ready(let pid, _): pid
+        default: nil
+        }
+    }
+
+    var identity: Data? {
+        if case .ready(_, let id) = state { return id }
+        return nil
+    }
+
+    var stateName: String {
+        switch state {
+        case .stopped: "stopped"
+        case .starting: "starting"
+        case .ready: "ready"
+        case .backoff: "restarting"
+        case .failed: "failed"
+        }
+    }
+
+    /// The style this plugin declared for `intent` (plain until its HELLO says otherwise).
+    func style(for intent: String) -> HandlerStyle { styles[intent] ?? .plain }
+}

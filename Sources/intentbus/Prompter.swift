@@ -1,0 +1,119 @@
+import Foundation
+import IntentBus
+
+/// Answers the host's prompts: from `--answer` values first, then, on a terminal, by
+/// asking the person.
+final class Prompter {
+    private var answers: [String: String]
+    private let interactive: Bool
+
+    init(answers: [String: String], interactive: Bool) {
+        self.answers = answers
+        self.interactive = interactive
+    }
+
+    /// The ANSWER body for `prompt`, or nil when there is no answer.
+    func answer(_ prompt: Prompt) -> JSON? {
+        let key: String
+        switch prompt.kind {
+        case "plugin_choice": key = "plugin"
+        case "confirmation": key = prompt.parameter ?? "confirm"
+        default: key = prompt.parameter ?? prompt.kind
+        }
+        if let given = answers.removeValue(forKey: key) {
+            return scripted(prompt, given)
+        }
+        guard interactive else {
+            printError("the host asks: \(prompt.dialog.isEmpty ? "(\(prompt.kind))" : prompt.dialog)")
+            printError("(not a terminal: answer it with --answer \(key)=…)")
+            return nil
+        }
+        return ask(prompt)
+    }
+
+    /// Turns an `--answer` value into the ANSWER body.
+    private func scripted(_ prompt: Prompt, _ given: String) -> JSON {
+        switch prompt.kind {
+        case "confirmation":
+            return ["value": .bool(["y", "yes", "true", "1", "ja", "j"].contains(given.lowercased()))]
+        case "disambiguation", "plugin_choice":
+            var value = given
+            var remember = "once"
+            if prompt.kind == "plugin_choice", let colon = given.lastIndex(of: ":") {
+                remember = String(given[given.index(after: colon)...])
+                value = String(given[..<colon])
+            }
+            // A number picks the option by position, as on a terminal.
+            if let n = Int(value), n >= 1, n <= prompt.options.count {
+                value = prompt.options[n - 1]["id"]?.displayText ?? value
+            }
+            var body: [String: JSON] = ["value": .string(value)]
+            if prompt.kind == "plugin_choice" { body["remember"] = .string(remember) }
+            return .object(body)
+        default:
+            return ["value": SendCommand.inferred(given)]
+        }
+    }
+
+    private func ask(_ prompt: Prompt) -> JSON? {
+        let dialog = prompt.dialog.isEmpty ? defaultDialog(prompt) : prompt.dialog
+        switch prompt.kind {
+        case "confirmation":
+            while true {
+                guard let line = readLine(prompt: "\(dialog) [y/n] ") else { return nil }
+                switch line.lowercased() {
+                case "y", "yes", "j", "ja": return ["value": true]
+                case "n", "no", "nein": return ["value": false]
+                default: print("Please answer y or n.")
+                }
+            }
+        case "disambiguation", "plugin_choice":
+            print(dialog)
+            for (i, option) in prompt.options.enumerated() {
+                let title = option["title"]?.displayText ?? option["name"]?.displayText ?? option["id"]?.displayText ?? "?"
+                var extra = option["subtitle"]?.displayText ?? ""
+                if prompt.kind == "plugin_choice" {
+                    extra = "\(option["id"]?.displayText ?? ""), \(option["style"]?.displayText ?? "")"
+                }
+                print("  \(i + 1)) \(title)\(extra.isEmpty ? "" : "  — \(extra)")")
+            }
+            var picked: JSON?
+            while picked == nil {
+                guard let line = readLine(prompt: "Choose 1–\(prompt.options.count): ") else { return nil }
+                if let n = Int(line), n >= 1, n <= prompt.options.count {
+                    picked = prompt.options[n - 1]["id"]
+                } else {
+                    print("Please type a number from 1 to \(prompt.options.count).")
+                }
+            }
+            guard prompt.kind == "plugin_choice" else { return ["value": picked!] }
+            while true {
+                guard let line = readLine(prompt: "Just once or always? [o/a] ") else { return nil }
+                switch line.lowercased() {
+                case "o", "once", "just once", "": return ["value": picked!, "remember": "once"]
+                case "a", "always": return ["value": picked!, "remember": "always"]
+                default: print("Please answer o (just once) or a (always).")
+                }
+            }
+        default:
+            let type = prompt.raw["type"]?.stringValue.map { " (\($0))" } ?? ""
+            guard let line = readLine(prompt: "\(dialog)\(type) ") else { return nil }
+            return ["value": SendCommand.inferred(line)]
+        }
+    }
+
+    private func defaultDialog(_ prompt: Prompt) -> String {
+        switch prompt.kind {
+        case "plugin_choice": "Several plugins can do this. Which one?"
+        case "disambiguation": "Which \(prompt.parameter ?? "one")?"
+        case "confirmation": "Are you sure?"
+        default: "Value for \(prompt.parameter ?? "the parameter")?"
+        }
+    }
+
+    private func readLine(prompt: String) -> String? {
+        print(prompt, terminator: "")
+        fflush(nil)
+        return Swift.readLine()?.trimmingCharacters(in: .whitespaces)
+    }
+}
