@@ -1,0 +1,268 @@
+internal import CSQLite
+
+/// A failed SQLite call. Keeps the primary and extended result codes, the text of
+/// `sqlite3_errmsg` at the moment of failure, and what was being done, so that a log
+/// line says exactly what went wrong.
+public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The primary result code, for example `SQLITE_BUSY` (5) or `SQLITE_NOTADB` (26).
+    public let code: Int32
+    /// The extended result code, for example `SQLITE_IOERR_FSYNC`.
+    public let extendedCode: Int32
+    /// SQLite's own message for the failure (`sqlite3_errmsg`).
+    public let message: String
+    /// What was being done: the C function and, where useful, the SQL.
+    public let operation: String
+
+    /// Creates an error from its parts; the wrapper builds these from the connection.
+    public init(code: Int32, extendedCode: Int32, message: String, operation: String) {
+        self.code = code
+        self.extendedCode = extendedCode
+        self.message = message
+        self.operation = operation
+    }
+
+    /// The file is not a database, or its contents are damaged. Only these two codes
+    /// justify setting the file aside; locks, I/O and permission errors do not.
+    public var isCorruption: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+
+    /// `operation: message (code N, extended N)`.
+    public var description: String {
+        "\(operation): \(message) (code \(code), extended \(extendedCode))"
+    }
+}
+
+/// A value bound to a `?` parameter of a prepared statement.
+enum SQLiteValue: Sendable, Equatable {
+    case text(String)
+    case int(Int64)
+    case null
+}
+
+/// One open SQLite connection. C pointers stay inside this file.
+///
+/// Threading: not thread-safe. A connection is used from one thread at a time; the
+/// owner (for example `ChoiceStore`) serialises access with its own lock. Statements
+/// keep the connection alive and must be used under the same rule.
+final class SQLiteDatabase {
+    /// The database file, as given to `init`.
+    let path: String
+    private var handle: OpaquePointer?
+
+    /// Opens `path` for reading and writing, creating the file if it is missing.
+    ///
+    /// Opening does not read the file: a file that is not a database is reported by
+    /// the first statement that touches it.
+    init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            // Even a failed open usually hands back a handle that carries the message,
+            // and it must be closed.
+            let error = SQLiteError(
+                code: rc & 0xff, extendedCode: db.map(sqlite3_extended_errcode) ?? rc,
+                message: db.map { String(cString: sqlite3_errmsg($0)) }
+                    ?? String(cString: sqlite3_errstr(rc)),
+                operation: "sqlite3_open_v2 \(path)")
+            sqlite3_close_v2(db)
+            throw error
+        }
+        handle = db
+        sqlite3_extended_result_codes(db, 1)
+        sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Closes the connection. Later calls fail with `SQLITE_MISUSE`. Idempotent.
+    func close() {
+        // close_v2 defers the real close until outstanding statements are finalised,
+        // so a statement that outlives this call cannot touch freed memory.
+        sqlite3_close_v2(handle)
+        handle = nil
+    }
+
+    /// Whether `close()` has been called.
+    var isClosed: Bool { handle == nil }
+
+    /// Runs one or more SQL statements that return no rows the caller needs.
+    func exec(_ sql: String) throws(SQLiteError) {
+        let db = try openHandle("sqlite3_exec")
+        let rc = sqlite3_exec(db, sql, nil, nil, nil)
+        if rc != SQLITE_OK { throw error(rc, "sqlite3_exec \(sql)") }
+    }
+
+    /// Compiles `sql` into a statement bound to this connection.
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        let db = try openHandle("sqlite3_prepare_v2")
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else {
+            sqlite3_finalize(stmt)
+            throw error(rc == SQLITE_OK ? SQLITE_MISUSE : rc, "sqlite3_prepare_v2 \(sql)")
+        }
+        return SQLiteStatement(database: self, statement: stmt, sql: sql)
+    }
+
+    /// Runs a statement with `parameters` and returns how many rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> Int {
+        let statement = try prepare(sql)
+        try statement.bind(parameters)
+        while try statement.step() {}
+        return changes
+    }
+
+    /// Runs a query and maps every row with `row`. The `SQLiteRow` is valid only
+    /// inside the closure.
+    func query<T>(
+        _ sql: String, _ parameters: [SQLiteValue] = [],
+        row transform: (SQLiteRow) -> T
+    ) throws(SQLiteError) -> [T] {
+        let statement = try prepare(sql)
+        try statement.bind(parameters)
+        var rows: [T] = []
+        while try statement.step() { rows.append(transform(statement.currentRow)) }
+        return rows
+    }
+
+    /// The first column of the first row as text, for `PRAGMA` queries.
+    func scalarText(_ sql: String) throws(SQLiteError) -> String? {
+        try query(sql) { $0.text(0) }.first ?? nil
+    }
+
+    /// The first column of the first row as an integer, for `PRAGMA` queries.
+    func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
+        try query(sql) { $0.int(0) }.first
+    }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+    var changes: Int { handle.map { Int(sqlite3_changes64($0)) } ?? 0 }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`. If `body` or the commit throws,
+    /// the transaction is rolled back and the error rethrown.
+    ///
+    /// `IMMEDIATE` takes the write lock up front, so a writer waits (up to the busy
+    /// timeout) at `BEGIN` instead of failing with `SQLITE_BUSY` half-way through.
+    /// Transactions do not nest.
+    func transaction<R>(_ body: () throws -> R) throws -> R {
+        let db = try openHandle("BEGIN IMMEDIATE")
+        precondition(sqlite3_get_autocommit(db) != 0, "SQLiteDatabase.transaction does not nest")
+        try exec("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try exec("COMMIT")
+            return result
+        } catch {
+            // A failed COMMIT may leave the transaction open; ROLLBACK's own failure
+            // (no transaction active) adds nothing to the original error.
+            if sqlite3_get_autocommit(db) == 0 { _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil) }
+            throw error
+        }
+    }
+
+    // MARK: Internals shared with SQLiteStatement
+
+    fileprivate func openHandle(_ operation: String) throws(SQLiteError) -> OpaquePointer {
+        guard let handle else {
+            throw SQLiteError(code: SQLITE_MISUSE, extendedCode: SQLITE_MISUSE,
+                              message: "database connection is closed", operation: operation)
+        }
+        return handle
+    }
+
+    fileprivate func error(_ rc: Int32, _ operation: String) -> SQLiteError {
+        // sqlite3_errmsg describes the most recent failure on this connection, which
+        // is the call that returned `rc`: the owner's lock keeps other calls out.
+        guard let handle else {
+            return SQLiteError(code: rc & 0xff, extendedCode: rc,
+                               message: String(cString: sqlite3_errstr(rc)), operation: operation)
+        }
+        return SQLiteError(code: rc & 0xff, extendedCode: sqlite3_extended_errcode(handle),
+                           message: String(cString: sqlite3_errmsg(handle)), operation: operation)
+    }
+}
+
+/// Tells SQLite to copy bound text before the bind call returns
+/// (`SQLITE_TRANSIENT`, a macro Swift cannot import).
+private var sqliteTransient: sqlite3_destructor_type {
+    unsafeBitCast(-1 as Int, to: sqlite3_destructor_type.self)
+}
+
+/// A compiled statement. Finalised when released.
+///
+/// Threading: the same rule as its `SQLiteDatabase`.
+final class SQLiteStatement {
+    // Strong reference: the connection must outlive its statements.
+    private let database: SQLiteDatabase
+    private let statement: OpaquePointer
+    private let sql: String
+
+    fileprivate init(database: SQLiteDatabase, statement: OpaquePointer, sql: String) {
+        self.database = database
+        self.statement = statement
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    /// Binds `values` to the statement's `?` parameters, in order.
+    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+        let expected = Int(sqlite3_bind_parameter_count(statement))
+        guard values.count == expected else {
+            throw SQLiteError(code: SQLITE_RANGE, extendedCode: SQLITE_RANGE,
+                              message: "\(values.count) values for \(expected) parameters",
+                              operation: "sqlite3_bind \(sql)")
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let rc: Int32
+            switch value {
+            case .null:
+                rc = sqlite3_bind_null(statement, index)
+            case .int(let number):
+                rc = sqlite3_bind_int64(statement, index, number)
+            case .text(let text):
+                // An explicit length keeps embedded NULs; the terminator is not counted.
+                rc = text.utf8CString.withUnsafeBufferPointer {
+                    sqlite3_bind_text(statement, index, $0.baseAddress, Int32($0.count - 1),
+                                      sqliteTransient)
+                }
+            }
+            if rc != SQLITE_OK { throw database.error(rc, "sqlite3_bind \(sql)") }
+        }
+    }
+
+    /// Advances to the next row. Returns `true` when a row is available and `false`
+    /// when the statement has finished.
+    func step() throws(SQLiteError) -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let rc: throw database.error(rc, "sqlite3_step \(sql)")
+        }
+    }
+
+    /// The row `step()` last produced.
+    fileprivate var currentRow: SQLiteRow { SQLiteRow(statement: statement) }
+}
+
+/// Read access to the current row of a statement. Valid only until the next `step()`,
+/// which is why it is only ever handed to a closure.
+struct SQLiteRow {
+    fileprivate let statement: OpaquePointer
+
+    /// Column `index` (0-based) as text, or `nil` when it is NULL.
+    func text(_ index: Int32) -> String? {
+        guard let bytes = sqlite3_column_text(statement, index) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    /// Column `index` (0-based) as an integer; NULL reads as 0.
+    func int(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
+
+    /// Whether column `index` (0-based) is NULL.
+    func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
+}
