@@ -1,3 +1,0 @@
-import Testing
-@testable import IntentBus
-@Test func frameRoundTrip() { #expect(Frame("abc").string == "abc") }
