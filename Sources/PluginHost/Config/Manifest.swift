@@ -101,4 +101,7 @@ public struct Manifest: Sendable {
     public var plugins: [PluginSpec]
     /// Non-fatal findings (warnings) from loading.
     public var warnings: [ConfigDiagnostic]
+    /// Every file that was read, main manifest first, then the drop-ins in load order,
+    /// named as in diagnostics.
+    public var files: [String] = []
 }
