@@ -1,3 +1,4 @@
+import Foundation
 import IntentBus
 
 // The echo plugin: returns the request body unchanged. It uses the raw handler, which runs

@@ -11,7 +11,7 @@ do {
             return .failure(["dialog": "Who should the message go to?", "code": "failure"])
         }
         guard !content.isEmpty else {
-            return .failure(["dialog": "What do you want to say to \(.string(recipient))?", "code": "failure"])
+            return .failure(["dialog": .string("What do you want to say to \(recipient)?"), "code": "failure"])
         }
         let id = "msg-\(UInt32.random(in: 1000...9999))"
         return .success(["dialog": .string("Message sent to \(recipient): “\(content)”"), "code": "success",
