@@ -12,6 +12,7 @@ extension IntentRouter {
         let spec = slot.spec
         slot.token = Self.makeToken()
         slot.spawnGeneration += 1
+        if slot.lastError?.hasPrefix("handshake rejected") == true { slot.lastError = "previous " + slot.lastError! }
         var env = ProcessInfo.processInfo.environment
         for (k, v) in spec.environment { env[k] = v }
         env["INTENTBUS_BACKEND"] = backendEndpointForPlugins
@@ -119,7 +120,12 @@ extension IntentRouter {
         }
         let now = MonotonicClock.now()
         slot.crashTimes = slot.crashTimes.filter { now - $0 < Self.crashWindow } + [now]
-        slot.lastError = "pid \(pid) \(status)"
+        // A rejected handshake is the real story; the exit that follows is its consequence.
+        if let rejection = slot.lastError, rejection.hasPrefix("handshake rejected"), slot.identity == nil {
+            slot.lastError = "\(rejection); pid \(pid) then \(status)"
+        } else {
+            slot.lastError = "pid \(pid) \(status)"
+        }
         logger.error("plugin \(slot.spec.id) (pid \(pid)) \(status)")
         failInFlight(slot, BusError(.pluginCrashed,
             "plugin \(slot.spec.id) (pid \(pid)) \(status) while handling this request",

@@ -74,8 +74,7 @@ final class TestHost {
     let manifestPath: String
     let process = Process()
     private let logPipe = Pipe()
-    private let logLock = NSLock()
-    private nonisolated(unsafe) var logData = Data()
+    private let logBuffer = LogBuffer()
 
     var frontend: String { "ipc://\(dir.path)/state/frontend.sock" }
 
@@ -101,19 +100,16 @@ final class TestHost {
         process.standardOutput = logPipe
         process.standardError = logPipe
         process.currentDirectoryURL = URL(fileURLWithPath: Products.root)
-        logPipe.fileHandleForReading.readabilityHandler = { [weak self] h in
+        let buffer = logBuffer
+        logPipe.fileHandleForReading.readabilityHandler = { h in
             let d = h.availableData
-            guard let self, !d.isEmpty else { return }
-            self.logLock.lock(); self.logData.append(d); self.logLock.unlock()
+            if !d.isEmpty { buffer.append(d) }
         }
         try process.run()
     }
 
     /// Everything the host (and its plugins) logged so far.
-    var log: String {
-        logLock.lock(); defer { logLock.unlock() }
-        return String(decoding: logData, as: UTF8.self)
-    }
+    var log: String { logBuffer.text }
 
     func client() throws -> IntentClient { try IntentClient(endpoint: frontend) }
 
@@ -165,6 +161,15 @@ final class TestHost {
     }
 
     deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+}
+
+/// Collects a child's output from the pipe's reader thread.
+final class LogBuffer: @unchecked Sendable {
+    // @unchecked: `data` is only touched under `lock`.
+    private let lock = Lock()
+    private var data = Data()
+    func append(_ d: Data) { lock.withLock { data.append(d) } }
+    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }
 
 struct TestFailure: Error, CustomStringConvertible {

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the system packages IntentBus needs, only when something is missing.
+# Called by `make run` and `make test`; safe to run again.
+set -euo pipefail
+
+packages=(pkg-config libzmq3-dev libyaml-dev libsqlite3-dev)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "install-deps: installing ${missing[*]}"
+    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
+    echo "install-deps: no Swift toolchain found (expected swift on PATH or /opt/swift/usr/bin/swift)" >&2
+    exit 1
+fi
