@@ -102,4 +102,9 @@ public final class IntentHost {
 public final class IntentRouterHooks {
     let router: IntentRouter
     init(router: IntentRouter) { self.router = router }
+
+    /// The manifest the host runs.
+    public var manifest: Manifest { router.manifest }
+    /// The host's logger.
+    public var logger: Logger { router.logger }
 }

@@ -1,6 +1,15 @@
 import Foundation
 import IntentBus
 
+/// A host intent request, as a control handler sees it.
+struct ControlRequest {
+    let intent: String
+    /// The request header (client identity, credential, …).
+    let options: JSON
+    /// The request body, parsed.
+    let body: JSON
+}
+
 /// Host intents (`ib.*`), answered without any plugin (docs/protocol.md §6).
 extension IntentRouter {
     func handleControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON) {
@@ -11,7 +20,18 @@ extension IntentRouter {
         case "ib.plugins":
             body = ["plugins": .array(slots.map(pluginSummary)), "conflicts": conflicts()]
         default:
-            return reject(envelope, msg, BusError(.unknownIntent, "\(msg.intent) is not a host intent (ib.ping, ib.plugins)"))
+            guard let handler = controlHandlers[msg.intent] else {
+                let known = (["ib.ping", "ib.plugins"] + controlHandlers.keys.sorted()).joined(separator: ", ")
+                return reject(envelope, msg, BusError(.unknownIntent, "\(msg.intent) is not a host intent (\(known))"))
+            }
+            let parsed: JSON
+            do { parsed = try msg.bodyJSON() } catch {
+                return reject(envelope, msg, BusError(.badFrame, "the body is \(error.message)"))
+            }
+            switch handler(ControlRequest(intent: msg.intent, options: options, body: parsed)) {
+            case .success(let result): body = result
+            case .failure(let error): return reject(envelope, msg, error)
+            }
         }
         sendToClient(envelope, WireMessage(kind: .reply, requestId: msg.requestId, intent: msg.intent,
                                            header: ["status": "success", "plugin": "ib"], body: body))

@@ -48,8 +48,11 @@ final class IntentRouter: @unchecked Sendable {
     private var ownerThread: pthread_t?
     /// Checks a plugin's HELLO beyond the basics (new-style metadata); returns the problem.
     var validateMetadata: ((PluginSlot, JSON) -> String?)?
-    /// Creates the flow for a multi-phase style; nil keeps the plain path.
-    var flowFactory: (HandlerStyle, Exchange, PluginSlot) -> (any ExchangeFlow)? = { _, _, _ in nil }
+    /// Creates the flow for a multi-phase style, per style; a style without a factory
+    /// (plain) keeps the plain path, which forwards frames without decoding them.
+    var flowFactories: [HandlerStyle: (Exchange, PluginSlot) -> (any ExchangeFlow)?] = [:]
+    /// Host intents (`ib.*`) added by extensions, beside ib.ping and ib.plugins.
+    var controlHandlers: [String: (ControlRequest) -> Result<JSON, BusError>] = [:]
 
     init(manifest: Manifest, logger: Logger, context: ZMQContext, frontend: ZMQSocket, backend: ZMQSocket,
          backendEndpoint: String, launcher: ChildProcessLauncher) throws(ZMQError) {
@@ -224,7 +227,8 @@ final class IntentRouter: @unchecked Sendable {
     private func begin(_ exchange: Exchange, _ slot: PluginSlot) {
         slot.inFlight.insert(exchange.hostId)
         exchange.delivered = true
-        if exchange.flow == nil, let flow = flowFactory(slot.style(for: exchange.intent), exchange, slot) {
+        if exchange.flow == nil, let factory = flowFactories[slot.style(for: exchange.intent)],
+           let flow = factory(exchange, slot) {
             exchange.flow = flow
         }
         if let flow = exchange.flow {
