@@ -153,7 +153,7 @@ extension ManifestAssembler {
     /// the host will then report the plugin unavailable.
     private func executable(for command: Marked<ExecCommandLine>) -> PluginExec {
         let program = command.value.program
-        var path: String
+        let path: String
         if program.contains("/") || program.hasPrefix("~") {
             path = resolve(program)
         } else {
@@ -165,7 +165,6 @@ extension ManifestAssembler {
                 context.warning("\(path) \(state); the host will report this plugin as unavailable", at: command.mark)
             }
         }
-        path = (path as NSString).standardizingPath
         return PluginExec(path: path, arguments: command.value.arguments)
     }
 

@@ -6,7 +6,7 @@ final class ManifestAssembler {
     let context = YAMLDecodingContext()
     /// The main file as the caller named it; diagnostics use this form.
     let manifestPath: String
-    /// The main file, absolute and standardized.
+    /// The main file, absolute and normalized.
     let absolutePath: String
     /// The directory every relative path resolves against.
     let directory: String
@@ -162,11 +162,25 @@ final class ManifestAssembler {
         context.withPath(.key(key)) { context.error(message, at: mark) }
     }
 
-    /// Makes `path` absolute against `base` (after expanding `~`) and standardizes it.
+    /// Makes `path` absolute against `base` (after expanding `~`) and removes `.`,
+    /// `..` and repeated slashes.
+    ///
+    /// Purely textual on purpose: `NSString.standardizingPath` also resolves symlinks
+    /// of existing paths on Linux, which would turn `.build/debug/plugin-echo` into
+    /// `.build/x86_64-unknown-linux-gnu/debug/plugin-echo` and pin the target the link
+    /// had at load time.
     static func resolve(_ path: String, against base: String) -> String {
         let expanded = (path as NSString).expandingTildeInPath
-        let absolute = expanded.hasPrefix("/") ? expanded : (base as NSString).appendingPathComponent(expanded)
-        return (absolute as NSString).standardizingPath
+        let absolute = expanded.hasPrefix("/") ? expanded : base + "/" + expanded
+        var components: [Substring] = []
+        for component in absolute.split(separator: "/") {
+            switch component {
+            case ".": continue
+            case "..": _ = components.popLast()
+            default: components.append(component)
+            }
+        }
+        return "/" + components.joined(separator: "/")
     }
 
     /// `path` resolved against the manifest's directory.

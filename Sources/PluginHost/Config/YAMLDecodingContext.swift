@@ -101,6 +101,7 @@ public final class YAMLDecodingContext {
     ///
     /// - Returns: nil, after reporting, when `node` is not a mapping; otherwise what
     ///   `body` returns.
+    @discardableResult
     public func mapping<Result>(_ node: YAMLNode, _ body: (YAMLMapping) throws -> Result?) rethrows -> Result? {
         guard let mapping = YAMLMapping(node, in: self) else { return nil }
         let result = try body(mapping)
@@ -120,6 +121,7 @@ public final class YAMLDecodingContext {
     /// Decodes each item of a sequence with `body`, with `[index]` on the path.
     /// Items for which `body` returns nil are left out; the result is nil only when
     /// `node` is not a sequence.
+    @discardableResult
     public func eachItem<Item>(of node: YAMLNode, _ body: (YAMLNode) throws -> Item?) rethrows -> [Item]? {
         guard let items = sequence(node) else { return nil }
         var results: [Item] = []

@@ -92,6 +92,13 @@ extension YAMLNode {
         return tag == nil
     }
 
+    /// The value of the first pair whose key is the scalar `key`, when this node is a
+    /// mapping. For quick looks; decoding goes through `YAMLMapping`, which also
+    /// reports unknown and duplicate keys.
+    public subscript(key: String) -> YAMLNode? {
+        mapping?.first { $0.key.scalar?.text == key }?.value
+    }
+
     /// YAML's null: an empty plain scalar, `~`, `null`, or anything tagged `!!null`.
     public var isNull: Bool {
         guard let scalar else { return false }

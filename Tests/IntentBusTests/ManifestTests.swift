@@ -1,0 +1,508 @@
+import Foundation
+import Testing
+@testable import PluginHost
+
+/// A fresh directory per test, so that tests can run in parallel.
+private struct ManifestDirectory {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("intentbus-manifest-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// Writes `text` to `name` (which may contain subdirectories) and returns the path.
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let file = (path as NSString).appendingPathComponent(name)
+        try FileManager.default.createDirectory(
+            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// Writes `plugins.yaml` and loads it.
+    func load(_ manifest: String) throws -> Manifest {
+        try ManifestLoader.load(path: write("plugins.yaml", manifest))
+    }
+
+    /// Writes `plugins.yaml`, expects loading to fail, and returns the diagnostics with
+    /// the directory replaced by `$DIR`.
+    func errors(_ manifest: String) throws -> [String] {
+        let file = try write("plugins.yaml", manifest)
+        do {
+            _ = try ManifestLoader.load(path: file)
+            Issue.record("expected the manifest to be rejected")
+            return []
+        } catch {
+            return error.diagnostics.map { $0.description.replacingOccurrences(of: path, with: "$DIR") }
+        }
+    }
+
+    /// Expects loading `manifest` to fail with exactly `expected` (see `errors`).
+    func expectErrors(
+        _ manifest: String, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let actual = try errors(manifest)
+        #expect(actual == expected, sourceLocation: sourceLocation)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+@Suite("Manifest loading")
+struct ManifestTests {
+    @Test func minimalManifestGetsDefaults() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        let manifest = try dir.load("""
+            plugins:
+              - id: echo
+                exec: .build/debug/plugin-echo
+                IntentsSupported: [EchoIntent]
+            """)
+        #expect(manifest.path == "\(dir.path)/plugins.yaml")
+        #expect(manifest.files == ["\(dir.path)/plugins.yaml"])
+        #expect(manifest.host.stateDirectory == "\(dir.path)/.intentbus")
+        #expect(manifest.host.frontend == "ipc://\(dir.path)/.intentbus/frontend.sock")
+        #expect(manifest.host.backend == "ipc://\(dir.path)/.intentbus/backend.sock")
+        #expect(manifest.host.conversationTimeout == .seconds(120))
+        #expect(manifest.host.clientCredential == nil)
+
+        let echo = try #require(manifest.plugins.first)
+        #expect(manifest.plugins.count == 1)
+        #expect(echo.id == "echo")
+        #expect(echo.name == "echo")
+        #expect(echo.exec == PluginExec(path: "\(dir.path)/.build/debug/plugin-echo", arguments: []))
+        #expect(echo.intentsSupported == ["EchoIntent"])
+        #expect(echo.intentsRestrictedWhileLocked.isEmpty)
+        #expect(echo.environment.isEmpty)
+        #expect(echo.timeout == .seconds(10))
+        #expect(echo.priority == 0)
+        #expect(echo.definitions.isEmpty)
+        #expect(echo.maxInFlight == 256)
+        #expect(echo.mark == SourceMark(file: "\(dir.path)/plugins.yaml", line: 2, column: 5))
+        #expect(echo.intentMarks == [SourceMark(file: "\(dir.path)/plugins.yaml", line: 4, column: 24)])
+        // The executable isn't built in the temporary directory: a warning, not an error.
+        #expect(manifest.warnings.map(\.message) == [
+            "plugins[0].exec: \(dir.path)/.build/debug/plugin-echo does not exist (yet); the host will report this plugin as unavailable",
+        ])
+    }
+
+    @Test func everyFieldIsRead() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.write("secrets/credential", "  s3cret\n")
+        let manifest = try dir.load("""
+            host:
+              state_dir: run/state
+              frontend: tcp://127.0.0.1:5555
+              backend: ipc://sockets/backend.sock
+              conversation_timeout: 2m
+              client_credential_file: secrets/credential
+            plugins:
+              - id: balance
+                name: FONIC Guthaben
+                exec: bin/plugin-balance --region "DE Nord" -v
+                IntentsSupported: [StatusIntent, SwitchContractIntent]
+                IntentsRestrictedWhileLocked: [SwitchContractIntent]
+                env: {PORT: 8080, NAME: "x", EMPTY: , FLAG: true}
+                timeout: 250ms
+                priority: -3
+                definitions: [defs/balance.yaml, /etc/intentbus/shared.yaml]
+                max_in_flight: 8
+              - id: messenger
+                exec: [/usr/bin/env, "plugin messenger"]
+                IntentsSupported:
+                  - INSendMessageIntent
+                timeout: 1.5
+            """)
+        #expect(manifest.host.stateDirectory == "\(dir.path)/run/state")
+        #expect(manifest.host.frontend == "tcp://127.0.0.1:5555")
+        #expect(manifest.host.backend == "ipc://\(dir.path)/sockets/backend.sock")
+        #expect(manifest.host.conversationTimeout == .seconds(120))
+        #expect(manifest.host.clientCredential == "s3cret")
+
+        let balance = manifest.plugins[0]
+        #expect(balance.name == "FONIC Guthaben")
+        #expect(balance.exec == PluginExec(
+            path: "\(dir.path)/bin/plugin-balance", arguments: ["--region", "DE Nord", "-v"]))
+        #expect(balance.intentsSupported == ["StatusIntent", "SwitchContractIntent"])
+        #expect(balance.intentsRestrictedWhileLocked == ["SwitchContractIntent"])
+        #expect(balance.environment == ["PORT": "8080", "NAME": "x", "EMPTY": "", "FLAG": "true"])
+        #expect(balance.timeout == .milliseconds(250))
+        #expect(balance.priority == -3)
+        #expect(balance.definitions == ["\(dir.path)/defs/balance.yaml", "/etc/intentbus/shared.yaml"])
+        #expect(balance.maxInFlight == 8)
+        #expect(balance.intentMarks.map(\.line) == [11, 11])
+        #expect(balance.intentMarks.map(\.column) == [24, 38])
+
+        let messenger = manifest.plugins[1]
+        #expect(messenger.name == "messenger")
+        #expect(messenger.exec == PluginExec(path: "/usr/bin/env", arguments: ["plugin messenger"]))
+        #expect(messenger.timeout == .milliseconds(1500))
+        #expect(messenger.intentMarks == [SourceMark(file: "\(dir.path)/plugins.yaml", line: 21, column: 9)])
+    }
+
+    @Test func hostSectionMayBeEmpty() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        let manifest = try dir.load("host:\nplugins:\n  - {id: e, exec: /bin/true, IntentsSupported: [E]}\n")
+        #expect(manifest.host.stateDirectory == "\(dir.path)/.intentbus")
+        #expect(manifest.warnings.isEmpty)
+    }
+
+    @Test func stateDirectoryMovesTheDefaultEndpoints() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        let manifest = try dir.load("""
+            host: {state_dir: /run/ib, conversation_timeout: 30}
+            plugins: [{id: e, exec: /bin/true, IntentsSupported: [E]}]
+            """)
+        #expect(manifest.host.frontend == "ipc:///run/ib/frontend.sock")
+        #expect(manifest.host.backend == "ipc:///run/ib/backend.sock")
+        #expect(manifest.host.conversationTimeout == .seconds(30))
+    }
+
+    @Test func inlineCredentialAndBareProgramName() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        let manifest = try dir.load("""
+            host: {client_credential: "hunter2"}
+            plugins: [{id: e, exec: "true --flag", IntentsSupported: [E]}]
+            """)
+        #expect(manifest.host.clientCredential == "hunter2")
+        // A bare name is looked up on PATH.
+        #expect(manifest.plugins[0].exec.path.hasSuffix("/true"))
+        #expect(manifest.plugins[0].exec.path.hasPrefix("/"))
+        #expect(manifest.plugins[0].exec.arguments == ["--flag"])
+    }
+
+    @Test func mergeKeysShareSettings() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        let manifest = try dir.load("""
+            plugins:
+              - &slow {id: a, exec: /bin/true, IntentsSupported: [A], timeout: 30s, max_in_flight: 4}
+              - {<<: *slow, id: b, IntentsSupported: [B]}
+            """)
+        let b = manifest.plugins[1]
+        #expect(b.id == "b")
+        #expect(b.intentsSupported == ["B"])
+        #expect(b.timeout == .seconds(30))
+        #expect(b.maxInFlight == 4)
+        #expect(b.exec.path == "/bin/true")
+    }
+
+    // MARK: - Errors, each at its exact line and column
+
+    @Test func unknownKeySuggestsTheClosest() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.expectErrors("""
+            plugins:
+              - id: echo
+                exec: /bin/true
+                IntentsSupported: [EchoIntent]
+                timout: 5s
+            """, [
+            "$DIR/plugins.yaml:5:5: error: plugins[0]: unknown key 'timout'; did you mean 'timeout'? (allowed: id, name, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, timeout, priority, definitions, max_in_flight)",
+        ])
+    }
+
+    @Test func unknownTopLevelAndHostKeys() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.expectErrors("""
+            host:
+              frontend_endpoint: tcp://127.0.0.1:1
+            plugin: []
+            """, [
+            "$DIR/plugins.yaml:1:1: error: missing required key 'plugins'",
+            "$DIR/plugins.yaml:2:3: error: host: unknown key 'frontend_endpoint' (allowed: state_dir, frontend, backend, conversation_timeout, client_credential, client_credential_file)",
+            "$DIR/plugins.yaml:3:1: error: unknown key 'plugin'; did you mean 'plugins'? (allowed: host, plugins)",
+        ])
+    }
+
+    @Test func wrongTypes() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.expectErrors("""
+            plugins:
+              - id: echo
+                name: [Echo]
+                exec: {path: /bin/true}
+                IntentsSupported: EchoIntent
+                priority: "10"
+                env: [A, B]
+            """, [
+            "$DIR/plugins.yaml:3:11: error: plugins[0].name: expected a string, got a list",
+            "$DIR/plugins.yaml:4:11: error: plugins[0].exec: expected a string or a list, got a mapping",
+            "$DIR/plugins.yaml:5:23: error: plugins[0].IntentsSupported: expected a list, got the string \"EchoIntent\"; write [EchoIntent] for a list of one",
+            "$DIR/plugins.yaml:6:15: error: plugins[0].priority: expected an integer, got the string \"10\"",
+            "$DIR/plugins.yaml:7:10: error: plugins[0].env: expected a mapping, got a list",
+        ])
+    }
+
+    @Test func pluginsMustBeAListOfMappings() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.expectErrors("plugins:\n  echo: {}\n", [
+            "$DIR/plugins.yaml:2:3: error: plugins: expected a list, got a mapping",
+        ])
+        try dir.expectErrors("plugins:\n  - echo\n", [
+            "$DIR/plugins.yaml:2:5: error: plugins[0]: expected a mapping, got the string \"echo\"",
+        ])
+        try dir.expectErrors("- id: echo\n", [
+            "$DIR/plugins.yaml:1:1: error: expected a mapping, got a list",
+        ])
+    }
+
+    @Test func duplicateIDPointsAtTheFirst() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.expectErrors("""
+            plugins:
+              - id: echo
+                exec: /bin/true
+                IntentsSupported: [EchoIntent]
+              - id: echo
+                exec: /bin/true
+                IntentsSupported: [OtherIntent]
+            """, [
+            "$DIR/plugins.yaml:5:9: error: plugins[1].id: duplicate plugin id 'echo' (first declared at line 2)",
+        ])
+    }
+
+    @Test func missingRequiredFieldsPointAtThePlugin() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.expectErrors("""
+            plugins:
+              - id: echo
+                IntentsSupported: [EchoIntent]
+              - name: Nameless
+                exec: /bin/true
+                IntentsSupported:
+            """, [
+            "$DIR/plugins.yaml:2:5: error: plugins[0]: missing required key 'exec'",
+            "$DIR/plugins.yaml:4:5: error: plugins[1]: missing required key 'id'",
+            "$DIR/plugins.yaml:6:5: error: plugins[1].IntentsSupported: needs a value (a list)",
+        ])
+    }
+
+    @Test func invalidValues() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.expectErrors("""
+            host:
+              conversation_timeout: 0
+              frontend: localhost:5555
+            plugins:
+              - id: "echo plugin"
+                exec: 'bin/echo "unterminated'
+                IntentsSupported: [EchoIntent, ib.ping, "Two Words", EchoIntent, ""]
+                IntentsRestrictedWhileLocked: [EchoIntent, SwitchContractIntent]
+                timeout: 10 sec
+                max_in_flight: 0
+                env: {INTENTBUS_TOKEN: x}
+              - id: other
+                exec: []
+                IntentsSupported: []
+                timeout: -1
+            """, [
+            "$DIR/plugins.yaml:2:25: error: host.conversation_timeout: must be greater than zero",
+            "$DIR/plugins.yaml:3:13: error: host.frontend: invalid endpoint 'localhost:5555'; expected transport://address, e.g. ipc:///run/intentbus/frontend.sock or tcp://127.0.0.1:5555",
+            "$DIR/plugins.yaml:5:9: error: plugins[0].id: invalid plugin id 'echo plugin'; use only letters, digits, '.', '_' and '-'",
+            "$DIR/plugins.yaml:6:11: error: plugins[0].exec: unterminated double quote in the command line",
+            "$DIR/plugins.yaml:7:36: error: plugins[0].IntentsSupported[1]: intent name 'ib.ping' is reserved: names starting with 'ib.' are answered by the host",
+            "$DIR/plugins.yaml:7:45: error: plugins[0].IntentsSupported[2]: intent name 'Two Words' contains whitespace",
+            "$DIR/plugins.yaml:7:58: error: plugins[0].IntentsSupported[3]: 'EchoIntent' is listed twice (first at line 7)",
+            "$DIR/plugins.yaml:7:70: error: plugins[0].IntentsSupported[4]: intent names must not be empty",
+            "$DIR/plugins.yaml:8:48: error: plugins[0].IntentsRestrictedWhileLocked[1]: 'SwitchContractIntent' is not in IntentsSupported; a plugin can only restrict intents it supports",
+            "$DIR/plugins.yaml:9:14: error: plugins[0].timeout: invalid duration '10 sec'; expected a number of seconds, or a number with a unit: 250ms, 10s, 2m, 1h",
+            "$DIR/plugins.yaml:10:20: error: plugins[0].max_in_flight: must be greater than zero",
+            "$DIR/plugins.yaml:11:11: error: plugins[0].env: INTENTBUS_TOKEN is set by the host; INTENTBUS_* names are reserved",
+            "$DIR/plugins.yaml:13:11: error: plugins[1].exec: the command is empty; give the plugin's executable",
+            "$DIR/plugins.yaml:14:23: error: plugins[1].IntentsSupported: must list at least one intent",
+            "$DIR/plugins.yaml:15:14: error: plugins[1].timeout: invalid duration '-1'; expected a number of seconds, or a number with a unit: 250ms, 10s, 2m, 1h",
+        ])
+    }
+
+    @Test func credentialProblems() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        let plugins = "plugins: [{id: e, exec: /bin/true, IntentsSupported: [E]}]\n"
+        try dir.expectErrors("host: {client_credential: a, client_credential_file: b}\n" + plugins, [
+            "$DIR/plugins.yaml:1:54: error: host.client_credential_file: set client_credential or client_credential_file, not both",
+        ])
+        try dir.expectErrors("host:\n  client_credential_file: nope.txt\n" + plugins, [
+            "$DIR/plugins.yaml:2:27: error: host.client_credential_file: cannot read $DIR/nope.txt: no such file",
+        ])
+        try dir.write("blank", " \n")
+        try dir.expectErrors("host:\n  client_credential_file: blank\n" + plugins, [
+            "$DIR/plugins.yaml:2:27: error: host.client_credential_file: $DIR/blank is empty",
+        ])
+    }
+
+    @Test func identicalEndpointsAreRejected() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.expectErrors("""
+            host:
+              frontend: tcp://127.0.0.1:7000
+              backend: tcp://127.0.0.1:7000
+              bogus: ftp://x
+            plugins: []
+            """, [
+            "$DIR/plugins.yaml:3:12: error: host.backend: the frontend and backend endpoints must differ (both are tcp://127.0.0.1:7000)",
+            "$DIR/plugins.yaml:4:3: error: host: unknown key 'bogus' (allowed: state_dir, frontend, backend, conversation_timeout, client_credential, client_credential_file)",
+        ])
+    }
+
+    @Test func yamlSyntaxErrorHasLineAndColumn() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.expectErrors("""
+            plugins:
+              - id: echo
+                exec: /bin/true
+               IntentsSupported: [EchoIntent]
+            """, [
+            "$DIR/plugins.yaml:4:4: error: YAML syntax error: did not find expected '-' indicator (while parsing a block collection at line 2, column 3)",
+        ])
+    }
+
+    @Test func emptyAndMissingFiles() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.expectErrors("", ["$DIR/plugins.yaml:1:1: error: the file is empty; expected a YAML document"])
+        #expect {
+            _ = try ManifestLoader.load(path: "\(dir.path)/absent.yaml")
+        } throws: { error in
+            (error as? ConfigError)?.description == "\(dir.path)/absent.yaml:1:1: error: cannot read the manifest: no such file"
+        }
+    }
+
+    @Test func allErrorsAreCollectedAcrossPlugins() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        let errors = try dir.errors("""
+            plugins:
+              - {id: a, exec: /bin/true, IntentsSupported: [A], timeout: x}
+              - {id: b, exec: /bin/true, IntentsSupported: [B], priority: x}
+              - {id: c, exec: /bin/true, IntentsSupported: [C], max_in_flight: x}
+            """)
+        #expect(errors.count == 3)
+        #expect(errors.map { $0.split(separator: ":")[1] } == ["2", "3", "4"])
+    }
+
+    @Test func diagnosticDescriptionIsCompilerStyle() {
+        let diagnostic = ConfigDiagnostic(SourceMark(file: "plugins.yaml", line: 3, column: 7), "boom")
+        #expect(diagnostic.description == "plugins.yaml:3:7: error: boom")
+        let warning = ConfigDiagnostic(SourceMark(file: "p.yaml", line: 1, column: 1), "hm", severity: .warning)
+        #expect(warning.description == "p.yaml:1:1: warning: hm")
+    }
+
+    // MARK: - Drop-ins
+
+    @Test func dropInsAreLoadedInFileNameOrder() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.write("plugins.d/20-list.yaml", """
+            plugins:
+              - {id: second, exec: bin/second, IntentsSupported: [EchoIntent]}
+              - {id: third, exec: bin/third, IntentsSupported: [StatusIntent]}
+            """)
+        try dir.write("plugins.d/10-single.yaml", """
+            id: first
+            exec: bin/first
+            IntentsSupported: [EchoIntent]
+            definitions: [defs/first.yaml]
+            """)
+        try dir.write("plugins.d/notes.txt", "not a manifest")
+        try dir.write("plugins.d/.hidden.yaml", "garbage: [")
+        try dir.write("plugins.d/old.yml", "id: old")
+        let manifest = try dir.load("plugins:\n  - {id: main, exec: bin/main, IntentsSupported: [EchoIntent]}\n")
+        #expect(manifest.plugins.map(\.id) == ["main", "first", "second", "third"])
+        #expect(manifest.files == [
+            "\(dir.path)/plugins.yaml", "\(dir.path)/plugins.d/10-single.yaml", "\(dir.path)/plugins.d/20-list.yaml",
+        ])
+        // Relative paths in drop-ins resolve against the main manifest's directory.
+        #expect(manifest.plugins[1].exec.path == "\(dir.path)/bin/first")
+        #expect(manifest.plugins[1].definitions == ["\(dir.path)/defs/first.yaml"])
+        #expect(manifest.plugins[1].mark == SourceMark(file: "\(dir.path)/plugins.d/10-single.yaml", line: 1, column: 1))
+        #expect(manifest.plugins[3].mark == SourceMark(file: "\(dir.path)/plugins.d/20-list.yaml", line: 3, column: 5))
+        // An intent claimed by several plugins is the host's business: no diagnostic.
+        #expect(!manifest.warnings.contains { $0.message.contains("EchoIntent") })
+        #expect(manifest.warnings.contains {
+            $0.description == "\(dir.path)/plugins.d/old.yml:1:1: warning: ignored: drop-in files must end in .yaml"
+        })
+    }
+
+    @Test func dropInErrorsAreCollectedWithTheMainFiles() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.write("plugins.d/a.yaml", """
+            id: echo
+            exec: /bin/true
+            IntentsSupported: [EchoIntent]
+            """)
+        try dir.write("plugins.d/b.yaml", """
+            host: {state_dir: x}
+            plugins:
+              - id: extra
+                exec: /bin/true
+                IntentsSupported: [X]
+                colour: red
+            """)
+        try dir.write("plugins.d/c.yaml", "id: [\n")
+        try dir.expectErrors("""
+            plugins:
+              - id: echo
+                exec: /bin/true
+                IntentsSupported: [EchoIntent]
+            """, [
+            "$DIR/plugins.d/a.yaml:1:5: error: id: duplicate plugin id 'echo' (first declared at $DIR/plugins.yaml:2:9)",
+            "$DIR/plugins.d/b.yaml:1:1: error: host settings belong in the main manifest, not in a drop-in",
+            "$DIR/plugins.d/b.yaml:6:5: error: plugins[0]: unknown key 'colour' (allowed: id, name, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, timeout, priority, definitions, max_in_flight)",
+            "$DIR/plugins.d/c.yaml:2:1: error: YAML syntax error: did not find expected node content (while parsing a flow node at line 2, column 1)",
+        ])
+    }
+
+    @Test func loadFromTextUsesThePathForResolution() throws {
+        let manifest = try ManifestLoader.load(text: """
+            host: {state_dir: state}
+            plugins:
+              - {id: e, exec: "../bin/e", IntentsSupported: [E], definitions: [d.yaml]}
+            """, path: "/virtual/config/plugins.yaml")
+        #expect(manifest.path == "/virtual/config/plugins.yaml")
+        #expect(manifest.host.stateDirectory == "/virtual/config/state")
+        #expect(manifest.plugins[0].exec.path == "/virtual/bin/e")
+        #expect(manifest.plugins[0].definitions == ["/virtual/config/d.yaml"])
+        #expect(manifest.plugins[0].mark.file == "/virtual/config/plugins.yaml")
+    }
+
+    @Test func symlinksInPathsAreKept() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.write("build/x86/plugin", "#!/bin/sh\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: "\(dir.path)/build/x86/plugin")
+        try FileManager.default.createSymbolicLink(atPath: "\(dir.path)/build/debug", withDestinationPath: "x86")
+        let manifest = try dir.load("plugins: [{id: p, exec: ./build/./debug//plugin, IntentsSupported: [P]}]\n")
+        #expect(manifest.plugins[0].exec.path == "\(dir.path)/build/debug/plugin")
+        #expect(manifest.warnings.isEmpty)
+    }
+
+    @Test func theDemoManifestLoads() throws {
+        // Tests run from the package root; the demo must stay valid.
+        let path = FileManager.default.currentDirectoryPath + "/plugins.yaml"
+        try #require(FileManager.default.fileExists(atPath: path))
+        let manifest = try ManifestLoader.load(path: path)
+        #expect(manifest.plugins.map(\.id) == ["balance", "messenger", "echo"])
+        #expect(manifest.plugins[0].intentsRestrictedWhileLocked == ["SwitchContractIntent"])
+        #expect(manifest.plugins[0].exec.path == FileManager.default.currentDirectoryPath + "/.build/debug/plugin-balance")
+        #expect(manifest.warnings.allSatisfy { $0.message.contains("does not exist (yet)") })
+    }
+}
