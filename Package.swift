@@ -25,6 +25,12 @@ var targets: [Target] = [
     .target(name: "PluginHost", dependencies: ["IntentBus", "CYAML", "CSQLite", "CLinuxSupport"]),
     .executableTarget(name: "intentbus", dependencies: ["IntentBus", "PluginHost"]),
     .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "PluginHost"]),
+    // The benchmark (docs/performance.md): the driver and load client, the bare zmq_proxy
+    // relay and its echo worker (the baseline), and a raw echo plugin claiming many intents.
+    .executableTarget(name: "intentbus-bench", dependencies: ["IntentBus"]),
+    .executableTarget(name: "bench-relay", dependencies: ["IntentBus"], path: "Sources/BenchRelay"),
+    .executableTarget(name: "bench-worker", dependencies: ["IntentBus"], path: "Sources/BenchWorker"),
+    .executableTarget(name: "bench-plugin", dependencies: ["IntentBus"], path: "Sources/BenchPlugin"),
 ]
 for name in examplePlugins {
     targets.append(.executableTarget(

@@ -1,0 +1,38 @@
+import Foundation
+import IntentBus
+
+// The baseline relay's echo worker: answers each IntentBus REQUEST with a REPLY that
+// carries the request's body frame unchanged (moved, not copied), as the echo plugin does
+// behind the host. It does the same small work as the plugin's raw path (decode the six
+// frames, build a REPLY with a status header) so that the two paths differ only in what
+// sits in the middle. Usage: bench-worker BACKEND (the relay's DEALER side).
+let arguments = CommandLine.arguments
+guard arguments.count == 2 else {
+    FileHandle.standardError.write(Data("usage: bench-worker RELAY-BACKEND-ENDPOINT\n".utf8))
+    exit(64)
+}
+do {
+    let context = ZMQContext()
+    let socket = try ZMQSocket(context, .dealer)
+    try socket.setHighWaterMarks(send: 100_000, receive: 100_000)
+    try socket.connect(arguments[1])
+    while true {
+        guard let frames = try socket.receive() else { continue }
+        // The relay's ROUTER put the client's identity first; everything after it is the
+        // client's message.
+        guard frames.count > WireProtocol.frameCount else { continue }
+        let envelopeCount = frames.count - WireProtocol.frameCount
+        let request: WireMessage
+        do { request = try WireMessage.decode(frames[envelopeCount...]) } catch {
+            FileHandle.standardError.write(Data("bench-worker: bad message: \(error)\n".utf8))
+            continue
+        }
+        let header = Frame("{\"plugin\":\"relay\",\"status\":\"success\"}")
+        let reply = WireMessage(kind: .reply, requestId: request.requestId, intent: request.intent,
+                                header: header, body: request.body)
+        try socket.send(Array(frames[0..<envelopeCount]) + reply.frames)
+    }
+} catch {
+    FileHandle.standardError.write(Data("bench-worker: \(error)\n".utf8))
+    exit(2)
+}

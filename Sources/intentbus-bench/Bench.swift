@@ -1,0 +1,220 @@
+import Foundation
+import IntentBus
+
+/// What one path did in one scenario, across its rounds.
+struct PathMeasurement: Codable {
+    var path: String
+    /// The round-by-round figure (p50 in ns for latency, req/s or bytes/s for throughput).
+    var rounds: [Double] = []
+    /// Latency scenarios: percentiles over every sample of every round, in ns.
+    var p50: Double?
+    var p99: Double?
+    var samples: Int?
+    var counts = ReplyCounts()
+}
+
+/// The raw numbers of one scenario, kept in the JSON beside the table.
+struct ScenarioDetail: Codable {
+    var name: String
+    var unit: String
+    var measurements: [PathMeasurement]
+    var note: String?
+}
+
+/// One side of a comparison: a client connected to a path, and the intent it asks for.
+struct Subject {
+    let name: String
+    let client: LoadClient
+    let intent: String
+}
+
+/// Runs the scenarios. Owns every process it starts (through `registry`) and the
+/// temporary directory that holds their manifests, sockets and logs.
+final class Bench {
+    let options: BenchOptions
+    var settings: BenchSettings { options.settings }
+    let registry = ChildRegistry()
+    let context = ZMQContext()
+    /// Short, so that ipc paths stay under Linux's 107-byte limit.
+    let work = "/tmp/ibb-\(getpid())"
+    var rows: [ResultRow] = []
+    var details: [ScenarioDetail] = []
+
+    init(options: BenchOptions) throws {
+        self.options = options
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        for name in ["intentbus", "plugin-echo", "bench-relay", "bench-worker", "bench-plugin"] {
+            guard FileManager.default.isExecutableFile(atPath: bin(name)) else {
+                throw BenchFailure("\(bin(name)) is missing: build first with `swift build -c release` (or run `make bench`)")
+            }
+        }
+    }
+
+    func bin(_ name: String) -> String { "\(options.binDirectory)/\(name)" }
+
+    /// Stops everything and removes the temporary directory (keeps it when `keepLogs`).
+    func cleanUp(keepLogs: Bool) {
+        registry.stopAll()
+        if keepLogs {
+            FileManager.default.fileExists(atPath: work) ? print("logs kept in \(work)") : ()
+        } else {
+            try? FileManager.default.removeItem(atPath: work)
+        }
+    }
+
+    // MARK: - Starting the paths
+
+    /// The bare relay and its echo worker; returns the endpoint clients connect to.
+    func startRelay(_ name: String, dieWithUs: Bool = true) throws -> (String, [BenchChild]) {
+        let dir = "\(work)/\(name)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let front = "ipc://\(dir)/front.sock", back = "ipc://\(dir)/back.sock"
+        let relay = try registry.spawn(bin("bench-relay"), [front, back], label: "\(name)-relay",
+                                       logPath: "\(dir)/relay.log", dieWithUs: dieWithUs)
+        // The worker starts once the relay has bound: a connect before the bind would wait
+        // for libzmq's 100 ms reconnect interval, which the cold-start figure would show.
+        try waitForFile(String(back.dropFirst("ipc://".count)), seconds: 10, watching: relay)
+        let worker = try registry.spawn(bin("bench-worker"), [back], label: "\(name)-worker",
+                                        logPath: "\(dir)/worker.log", dieWithUs: dieWithUs)
+        return (front, [relay, worker])
+    }
+
+    /// Waits (polling every 0.2 ms) until `path` exists.
+    func waitForFile(_ path: String, seconds: Double, watching child: BenchChild) throws {
+        let deadline = MonotonicClock.now() + UInt64(seconds * 1e9)
+        while !FileManager.default.fileExists(atPath: path) {
+            guard MonotonicClock.now() < deadline else { throw BenchFailure("\(path) did not appear within \(seconds) s") }
+            guard child.isRunning else { throw BenchFailure("\(child.label) exited during start-up; see its log in \(work)") }
+            usleep(200)
+        }
+    }
+
+    /// A real `intentbus host` on `plugins` (YAML list items); returns its frontend.
+    func startHost(_ name: String, plugins: String, dieWithUs: Bool = true) throws -> (String, BenchChild) {
+        let dir = "\(work)/\(name)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let manifest = "\(dir)/plugins.yaml"
+        try """
+        host:
+          state_dir: \(dir)/state
+        plugins:
+        \(plugins)
+        """.write(toFile: manifest, atomically: true, encoding: .utf8)
+        // Warning level: the host logs nothing per request at info either, but busy or
+        // failed requests would each write a line, which is not what is measured here.
+        let host = try registry.spawn(bin("intentbus"), ["host", "--config", manifest, "--log-level", "warning"],
+                                      label: name, logPath: "\(dir)/host.log", dieWithUs: dieWithUs)
+        return ("ipc://\(dir)/state/frontend.sock", host)
+    }
+
+    func echoPluginEntry(id: String = "echo") -> String {
+        """
+          - id: \(id)
+            exec: \(bin("plugin-echo"))
+            IntentsSupported: [EchoIntent]
+            timeout: 30s
+        """
+    }
+
+    /// Connects a client and waits until the path answers `intent`.
+    func connect(_ name: String, _ endpoint: String, intent: String, watching children: [BenchChild]) throws -> Subject {
+        let client = try LoadClient(context: context, endpoint: endpoint)
+        let deadline = MonotonicClock.now() + 30_000_000_000
+        while MonotonicClock.now() < deadline {
+            for child in children where !child.isRunning {
+                throw BenchFailure("\(child.label) exited during start-up; see its log in \(work)")
+            }
+            if try client.waitUntilAnswering(intent: intent, seconds: 2) { return Subject(name: name, client: client, intent: intent) }
+        }
+        throw BenchFailure("\(name) did not answer \(intent) within 30 s; see the logs in \(work)")
+    }
+
+    // MARK: - Interleaved measurement
+
+    /// Runs `measure` for both subjects, alternating which goes first, after one
+    /// unrecorded warm-up round each.
+    func interleaved(_ a: Subject, _ b: Subject, warmUp: (Subject) throws -> Void,
+                     measure: (Subject, Int) throws -> Void) throws {
+        try warmUp(a)
+        try warmUp(b)
+        for round in 0..<settings.rounds {
+            let order = round % 2 == 0 ? [a, b] : [b, a]
+            for subject in order { try measure(subject, round) }
+        }
+    }
+
+    /// One request in flight: p50 and p99 of `subject` against `baseline`.
+    func latency(_ scenario: String, subject: Subject, baseline: Subject, size: Int, count: Int,
+                 p50Target: Double?) throws -> (PathMeasurement, PathMeasurement) {
+        let body = LoadClient.payload(size: size)
+        var samples: [String: [UInt64]] = [:]
+        var result = [subject.name: PathMeasurement(path: subject.name), baseline.name: PathMeasurement(path: baseline.name)]
+        try interleaved(subject, baseline, warmUp: { s in
+            _ = try s.client.latencyRound(intent: s.intent, body: body, count: min(count, 100), seconds: 0.3)
+        }, measure: { s, _ in
+            let (times, counts) = try s.client.latencyRound(intent: s.intent, body: body, count: count,
+                                                             seconds: settings.latencySeconds)
+            samples[s.name, default: []] += times
+            result[s.name]!.rounds.append(percentile(times, 50))
+            result[s.name]!.counts.add(counts)
+        })
+        for name in [subject.name, baseline.name] {
+            let all = samples[name] ?? []
+            result[name]!.p50 = percentile(all, 50)
+            result[name]!.p99 = percentile(all, 99)
+            result[name]!.samples = all.count
+        }
+        let s = result[subject.name]!, b = result[baseline.name]!
+        details.append(ScenarioDetail(name: scenario, unit: "ns", measurements: [s, b]))
+        let note = shortfallNote(s, b)
+        for (metric, sv, bv) in [("p50", s.p50!, b.p50!), ("p99", s.p99!, b.p99!)] {
+            let ratio = sv / bv
+            let targeted = metric == "p50" ? p50Target : nil
+            rows.append(ResultRow(
+                scenario: scenario, metric: metric, value: Format.micros(sv), baseline: "\(baseline.name) \(Format.micros(bv))",
+                ratio: ratio, target: targeted.map { "≤ \(String(format: "%.2f", $0))×" } ?? "–",
+                verdict: targeted.map { ratio <= $0 ? .pass : .fail } ?? .info,
+                rawValue: sv, rawBaseline: bv, unit: "ns", note: metric == "p50" ? note : nil))
+        }
+        return (s, b)
+    }
+
+    /// `window` requests in flight: requests (or bytes) per second, median of the rounds.
+    func throughput(_ scenario: String, subject: Subject, baseline: Subject, size: Int, window: Int, count: Int,
+                    bytes: Bool, minRatio: Double?) throws -> (PathMeasurement, PathMeasurement) {
+        let body = LoadClient.payload(size: size)
+        var result = [subject.name: PathMeasurement(path: subject.name), baseline.name: PathMeasurement(path: baseline.name)]
+        try interleaved(subject, baseline, warmUp: { s in
+            _ = try s.client.throughputRound(intent: s.intent, body: body, window: window, count: min(count, window * 5), seconds: 0.3)
+        }, measure: { s, _ in
+            let (seconds, counts) = try s.client.throughputRound(intent: s.intent, body: body, window: window, count: count,
+                                                                  seconds: settings.throughputSeconds)
+            let perSecond = seconds > 0 ? Double(counts.ok) / seconds : 0
+            result[s.name]!.rounds.append(bytes ? perSecond * Double(size) : perSecond)
+            result[s.name]!.counts.add(counts)
+        })
+        let s = result[subject.name]!, b = result[baseline.name]!
+        let sv = median(s.rounds), bv = median(b.rounds)
+        let unit = bytes ? "bytes/s" : "req/s"
+        details.append(ScenarioDetail(name: scenario, unit: unit, measurements: [s, b]))
+        let show = bytes ? Format.bytesRate : Format.rate
+        rows.append(ResultRow(
+            scenario: scenario, metric: bytes ? "bytes/s" : "req/s", value: show(sv), baseline: "\(baseline.name) \(show(bv))",
+            ratio: sv / bv, target: minRatio.map { "≥ \(String(format: "%.2f", $0))×" } ?? "–",
+            verdict: minRatio.map { sv / bv >= $0 ? .pass : .fail } ?? .info,
+            rawValue: sv, rawBaseline: bv, unit: unit, note: shortfallNote(s, b)))
+        return (s, b)
+    }
+
+    /// Says what did not come back as a REPLY, on either side; nil when everything did.
+    func shortfallNote(_ measurements: PathMeasurement...) -> String? {
+        let parts = measurements.compactMap { m -> String? in
+            let c = m.counts
+            guard c.busy + c.otherErrors + c.missing > 0 else { return nil }
+            var text = "\(m.path): \(c.sent) sent, \(c.ok) replies, \(c.busy) busy, \(c.otherErrors) other errors, \(c.missing) missing"
+            if let e = c.firstError { text += " (first: \(e))" }
+            return text
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// How long and how hard the benchmark runs. The defaults keep `make bench` (after the
+/// release build) near two minutes on two busy cores; `--quick` is for checking that it
+/// works at all.
+struct BenchSettings: Codable {
+    /// Measured rounds per path and scenario; the two paths alternate round by round
+    /// (A B, B A, …) so that a noisy neighbour hits both alike.
+    var rounds = 4
+    /// Requests per one-in-flight round, and its time limit.
+    var latencyCount = 1_500
+    var latencyCountLarge = 200
+    var latencySeconds = 1.5
+    /// Requests kept in flight for throughput, the requests per round and its time limit.
+    var window = 200
+    var throughputCount = 20_000
+    var throughputSeconds = 2.0
+    /// 1 MB bodies: requests kept in flight and per round. 200 × 1 MB in flight would
+    /// measure the machine's memory, not forwarding; 16 keeps every hop's pipe busy.
+    var largeWindow = 16
+    var largeCount = 1_000
+    /// Host starts measured for the cold-start proxy.
+    var coldStarts = 5
+    /// The scale scenario's manifest.
+    var scalePlugins = 100
+    var scaleRunningPlugins = 10
+    var scaleIntents = 1_000
+
+    static let quick = BenchSettings(rounds: 2, latencyCount: 200, latencyCountLarge: 30, latencySeconds: 0.5,
+                                     window: 200, throughputCount: 2_000, throughputSeconds: 0.5,
+                                     largeWindow: 16, largeCount: 100, coldStarts: 2)
+}
+
+/// Command-line options of intentbus-bench.
+struct BenchOptions {
+    var settings = BenchSettings()
+    /// Where the JSON results go.
+    var outputDirectory = "bench/results"
+    /// Where the executables are (defaults to this program's own directory).
+    var binDirectory: String
+
+    static let usage = """
+    usage: intentbus-bench [--quick] [--rounds N] [--out DIR] [--bin DIR]
+
+    Measures the IntentBus host against a bare zmq_proxy relay in the same run, prints a
+    table with ratios and targets, and writes JSON to DIR (default bench/results).
+    Build first with `swift build -c release`; `make bench` does both.
+    """
+
+    static func parse(_ argv: [String]) throws -> BenchOptions {
+        let selfPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? argv[0]
+        var options = BenchOptions(binDirectory: (selfPath as NSString).deletingLastPathComponent)
+        var i = 1
+        func value() throws -> String {
+            i += 1
+            guard i < argv.count else { throw BenchFailure("\(argv[i - 1]) needs a value\n\(usage)") }
+            return argv[i]
+        }
+        while i < argv.count {
+            switch argv[i] {
+            case "--quick": options.settings = .quick
+            case "--rounds":
+                guard let n = Int(try value()), n > 0 else { throw BenchFailure("--rounds needs a positive number") }
+                options.settings.rounds = n
+            case "--out": options.outputDirectory = try value()
+            case "--bin": options.binDirectory = try value()
+            case "--help", "-h": print(usage); exit(0)
+            default: throw BenchFailure("unknown option \(argv[i])\n\(usage)")
+            }
+            i += 1
+        }
+        return options
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import IntentBus
+
+/// What one measurement round saw, besides its timings.
+struct ReplyCounts: Codable {
+    /// Requests sent.
+    var sent = 0
+    /// REPLY messages with the body intact.
+    var ok = 0
+    /// ERROR `busy` answers (the host refuses instead of dropping at its limits).
+    var busy = 0
+    /// Any other ERROR, or a REPLY whose body came back changed.
+    var otherErrors = 0
+    /// Requests that got no final answer before the round's timeout.
+    var missing: Int { max(0, sent - ok - busy - otherErrors) }
+    /// The first unexpected answer, for the report.
+    var firstError: String?
+
+    mutating func add(_ other: ReplyCounts) {
+        sent += other.sent
+        ok += other.ok
+        busy += other.busy
+        otherErrors += other.otherErrors
+        if firstError == nil { firstError = other.firstError }
+    }
+}
+
+/// The load generator: one DEALER socket to one path (the bare relay or the host),
+/// speaking the IntentBus six-frame protocol. The same code drives both paths, so the only
+/// difference between them is what sits in the middle.
+///
+/// Threading: owned by the thread that made it (the benchmark's main thread).
+final class LoadClient {
+    let endpoint: String
+    private let socket: ZMQSocket
+    /// Request ids are decimal numbers that only grow, so a late answer to an earlier
+    /// round is recognised and ignored.
+    private var nextId = 0
+    /// How long a round waits for a missing answer before it counts it as missing.
+    let replyTimeoutMs: Int32 = 3_000
+
+    init(context: ZMQContext, endpoint: String) throws {
+        self.endpoint = endpoint
+        socket = try ZMQSocket(context, .dealer)
+        try socket.setHighWaterMarks(send: 100_000, receive: 100_000)
+        try socket.setReceiveTimeout(milliseconds: replyTimeoutMs)
+        try socket.connect(endpoint)
+    }
+
+    /// A body of exactly `size` bytes that is valid JSON, as a real request's would be.
+    static func payload(size: Int) -> Frame {
+        let overhead = "{\"p\":\"\"}".utf8.count
+        let filler = String(repeating: "x", count: max(0, size - overhead))
+        return Frame("{\"p\":\"\(filler)\"}")
+    }
+
+    private func send(intent: String, body: Frame) throws -> Int {
+        nextId += 1
+        let frames = [Frame(WireProtocol.signature), Frame(MessageKind.request.rawValue), Frame(String(nextId)),
+                      Frame(intent), Frame(), body.copy()]  // zmq_msg_copy shares the bytes: no copy here
+        try socket.send(frames)
+        return nextId
+    }
+
+    /// The outcome of one answer.
+    private enum Answer {
+        case ok(id: Int), busy(id: Int), failed(id: Int, why: String), other
+    }
+
+    /// Receives one message; nil when nothing arrived within the reply timeout.
+    private func receive(expectedBodySize: Int) throws -> Answer? {
+        guard let frames = try socket.receive() else { return nil }
+        guard frames.count == WireProtocol.frameCount, let id = Int(frames[2].string) else {
+            return .failed(id: -1, why: "a message of \(frames.count) frames that is not an IntentBus answer")
+        }
+        if frames[1].equals("REPLY") {
+            if frames[5].count == expectedBodySize { return .ok(id: id) }
+            return .failed(id: id, why: "REPLY body of \(frames[5].count) bytes, expected \(expectedBodySize)")
+        }
+        if frames[1].equals("ERROR") {
+            let body = (try? JSON.parse(frames[5].data)) ?? .null
+            if body["code"]?.stringValue == ErrorCode.busy.rawValue { return .busy(id: id) }
+            return .failed(id: id, why: "ERROR \(body["code"]?.stringValue ?? "?"): \(body["message"]?.stringValue ?? "")")
+        }
+        return .other  // PROGRESS and the like: not final
+    }
+
+    /// One request in flight at a time: `count` requests or `seconds`, whichever ends
+    /// first. Returns the round-trip time of each successful request, in nanoseconds.
+    func latencyRound(intent: String, body: Frame, count: Int, seconds: Double) throws -> ([UInt64], ReplyCounts) {
+        var samples: [UInt64] = []
+        samples.reserveCapacity(count)
+        var counts = ReplyCounts()
+        let size = body.count
+        let stopAt = MonotonicClock.now() + UInt64(seconds * 1e9)
+        while counts.sent < count && MonotonicClock.now() < stopAt {
+            let start = MonotonicClock.now()
+            let id = try send(intent: intent, body: body)
+            counts.sent += 1
+            waiting: while true {
+                guard let answer = try receive(expectedBodySize: size) else {
+                    return (samples, counts)  // timed out: counted as missing
+                }
+                switch answer {
+                case .ok(let got) where got == id:
+                    samples.append(MonotonicClock.now() - start)
+                    counts.ok += 1
+                    break waiting
+                case .busy(let got) where got == id:
+                    counts.busy += 1
+                    break waiting
+                case .failed(let got, let why) where got == id || got < 0:
+                    counts.otherErrors += 1
+                    if counts.firstError == nil { counts.firstError = why }
+                    break waiting
+                default:
+                    continue  // a late answer from an earlier round
+                }
+            }
+        }
+        return (samples, counts)
+    }
+
+    /// Keeps `window` requests in flight: `count` requests or `seconds` of sending,
+    /// whichever ends first, then waits for the answers still out. Every request is
+    /// counted against its answer, so a drop would show up as `missing`.
+    /// Returns the seconds from the first send to the last answer.
+    func throughputRound(intent: String, body: Frame, window: Int, count: Int,
+                         seconds: Double) throws -> (Double, ReplyCounts) {
+        var counts = ReplyCounts()
+        let size = body.count
+        let start = MonotonicClock.now()
+        let stopSendingAt = start + UInt64(seconds * 1e9)
+        let firstId = nextId + 1
+        var outstanding = 0
+        var lastAnswer = start
+        while outstanding < window && counts.sent < count {
+            _ = try send(intent: intent, body: body)
+            counts.sent += 1
+            outstanding += 1
+        }
+        while outstanding > 0 {
+            guard let answer = try receive(expectedBodySize: size) else { break }  // the rest are missing
+            switch answer {
+            case .ok(let id) where id >= firstId: counts.ok += 1
+            case .busy(let id) where id >= firstId: counts.busy += 1
+            case .failed(let id, let why) where id >= firstId || id < 0:
+                counts.otherErrors += 1
+                if counts.firstError == nil { counts.firstError = why }
+            default: continue  // not final, or a late answer from an earlier round
+            }
+            outstanding -= 1
+            lastAnswer = MonotonicClock.now()
+            if counts.sent < count && lastAnswer < stopSendingAt {
+                _ = try send(intent: intent, body: body)
+                counts.sent += 1
+                outstanding += 1
+            }
+        }
+        return (Double(lastAnswer - start) / 1e9, counts)
+    }
+
+    /// Sends requests until one is answered with a REPLY, or `seconds` pass.
+    func waitUntilAnswering(intent: String, seconds: Double) throws -> Bool {
+        let stopAt = MonotonicClock.now() + UInt64(seconds * 1e9)
+        let probe = Self.payload(size: 16)
+        while MonotonicClock.now() < stopAt {
+            let (samples, _) = try latencyRound(intent: intent, body: probe, count: 1, seconds: 1)
+            if !samples.isEmpty { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+}
