@@ -90,7 +90,8 @@ final class Bench {
     }
 
     /// A real `intentbus host` on `plugins` (YAML list items); returns its frontend.
-    func startHost(_ name: String, plugins: String, dieWithUs: Bool = true) throws -> (String, BenchChild) {
+    func startHost(_ name: String, plugins: String, dieWithUs: Bool = true,
+                   prefix: [String] = []) throws -> (String, BenchChild) {
         let dir = "\(work)/\(name)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let manifest = "\(dir)/plugins.yaml"
@@ -102,8 +103,9 @@ final class Bench {
         """.write(toFile: manifest, atomically: true, encoding: .utf8)
         // Warning level: the host logs nothing per request at info either, but busy or
         // failed requests would each write a line, which is not what is measured here.
-        let host = try registry.spawn(bin("intentbus"), ["host", "--config", manifest, "--log-level", "warning"],
-                                      label: name, logPath: "\(dir)/host.log", dieWithUs: dieWithUs)
+        let command = prefix + [bin("intentbus"), "host", "--config", manifest, "--log-level", "warning"]
+        let host = try registry.spawn(command[0], Array(command.dropFirst()), label: name, logPath: "\(dir)/host.log",
+                                      dieWithUs: dieWithUs)
         return ("ipc://\(dir)/state/frontend.sock", host)
     }
 

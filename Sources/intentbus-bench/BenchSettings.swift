@@ -38,9 +38,14 @@ struct BenchOptions {
     var outputDirectory = "bench/results"
     /// Where the executables are (defaults to this program's own directory).
     var binDirectory: String
+    /// `--profile SECONDS`: only load one host, for a profiler (see Bench+Profile.swift).
+    var profileSeconds: Double?
+    /// `--host-prefix "CMD ARGS"`: the command the profiled host runs under.
+    var hostPrefix: [String] = []
 
     static let usage = """
     usage: intentbus-bench [--quick] [--rounds N] [--out DIR] [--bin DIR]
+           intentbus-bench --profile SECONDS [--host-prefix "valgrind --tool=callgrind ..."]
 
     Measures the IntentBus host against a bare zmq_proxy relay in the same run, prints a
     table with ratios and targets, and writes JSON to DIR (default bench/results).
@@ -64,6 +69,10 @@ struct BenchOptions {
                 options.settings.rounds = n
             case "--out": options.outputDirectory = try value()
             case "--bin": options.binDirectory = try value()
+            case "--profile":
+                guard let s = Double(try value()), s > 0 else { throw BenchFailure("--profile needs seconds") }
+                options.profileSeconds = s
+            case "--host-prefix": options.hostPrefix = try value().split(separator: " ").map(String.init)
             case "--help", "-h": print(usage); exit(0)
             default: throw BenchFailure("unknown option \(argv[i])\n\(usage)")
             }

@@ -31,6 +31,15 @@ func runBenchmark() -> Int32 {
         return 1
     }
     bench.registry.stopOnSignals()
+    if let seconds = options.profileSeconds {
+        do { try bench.runProfile(seconds: seconds, hostPrefix: options.hostPrefix) } catch {
+            FileHandle.standardError.write(Data("intentbus-bench: \(error)\n".utf8))
+            bench.cleanUp(keepLogs: true)
+            return 1
+        }
+        bench.cleanUp(keepLogs: false)
+        return 0
+    }
     let started = Date()
     let startClock = MonotonicClock.now()
     let loadBefore = loadAverage()
