@@ -83,9 +83,7 @@ struct RoutingEndToEndTests {
 
         // Three slow requests in flight, on one raw DEALER socket so that every message
         // that comes back is counted.
-        let ctx = ZMQContext()
-        let dealer = try ZMQSocket(ctx, .dealer)
-        try dealer.connect(host.frontend)
+        let dealer = try host.rawDealer()
         for i in 1...3 {
             try dealer.send(WireMessage(kind: .request, requestId: "slow-\(i)", intent: "TestIntent",
                                         header: nil, body: ["sleep_ms": 20000]).frames)
@@ -134,10 +132,7 @@ struct RoutingEndToEndTests {
     func malformedFrames() throws {
         let host = try TestHost(plugins: testPlugin("alpha"))
         defer { host.stop() }
-        let ctx = ZMQContext()
-        let dealer = try ZMQSocket(ctx, .dealer)
-        try dealer.connect(host.frontend)
-        try dealer.setReceiveTimeout(milliseconds: 5000)
+        let dealer = try host.rawDealer(receiveTimeoutMs: 5000)
 
         func expectError(_ frames: [Frame], _ code: ErrorCode, _ text: String) throws {
             try dealer.send(frames)
@@ -205,10 +200,7 @@ struct RoutingEndToEndTests {
     func answerWithoutQuestion() throws {
         let host = try TestHost(plugins: testPlugin("alpha"))
         defer { host.stop() }
-        let ctx = ZMQContext()
-        let dealer = try ZMQSocket(ctx, .dealer)
-        try dealer.connect(host.frontend)
-        try dealer.setReceiveTimeout(milliseconds: 5000)
+        let dealer = try host.rawDealer(receiveTimeoutMs: 5000)
         try dealer.send(WireMessage(kind: .answer, requestId: "nope", intent: "", header: nil, body: ["value": 1]).frames)
         let msg = try WireMessage.decode(try #require(try dealer.receive())[...])
         #expect(msg.kind == .error)
@@ -238,9 +230,7 @@ struct ClientMisbehaviourTests {
         let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
         defer { host.stop() }
         do {
-            let ctx = ZMQContext()
-            let dealer = try ZMQSocket(ctx, .dealer)
-            try dealer.connect(host.frontend)
+            let dealer = try host.rawDealer()
             try dealer.send(WireMessage(kind: .request, requestId: "gone", intent: "TestIntent",
                                         header: nil, body: ["sleep_ms": 300]).frames)
             usleep(100_000)
@@ -258,10 +248,7 @@ struct ClientMisbehaviourTests {
     func duplicateRequestId() throws {
         let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
         defer { host.stop() }
-        let ctx = ZMQContext()
-        let dealer = try ZMQSocket(ctx, .dealer)
-        try dealer.connect(host.frontend)
-        try dealer.setReceiveTimeout(milliseconds: 10_000)
+        let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
         for _ in 0..<2 {
             try dealer.send(WireMessage(kind: .request, requestId: "same", intent: "TestIntent",
                                         header: nil, body: ["sleep_ms": 200]).frames)
@@ -278,10 +265,7 @@ struct ClientMisbehaviourTests {
     func cancel() throws {
         let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
         defer { host.stop() }
-        let ctx = ZMQContext()
-        let dealer = try ZMQSocket(ctx, .dealer)
-        try dealer.connect(host.frontend)
-        try dealer.setReceiveTimeout(milliseconds: 10_000)
+        let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
         try dealer.send(WireMessage(kind: .request, requestId: "c1", intent: "TestIntent",
                                     header: nil, body: ["sleep_ms": 1000]).frames)
         usleep(100_000)
