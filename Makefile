@@ -4,7 +4,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 CONFIG ?= plugins.yaml
 
-.PHONY: all deps build run test test-swift clean
+.PHONY: all deps build run test test-swift bench clean
 
 all: build
 
@@ -20,6 +20,12 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# The host against a bare zmq_proxy relay, side by side (docs/performance.md). About two
+# minutes after the release build; writes bench/results/<time>.json and latest.json.
+bench: deps
+	$(SWIFT) build -c release
+	.build/release/intentbus-bench --out bench/results
 
 clean:
 	rm -rf .build .intentbus

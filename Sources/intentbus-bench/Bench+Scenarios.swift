@@ -74,6 +74,8 @@ extension Bench {
         for p in 0..<settings.scaleRunningPlugins {
             _ = try connect("plugin p\(p)", bigEndpoint, intent: intents(of: p)[0], watching: [big])
         }
+        let bigIdle = big.rssKilobytes.map(Double.init) ?? .nan
+        let smallIdle = small.rssKilobytes.map(Double.init) ?? .nan
         log("scale hosts ready: \(settings.scalePlugins) plugins (\(settings.scaleRunningPlugins) running), \(settings.scaleIntents) intents")
 
         let scenario = "\(settings.scaleIntents) intents, \(settings.scalePlugins) plugins"
@@ -90,10 +92,14 @@ extension Bench {
                               target: "≤ 30 MB", verdict: bigPeak <= 30 * 1024 ? .pass : .fail,
                               rawValue: bigPeak, rawBaseline: smallPeak, unit: "kB",
                               note: "VmHWM of the host process after the scale runs; 90 of the 100 plugins have no binary (declared, not running)"))
+        rows.append(ResultRow(scenario: scenario, metric: "host RSS, idle", value: Format.megabytes(bigIdle),
+                              baseline: "1 plugin \(Format.megabytes(smallIdle))", ratio: bigIdle / smallIdle,
+                              target: "–", verdict: .info, rawValue: bigIdle, rawBaseline: smallIdle, unit: "kB",
+                              note: "VmRSS once every plugin is up, before any load; most of it is the Swift runtime and Foundation libraries' pages, shared with other Swift processes"))
         details.append(ScenarioDetail(name: scenario + ", memory", unit: "kB", measurements: [
-            PathMeasurement(path: "\(settings.scaleIntents) intents", rounds: [bigPeak]),
-            PathMeasurement(path: "1 intent", rounds: [smallPeak]),
-        ]))
+            PathMeasurement(path: "\(settings.scaleIntents) intents", rounds: [bigPeak, bigIdle]),
+            PathMeasurement(path: "1 intent", rounds: [smallPeak, smallIdle]),
+        ], note: "rounds: [peak VmHWM after load, VmRSS idle before load], kB"))
         big.stop()
         small.stop()
     }

@@ -6,7 +6,7 @@ import Foundation
 struct BenchSettings: Codable {
     /// Measured rounds per path and scenario; the two paths alternate round by round
     /// (A B, B A, …) so that a noisy neighbour hits both alike.
-    var rounds = 4
+    var rounds = 6
     /// Requests per one-in-flight round, and its time limit.
     var latencyCount = 1_500
     var latencyCountLarge = 200

@@ -60,17 +60,18 @@ public final class WireMessage {
         guard frames.count == WireProtocol.frameCount else {
             throw WireError.badFrame("expected \(WireProtocol.frameCount) frames (IB1, kind, request id, intent, header, body), got \(frames.count)")
         }
-        let f = Array(frames)
-        guard let kindText = f[1].validUTF8, let kind = MessageKind(rawValue: kindText) else {
-            throw WireError.badFrame("frame 1 is not a known message kind: \"\(f[1].string.prefix(32))\"")
+        // Indexed in place: copying the slice into an Array cost an allocation per message.
+        let f0 = frames.startIndex
+        guard let kindText = frames[f0 + 1].validUTF8, let kind = MessageKind(rawValue: kindText) else {
+            throw WireError.badFrame("frame 1 is not a known message kind: \"\(frames[f0 + 1].string.prefix(32))\"")
         }
-        guard f[2].count <= WireProtocol.maxNameLength, let requestId = f[2].validUTF8 else {
+        guard frames[f0 + 2].count <= WireProtocol.maxNameLength, let requestId = frames[f0 + 2].validUTF8 else {
             throw WireError.badFrame("frame 2 (request id) must be UTF-8 of at most \(WireProtocol.maxNameLength) bytes")
         }
-        guard f[3].count <= WireProtocol.maxNameLength, let intent = f[3].validUTF8 else {
+        guard frames[f0 + 3].count <= WireProtocol.maxNameLength, let intent = frames[f0 + 3].validUTF8 else {
             throw WireError.badFrame("frame 3 (intent) must be UTF-8 of at most \(WireProtocol.maxNameLength) bytes")
         }
-        return WireMessage(kind: kind, requestId: requestId, intent: intent, header: f[4], body: f[5])
+        return WireMessage(kind: kind, requestId: requestId, intent: intent, header: frames[f0 + 4], body: frames[f0 + 5])
     }
 }
 

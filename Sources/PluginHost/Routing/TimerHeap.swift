@@ -38,10 +38,25 @@ struct TimerHeap<Action> {
         return due
     }
 
+    /// Keeps only the entries `isLive` accepts and rebuilds the heap, in O(n), into storage
+    /// of the new size (so that memory is given back). For timers whose owner has ended.
+    mutating func compact(keeping isLive: (Action) -> Bool) {
+        entries = entries.filter { isLive($0.action) }
+        var i = entries.count / 2 - 1
+        while i >= 0 {
+            siftDown(from: i)
+            i -= 1
+        }
+    }
+
     private mutating func removeFirst() {
         entries.swapAt(0, entries.count - 1)
         entries.removeLast()
-        var i = 0
+        siftDown(from: 0)
+    }
+
+    private mutating func siftDown(from start: Int) {
+        var i = start
         while true {
             let l = 2 * i + 1, r = l + 1
             var smallest = i

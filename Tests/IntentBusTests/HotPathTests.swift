@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+@testable import IntentBus
+@testable import PluginHost
+
+/// The benchmark-driven changes to the routing hot path keep their behaviour.
+@Suite struct HotPathTests {
+    @Test func validUTF8KeepsASCIIAndMultibyteAndRejectsInvalidBytes() {
+        #expect(Frame("StatusIntent").validUTF8 == "StatusIntent")
+        #expect(Frame("").validUTF8 == "")
+        #expect(Frame("Grüße→✓").validUTF8 == "Grüße→✓")
+        #expect(Frame(bytes: [0x41, 0xFF, 0x42]).validUTF8 == nil)
+        #expect(Frame(bytes: [0xC3]).validUTF8 == nil)  // a truncated two-byte sequence
+    }
+
+    @Test func decodeReadsASliceThatDoesNotStartAtZero() throws {
+        // The router decodes what follows the routing envelope: a slice starting at 1 or 2.
+        let frames = [Frame("peer"), Frame(), Frame("IB1"), Frame("REPLY"), Frame("r7"), Frame("EchoIntent"),
+                      Frame("{}"), Frame("{\"a\":1}")]
+        let msg = try WireMessage.decode(frames[2...])
+        #expect(msg.kind == .reply)
+        #expect(msg.requestId == "r7")
+        #expect(msg.intent == "EchoIntent")
+        #expect(msg.body.string == "{\"a\":1}")
+        #expect(throws: WireError.self) {
+            try WireMessage.decode([Frame("IB1"), Frame("REPLY"), Frame(bytes: [0xFF]), Frame("X"), Frame(), Frame()][1...])
+        }
+    }
+
+    @Test func compactDropsStaleTimersAndKeepsTheRestInOrder() {
+        var heap = TimerHeap<Int>()
+        for i in (0..<10_000).reversed() { heap.schedule(at: UInt64(i), i) }
+        heap.compact { $0 % 100 == 0 }
+        #expect(heap.count == 100)
+        #expect(heap.nextDeadline == 0)
+        #expect(heap.popDue(now: 1_000) == Array(stride(from: 0, through: 1_000, by: 100)))
+        heap.schedule(at: 50, -1)
+        #expect(heap.popDue(now: UInt64.max) == [-1] + Array(stride(from: 1_100, to: 10_000, by: 100)))
+        #expect(heap.isEmpty)
+    }
+}
