@@ -7,8 +7,10 @@ extension Bench {
     func runHostAgainstRelay() throws {
         let (relayEndpoint, relayChildren) = try startRelay("relay")
         let (hostEndpoint, host) = try startHost("host", plugins: echoPluginEntry())
-        let relay = try connect("relay", relayEndpoint, intent: "EchoIntent", watching: relayChildren)
-        let hostPath = try connect("host", hostEndpoint, intent: "EchoIntent", watching: [host])
+        var relay = try connect("relay", relayEndpoint, intent: "EchoIntent", watching: relayChildren)
+        var hostPath = try connect("host", hostEndpoint, intent: "EchoIntent", watching: [host])
+        (relay.middle, relay.farEnd) = ([relayChildren[0].pid], [relayChildren[1].pid])
+        (hostPath.middle, hostPath.farEnd) = ([host.pid], BenchChild.childPids(of: host.pid))
         log("paths ready: relay \(relayEndpoint), host pid \(host.pid)")
 
         for (label, size) in [("100 B", 100), ("10 KB", 10_000), ("1 MB", 1_000_000)] {

@@ -11,6 +11,8 @@ struct PathMeasurement: Codable {
     var p99: Double?
     var samples: Int?
     var counts = ReplyCounts()
+    /// Throughput scenarios: CPU per answered request, by role, each round.
+    var cpu: [CPUPerRequest]?
 }
 
 /// The raw numbers of one scenario, kept in the JSON beside the table.
@@ -26,6 +28,40 @@ struct Subject {
     let name: String
     let client: LoadClient
     let intent: String
+    /// The processes between the client and the far end (the relay, or the host), and the
+    /// far end itself (the echo worker, or the plugin), for CPU accounting; may be empty.
+    var middle: [pid_t] = []
+    var farEnd: [pid_t] = []
+}
+
+/// CPU time used per answered request in one path, by role, in microseconds.
+struct CPUPerRequest: Codable {
+    var client: Double
+    var middle: Double
+    var farEnd: Double
+    var total: Double { client + middle + farEnd }
+}
+
+/// Reads the CPU time of the client (this process) and of a subject's processes.
+struct CPUSnapshot {
+    var client: Double
+    var middle: Double
+    var farEnd: Double
+
+    init(_ subject: Subject) {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        client = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        middle = subject.middle.compactMap { BenchChild.cpuSeconds(pid: $0) }.reduce(0, +)
+        farEnd = subject.farEnd.compactMap { BenchChild.cpuSeconds(pid: $0) }.reduce(0, +)
+    }
+
+    func perRequest(since start: CPUSnapshot, requests: Int) -> CPUPerRequest {
+        let n = Double(max(requests, 1)) / 1e6
+        return CPUPerRequest(client: (client - start.client) / n, middle: (middle - start.middle) / n,
+                             farEnd: (farEnd - start.farEnd) / n)
+    }
 }
 
 /// Runs the scenarios. Owns every process it starts (through `registry`) and the
@@ -189,8 +225,12 @@ final class Bench {
         try interleaved(subject, baseline, warmUp: { s in
             _ = try s.client.throughputRound(intent: s.intent, body: body, window: window, count: min(count, window * 5), seconds: 0.3)
         }, measure: { s, _ in
+            let before = CPUSnapshot(s)
             let (seconds, counts) = try s.client.throughputRound(intent: s.intent, body: body, window: window, count: count,
                                                                   seconds: settings.throughputSeconds)
+            if !s.middle.isEmpty {
+                result[s.name]!.cpu = (result[s.name]!.cpu ?? []) + [CPUSnapshot(s).perRequest(since: before, requests: counts.ok)]
+            }
             let perSecond = seconds > 0 ? Double(counts.ok) / seconds : 0
             result[s.name]!.rounds.append(bytes ? perSecond * Double(size) : perSecond)
             result[s.name]!.counts.add(counts)
@@ -205,6 +245,21 @@ final class Bench {
             ratio: sv / bv, target: minRatio.map { "≥ \(String(format: "%.2f", $0))×" } ?? "–",
             verdict: minRatio.map { sv / bv >= $0 ? .pass : .fail } ?? .info,
             rawValue: sv, rawBaseline: bv, unit: unit, note: shortfallNote(s, b)))
+        if let sc = s.cpu, let bc = b.cpu, !sc.isEmpty, !bc.isEmpty {
+            // Medians per role: the clock-tick resolution (10 ms) is coarse for one round.
+            func med(_ c: [CPUPerRequest]) -> CPUPerRequest {
+                CPUPerRequest(client: median(c.map(\.client)), middle: median(c.map(\.middle)), farEnd: median(c.map(\.farEnd)))
+            }
+            let sm = med(sc), bm = med(bc)
+            func text(_ c: CPUPerRequest, _ middle: String, _ end: String) -> String {
+                String(format: "%.1f µs (%@ %.1f, %@ %.1f, client %.1f)", c.total, middle, c.middle, end, c.farEnd, c.client)
+            }
+            rows.append(ResultRow(
+                scenario: scenario, metric: "CPU per request", value: text(sm, "host", "plugin"),
+                baseline: "relay " + text(bm, "relay", "worker"), ratio: sm.total / bm.total, target: "–", verdict: .info,
+                rawValue: sm.total, rawBaseline: bm.total, unit: "µs CPU",
+                note: "user + system CPU of every process on the path (all threads) per answered request, median of the rounds; on 2 cores the path that needs more CPU per request runs out of cores first"))
+        }
         return (s, b)
     }
 
