@@ -27,6 +27,24 @@ import Testing
         }
     }
 
+    @Test func forwardingADecodedMessageMovesItsFramesAndHonoursChanges() throws {
+        let received = [Frame("IB1"), Frame("REPLY"), Frame("h1"), Frame("EchoIntent"), Frame("{}"), Frame("{\"x\":1}")]
+        let msg = try WireMessage.decode(received[...])
+        msg.requestId = "client-7"
+        msg.intent = "EchoIntent"  // unchanged: the received frame is reused
+        let out = msg.frames(after: [Frame("peer")])
+        #expect(out.map(\.string) == ["peer", "IB1", "REPLY", "client-7", "EchoIntent", "{}", "{\"x\":1}"])
+        #expect(out[1] === received[0] && out[4] === received[3])
+
+        let changed = try WireMessage.decode([Frame("IB1"), Frame("REPLY"), Frame("h2"), Frame("A"), Frame(), Frame()][...])
+        changed.kind = .error
+        changed.intent = "B"
+        #expect(changed.frames.map(\.string) == ["IB1", "ERROR", "h2", "B", "", ""])
+        // A second call builds fresh envelope frames rather than handing out the used ones.
+        let again = changed.frames
+        #expect(again[1].string == "ERROR" && again[3].string == "B")
+    }
+
     @Test func compactDropsStaleTimersAndKeepsTheRestInOrder() {
         var heap = TimerHeap<Int>()
         for i in (0..<10_000).reversed() { heap.schedule(at: UInt64(i), i) }

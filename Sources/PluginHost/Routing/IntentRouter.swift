@@ -219,14 +219,15 @@ final class IntentRouter: @unchecked Sendable {
         byClient[key] = exchange.hostId
         armDeadline(exchange)
         if slot.identity != nil {
-            begin(exchange, slot)
+            begin(exchange, slot, received: msg)
         } else {
             slot.waiting.append(exchange.hostId)
         }
     }
 
-    /// Sends the first message of an exchange to its (ready) plugin.
-    private func begin(_ exchange: Exchange, _ slot: PluginSlot) {
+    /// Sends the first message of an exchange to its (ready) plugin. On the plain path the
+    /// client's `received` message, when given, is forwarded itself (its frames move on).
+    private func begin(_ exchange: Exchange, _ slot: PluginSlot, received: WireMessage? = nil) {
         slot.inFlight.insert(exchange.hostId)
         exchange.delivered = true
         if exchange.flow == nil, let factory = flowFactories[slot.style(for: exchange.intent)],
@@ -242,8 +243,11 @@ final class IntentRouter: @unchecked Sendable {
         let body = exchange.pendingBody ?? Frame()
         exchange.pendingHeader = nil
         exchange.pendingBody = nil
-        sendToPlugin(slot, WireMessage(kind: .request, requestId: exchange.hostId, intent: exchange.intent,
-                                       header: header, body: body), exchange: exchange)
+        let message = received ?? WireMessage(kind: .request, intent: exchange.intent)
+        message.requestId = exchange.hostId
+        message.header = header
+        message.body = body
+        sendToPlugin(slot, message, exchange: exchange)
     }
 
     /// The delivery header for the plugin: only what the plugin may see (never the
@@ -323,21 +327,21 @@ final class IntentRouter: @unchecked Sendable {
         }
     }
 
-    /// The plain path: forward the plugin's message to the client, moving the frames.
+    /// The plain path: forward the plugin's message itself to the client, under the client's
+    /// request id and intent, moving its frames.
     private func relayPlain(_ msg: WireMessage, _ exchange: Exchange) {
+        msg.requestId = exchange.clientRequestId
+        msg.intent = exchange.intent
         switch msg.kind {
         case .reply, .error:
-            complete(exchange, WireMessage(kind: msg.kind, requestId: exchange.clientRequestId, intent: exchange.intent,
-                                           header: msg.header, body: msg.body))
+            complete(exchange, msg)
         case .prompt:
             exchange.awaitingClient = true
             armConversationExpiry(exchange)
-            sendToClient(exchange.client, WireMessage(kind: .prompt, requestId: exchange.clientRequestId,
-                                                      intent: exchange.intent, header: msg.header, body: msg.body))
+            sendToClient(exchange.client, msg)
         case .progress:
             guard !exchange.client.isRequestReply else { return }
-            sendToClient(exchange.client, WireMessage(kind: .progress, requestId: exchange.clientRequestId,
-                                                      intent: exchange.intent, header: msg.header, body: msg.body))
+            sendToClient(exchange.client, msg)
         default:
             break
         }
@@ -489,7 +493,7 @@ final class IntentRouter: @unchecked Sendable {
     // MARK: - Sending
 
     func sendToClient(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
-        sendRaw(frontend, envelope.copyFrames() + msg.frames, isClient: true)
+        sendRaw(frontend, msg.frames(after: envelope.copyFrames()), isClient: true)
     }
 
     /// Sends to a plugin; a full pipe ends the exchange with `busy` instead of losing it.
@@ -499,7 +503,7 @@ final class IntentRouter: @unchecked Sendable {
             return
         }
         do {
-            if try backend.send([Frame(data: identity)] + msg.frames, dontWait: true) { return }
+            if try backend.send(msg.frames(after: [Frame(data: identity)]), dontWait: true) { return }
             if let exchange {
                 fail(exchange, BusError(.busy, "plugin \(slot.spec.id) is not reading its messages fast enough; try again later"))
             }
