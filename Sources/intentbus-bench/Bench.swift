@@ -187,15 +187,30 @@ final class Bench {
         let body = LoadClient.payload(size: size)
         var samples: [String: [UInt64]] = [:]
         var result = [subject.name: PathMeasurement(path: subject.name), baseline.name: PathMeasurement(path: baseline.name)]
-        try interleaved(subject, baseline, warmUp: { s in
+        // One request at a time, alternating between the paths request by request (A B, B A,
+        // …), so that both see the same moments of a shared machine: whether a wake-up
+        // lands on an idle core or behind someone's compiler changes a round trip by tens
+        // of µs, and it drifts over seconds.
+        for s in [subject, baseline] {
             _ = try s.client.latencyRound(intent: s.intent, body: body, count: min(count, 100), seconds: 0.3)
-        }, measure: { s, _ in
-            let (times, counts) = try s.client.latencyRound(intent: s.intent, body: body, count: count,
-                                                             seconds: settings.latencySeconds)
-            samples[s.name, default: []] += times
-            result[s.name]!.rounds.append(percentile(times, 50))
-            result[s.name]!.counts.add(counts)
-        })
+        }
+        for _ in 0..<settings.rounds {
+            var round: [String: [UInt64]] = [:]
+            let stopAt = MonotonicClock.now() + UInt64(settings.latencySeconds * 2 * 1e9)
+            var i = 0
+            while i < count && MonotonicClock.now() < stopAt {
+                for s in (i % 2 == 0 ? [subject, baseline] : [baseline, subject]) {
+                    let (times, counts) = try s.client.latencyRound(intent: s.intent, body: body, count: 1, seconds: 10)
+                    round[s.name, default: []] += times
+                    result[s.name]!.counts.add(counts)
+                }
+                i += 1
+            }
+            for s in [subject, baseline] {
+                samples[s.name, default: []] += round[s.name] ?? []
+                result[s.name]!.rounds.append(percentile(round[s.name] ?? [], 50))
+            }
+        }
         for name in [subject.name, baseline.name] {
             let all = samples[name] ?? []
             result[name]!.p50 = percentile(all, 50)

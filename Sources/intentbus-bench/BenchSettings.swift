@@ -4,10 +4,12 @@ import Foundation
 /// release build) near two minutes on two busy cores; `--quick` is for checking that it
 /// works at all.
 struct BenchSettings: Codable {
-    /// Measured rounds per path and scenario; the two paths alternate round by round
-    /// (A B, B A, …) so that a noisy neighbour hits both alike.
+    /// Measured rounds per path and scenario. The two paths alternate so that a noisy
+    /// neighbour hits both alike: request by request at one in flight, round by round
+    /// (A B, B A, …) for throughput.
     var rounds = 6
-    /// Requests per one-in-flight round, and its time limit.
+    /// Requests per path in a one-in-flight round (the paths alternate request by
+    /// request), and the time limit per path (the round stops at twice this).
     var latencyCount = 1_500
     var latencyCountLarge = 200
     var latencySeconds = 1.5
