@@ -21,7 +21,7 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# The host against a bare zmq_proxy relay, side by side (docs/performance.md). About two
+# The host against a bare zmq_proxy relay, side by side (docs/performance.md). About 1.5
 # minutes after the release build; writes bench/results/<time>.json and latest.json.
 bench: deps
 	$(SWIFT) build -c release

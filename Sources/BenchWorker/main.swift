@@ -16,6 +16,7 @@ do {
     let socket = try ZMQSocket(context, .dealer)
     try socket.setHighWaterMarks(send: 100_000, receive: 100_000)
     try socket.connect(arguments[1])
+    let replyHeader = "{\"plugin\":\"relay\",\"status\":\"success\"}"
     while true {
         guard let frames = try socket.receive() else { continue }
         // The relay's ROUTER put the client's identity first; everything after it is the
@@ -27,10 +28,10 @@ do {
             FileHandle.standardError.write(Data("bench-worker: bad message: \(error)\n".utf8))
             continue
         }
-        let header = Frame("{\"plugin\":\"relay\",\"status\":\"success\"}")
-        let reply = WireMessage(kind: .reply, requestId: request.requestId, intent: request.intent,
-                                header: header, body: request.body)
-        try socket.send(Array(frames[0..<envelopeCount]) + reply.frames)
+        // Exactly what the plugin runtime's raw path does: the request becomes the reply.
+        request.kind = .reply
+        request.header = Frame(replyHeader)
+        try socket.send(request.frames(after: Array(frames[0..<envelopeCount])))
     }
 } catch {
     FileHandle.standardError.write(Data("bench-worker: \(error)\n".utf8))

@@ -15,8 +15,8 @@ struct BenchSettings: Codable {
     var latencySeconds = 1.5
     /// Requests kept in flight for throughput, the requests per round and its time limit.
     var window = 200
-    var throughputCount = 20_000
-    var throughputSeconds = 2.0
+    var throughputCount = 80_000
+    var throughputSeconds = 1.5
     /// 1 MB bodies: requests kept in flight and per round. 200 × 1 MB in flight would
     /// measure the machine's memory, not forwarding; 16 keeps every hop's pipe busy.
     var largeWindow = 16
