@@ -42,11 +42,13 @@ struct BenchOptions {
     var binDirectory: String
     /// `--profile SECONDS`: only load one host, for a profiler (see Bench+Profile.swift).
     var profileSeconds: Double?
+    /// `--only relay,scale,cold`: run only these groups of scenarios (default: all).
+    var only: Set<String> = ["relay", "scale", "cold"]
     /// `--host-prefix "CMD ARGS"`: the command the profiled host runs under.
     var hostPrefix: [String] = []
 
     static let usage = """
-    usage: intentbus-bench [--quick] [--rounds N] [--out DIR] [--bin DIR]
+    usage: intentbus-bench [--quick] [--rounds N] [--only relay,scale,cold] [--out DIR] [--bin DIR]
            intentbus-bench --profile SECONDS [--host-prefix "valgrind --tool=callgrind ..."]
 
     Measures the IntentBus host against a bare zmq_proxy relay in the same run, prints a
@@ -69,6 +71,12 @@ struct BenchOptions {
             case "--rounds":
                 guard let n = Int(try value()), n > 0 else { throw BenchFailure("--rounds needs a positive number") }
                 options.settings.rounds = n
+            case "--only":
+                let groups = Set(try value().split(separator: ",").map(String.init))
+                guard !groups.isEmpty, groups.isSubset(of: ["relay", "scale", "cold"]) else {
+                    throw BenchFailure("--only takes relay, scale and/or cold, separated by commas")
+                }
+                options.only = groups
             case "--out": options.outputDirectory = try value()
             case "--bin": options.binDirectory = try value()
             case "--profile":

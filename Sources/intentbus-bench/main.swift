@@ -45,10 +45,10 @@ func runBenchmark() -> Int32 {
     let loadBefore = loadAverage()
     var failed = false
     do {
-        try bench.runHostAgainstRelay()
-        try bench.runScale()
-        try bench.runColdStart()
-        bench.legacyRows()
+        if options.only.contains("relay") { try bench.runHostAgainstRelay() }
+        if options.only.contains("scale") { try bench.runScale() }
+        if options.only.contains("cold") { try bench.runColdStart() }
+        if options.only.contains("relay") { bench.legacyRows() }
     } catch {
         FileHandle.standardError.write(Data("intentbus-bench: \(error)\n".utf8))
         failed = true
