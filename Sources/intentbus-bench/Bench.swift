@@ -171,11 +171,11 @@ final class Bench {
 
     /// Runs `measure` for both subjects, alternating which goes first, after one
     /// unrecorded warm-up round each.
-    func interleaved(_ a: Subject, _ b: Subject, warmUp: (Subject) throws -> Void,
+    func interleaved(_ a: Subject, _ b: Subject, rounds: Int, warmUp: (Subject) throws -> Void,
                      measure: (Subject, Int) throws -> Void) throws {
         try warmUp(a)
         try warmUp(b)
-        for round in 0..<settings.rounds {
+        for round in 0..<rounds {
             let order = round % 2 == 0 ? [a, b] : [b, a]
             for subject in order { try measure(subject, round) }
         }
@@ -233,11 +233,13 @@ final class Bench {
     }
 
     /// `window` requests in flight: requests (or bytes) per second, median of the rounds.
+    /// - Parameter middleCPUTarget: judge the middle's CPU per request (the host's own
+    ///   cost) against this ratio; otherwise the CPU row is for information.
     func throughput(_ scenario: String, subject: Subject, baseline: Subject, size: Int, window: Int, count: Int,
-                    bytes: Bool, minRatio: Double?) throws -> (PathMeasurement, PathMeasurement) {
+                    bytes: Bool, minRatio: Double?, middleCPUTarget: Double? = nil) throws -> (PathMeasurement, PathMeasurement) {
         let body = LoadClient.payload(size: size)
         var result = [subject.name: PathMeasurement(path: subject.name), baseline.name: PathMeasurement(path: baseline.name)]
-        try interleaved(subject, baseline, warmUp: { s in
+        try interleaved(subject, baseline, rounds: settings.throughputRounds, warmUp: { s in
             _ = try s.client.throughputRound(intent: s.intent, body: body, window: window, count: min(count, window * 5), seconds: 0.3)
         }, measure: { s, _ in
             let before = CPUSnapshot(s)
@@ -255,11 +257,18 @@ final class Bench {
         let unit = bytes ? "bytes/s" : "req/s"
         details.append(ScenarioDetail(name: scenario, unit: unit, measurements: [s, b]))
         let show = bytes ? Format.bytesRate : Format.rate
+        // The spread of the round-by-round ratios (each round against its neighbour on
+        // the other path) says how far to trust the ratio of the medians.
+        let paired = zip(s.rounds, b.rounds).map { $0 / $1 }.sorted()
+        let spread = paired.isEmpty ? "" : String(format: "round-by-round ratios: middle half %.2f–%.2f, all %.2f–%.2f",
+            paired[paired.count / 4], paired[(paired.count * 3) / 4 - (paired.count % 4 == 0 ? 1 : 0)],
+            paired.first!, paired.last!)
         rows.append(ResultRow(
             scenario: scenario, metric: bytes ? "bytes/s" : "req/s", value: show(sv), baseline: "\(baseline.name) \(show(bv))",
             ratio: sv / bv, target: minRatio.map { "≥ \(String(format: "%.2f", $0))×" } ?? "–",
             verdict: minRatio.map { sv / bv >= $0 ? .pass : .fail } ?? .info,
-            rawValue: sv, rawBaseline: bv, unit: unit, note: shortfallNote(s, b)))
+            rawValue: sv, rawBaseline: bv, unit: unit,
+            note: [spread, shortfallNote(s, b)].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: "; ")))
         if let sc = s.cpu, let bc = b.cpu, !sc.isEmpty, !bc.isEmpty {
             // Medians per role: the clock-tick resolution (10 ms) is coarse for one round.
             func med(_ c: [CPUPerRequest]) -> CPUPerRequest {
@@ -269,11 +278,21 @@ final class Bench {
             func text(_ c: CPUPerRequest, _ middle: String, _ end: String) -> String {
                 String(format: "%.1f µs (%@ %.1f, %@ %.1f, client %.1f)", c.total, middle, c.middle, end, c.farEnd, c.client)
             }
-            rows.append(ResultRow(
-                scenario: scenario, metric: "CPU per request", value: text(sm, "host", "plugin"),
-                baseline: "relay " + text(bm, "relay", "worker"), ratio: sm.total / bm.total, target: "–", verdict: .info,
-                rawValue: sm.total, rawBaseline: bm.total, unit: "µs CPU",
-                note: "user + system CPU of every process on the path (all threads) per answered request, median of the rounds; on 2 cores the path that needs more CPU per request runs out of cores first"))
+            if let target = middleCPUTarget {
+                let ratio = sm.middle / bm.middle
+                rows.append(ResultRow(
+                    scenario: scenario, metric: "host CPU per request", value: String(format: "%.2f µs", sm.middle),
+                    baseline: String(format: "%@ %.2f µs", baseline.name, bm.middle), ratio: ratio,
+                    target: String(format: "≤ %.2f×", target), verdict: ratio <= target ? .pass : .fail,
+                    rawValue: sm.middle, rawBaseline: bm.middle, unit: "µs CPU",
+                    note: "user + system CPU of the host process (all threads) per answered request, median of the rounds: the routing cost itself, without the wake-up noise of a round trip"))
+            } else {
+                rows.append(ResultRow(
+                    scenario: scenario, metric: "CPU per request", value: text(sm, "host", "plugin"),
+                    baseline: "relay " + text(bm, "relay", "worker"), ratio: sm.total / bm.total, target: "–", verdict: .info,
+                    rawValue: sm.total, rawBaseline: bm.total, unit: "µs CPU",
+                    note: "user + system CPU of every process on the path (all threads) per answered request, median of the rounds; on 2 cores the path that needs more CPU per request runs out of cores first"))
+            }
         }
         return (s, b)
     }
