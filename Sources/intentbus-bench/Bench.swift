@@ -2,7 +2,7 @@ import Foundation
 import IntentBus
 
 /// What one path did in one scenario, across its rounds.
-struct PathMeasurement: Codable {
+struct PathMeasurement: Encodable {
     var path: String
     /// The round-by-round figure (p50 in ns for latency, req/s or bytes/s for throughput).
     var rounds: [Double] = []
@@ -16,7 +16,7 @@ struct PathMeasurement: Codable {
 }
 
 /// The raw numbers of one scenario, kept in the JSON beside the table.
-struct ScenarioDetail: Codable {
+struct ScenarioDetail: Encodable {
     var name: String
     var unit: String
     var measurements: [PathMeasurement]
@@ -35,7 +35,7 @@ struct Subject {
 }
 
 /// CPU time used per answered request in one path, by role, in microseconds.
-struct CPUPerRequest: Codable {
+struct CPUPerRequest: Encodable {
     var client: Double
     var middle: Double
     var farEnd: Double
@@ -92,7 +92,7 @@ final class Bench {
     func cleanUp(keepLogs: Bool) {
         registry.stopAll()
         if keepLogs {
-            FileManager.default.fileExists(atPath: work) ? print("logs kept in \(work)") : ()
+            log("logs kept in \(work)")
         } else {
             try? FileManager.default.removeItem(atPath: work)
         }

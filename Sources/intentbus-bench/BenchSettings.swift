@@ -3,7 +3,7 @@ import Foundation
 /// How long and how hard the benchmark runs. The defaults keep `make bench` (after the
 /// release build) near two minutes on two busy cores; `--quick` is for checking that it
 /// works at all.
-struct BenchSettings: Codable {
+struct BenchSettings: Encodable {
     /// Measured rounds per path and scenario. The two paths alternate so that a noisy
     /// neighbour hits both alike: request by request at one in flight, round by round
     /// (A B, B A, …) for throughput.

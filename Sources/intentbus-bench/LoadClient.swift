@@ -2,7 +2,7 @@ import Foundation
 import IntentBus
 
 /// What one measurement round saw, besides its timings.
-struct ReplyCounts: Codable {
+struct ReplyCounts: Encodable {
     /// Requests sent.
     var sent = 0
     /// REPLY messages with the body intact.
@@ -15,6 +15,19 @@ struct ReplyCounts: Codable {
     var missing: Int { max(0, sent - ok - busy - otherErrors) }
     /// The first unexpected answer, for the report.
     var firstError: String?
+
+    private enum CodingKeys: String, CodingKey { case sent, ok, busy, otherErrors, missing, firstError }
+
+    /// Written out with `missing`, which the JSON reader should not have to work out.
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(sent, forKey: .sent)
+        try c.encode(ok, forKey: .ok)
+        try c.encode(busy, forKey: .busy)
+        try c.encode(otherErrors, forKey: .otherErrors)
+        try c.encode(missing, forKey: .missing)
+        try c.encodeIfPresent(firstError, forKey: .firstError)
+    }
 
     mutating func add(_ other: ReplyCounts) {
         sent += other.sent

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a figure compares with its target.
-enum Verdict: String, Codable {
+enum Verdict: String, Encodable {
     case pass = "PASS"
     case fail = "FAIL"
     /// Reported for context; no target applies.
@@ -11,7 +11,7 @@ enum Verdict: String, Codable {
 }
 
 /// One line of the table: a figure, its baseline, the ratio and the target.
-struct ResultRow: Codable {
+struct ResultRow: Encodable {
     var scenario: String
     var metric: String
     /// The measured figure, formatted for people ("312 µs").
@@ -80,7 +80,7 @@ func median(_ values: [Double]) -> Double {
 }
 
 /// The machine a run happened on, so that figures are read in context.
-struct MachineInfo: Codable {
+struct MachineInfo: Encodable {
     var cpuModel: String
     var onlineCPUs: Int
     var kernel: String

@@ -5,7 +5,7 @@ import IntentBus
 // run (docs/performance.md). This process is also the load generator for both paths.
 
 /// The JSON document written to bench/results/.
-struct BenchResults: Codable {
+struct BenchResults: Encodable {
     var startedAt: String
     var finishedAt: String
     var durationSeconds: Double
