@@ -182,3 +182,31 @@ def test_many_conversations_on_one_client(start_host):
     asking.answer(42)
     assert asking.next().body["answer"] == 42
     assert client.stray_messages == []
+
+
+def test_async_client(start_host):
+    import asyncio
+
+    from intentbus import AsyncClient
+    host = start_host([swift_test_plugin("alpha")])
+
+    async def main():
+        async with AsyncClient(host.frontend) as client:
+            async def answer(p):
+                await asyncio.sleep(0)
+                return "Ada"
+            progress = []
+            asking = client.send("TestIntent", {"ask": "name", "progress": 2}, on_prompt=answer,
+                                 on_progress=progress.append)
+            plain = [client.send("TestIntent", {"i": i}) for i in range(3)]
+            replies = await asyncio.gather(asking, *plain)
+            with pytest.raises(UnknownIntent):
+                await client.send("NoSuchIntent")
+            assert (await client.ping())["protocol"] == 1
+            return replies, progress, client.stray_messages
+
+    replies, progress, stray = asyncio.run(main())
+    assert replies[0].body["answer"] == "Ada"
+    assert [r.body["params"]["i"] for r in replies[1:]] == [0, 1, 2]
+    assert [p.fraction for p in progress] == [0.5, 1.0]
+    assert stray == []
