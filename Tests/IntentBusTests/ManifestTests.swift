@@ -500,7 +500,7 @@ struct ManifestTests {
         let path = FileManager.default.currentDirectoryPath + "/plugins.yaml"
         try #require(FileManager.default.fileExists(atPath: path))
         let manifest = try ManifestLoader.load(path: path)
-        #expect(manifest.plugins.map(\.id) == ["balance", "messenger", "echo"])
+        #expect(manifest.plugins.map(\.id) == ["balance", "messenger", "echo", "coffee"])
         #expect(manifest.plugins[0].intentsRestrictedWhileLocked == ["SwitchContractIntent"])
         #expect(manifest.plugins[0].exec.path == FileManager.default.currentDirectoryPath + "/.build/debug/plugin-balance")
         #expect(manifest.warnings.allSatisfy { $0.message.contains("does not exist (yet)") })

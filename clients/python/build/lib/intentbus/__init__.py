@@ -9,6 +9,7 @@ follows it, and the shared vectors in conformance/ pin the bytes.
         print(reply.body["dialog"])
 """
 
+from .aio import AsyncClient
 from .client import DEFAULT_TIMEOUT, Answer, Client, Conversation, Event, Progress, Prompt, Reply
 from .errors import (AuthenticationRequired, BadFrame, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
                      ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError,
@@ -22,7 +23,7 @@ from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json, parse_json
 __version__ = "0.1.0"
 
 __all__ = [
-    "Client", "Conversation", "Reply", "Prompt", "Progress", "Answer", "Event", "DEFAULT_TIMEOUT",
+    "Client", "AsyncClient", "Conversation", "Reply", "Prompt", "Progress", "Answer", "Event", "DEFAULT_TIMEOUT",
     "Plugin", "Context", "Request", "Result", "Handler", "PlainHandler", "HandlerStyle", "RequestCancelled",
     "PluginStartError", "register_style",
     "Kind", "Message", "canonical_json", "parse_json", "PROTOCOL_VERSION",

@@ -116,7 +116,7 @@ class Answer:
 Event = Union[Progress, Prompt, Reply]
 
 
-def _request_header(timeout: Optional[float], plugin: Optional[str], choice: Optional[str], remember: bool,
+def request_header(timeout: Optional[float], plugin: Optional[str], choice: Optional[str], remember: bool,
                     client_id: Optional[str], credential: Optional[str]) -> Optional[Dict[str, Any]]:
     h: Dict[str, Any] = {}
     if timeout is not None:
@@ -174,34 +174,18 @@ class Conversation:
         if self.error is not None:
             raise self.error
         msg = self.client._receive_for(self.request_id, self.wait if wait is None else wait)
-        if msg.kind is Kind.REPLY:
-            header = _parse(msg.header_json, "REPLY header")
-            if not isinstance(header, dict):
-                raise ProtocolViolation("the REPLY header is not a JSON object")
-            body = _parse(msg.body_json, "REPLY body")
-            self.reply = Reply(status=header.get("status", "success"),
-                               plugin=header.get("plugin") if isinstance(header.get("plugin"), str) else None,
-                               header=header, body=body, request_id=self.request_id, intent=self.intent)
+        try:
+            event = to_event(msg, self.request_id, self.intent)
+        except BusError as e:
+            self.error = e
             self.client._forget(self.request_id)
-            return self.reply
-        if msg.kind is Kind.ERROR:
-            body = _parse(msg.body_json, "ERROR body")
-            self.error = BusError.from_body(body, request_id=self.request_id, intent=self.intent)
+            raise
+        if isinstance(event, Reply):
+            self.reply = event
             self.client._forget(self.request_id)
-            raise self.error
-        if msg.kind is Kind.PROGRESS:
-            body = _parse(msg.body_json, "PROGRESS body")
-            b = body if isinstance(body, dict) else {}
-            fraction = b.get("fraction")
-            return Progress(message=b.get("message") if isinstance(b.get("message"), str) else None,
-                            fraction=float(fraction) if isinstance(fraction, (int, float))
-                            and not isinstance(fraction, bool) else None,
-                            raw=b, request_id=self.request_id, intent=self.intent)
-        if msg.kind is Kind.PROMPT:
-            self.pending_prompt = Prompt.from_body(_parse(msg.body_json, "PROMPT body"),
-                                                   request_id=self.request_id, intent=self.intent)
-            return self.pending_prompt
-        raise ProtocolViolation(f"unexpected {msg.kind.value} from the host for request {self.request_id}")
+        elif isinstance(event, Prompt):
+            self.pending_prompt = event
+        return event
 
     def answer(self, value: Any, *, remember: Optional[str] = None) -> None:
         """Answers the pending prompt: `value` as docs/protocol.md §4.4 says per prompt
@@ -226,6 +210,32 @@ class Conversation:
             yield event
             if isinstance(event, Reply):
                 return
+
+
+def to_event(msg: Message, request_id: str, intent: str) -> Event:
+    """What a message from the host means for the request: a `Progress`, a `Prompt` or
+    the `Reply`; a final ERROR is raised as its `BusError` subclass."""
+    if msg.kind is Kind.REPLY:
+        header = _parse(msg.header_json, "REPLY header")
+        if not isinstance(header, dict):
+            raise ProtocolViolation("the REPLY header is not a JSON object")
+        body = _parse(msg.body_json, "REPLY body")
+        return Reply(status=header.get("status", "success"),
+                     plugin=header.get("plugin") if isinstance(header.get("plugin"), str) else None,
+                     header=header, body=body, request_id=request_id, intent=intent)
+    if msg.kind is Kind.ERROR:
+        raise BusError.from_body(_parse(msg.body_json, "ERROR body"), request_id=request_id, intent=intent)
+    if msg.kind is Kind.PROGRESS:
+        body = _parse(msg.body_json, "PROGRESS body")
+        b = body if isinstance(body, dict) else {}
+        fraction = b.get("fraction")
+        return Progress(message=b.get("message") if isinstance(b.get("message"), str) else None,
+                        fraction=float(fraction) if isinstance(fraction, (int, float))
+                        and not isinstance(fraction, bool) else None,
+                        raw=b, request_id=request_id, intent=intent)
+    if msg.kind is Kind.PROMPT:
+        return Prompt.from_body(_parse(msg.body_json, "PROMPT body"), request_id=request_id, intent=intent)
+    raise ProtocolViolation(f"unexpected {msg.kind.value} from the host for request {request_id}")
 
 
 def _parse(fn: Callable[[], Any], what: str) -> Any:
@@ -292,7 +302,7 @@ class Client:
         stable client identity (default: the client's own); `credential` unlocks
         restricted intents.
         """
-        header = _request_header(timeout, plugin, choice, remember,
+        header = request_header(timeout, plugin, choice, remember,
                                  client_id if client_id is not None else self.client_id, credential)
         rid = request_id or f"{self._prefix}-{next(self._counter)}"
         if rid in self._inbox:
