@@ -58,6 +58,7 @@ public final class IntentHost {
             throw HostStartError(message: "can't set up the router: \(error)")
         }
         let hooks = IntentRouterHooks(router: router)
+        NewStyleSupport.install(hooks)
         for install in configure { install(hooks) }
 
         for warning in manifest.warnings { logger.warning("\(warning)") }

@@ -53,6 +53,9 @@ final class IntentRouter: @unchecked Sendable {
     var flowFactories: [HandlerStyle: (Exchange, PluginSlot) -> (any ExchangeFlow)?] = [:]
     /// Host intents (`ib.*`) added by extensions, beside ib.ping and ib.plugins.
     var controlHandlers: [String: (ControlRequest) -> Result<JSON, BusError>] = [:]
+    /// Host intents (`ib.*`) that an extension answers through a plugin (ib.entities): the
+    /// closure picks the plugin and the body, and the plugin's answer is relayed.
+    var controlForwarders: [String: (ControlRequest) -> Result<ControlForward, BusError>] = [:]
 
     init(manifest: Manifest, logger: Logger, context: ZMQContext, frontend: ZMQSocket, backend: ZMQSocket,
          backendEndpoint: String, launcher: ChildProcessLauncher) throws(ZMQError) {
@@ -544,4 +547,38 @@ func constantTimeEquals(_ a: String, _ b: String) -> Bool {
         diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
     }
     return diff == 0
+}
+
+// MARK: - Host intents answered by a plugin
+
+extension IntentRouter {
+    /// Sends a host intent that a `controlForwarders` entry routed to a plugin, as an
+    /// exchange on the plain path: the plugin's REPLY or ERROR is relayed, with the usual
+    /// timeout, busy and crash handling. (Kept apart from `startRequest` on purpose.)
+    func forwardControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON, to forward: ControlForward) {
+        let slot = slots[forward.pluginIndex]
+        if case .failed(let reason) = slot.state, !retryFailedSpawn(slot) {
+            return reject(envelope, msg, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)",
+                                                  details: ["plugin": .string(slot.spec.id)]))
+        }
+        if slot.inFlight.count + slot.waiting.count >= slot.spec.maxInFlight {
+            return reject(envelope, msg, BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight; try again later",
+                                                  details: ["plugin": .string(slot.spec.id)]))
+        }
+        var timeout = slot.spec.timeout.nanoseconds
+        if let ms = options["timeout_ms"]?.intValue, ms > 0 { timeout = UInt64(ms) * 1_000_000 }
+        nextHostId += 1
+        let exchange = Exchange(hostId: String(nextHostId, radix: 36), client: envelope, clientRequestId: msg.requestId,
+                                intent: msg.intent, pluginIndex: forward.pluginIndex, timeout: timeout, options: options)
+        exchange.pendingHeader = Frame()
+        exchange.pendingBody = Frame(data: forward.body.canonicalData)
+        exchanges[exchange.hostId] = exchange
+        byClient[exchange.clientKey] = exchange.hostId
+        armDeadline(exchange)
+        if slot.identity != nil {
+            begin(exchange, slot)
+        } else {
+            slot.waiting.append(exchange.hostId)
+        }
+    }
 }
