@@ -11,6 +11,7 @@ commands:
   host       run the host on a manifest (default ./plugins.yaml)
   send       send an intent request and print the answer
   plugins    list every plugin, its state, pid and intents
+  validate   check a plugin's new-style metadata (describe mode), like a build step
 
 Run `intentbus COMMAND --help` for a command's options.
 """
@@ -89,6 +90,7 @@ func main() -> Int32 {
         case "host": return try runHost(argv)
         case "send": return try SendCommand.run(argv)
         case "plugins": return try runPlugins(argv)
+        case "validate": return try ValidateCommand.run(argv)
         case "--help", "-h", "help": print(topUsage); return ExitCode.success
         default: throw UsageError("unknown command \"\(command)\"")
         }

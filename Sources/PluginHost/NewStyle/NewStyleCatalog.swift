@@ -87,11 +87,10 @@ struct NewStyleCatalog {
             if catalog.entities[name] != nil { problems.append("two entity types named \(name)"); continue }
             let display = e["type_display_name"]?.stringValue ?? ""
             if display.isEmpty { problems.append("entity type \(name) has no type display name") }
-            guard let query = e["query"], query.objectValue != nil else {
+            let query = e["query"] ?? .null
+            if query.objectValue == nil {
                 problems.append("entity type \(name) has no query: entities(for: ids) is required so that stored ids can be resolved")
-                continue
-            }
-            if query["ids"]?.boolValue != true {
+            } else if query["ids"]?.boolValue != true {
                 problems.append("entity type \(name)'s query can't look entities up by id (query.ids must be true)")
             }
             catalog.entities[name] = EntityDecl(name: name, typeDisplayName: display,
