@@ -500,7 +500,8 @@ struct ManifestTests {
         let path = FileManager.default.currentDirectoryPath + "/plugins.yaml"
         try #require(FileManager.default.fileExists(atPath: path))
         let manifest = try ManifestLoader.load(path: path)
-        #expect(manifest.plugins.map(\.id) == ["balance", "messenger", "echo"])
+        // Other features append their demo plugins; the first three stay.
+        #expect(Array(manifest.plugins.map(\.id).prefix(3)) == ["balance", "messenger", "echo"])
         #expect(manifest.plugins[0].intentsRestrictedWhileLocked == ["SwitchContractIntent"])
         #expect(manifest.plugins[0].exec.path == FileManager.default.currentDirectoryPath + "/.build/debug/plugin-balance")
         #expect(manifest.warnings.allSatisfy { $0.message.contains("does not exist (yet)") })
