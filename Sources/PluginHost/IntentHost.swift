@@ -57,6 +57,9 @@ public final class IntentHost {
         } catch {
             throw HostStartError(message: "can't set up the router: \(error)")
         }
+        // Remembered plugin choices live in the state directory; a corrupt file is
+        // recovered (and logged), any other problem leaves them in memory only.
+        router.installChoices(stateDirectory: host.stateDirectory)
         let hooks = IntentRouterHooks(router: router)
         for install in configure { install(hooks) }
 
