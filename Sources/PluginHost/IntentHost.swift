@@ -66,7 +66,9 @@ public final class IntentHost {
         for warning in manifest.warnings { logger.warning("\(warning)") }
         for (intent, indices) in router.routes.sorted(by: { $0.key < $1.key }) where indices.count > 1 {
             let ids = indices.map { router.slots[$0].spec.id }.joined(separator: ", ")
-            logger.warning("conflict: \(intent) is claimed by \(indices.count) plugins (\(ids)); clients will be asked to choose")
+            let resolution = manifest.host.presetDefaults[intent].map { "the preset default is \($0)" }
+                ?? "clients without a remembered choice will be asked to choose"
+            logger.warning("conflict: \(intent) is claimed by \(indices.count) plugins (\(ids)); \(resolution)")
         }
         signal(SIGPIPE, SIG_IGN)
         let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in
