@@ -82,6 +82,24 @@ struct ChoiceEndToEndTests {
         #expect(try client.control("ib.choices.list")["choices"] == [])
     }
 
+    @Test("the demo's two messengers (messenger, chat) both claim INSendMessageIntent, and the client picks one")
+    func demoMessengers() throws {
+        let host = try TestHost(plugins: ["messenger", "chat"].map { id in
+            "  - id: \(id)\n    name: \(id.capitalized)\n    exec: \(Products.path("plugin-\(id)"))\n    IntentsSupported: [INSendMessageIntent]"
+        }.joined(separator: "\n"), waitReady: ["messenger", "chat"])
+        defer { host.stop() }
+        var seen: [Prompt] = []
+        let reply = try host.client().send("INSendMessageIntent", parameters: ["recipient": "Alex", "content": "Hallo"]) { event in
+            guard case .prompt(let p) = event else { return nil }
+            seen.append(p)
+            return ["value": "chat", "remember": "once"]
+        }
+        #expect(seen.first?.options.compactMap { $0["name"]?.stringValue } == ["Chat", "Messenger"])
+        #expect(reply.plugin == "chat")
+        #expect(reply.body["dialog"] == "Chat: sent “Hallo” to Alex")
+        #expect(host.log.contains("conflict: INSendMessageIntent is claimed by 2 plugins (chat, messenger)"))
+    }
+
     @Test("\"always\" is remembered: no prompt afterwards, across a restart and across kill -9 of the host")
     func alwaysSurvivesRestartAndKill() throws {
         let plugins = claimants(["alpha", "beta"])
