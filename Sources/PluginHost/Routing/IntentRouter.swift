@@ -17,6 +17,8 @@ enum RouterTimer {
     case restart(index: Int)
     /// A spawned plugin did not say HELLO in time.
     case handshakeDeadline(index: Int, generation: UInt64)
+    /// Shutdown: signal the plugins that are still running.
+    case stopPlugins(signal: Int32)
 }
 
 /// Routes intent requests from clients to plugins. The hot path (take a request, pick
@@ -451,6 +453,12 @@ final class IntentRouter: @unchecked Sendable {
             slot.lastError = "no HELLO within 10 s of starting"
             logger.error("plugin \(slot.spec.id) (pid \(pid)) did not say HELLO within 10 s; killing it")
             launcher.signal(pid, SIGKILL)
+        case .stopPlugins(let signal):
+            for slot in slots {
+                guard let pid = slot.pid else { continue }
+                logger.warning("plugin \(slot.spec.id) (pid \(pid)) is still running; sending \(signal == SIGKILL ? "SIGKILL" : "SIGTERM")")
+                launcher.signal(pid, signal)
+            }
         }
     }
 
@@ -473,19 +481,18 @@ final class IntentRouter: @unchecked Sendable {
             cancelAtPlugin(exchange, reason: "host shutting down")
             fail(exchange, BusError(.shuttingDown, "the host is shutting down"))
         }
+        // Graceful first: DISCONNECT lets a plugin finish and exit on its own. Whatever is
+        // still running after 1 s gets SIGTERM, and after 3 s SIGKILL.
         for slot in slots {
             if let identity = slot.identity {
                 sendRaw(backend, [Frame(data: identity)] + WireMessage(kind: .disconnect, header: nil, body: nil).frames)
+            } else if let pid = slot.pid {
+                launcher.signal(pid, SIGTERM)  // not connected: it can't hear DISCONNECT
             }
-            if let pid = slot.pid { launcher.signal(pid, SIGTERM) }
         }
-        // Plugins that ignore SIGTERM are killed after 2 s.
-        let pids = slots.compactMap(\.pid)
-        let launcher = self.launcher
-        Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 2)
-            for pid in pids { launcher.signal(pid, SIGKILL) }
-        }
+        let now = MonotonicClock.now()
+        timers.schedule(at: now + 1_000_000_000, .stopPlugins(signal: SIGTERM))
+        timers.schedule(at: now + 3_000_000_000, .stopPlugins(signal: SIGKILL))
     }
 
     // MARK: - Sending
