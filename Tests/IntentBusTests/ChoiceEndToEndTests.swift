@@ -228,10 +228,7 @@ struct ChoiceEndToEndTests {
         let host = try TestHost(plugins: claimants(["alpha", "beta"]), hostExtra: "  conversation_timeout: 500ms",
                                 waitReady: ["alpha", "beta"])
         defer { host.stop() }
-        let ctx = ZMQContext()
-        let dealer = try ZMQSocket(ctx, .dealer)
-        try dealer.connect(host.frontend)
-        try dealer.setReceiveTimeout(milliseconds: 10_000)
+        let dealer = try host.rawDealer()
         try dealer.send(WireMessage(kind: .request, requestId: "left", intent: "SharedIntent", header: nil, body: [:]).frames)
         let prompt = try WireMessage.decode(try #require(try dealer.receive())[...])
         #expect(prompt.kind == .prompt)
