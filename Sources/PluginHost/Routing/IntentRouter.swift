@@ -45,6 +45,9 @@ final class IntentRouter: @unchecked Sendable {
     var byClient: [ClientKey: String] = [:]
     private var identities: [Data: Int] = [:]
     var timers = TimerHeap<RouterTimer>()
+    /// Remembered plugin choices (IntentRouter+Choice.swift); the host replaces this
+    /// in-memory book with one backed by its state directory before routing starts.
+    var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
     private var nextHostId: UInt64 = 0
     private var stopping = false
     private var ownerThread: pthread_t?
@@ -55,9 +58,6 @@ final class IntentRouter: @unchecked Sendable {
     var flowFactories: [HandlerStyle: (Exchange, PluginSlot) -> (any ExchangeFlow)?] = [:]
     /// Host intents (`ib.*`) added by extensions, beside ib.ping and ib.plugins.
     var controlHandlers: [String: (ControlRequest) -> Result<JSON, BusError>] = [:]
-    /// Remembered plugin choices (IntentRouter+Choice.swift); the host replaces this
-    /// in-memory book with one backed by its state directory before routing starts.
-    var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
 
     init(manifest: Manifest, logger: Logger, context: ZMQContext, frontend: ZMQSocket, backend: ZMQSocket,
          backendEndpoint: String, launcher: ChildProcessLauncher) throws(ZMQError) {
