@@ -275,9 +275,10 @@ CONVERSATIONS = [
     conversation("plugin-choice-always", [
         (C2H, "REQUEST", "r4", COFFEE, {"client": "kitchen-tablet"}, {"beverage": "latte"}),
         (H2C, "PROMPT", "r4", COFFEE, None,
-         {"kind": "plugin_choice", "dialog": "Several plugins can do this. Which one?",
-          "options": [{"id": "coffee", "title": "Coffee", "style": "plain"},
-                      {"id": "espresso-bar", "title": "Espresso Bar", "style": "legacy"}],
+         {"kind": "plugin_choice", "intent": COFFEE, "dialog": "Several plugins can do this. Which one?",
+          "options": [{"id": "coffee", "name": "Coffee", "title": "Coffee", "style": "plain", "state": "ready"},
+                      {"id": "espresso-bar", "name": "Espresso Bar", "title": "Espresso Bar", "style": "legacy",
+                       "state": "starting"}],
           "remember": ["once", "always"]}),
         (C2H, "ANSWER", "r4", COFFEE, None, {"value": "espresso-bar", "remember": "always"}),
         (H2C, "REPLY", "r4", COFFEE, {"plugin": "espresso-bar", "status": "success"}, {"order": "E-7"}),

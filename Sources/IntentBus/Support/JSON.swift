@@ -51,62 +51,15 @@ public struct JSONParseError: Error, Sendable, CustomStringConvertible {
 extension JSON {
     /// Parses `data`. Empty data is an empty object, so that an empty header or body frame
     /// means "nothing".
-    ///
-    /// Numbers keep the class their literal was written in: `3` is an integer, `3.0` and
-    /// `1e2` are decimals (as in Python's `json`), so that re-encoding a decoded message
-    /// gives the same bytes on both sides (the conformance vectors check this).
     public static func parse(_ data: Data) throws(JSONParseError) -> JSON {
         if data.isEmpty { return .object([:]) }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw JSONParseError(message: "not valid JSON: \(Self.describe(error))")
-        }
-        return JSON(foundation: object)
-    }
-
-    /// Converts what `JSONSerialization` returns. Booleans are the `c`-typed NSNumbers;
-    /// integer literals that fit Int64 come back integer-typed; literals with a fraction
-    /// or exponent come back `d`-typed, or as an NSDecimalNumber when they have many
-    /// digits (re-read from its text, so the double is the correctly rounded one, as in
-    /// Python). Int64.min also comes as an NSDecimalNumber; integers beyond Int64 become
-    /// decimals (docs/protocol.md §2 asks senders to keep integers within Int64).
-    private init(foundation value: Any) {
-        switch value {
-        case let s as String: self = .string(s)
-        case let a as [Any]: self = .array(a.map(JSON.init(foundation:)))
-        case let o as [String: Any]: self = .object(o.mapValues(JSON.init(foundation:)))
-        case let n as NSDecimalNumber:
-            let text = n.stringValue
-            self = text == String(Int64.min) ? .int(Int64.min) : .double(Double(text) ?? n.doubleValue)
-        case let n as NSNumber:
-            switch String(cString: n.objCType) {
-            case "c", "B": self = .bool(n.boolValue)
-            case "d", "f", "Q": self = .double(n.doubleValue)
-            default: self = .int(n.int64Value)
-            }
-        default: self = .null
-        }
+        var parser = JSONParser(data)
+        return try parser.parseDocument()
     }
 
     /// Parses a UTF-8 string.
     public static func parse(_ text: String) throws(JSONParseError) -> JSON {
         try parse(Data(text.utf8))
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String {
-            return detail
-        }
-        if case DecodingError.dataCorrupted(let ctx) = error {
-            if let underlying = ctx.underlyingError as NSError?,
-               let detail = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
-                return detail
-            }
-            return ctx.debugDescription
-        }
-        return "\(error)"
     }
 
     /// Canonical text: sorted keys, no insignificant whitespace, "/" not escaped,

@@ -147,26 +147,29 @@ def test_several_claimants(start_host):
         client.send("SharedIntent", plugin="nobody")
 
 
-def test_plugin_choice_prompt_or_choice_required(start_host):
-    """With the default `choice: ask`, docs/protocol.md §4.4 has the host send a
-    plugin_choice PROMPT. Hosts without the choice prompt yet answer choice_required;
-    this test accepts both, and checks each fully."""
+def test_plugin_choice_prompt_once_and_always(start_host):
+    """docs/protocol.md §4.7: with the default `choice: ask`, the host asks which plugin;
+    "always" is remembered for the client."""
     host = start_host([swift_test_plugin("zulu", ["SharedIntent"]), swift_test_plugin("alpha", ["SharedIntent"])],
                       wait_ready=["zulu", "alpha"])
+    client = host.client()
     prompts = []
 
-    def choose(p):
-        prompts.append(p)
-        return Answer("zulu", remember="once")
-    try:
-        reply = host.client().send("SharedIntent", {"n": 1}, on_prompt=choose)
-    except ChoiceRequired as e:
-        assert prompts == []
-        assert {c["id"] for c in e.candidates} == {"alpha", "zulu"}
-        return
+    def choose(remember):
+        def answer(p):
+            prompts.append(p)
+            return Answer("zulu", remember=remember)
+        return answer
+    once = client.send("SharedIntent", {"n": 1}, client_id="tablet", on_prompt=choose("once"))
+    assert once.plugin == "zulu"
     assert [p.kind for p in prompts] == ["plugin_choice"]
-    assert set(prompts[0].option_ids) == {"alpha", "zulu"}
-    assert reply.plugin == "zulu"
+    assert prompts[0].option_ids == ["alpha", "zulu"]
+    assert prompts[0].remember == ["once", "always"]
+    assert client.send("SharedIntent", client_id="tablet", on_prompt=choose("always")).plugin == "zulu"
+    assert len(prompts) == 2
+    # Remembered: no prompt any more for this client (on_prompt=None would raise Unanswered).
+    assert client.send("SharedIntent", {"n": 3}, client_id="tablet").plugin == "zulu"
+    assert len(prompts) == 2
 
 
 def test_many_conversations_on_one_client(start_host):
