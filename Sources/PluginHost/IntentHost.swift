@@ -30,6 +30,7 @@ public final class IntentHost {
     /// Runs the host until it is told to stop.
     public func run() throws(HostStartError) {
         let host = manifest.host
+        let definitions = try LegacyHandlers.loadDefinitions(manifest, logger: logger)
         do {
             try FileManager.default.createDirectory(atPath: host.stateDirectory, withIntermediateDirectories: true)
         } catch {
@@ -58,6 +59,7 @@ public final class IntentHost {
             throw HostStartError(message: "can't set up the router: \(error)")
         }
         let hooks = IntentRouterHooks(router: router)
+        LegacyHandlers.install(definitions, into: hooks)
         for install in configure { install(hooks) }
 
         for warning in manifest.warnings { logger.warning("\(warning)") }
