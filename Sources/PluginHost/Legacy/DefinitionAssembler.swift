@@ -196,12 +196,14 @@ final class DefinitionAssembler {
             context.withPath(.key("parameters")) {
                 for (index, item) in (parameterNodes ?? []).enumerated() {
                     context.withPath(.index(index)) {
-                        guard let parameter = decodeParameter(item, siblings: parameterNames) else { return }
-                        if let first = parameters.first(where: { $0.name == parameter.name }) {
-                            context.error("parameter '\(parameter.name)' is declared twice (first at line \(first.mark.line))", at: parameter.mark)
-                        } else {
-                            parameters.append(parameter)
+                        // Duplicates by the names as written, so that one is found even
+                        // when the first declaration has errors of its own.
+                        let earlier = (parameterNodes ?? [])[..<index].compactMap { $0["name"] }
+                        if let nameNode = item["name"], let first = earlier.first(where: { $0.scalar?.text == nameNode.scalar?.text }) {
+                            context.error("parameter '\(nameNode.scalar?.text ?? "")' is declared twice (first at line \(first.mark.line))", at: nameNode.mark)
+                            return
                         }
+                        if let parameter = decodeParameter(item, siblings: parameterNames) { parameters.append(parameter) }
                     }
                 }
             }
