@@ -58,6 +58,9 @@ public final class IntentHost {
         } catch {
             throw HostStartError(message: "can't set up the router: \(error)")
         }
+        // Remembered plugin choices live in the state directory; a corrupt file is
+        // recovered (and logged), any other problem leaves them in memory only.
+        router.installChoices(stateDirectory: host.stateDirectory)
         let hooks = IntentRouterHooks(router: router)
         LegacyHandlers.install(definitions, into: hooks)
         for install in configure { install(hooks) }
@@ -65,7 +68,9 @@ public final class IntentHost {
         for warning in manifest.warnings { logger.warning("\(warning)") }
         for (intent, indices) in router.routes.sorted(by: { $0.key < $1.key }) where indices.count > 1 {
             let ids = indices.map { router.slots[$0].spec.id }.joined(separator: ", ")
-            logger.warning("conflict: \(intent) is claimed by \(indices.count) plugins (\(ids)); clients will be asked to choose")
+            let resolution = manifest.host.presetDefaults[intent].map { "the preset default is \($0)" }
+                ?? "clients without a remembered choice will be asked to choose"
+            logger.warning("conflict: \(intent) is claimed by \(indices.count) plugins (\(ids)); \(resolution)")
         }
         signal(SIGPIPE, SIG_IGN)
         let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in

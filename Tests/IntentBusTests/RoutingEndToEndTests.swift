@@ -83,9 +83,7 @@ struct RoutingEndToEndTests {
 
         // Three slow requests in flight, on one raw DEALER socket so that every message
         // that comes back is counted.
-        let ctx = ZMQContext()
-        let dealer = try ZMQSocket(ctx, .dealer)
-        try dealer.connect(host.frontend)
+        let dealer = try host.rawDealer()
         for i in 1...3 {
             try dealer.send(WireMessage(kind: .request, requestId: "slow-\(i)", intent: "TestIntent",
                                         header: nil, body: ["sleep_ms": 20000]).frames)
@@ -134,10 +132,7 @@ struct RoutingEndToEndTests {
     func malformedFrames() throws {
         let host = try TestHost(plugins: testPlugin("alpha"))
         defer { host.stop() }
-        let ctx = ZMQContext()
-        let dealer = try ZMQSocket(ctx, .dealer)
-        try dealer.connect(host.frontend)
-        try dealer.setReceiveTimeout(milliseconds: 5000)
+        let dealer = try host.rawDealer(receiveTimeoutMs: 5000)
 
         func expectError(_ frames: [Frame], _ code: ErrorCode, _ text: String) throws {
             try dealer.send(frames)
@@ -205,10 +200,7 @@ struct RoutingEndToEndTests {
     func answerWithoutQuestion() throws {
         let host = try TestHost(plugins: testPlugin("alpha"))
         defer { host.stop() }
-        let ctx = ZMQContext()
-        let dealer = try ZMQSocket(ctx, .dealer)
-        try dealer.connect(host.frontend)
-        try dealer.setReceiveTimeout(milliseconds: 5000)
+        let dealer = try host.rawDealer(receiveTimeoutMs: 5000)
         try dealer.send(WireMessage(kind: .answer, requestId: "nope", intent: "", header: nil, body: ["value": 1]).frames)
         let msg = try WireMessage.decode(try #require(try dealer.receive())[...])
         #expect(msg.kind == .error)
@@ -228,5 +220,60 @@ struct RoutingEndToEndTests {
         #expect(msg.kind == .reply)
         #expect(msg.requestId == "q1")
         #expect(try msg.bodyJSON()["params"]?["k"] == "v")
+    }
+}
+
+@Suite("Clients that misbehave", .serialized)
+struct ClientMisbehaviourTests {
+    @Test("a client that vanishes with a request in flight: the reply is dropped, the host keeps serving")
+    func vanishingClient() throws {
+        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        defer { host.stop() }
+        do {
+            let dealer = try host.rawDealer()
+            try dealer.send(WireMessage(kind: .request, requestId: "gone", intent: "TestIntent",
+                                        header: nil, body: ["sleep_ms": 300]).frames)
+            usleep(100_000)
+            dealer.close()
+        }
+        // Wait until the plugin's late reply has reached the host and been dropped.
+        let deadline = Date().addingTimeInterval(10)
+        while !host.log.contains("has gone away"), Date() < deadline { usleep(50_000) }
+        #expect(host.log.contains("the client has gone away; its message was dropped"))
+        let reply = try host.client().send("TestIntent", parameters: ["after": 1]) { _ in nil }
+        #expect(reply.body["params"]?["after"] == 1)
+    }
+
+    @Test("a request id reused while open gets duplicate_request; the first still gets its answer")
+    func duplicateRequestId() throws {
+        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
+        for _ in 0..<2 {
+            try dealer.send(WireMessage(kind: .request, requestId: "same", intent: "TestIntent",
+                                        header: nil, body: ["sleep_ms": 200]).frames)
+        }
+        let first = try WireMessage.decode(try #require(try dealer.receive())[...])
+        #expect(first.kind == .error)
+        #expect(BusError(json: try first.bodyJSON()).code == .duplicateRequest)
+        let second = try WireMessage.decode(try #require(try dealer.receive())[...])
+        #expect(second.kind == .reply)
+        #expect(second.requestId == "same")
+    }
+
+    @Test("CANCEL ends a request with exactly one cancelled error")
+    func cancel() throws {
+        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
+        try dealer.send(WireMessage(kind: .request, requestId: "c1", intent: "TestIntent",
+                                    header: nil, body: ["sleep_ms": 1000]).frames)
+        usleep(100_000)
+        try dealer.send(WireMessage(kind: .cancel, requestId: "c1", intent: "", header: nil, body: nil).frames)
+        let msg = try WireMessage.decode(try #require(try dealer.receive())[...])
+        #expect(msg.kind == .error)
+        #expect(BusError(json: try msg.bodyJSON()).code == .cancelled)
+        try dealer.setReceiveTimeout(milliseconds: 1500)
+        #expect(try dealer.receive() == nil, "the plugin's late answer must not reach the client")
     }
 }

@@ -115,7 +115,7 @@ extension IntentRouter {
         if let identity = slot.identity { unregisterIdentity(identity) }
         if isStopping {
             slot.state = .stopped
-            logger.info("plugin \(slot.spec.id) (pid \(pid)) \(status)")
+            logger.info("plugin \(slot.spec.id) (pid \(pid)) stopped: \(status)")
             return
         }
         let now = MonotonicClock.now()

@@ -17,6 +17,8 @@ enum RouterTimer {
     case restart(index: Int)
     /// A spawned plugin did not say HELLO in time.
     case handshakeDeadline(index: Int, generation: UInt64)
+    /// Shutdown: signal the plugins that are still running.
+    case stopPlugins(signal: Int32)
 }
 
 /// Routes intent requests from clients to plugins. The hot path (take a request, pick
@@ -43,6 +45,9 @@ final class IntentRouter: @unchecked Sendable {
     var byClient: [ClientKey: String] = [:]
     private var identities: [Data: Int] = [:]
     var timers = TimerHeap<RouterTimer>()
+    /// Remembered plugin choices (IntentRouter+Choice.swift); the host replaces this
+    /// in-memory book with one backed by its state directory before routing starts.
+    var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
     private var nextHostId: UInt64 = 0
     private var stopping = false
     private var ownerThread: pthread_t?
@@ -180,41 +185,65 @@ final class IntentRouter: @unchecked Sendable {
         guard let candidates = routes[msg.intent], !candidates.isEmpty else {
             return reject(envelope, msg, unknownIntentError(msg.intent))
         }
-        let chosen: Int
+        var chosen = candidates[0]
+        // Set when no default applies and the client must pick (the "choosing" stage):
+        // the exchange then exists before its plugin is known.
+        var question: JSON?
         switch choosePlugin(msg.intent, candidates: candidates, options: options) {
         case .plugin(let index): chosen = index
+        case .ask(let prompt): question = prompt
         case .failure(let error): return reject(envelope, msg, error)
         }
         let slot = slots[chosen]
-        if slot.spec.intentsRestrictedWhileLocked.contains(msg.intent) {
+        if question == nil, let error = admissionError(slot, intent: msg.intent, options: options) {
+            return reject(envelope, msg, error)
+        }
+        nextHostId += 1
+        let exchange = Exchange(hostId: String(nextHostId, radix: 36), client: envelope, clientRequestId: msg.requestId,
+                                intent: msg.intent, pluginIndex: chosen, timeout: requestTimeout(slot, options: options),
+                                options: options)
+        exchange.pendingHeader = pluginHeader(options: options)
+        exchange.pendingBody = msg.body
+        exchanges[exchange.hostId] = exchange
+        byClient[key] = exchange.hostId
+        if let question { return askForPlugin(exchange, candidates: candidates, prompt: question) }
+        dispatch(exchange, slot)
+    }
+
+    /// Why `slot` can't take a request for `intent` now (restricted without the right
+    /// credential, unavailable, full), or nil.
+    func admissionError(_ slot: PluginSlot, intent: String, options: JSON) -> BusError? {
+        if slot.spec.intentsRestrictedWhileLocked.contains(intent) {
             let given = options["credential"]?.stringValue
             guard let expected = manifest.host.clientCredential, let given, constantTimeEquals(given, expected) else {
                 let why = manifest.host.clientCredential == nil
                     ? "no client credential is configured in the host (host.client_credential)"
                     : (options["credential"] == nil ? "the request carries no credential" : "the credential is wrong")
-                return reject(envelope, msg, BusError(.authenticationRequired,
-                    "\(msg.intent) is restricted while locked (\(slot.spec.id)): authentication is required; \(why)"))
+                return BusError(.authenticationRequired,
+                    "\(intent) is restricted while locked (\(slot.spec.id)): authentication is required; \(why)")
             }
         }
         if case .failed(let reason) = slot.state {
             if !retryFailedSpawn(slot) {
-                return reject(envelope, msg, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)",
-                                                      details: ["plugin": .string(slot.spec.id)]))
+                return BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)",
+                                details: ["plugin": .string(slot.spec.id)])
             }
         }
         if slot.inFlight.count + slot.waiting.count >= slot.spec.maxInFlight {
-            return reject(envelope, msg, BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight; try again later",
-                                                  details: ["plugin": .string(slot.spec.id)]))
+            return BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight; try again later",
+                            details: ["plugin": .string(slot.spec.id)])
         }
-        var timeout = slot.spec.timeout.nanoseconds
-        if let ms = options["timeout_ms"]?.intValue, ms > 0 { timeout = UInt64(ms) * 1_000_000 }
-        nextHostId += 1
-        let exchange = Exchange(hostId: String(nextHostId, radix: 36), client: envelope, clientRequestId: msg.requestId,
-                                intent: msg.intent, pluginIndex: chosen, timeout: timeout, options: options)
-        exchange.pendingHeader = pluginHeader(options: options)
-        exchange.pendingBody = msg.body
-        exchanges[exchange.hostId] = exchange
-        byClient[key] = exchange.hostId
+        return nil
+    }
+
+    /// The plugin timeout for one request: the header's `timeout_ms`, else the manifest's.
+    func requestTimeout(_ slot: PluginSlot, options: JSON) -> UInt64 {
+        if let ms = options["timeout_ms"]?.intValue, ms > 0 { return UInt64(ms) * 1_000_000 }
+        return slot.spec.timeout.nanoseconds
+    }
+
+    /// Sends an admitted exchange to its plugin, or queues it until the plugin is ready.
+    func dispatch(_ exchange: Exchange, _ slot: PluginSlot) {
         armDeadline(exchange)
         if slot.identity != nil {
             begin(exchange, slot)
@@ -258,6 +287,7 @@ final class IntentRouter: @unchecked Sendable {
                 "no open question in conversation \"\(msg.requestId)\": it has ended, expired, or never asked anything"))
         }
         exchange.awaitingClient = false
+        if exchange.choosing != nil { return pluginChoiceAnswer(msg, exchange) }
         armDeadline(exchange)
         if let flow = exchange.flow {
             flow.clientAnswer(msg, exchange, self)
@@ -355,7 +385,8 @@ final class IntentRouter: @unchecked Sendable {
     }
 
     func fail(_ exchange: Exchange, _ error: BusError) {
-        logger.info("request \(exchange.clientRequestId) (\(exchange.intent)) → \(slots[exchange.pluginIndex].spec.id): \(error)")
+        let target = exchange.choosing == nil ? slots[exchange.pluginIndex].spec.id : "(no plugin chosen yet)"
+        logger.info("request \(exchange.clientRequestId) (\(exchange.intent)) → \(target): \(error)")
         complete(exchange, WireMessage(kind: .error, requestId: exchange.clientRequestId, intent: exchange.intent,
                                        header: nil, body: error.json))
     }
@@ -422,6 +453,12 @@ final class IntentRouter: @unchecked Sendable {
             slot.lastError = "no HELLO within 10 s of starting"
             logger.error("plugin \(slot.spec.id) (pid \(pid)) did not say HELLO within 10 s; killing it")
             launcher.signal(pid, SIGKILL)
+        case .stopPlugins(let signal):
+            for slot in slots {
+                guard let pid = slot.pid else { continue }
+                logger.warning("plugin \(slot.spec.id) (pid \(pid)) is still running; sending \(signal == SIGKILL ? "SIGKILL" : "SIGTERM")")
+                launcher.signal(pid, signal)
+            }
         }
     }
 
@@ -444,19 +481,18 @@ final class IntentRouter: @unchecked Sendable {
             cancelAtPlugin(exchange, reason: "host shutting down")
             fail(exchange, BusError(.shuttingDown, "the host is shutting down"))
         }
+        // Graceful first: DISCONNECT lets a plugin finish and exit on its own. Whatever is
+        // still running after 1 s gets SIGTERM, and after 3 s SIGKILL.
         for slot in slots {
             if let identity = slot.identity {
                 sendRaw(backend, [Frame(data: identity)] + WireMessage(kind: .disconnect, header: nil, body: nil).frames)
+            } else if let pid = slot.pid {
+                launcher.signal(pid, SIGTERM)  // not connected: it can't hear DISCONNECT
             }
-            if let pid = slot.pid { launcher.signal(pid, SIGTERM) }
         }
-        // Plugins that ignore SIGTERM are killed after 2 s.
-        let pids = slots.compactMap(\.pid)
-        let launcher = self.launcher
-        Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 2)
-            for pid in pids { launcher.signal(pid, SIGKILL) }
-        }
+        let now = MonotonicClock.now()
+        timers.schedule(at: now + 1_000_000_000, .stopPlugins(signal: SIGTERM))
+        timers.schedule(at: now + 3_000_000_000, .stopPlugins(signal: SIGKILL))
     }
 
     // MARK: - Sending

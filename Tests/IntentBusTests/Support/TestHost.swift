@@ -113,6 +113,15 @@ final class TestHost {
 
     func client() throws -> IntentClient { try IntentClient(endpoint: frontend) }
 
+    /// A raw DEALER socket on the frontend, for tests that speak frames directly (the
+    /// socket keeps its context alive).
+    func rawDealer(receiveTimeoutMs: Int32 = 10_000) throws -> ZMQSocket {
+        let dealer = try ZMQSocket(ZMQContext(), .dealer)
+        try dealer.connect(frontend)
+        try dealer.setReceiveTimeout(milliseconds: receiveTimeoutMs)
+        return dealer
+    }
+
     /// Waits until the host answers `ib.ping`.
     func waitUntilServing(seconds: Double = 20) throws {
         let deadline = Date().addingTimeInterval(seconds)
