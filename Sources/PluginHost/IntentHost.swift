@@ -30,6 +30,7 @@ public final class IntentHost {
     /// Runs the host until it is told to stop.
     public func run() throws(HostStartError) {
         let host = manifest.host
+        let definitions = try LegacyHandlers.loadDefinitions(manifest, logger: logger)
         do {
             try FileManager.default.createDirectory(atPath: host.stateDirectory, withIntermediateDirectories: true)
         } catch {
@@ -61,6 +62,7 @@ public final class IntentHost {
         // recovered (and logged), any other problem leaves them in memory only.
         router.installChoices(stateDirectory: host.stateDirectory)
         let hooks = IntentRouterHooks(router: router)
+        LegacyHandlers.install(definitions, into: hooks)
         NewStyleSupport.install(hooks)
         for install in configure { install(hooks) }
 

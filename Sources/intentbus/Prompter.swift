@@ -96,7 +96,18 @@ final class Prompter {
                 }
             }
         default:
-            let type = prompt.raw["type"]?.stringValue.map { " (\($0))" } ?? ""
+            // Enum parameters come with their cases: offer them as numbered choices.
+            if !prompt.options.isEmpty {
+                print(dialog)
+                for (i, option) in prompt.options.enumerated() {
+                    print("  \(i + 1)) \(option["title"]?.displayText ?? option["id"]?.displayText ?? "?")")
+                }
+                guard let line = readLine(prompt: "Choose 1–\(prompt.options.count) or type a value: ") else { return nil }
+                if let n = Int(line), n >= 1, n <= prompt.options.count { return ["value": prompt.options[n - 1]["id"] ?? .string(line)] }
+                return ["value": .string(line)]
+            }
+            // Plain text needs no hint; other types say what they expect.
+            let type = prompt.raw["type"]?.stringValue.flatMap { $0 == "String" ? nil : " (\($0))" } ?? ""
             guard let line = readLine(prompt: "\(dialog)\(type) ") else { return nil }
             return ["value": SendCommand.inferred(line)]
         }
