@@ -18,6 +18,9 @@ from .errors import (AuthenticationRequired, BadFrame, Busy, BusError, BusTimeou
                      UnsupportedVersion, WireError, error_class)
 from .plugin import (Context, Handler, HandlerStyle, PlainHandler, Plugin, PluginStartError, Request,
                      RequestCancelled, Result, register_style)
+from .legacy import LegacyFunctionHandler, LegacyHandler, LegacyIntent, Resolution, Response
+from .appintents import (ALWAYS_ALLOWED, REQUIRES_AUTHENTICATION, AppIntent, Entity, EntityQuery, EntityType,
+                         EnumType, IntentResult, NeedsValue, NewStyleHandler, Parameter, PerformContext)
 from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json, parse_json
 
 __version__ = "0.1.0"
@@ -26,6 +29,9 @@ __all__ = [
     "Client", "AsyncClient", "Conversation", "Reply", "Prompt", "Progress", "Answer", "Event", "DEFAULT_TIMEOUT",
     "Plugin", "Context", "Request", "Result", "Handler", "PlainHandler", "HandlerStyle", "RequestCancelled",
     "PluginStartError", "register_style",
+    "LegacyHandler", "LegacyFunctionHandler", "LegacyIntent", "Resolution", "Response",
+    "AppIntent", "Parameter", "EnumType", "EntityType", "Entity", "EntityQuery", "IntentResult", "NeedsValue",
+    "PerformContext", "NewStyleHandler", "ALWAYS_ALLOWED", "REQUIRES_AUTHENTICATION",
     "Kind", "Message", "canonical_json", "parse_json", "PROTOCOL_VERSION",
     "ErrorCode", "IntentBusError", "BusError", "WireError", "NoAnswer", "ProtocolViolation", "Unanswered",
     "error_class", "BadFrame", "UnsupportedVersion", "UnknownIntent", "ChoiceRequired", "UnknownPlugin",

@@ -347,6 +347,19 @@ class Client:
         """Sends a host intent (`ib.*`, docs/protocol.md §6) and returns the reply body."""
         return self.send(intent, body or {}, timeout=wait).body
 
+    def entities(self, entity: str, query: str = "suggested", *, ids: Optional[List[Any]] = None,
+                 text: Optional[str] = None, plugin: Optional[str] = None, timeout: Optional[float] = None) -> Any:
+        """`ib.entities` (docs/protocol.md §9.4): asks the plugin that declares the
+        entity type for `suggested` entities, those with `ids`, those `matching` a
+        `text`, or `all`. Returns the reply body, `{"entity", "query", "results": [{"id",
+        "title", "subtitle"?, "type"}, …]}`."""
+        body: Dict[str, Any] = {"entity": entity, "query": query}
+        if ids is not None:
+            body["ids"] = list(ids)
+        if text is not None:
+            body["text"] = text
+        return self.send("ib.entities", body, plugin=plugin, timeout=timeout).body
+
     def ping(self, wait: float = 5.0) -> Any:
         """`ib.ping`: `{"protocol": 1, …}` when the host is up."""
         return self.control("ib.ping", wait=wait)

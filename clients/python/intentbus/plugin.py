@@ -20,11 +20,14 @@ that touches it. Each request runs in its own worker thread, so a handler may bl
 messages back to the socket thread through a queue and a wake-up pipe that the
 socket thread polls beside the socket.
 
-Handler styles: a handler object's class decides its style (`HandlerStyle`). This
-release implements the plain style (`PlainHandler`); the legacy (resolve → confirm →
-handle) and new-style (perform with declared parameters) layers are to be added as
-further `Handler` subclasses registered with `register_style`, without changing the
-socket loop.
+Handler styles: a handler object's class decides its style (`HandlerStyle`): plain
+(`PlainHandler`, here), legacy (`LegacyHandler`, intentbus.legacy: resolve → confirm →
+handle) and new (`NewStyleHandler` for `AppIntent` classes, intentbus.appintents). The
+socket loop is the same for all of them.
+
+Describe mode: with `INTENTBUS_DESCRIBE=1` in the environment, `run()` prints the HELLO
+declarations (`plugin`, `intents`, `metadata`) as one JSON line on stdout and exits 0
+without connecting (`intentbus validate`, docs/protocol.md §9.2).
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from typing import Any, Callable, Dict, List, Optional, Type
 import zmq
 
 from .errors import BusError, ErrorCode, WireError
-from .wire import PROTOCOL_VERSION, Kind, Message
+from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json
 
 __all__ = ["Plugin", "Context", "Request", "Result", "Handler", "PlainHandler", "HandlerStyle",
            "RequestCancelled", "PluginStartError", "register_style", "HANDSHAKE_TIMEOUT"]
@@ -268,9 +271,9 @@ class Handler:
     """The base of handler objects: one object handles one intent in one style.
 
     The socket loop only calls `serve` (in a worker thread) and `declaration`/
-    `metadata` (for HELLO), so a new style is a new subclass: the legacy layer will
-    dispatch on `request.phase` (resolve/confirm/handle), the new-style layer will
-    declare parameters in `metadata` and call `perform`.
+    `metadata` (for HELLO), so each style is a subclass: `LegacyHandler` dispatches on
+    `request.phase` (resolve/confirm/handle), `NewStyleHandler` binds declared
+    parameters and calls `perform`.
     """
 
     style: HandlerStyle = HandlerStyle.PLAIN
@@ -367,11 +370,16 @@ class Plugin:
         self.backend = backend or env.get("INTENTBUS_BACKEND", "")
         self.plugin_id = plugin_id or env.get("INTENTBUS_PLUGIN_ID", "")
         self.token = token if token is not None else env.get("INTENTBUS_TOKEN", "")
+        #: Describe mode (INTENTBUS_DESCRIBE=1): print the declarations instead of connecting.
+        self.describe_mode = env.get("INTENTBUS_DESCRIBE") == "1"
+        if self.describe_mode and not self.plugin_id:
+            self.plugin_id = "describe"
         host_pid = env.get("INTENTBUS_HOST_PID", "")
         self.host_pid: Optional[int] = int(host_pid) if host_pid.isdigit() else None
         #: Extra HELLO `metadata` (new-style declarations); handlers may add to it.
         self.metadata: Dict[str, Any] = dict(metadata or {})
         self.handlers: Dict[str, Handler] = {}
+        self._new_style: Optional[Any] = None
         self.logger = _logger_for(self.plugin_id or "plugin")
         self._outbox: "queue.SimpleQueue[Optional[Message]]" = queue.SimpleQueue()
         self._wake_r, self._wake_w = os.pipe()
@@ -385,10 +393,12 @@ class Plugin:
     def handler(self, intent: str, style: HandlerStyle = HandlerStyle.PLAIN) -> Callable[[Callable], Callable]:
         """Decorator: handles `intent` with the decorated function, wrapped in the
         handler class registered for `style` (plain: `fn(request, ctx) -> JSON | Result`)."""
+        if HandlerStyle(style) is HandlerStyle.LEGACY:
+            from . import legacy  # noqa: F401  (registers the legacy style)
         cls = _STYLES.get(HandlerStyle(style))
         if cls is None:
-            raise NotImplementedError(f"the {HandlerStyle(style).value} handler style is not available in this "
-                                      f"version of the Python SDK (plain only for now; see docs/python.md)")
+            raise NotImplementedError(f"functions can't be {HandlerStyle(style).value}-style handlers: declare an "
+                                      f"AppIntent class and plugin.register() it (docs/python.md)")
 
         def register(fn: Callable) -> Callable:
             self.add(intent, cls(fn))
@@ -401,22 +411,48 @@ class Plugin:
             raise ValueError(f"invalid intent name {intent!r}")
         self.handlers[intent] = handler
 
+    def register(self, item: Any) -> Any:
+        """Registers a new-style intent (an `AppIntent` subclass: its handler, its
+        migrated legacy name, its entity and enum types) or an `EntityType` that no
+        parameter uses. Returns `item`, so it works as a class decorator."""
+        from .appintents import install
+        install(self, item)
+        return item
+
+    def _new_style_registry(self) -> Any:
+        if self._new_style is None:
+            from .appintents import NewStyleRegistry
+            self._new_style = NewStyleRegistry()
+        return self._new_style
+
+    def _add_host_intent(self, intent: str, handler: Handler) -> None:
+        # ib.* names are the host's; a plugin serves one only when the host forwards it (ib.entities).
+        self.handlers[intent] = handler
+
     def hello_body(self) -> Dict[str, Any]:
-        """The HELLO body (docs/protocol.md §5.1)."""
+        """The HELLO body (docs/protocol.md §5.1); new-style declarations go into
+        `metadata.new_style` (§9.1)."""
         metadata = dict(self.metadata)
         for intent, h in sorted(self.handlers.items()):
             extra = h.metadata(intent)
             if extra:
                 metadata.setdefault("intents", {})[intent] = extra
+        if self._new_style is not None:
+            metadata["new_style"] = self._new_style.metadata()
         return {"protocol": PROTOCOL_VERSION, "plugin": self.plugin_id, "token": self.token, "pid": os.getpid(),
                 "intents": [h.declaration(i) for i, h in sorted(self.handlers.items())], "metadata": metadata}
 
     # -- running -----------------------------------------------------------------------
 
+    def describe(self) -> Dict[str, Any]:
+        """The declarations describe mode prints: `{"plugin", "intents", "metadata"}`."""
+        hello = self.hello_body()
+        return {"plugin": hello["plugin"], "intents": hello["intents"], "metadata": hello["metadata"]}
+
     def run(self) -> None:
         """Connects, says HELLO and serves until the host disconnects, then exits the
         process: 0 on DISCONNECT or SIGTERM, 2 when the handshake fails, 3 when the
-        host process is gone."""
+        host process is gone. In describe mode it prints the declarations and exits 0."""
         code = self.serve()
         sys.stdout.flush()
         sys.stderr.flush()
@@ -429,6 +465,9 @@ class Plugin:
 
     def serve(self) -> int:
         """Like `run()`, but returns the exit code instead of exiting."""
+        if self.describe_mode:
+            sys.stdout.write(canonical_json(self.describe()).decode("utf-8") + "\n")
+            return 0
         if not self.backend or not self.plugin_id:
             self.logger.error("INTENTBUS_BACKEND and INTENTBUS_PLUGIN_ID are not set: plugins are started by "
                               "`intentbus host`, which sets them (see docs/python.md)")

@@ -25,6 +25,10 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]          # clients/python
 REPO = Path(__file__).resolve().parents[3]                 # the repository root
 BIN = Path(os.environ.get("INTENTBUS_BIN", REPO / ".build" / "debug"))
 PYPLUGIN = Path(__file__).resolve().parent / "plugins" / "pyplugin.py"
+PYLEGACY = Path(__file__).resolve().parent / "plugins" / "pylegacy.py"
+PYNEW = Path(__file__).resolve().parent / "plugins" / "pynew.py"
+PYLEGACY_DEFINITIONS = Path(__file__).resolve().parent / "definitions" / "pylegacy.yaml"
+COFFEE_DEFINITIONS = REPO / "definitions" / "coffee.yaml"
 
 
 def binary(name):
@@ -58,9 +62,26 @@ def py_plugin(id, intents=("PyIntent",), timeout="10s", env=None):
     return plugin_entry(id, [sys.executable, str(PYPLUGIN)], intents, timeout, env)
 
 
-def coffee_plugin(id="coffee", timeout="10s"):
-    """The example OrderCoffeeIntent plugin, run as `python -m intentbus.examples.coffee`."""
-    return plugin_entry(id, [sys.executable, "-m", "intentbus.examples.coffee"], ["OrderCoffeeIntent"], timeout)
+def coffee_plugin(id="coffee", timeout="10s", env=None):
+    """The example OrderCoffeeIntent plugin (legacy style), run as `python -m
+    intentbus.examples.coffee`, with its definition file definitions/coffee.yaml."""
+    return plugin_entry(id, [sys.executable, "-m", "intentbus.examples.coffee"], ["OrderCoffeeIntent"], timeout,
+                        env, extra=[f"definitions: {_yaml_list([COFFEE_DEFINITIONS])}"])
+
+
+def py_legacy_plugin(id="pylegacy", timeout="10s"):
+    """The Python legacy test plugin (tests/plugins/pylegacy.py) with its definitions."""
+    return plugin_entry(id, [sys.executable, str(PYLEGACY)], ["PyResolveIntent", "PyCodeIntent", "PyConfirmIntent"],
+                        timeout, extra=[f"definitions: {_yaml_list([PYLEGACY_DEFINITIONS])}"])
+
+
+PYNEW_INTENTS = ("StartFocusSessionIntent", "QuestionsIntent", "ListNotesIntent", "LegacyNotesIntent",
+                 "SecretNoteIntent")
+
+
+def py_new_plugin(id="pynew", intents=PYNEW_INTENTS, timeout="10s", env=None):
+    """The Python new-style test plugin (tests/plugins/pynew.py)."""
+    return plugin_entry(id, [sys.executable, str(PYNEW)], intents, timeout, env)
 
 
 def swift_test_plugin(id, intents=("TestIntent",), timeout="10s"):

@@ -23,7 +23,7 @@ def test_the_ten_line_client_of_the_guide_works(start_host, tmp_path):
     r = subprocess.run([sys.executable, str(tmp_path / "order.py"), host.frontend], capture_output=True, text=True,
                        timeout=60, stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stderr
-    assert re.fullmatch(r"Your order C-\d+ is on its way: 2 × large latte, 8,40 €\.\n", r.stdout)
+    assert re.fullmatch(r"Your order C-\d+ is on its way: 2 × large latte, 8\.4 EUR\.\n", r.stdout)
 
 
 def test_the_demo_manifests_coffee_entry_starts(start_host):
@@ -37,6 +37,10 @@ def test_the_demo_manifests_coffee_entry_starts(start_host):
     program = REPO / exec_line.group(1)
     assert program.exists(), f"{program} does not exist: `make run`/`make test` create the venv"
     entry = entry.replace(exec_line.group(0), f"    exec: {program}{exec_line.group(2)}")
+    definitions = re.search(r"^    definitions: \[(\S+)\]$", entry, re.M)
+    assert definitions and definitions.group(1) == "definitions/coffee.yaml", "the coffee entry lists its definition"
+    entry = entry.replace(definitions.group(0), f"    definitions: [{REPO / definitions.group(1)}]")
     host = start_host([entry], wait_ready=["coffee"])
     reply = host.client().send("OrderCoffeeIntent", {"beverage": "espresso", "size": "small"})
-    assert reply.plugin == "coffee" and reply.body["response"]["price"] == {"amount": 1.8, "currencyCode": "EUR"}
+    assert reply.plugin == "coffee" and reply.body["response"]["price"] == {"amount": 1.8, "currency": "EUR"}
+    assert reply.body["parameters"]["quantity"] == 1  # the definition's default

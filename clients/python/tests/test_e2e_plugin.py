@@ -3,13 +3,14 @@ Python client."""
 
 import json
 import os
+import re
 import signal
 import subprocess
 import time
 
 import pytest
 
-from intentbus import (Cancelled, PluginCrashed, PluginError, PluginUnavailable, Progress, Prompt, Reply)
+from intentbus import (Cancelled, InvalidParameters, PluginCrashed, PluginError, PluginUnavailable, Progress, Prompt, Reply)
 
 from conftest import binary, coffee_plugin, py_plugin
 
@@ -29,25 +30,45 @@ def cli_send(host, *args):
 
 
 def test_swift_cli_orders_coffee(start_host):
+    """The legacy coffee plugin: the host resolves, confirms and handles it, and renders
+    the success code's format string from definitions/coffee.yaml."""
     host = start_host([coffee_plugin()])
     code, out, err = cli_send(host, "OrderCoffeeIntent", "beverage=latte", "size=large", "quantity=2")
     assert code == 0, err
     assert out["status"] == "success" and out["plugin"] == "coffee"
-    response = out["body"]["response"]
-    assert response["orderNumber"].startswith("C-")
-    assert response["price"] == {"amount": 8.4, "currencyCode": "EUR"}
-    assert out["body"]["code"] == "success"
-    assert response["orderNumber"] in out["body"]["dialog"]
+    body = out["body"]
+    assert body["code"] == "success" and body["code_value"] == 4 and body["success"] is True
+    response = body["response"]
+    assert re.fullmatch(r"C-\d+", response["orderNumber"])
+    assert response["price"] == {"amount": 8.4, "currency": "EUR"}
+    assert body["dialog"] == f"Your order {response['orderNumber']} is on its way: 2 × large latte, 8.4 EUR."
+    assert body["concise_dialog"] == f"Order {response['orderNumber']}, 8.4 EUR."
+    assert body["parameters"] == {"beverage": "latte", "size": "large", "quantity": 2}
 
 
 def test_swift_cli_answers_the_coffee_plugins_prompts(start_host):
+    """No beverage and no size: the host asks for both (enum options), the CLI answers
+    by display names (any case)."""
     host = start_host([coffee_plugin()])
     code, out, err = cli_send(host, "OrderCoffeeIntent", "quantity=3", "--answer", "beverage=flat white",
-                              "--answer", "size=1")
+                              "--answer", "size=Small")
     assert code == 0, err
-    assert out["body"]["response"]["beverage"] == "flat white"
-    assert out["body"]["response"]["size"] == "small"
-    assert out["body"]["response"]["price"]["amount"] == 10.2
+    assert out["body"]["parameters"] == {"beverage": "flatWhite", "size": "small", "quantity": 3}
+    assert out["body"]["response"]["drinks"] == "3 × small flat white"
+    assert out["body"]["response"]["price"] == {"amount": 10.2, "currency": "EUR"}
+
+
+def test_swift_cli_gets_the_coffee_plugins_custom_code(start_host):
+    """Ten cups: the custom code tenthCupFree (number 100), after the confirmation
+    that more than five cups need."""
+    host = start_host([coffee_plugin()])
+    code, out, err = cli_send(host, "OrderCoffeeIntent", "beverage=espresso", "size=medium", "quantity=10",
+                              "--answer", "quantity=yes")
+    assert code == 0, err
+    body = out["body"]
+    assert body["code"] == "tenthCupFree" and body["code_value"] == 100 and out["header"]["code"] == "tenthCupFree"
+    assert body["response"]["price"] == {"amount": 19.8, "currency": "EUR"}
+    assert body["dialog"].endswith("10 × medium espresso, 19.8 EUR — the tenth cup is on us!")
 
 
 def test_swift_cli_calls_the_python_test_plugin(start_host):
@@ -62,39 +83,53 @@ def test_swift_cli_calls_the_python_test_plugin(start_host):
 
 
 def test_coffee_every_prompt_kind(start_host):
-    """value (no beverage), disambiguation (‘latt’ matches two), disambiguation of the
-    size, confirmation (more than five cups), and a progress update."""
+    """value (no beverage; enum options), unsupported (mocha is sold out) asked again,
+    value (no size), confirmation (more than five cups), and the progress update."""
     host = start_host([coffee_plugin()])
     prompts, progress = [], []
-    answers = {("value", "beverage"): "latt", ("disambiguation", "beverage"): "iced latte",
-               ("disambiguation", "size"): "medium", ("confirmation", None): True}
+    answers = iter(["mocha", "iced latte", "medium", True])
 
     def on_prompt(p):
         prompts.append(p)
-        return answers[(p.kind, p.parameter)]
+        return next(answers)
     reply = host.client().send("OrderCoffeeIntent", {"quantity": 6}, on_prompt=on_prompt,
                                on_progress=progress.append)
-    assert [(p.kind, p.parameter) for p in prompts] == list(answers)
-    assert prompts[1].option_ids == ["latte", "iced latte"]
+    assert [(p.kind, p.parameter) for p in prompts] == [("value", "beverage"), ("value", "beverage"),
+                                                        ("value", "size"), ("confirmation", "quantity")]
+    assert prompts[0].dialog == "What would you like to drink?"
+    assert "icedLatte" in prompts[0].option_ids and prompts[0].raw["type"] == "Beverage"
+    assert prompts[1].dialog == "Sorry, mocha is sold out today. What would you like to drink?"
+    assert prompts[1].raw["unsupported"] == {"reason": "soldOut", "dialog": "Sorry, mocha is sold out today."}
     assert prompts[2].option_ids == ["small", "medium", "large"]
-    assert reply.succeeded
-    assert reply.body["response"]["beverage"] == "iced latte"
-    assert reply.body["response"]["price"] == {"amount": 23.4, "currencyCode": "EUR"}
-    assert [p.message for p in progress] == ["Sending your order to the barista…"]
+    assert prompts[3].dialog == "6 cups, is that right?" and prompts[3].raw["value"] == 6
+    assert reply.succeeded and reply.body["code"] == "success"
+    assert reply.body["parameters"] == {"beverage": "icedLatte", "size": "medium", "quantity": 6}
+    assert reply.body["response"]["price"] == {"amount": 23.4, "currency": "EUR"}
+    assert [(p.message, p.fraction) for p in progress] == [("Sending your order to the barista…", 0.5)]
 
 
-def test_coffee_declined_confirmation_is_a_failure_reply(start_host):
+def test_coffee_declined_confirmation_asks_again(start_host):
+    """"No" to the confirmation clears the quantity; resolving it again asks for it."""
     host = start_host([coffee_plugin()])
-    reply = host.client().send("OrderCoffeeIntent", {"beverage": "mocha", "size": "small", "quantity": 7},
-                               on_prompt=lambda p: False)
-    assert reply.status == "failure"
-    assert reply.body["code"] == "cancelledByUser"
+    prompts = []
+    answers = iter([False, 2])
+
+    def on_prompt(p):
+        prompts.append(p)
+        return next(answers)
+    reply = host.client().send("OrderCoffeeIntent", {"beverage": "latte", "size": "small", "quantity": 7},
+                               on_prompt=on_prompt)
+    assert [(p.kind, p.dialog) for p in prompts] == [("confirmation", "7 cups, is that right?"),
+                                                     ("value", "How many cups?")]
+    assert reply.succeeded and reply.body["parameters"]["quantity"] == 2
 
 
-def test_coffee_rejects_a_bad_quantity(start_host):
+def test_coffee_rejects_a_bad_quantity_before_the_plugin_sees_it(start_host):
     host = start_host([coffee_plugin()])
-    reply = host.client().send("OrderCoffeeIntent", {"beverage": "latte", "size": "small", "quantity": 11})
-    assert reply.status == "failure" and reply.body["parameter"] == "quantity"
+    with pytest.raises(InvalidParameters) as e:
+        host.client().send("OrderCoffeeIntent", {"beverage": "latte", "size": "small", "quantity": 11})
+    assert e.value.details["parameter"] == "quantity"
+    assert "must be at most 10, got 11" in e.value.message
 
 
 def test_python_plugin_prompts_step_by_step(start_host):
