@@ -325,6 +325,205 @@ JSON_VECTORS = [
 ]
 
 
+# ---------------------------------------------------------------------------------------
+# legacy.json: the legacy phases (docs/protocol.md §8), step by step on both sockets.
+# Each conversation names the `plugin` that answers; the Python suite replays the
+# plugin's side with its SDK (tests/test_conformance.py) and must write these bytes.
+
+LEGACY_CODES = ["unspecified", "ready", "continueInApp", "inProgress", "success", "failure",
+                "failureRequiringAppLaunch", "tenthCupFree"]
+OK_COFFEE = {"plugin": "coffee", "status": "success"}
+
+
+def flow(name, plugin, steps, note, section):
+    out = []
+    for i, (direction, kind, rid, intent, header, body) in enumerate(steps):
+        out.append(vector(f"{name}/{i + 1}", kind, rid, intent, header, body, direction=direction, section=section,
+                          conversation=name, step=i + 1))
+    return {"name": name, "plugin": plugin, "note": note, "steps": out}
+
+
+COFFEE_VALUES = {"beverage": "latte", "quantity": 2, "size": "large"}
+COFFEE_RESPONSE = {"drinks": "2 × large latte", "orderNumber": "C-4711", "price": {"amount": 8.4, "currency": "EUR"}}
+LEGACY_CONVERSATIONS = [
+    flow("coffee-resolve-confirm-handle", "coffee", [
+        (C2H, "REQUEST", "r1", COFFEE, None, {"beverage": "latte", "quantity": 2}),
+        (H2P, "REQUEST", "h1", COFFEE, {"phase": "resolve", "resolve": ["beverage", "size", "quantity"],
+                                         "style": "legacy"}, {"beverage": "latte", "quantity": 2}),
+        (P2H, "REPLY", "h1", COFFEE, OK_COFFEE, {"resolutions": {"beverage": {"result": "success"},
+                                                                 "quantity": {"result": "success"},
+                                                                 "size": {"result": "needsValue"}}}),
+        (H2C, "PROMPT", "r1", COFFEE, None, {"kind": "value", "parameter": "size", "type": "CupSize",
+                                             "dialog": "Which size?",
+                                             "options": [{"id": "small", "title": "small"},
+                                                         {"id": "medium", "title": "medium"},
+                                                         {"id": "large", "title": "large"}]}),
+        (C2H, "ANSWER", "r1", COFFEE, None, {"value": "large"}),
+        (H2P, "REQUEST", "h1", COFFEE, {"phase": "resolve", "resolve": ["size"], "style": "legacy"}, COFFEE_VALUES),
+        (P2H, "REPLY", "h1", COFFEE, OK_COFFEE, {"resolutions": {"size": {"result": "success"}}}),
+        (H2P, "REQUEST", "h1", COFFEE, {"codes": LEGACY_CODES, "phase": "confirm", "style": "legacy"}, COFFEE_VALUES),
+        (P2H, "REPLY", "h1", COFFEE, OK_COFFEE, {"code": "ready"}),
+        (H2P, "REQUEST", "h1", COFFEE, {"codes": LEGACY_CODES, "phase": "handle", "style": "legacy"}, COFFEE_VALUES),
+        (P2H, "PROGRESS", "h1", COFFEE, None, {"fraction": 0.5, "message": "Sending your order to the barista…"}),
+        (H2C, "PROGRESS", "r1", COFFEE, None, {"fraction": 0.5, "message": "Sending your order to the barista…"}),
+        (P2H, "REPLY", "h1", COFFEE, OK_COFFEE, {"code": "success", "response": COFFEE_RESPONSE}),
+        (H2C, "REPLY", "r1", COFFEE, {"code": "success", "plugin": "coffee", "status": "success"},
+         {"code": "success", "code_value": 4, "success": True,
+          "dialog": "Your order C-4711 is on its way: 2 × large latte, 8.4 EUR.",
+          "concise_dialog": "Order C-4711, 8.4 EUR.", "response": COFFEE_RESPONSE, "parameters": COFFEE_VALUES}),
+    ], "the coffee plugin (definitions/coffee.yaml): all phase requests carry the host's one request id; the "
+       "host asks for the size, then confirms, handles, relays progress and renders the code's dialogs", "8"),
+    flow("every-resolution-kind", "kinds", [
+        (H2P, "REQUEST", "h2", "KindsIntent", {"client": "kitchen-tablet", "phase": "resolve",
+                                               "resolve": ["s", "nv", "nr", "un", "cr", "di"], "style": "legacy"},
+         {"cr": 12, "di": "alex", "s": "moon", "un": "evil"}),
+        (P2H, "REPLY", "h2", "KindsIntent", {"plugin": "kinds", "status": "success"},
+         {"resolutions": {"s": {"result": "success", "value": "MOON"}, "nv": {"result": "needsValue"},
+                          "nr": {"result": "notRequired"}, "un": {"result": "unsupported", "reason": "forbidden"},
+                          "cr": {"result": "confirmationRequired", "value": 12},
+                          "di": {"result": "disambiguation", "options": [
+                              {"id": "a1", "title": "Alex Meyer", "subtitle": "mobile",
+                               "value": {"identifier": "a1", "displayString": "Alex Meyer"}},
+                              {"id": "a2", "title": "Alex Schmidt"}]}}}),
+    ], "one resolve reply with every result kind of §8.3", "8.3"),
+    flow("confirm-not-implemented-custom-code", "kinds", [
+        (H2P, "REQUEST", "h3", "QuotaIntent", {"codes": ["unspecified", "ready", "continueInApp", "inProgress",
+                                                         "success", "failure", "failureRequiringAppLaunch",
+                                                         "quotaExceeded"], "phase": "confirm", "style": "legacy"},
+         {"detail": "5 GB"}),
+        (P2H, "REPLY", "h3", "QuotaIntent", {"plugin": "kinds", "status": "success"}, {"implemented": False}),
+        (H2P, "REQUEST", "h3", "QuotaIntent", {"codes": ["unspecified", "ready", "continueInApp", "inProgress",
+                                                         "success", "failure", "failureRequiringAppLaunch",
+                                                         "quotaExceeded"], "phase": "handle", "style": "legacy"},
+         {"detail": "5 GB"}),
+        (P2H, "REPLY", "h3", "QuotaIntent", {"plugin": "kinds", "status": "success"},
+         {"code": "quotaExceeded", "response": {"detail": "5 GB"}}),
+        (H2C, "REPLY", "r3", "QuotaIntent", {"code": "quotaExceeded", "plugin": "kinds", "status": "failure"},
+         {"code": "quotaExceeded", "code_value": 100, "success": False,
+          "dialog": "Your quota is used up (5 GB).", "concise_dialog": "Quota used up.",
+          "response": {"detail": "5 GB"}, "parameters": {"detail": "5 GB"}}),
+    ], "a handler without confirm; a custom code (numbered from 100) that is not a success", "8.4"),
+    flow("undeclared-code", "kinds", [
+        (H2P, "REQUEST", "h4", "QuotaIntent", {"codes": ["unspecified", "ready", "success", "failure"],
+                                               "phase": "handle", "style": "legacy"}, {"detail": "bogus"}),
+        (P2H, "ERROR", "h4", "QuotaIntent", None,
+         {"code": "plugin_error", "details": {"code": "bogus"},
+          "message": "the handler for QuotaIntent answered with response code 'bogus', which QuotaIntent's "
+                     "definition does not declare (declared: unspecified, ready, success, failure)"}),
+    ], "the SDK refuses a code the header's codes do not list, before the host has to", "8.6"),
+]
+
+# ---------------------------------------------------------------------------------------
+# newstyle.json: new-style metadata in HELLO (docs/protocol.md §9.1–9.2), with the
+# problems the host reports for it, and new-style conversations (§9.3–9.5).
+
+FOCUS = "StartFocusSessionIntent"
+FOCUS_METADATA = {"new_style": {
+    "version": 1,
+    "intents": [{
+        "identifier": FOCUS, "title": "Start focus session", "description": "Starts a focus session.",
+        "category": "Productivity", "authentication": "always_allowed", "migrated_from": "LegacyFocusIntent",
+        "parameters": [
+            {"name": "minutes", "title": "Minutes", "description": "Length in minutes.", "type": "integer",
+             "default": 25, "min": 5, "max": 180, "optional": False, "request_value_dialog": "How long?"},
+            {"name": "project", "title": "Project", "type": "entity", "entity": "ProjectEntity", "optional": True},
+            {"name": "mood", "title": "Mood", "type": "enum", "enum": "Mood", "default": "calm", "optional": False}]}],
+    "entities": [{"name": "ProjectEntity", "type_display_name": "Project",
+                  "query": {"ids": True, "suggested": True, "matching": True, "all": False}}],
+    "enums": [{"name": "Mood", "type_display_name": "Mood",
+               "cases": [{"value": "calm", "title": "Calm"}, {"value": "wild", "title": "Wild"}]}]}}
+FOCUS_INTENTS = [{"name": "LegacyFocusIntent", "style": "new"}, {"name": FOCUS, "style": "new"},
+                 {"name": "ib.entities", "style": "plain"}]
+BROKEN_METADATA = {"new_style": {"version": 1, "intents": [
+    {"identifier": "BrokenIntent", "title": "Broken", "authentication": "always_allowed", "parameters": [
+        {"name": "minutes", "title": "Minutes", "type": "integer", "default": 500, "min": 5, "max": 180,
+         "optional": False},
+        {"name": "nameless", "title": "", "type": "string", "optional": True}]}], "entities": [], "enums": []}}
+BROKEN_PROBLEMS = ["BrokenIntent.minutes: default 500 is outside its range 5…180",
+                   "BrokenIntent.nameless: parameter has no title"]
+
+NEW_HELLOS = [
+    vector("hello-new-style", "HELLO", "", "", None,
+           {"protocol": 1, "plugin": "focus", "token": "5e6f708192a3b4c5", "pid": 31337, "intents": FOCUS_INTENTS,
+            "metadata": FOCUS_METADATA}, direction=P2H, section="9.1", metadata_problems=[],
+           note="the §9.1 example, as the Python SDK writes it for tests/test_conformance.py's declaration"),
+    vector("hello-new-style-invalid", "HELLO", "", "", None,
+           {"protocol": 1, "plugin": "broken", "token": "5e6f708192a3b4c5", "pid": 31338,
+            "intents": [{"name": "BrokenIntent", "style": "new"}], "metadata": BROKEN_METADATA},
+           direction=P2H, section="9.2", metadata_problems=BROKEN_PROBLEMS,
+           note="the host refuses it: every problem, in this order"),
+    vector("reject-new-style-invalid", "REJECT", "", "", None,
+           {"code": "bad_metadata", "reason": "invalid new-style metadata: " + "; ".join(BROKEN_PROBLEMS)},
+           direction=H2P, section="9.2"),
+]
+
+OK_FOCUS = {"plugin": "focus", "status": "success"}
+NEW_CONVERSATIONS = [
+    flow("needs-value-restart", "focus", [
+        (C2H, "REQUEST", "r1", FOCUS, None, {"minutes": 150}),
+        (H2P, "REQUEST", "h1", FOCUS, {"style": "new"}, {"minutes": 150, "mood": "calm"}),
+        (P2H, "PROMPT", "h1", FOCUS, None, {"kind": "confirmation", "parameter": "minutes", "value": 150,
+                                            "dialog": "150 minutes is long. Sure?"}),
+        (H2C, "PROMPT", "r1", FOCUS, None, {"kind": "confirmation", "parameter": "minutes", "value": 150,
+                                            "dialog": "150 minutes is long. Sure?"}),
+        (C2H, "ANSWER", "r1", FOCUS, None, {"value": False}),
+        (H2P, "ANSWER", "h1", FOCUS, None, {"value": False}),
+        (P2H, "PROMPT", "h1", FOCUS, None, {"kind": "value", "parameter": "minutes", "type": "integer",
+                                            "dialog": "How many minutes, then?", "reason": "needs_value"}),
+        (H2C, "PROMPT", "r1", FOCUS, None, {"kind": "value", "parameter": "minutes", "type": "integer",
+                                            "dialog": "How many minutes, then?", "reason": "needs_value"}),
+        (C2H, "ANSWER", "r1", FOCUS, None, {"value": "90"}),
+        (H2P, "ANSWER", "h1", FOCUS, None, {"value": 90}),
+        (P2H, "REPLY", "h1", FOCUS, OK_FOCUS, {"dialog": "Focus for 90 minutes (calm).",
+                                               "snippet": {"minutes": 90, "mood": "calm", "project": None}}),
+        (H2C, "REPLY", "r1", FOCUS, OK_FOCUS, {"dialog": "Focus for 90 minutes (calm).",
+                                               "snippet": {"minutes": 90, "mood": "calm", "project": None}}),
+    ], "a declined parameter confirmation; perform() raises needs-value, the plugin asks (reason needs_value) "
+       "and runs perform() again; the host checks the answer (\"90\" becomes 90) before relaying it", "9.3"),
+    flow("entity-parameter-disambiguation", "focus", [
+        (C2H, "REQUEST", "r2", FOCUS, {"client": "kitchen-tablet"}, {"project": "web"}),
+        (H2P, "REQUEST", "h2", FOCUS, {"client": "kitchen-tablet", "style": "new"},
+         {"minutes": 25, "mood": "calm", "project": "web"}),
+        (P2H, "PROMPT", "h2", FOCUS, None, {"kind": "disambiguation", "parameter": "project",
+                                            "dialog": "Which project do you mean by \"web\"?",
+                                            "options": [{"id": "p1", "title": "Website relaunch",
+                                                         "subtitle": "due 2026-12-15"},
+                                                        {"id": "p2", "title": "Web shop"}]}),
+        (H2P, "ANSWER", "h2", FOCUS, None, {"value": "p2"}),
+        (P2H, "REPLY", "h2", FOCUS, OK_FOCUS, {"dialog": "Focus for 25 minutes (calm).",
+                                               "snippet": {"minutes": 25, "mood": "calm", "project": "p2"},
+                                               "value": {"id": "p2", "title": "Web shop",
+                                                         "type": "ProjectEntity"}}),
+    ], "entity parameters arrive as the client gave them; the plugin resolves them (id, then text) and puts "
+       "several matches to the user", "9.3"),
+    flow("migrated-request", "focus", [
+        (C2H, "REQUEST", "r3", "LegacyFocusIntent", None, {"minutes": 30, "colour": "red"}),
+        (H2P, "REQUEST", "h3", "LegacyFocusIntent", {"migrated_from": "LegacyFocusIntent", "style": "new"},
+         {"minutes": 30, "mood": "calm"}),
+        (P2H, "REPLY", "h3", "LegacyFocusIntent", OK_FOCUS,
+         {"dialog": "Focus for 30 minutes (calm).", "snippet": {"minutes": 30, "mood": "calm", "project": None}}),
+        (H2C, "REPLY", "r3", "LegacyFocusIntent",
+         {"handled_by": FOCUS, "migrated_from": "LegacyFocusIntent", "plugin": "focus", "status": "success",
+          "unmapped_parameters": [{"name": "colour", "reason": "StartFocusSessionIntent has no parameter \"colour\"",
+                                   "value": "red"}]},
+         {"dialog": "Focus for 30 minutes (calm).", "snippet": {"minutes": 30, "mood": "calm", "project": None}}),
+    ], "a request by the legacy name reaches the new intent; the host reports what did not map", "9.5"),
+    flow("entity-query", "focus", [
+        (C2H, "REQUEST", "r4", "ib.entities", {"plugin": "focus"},
+         {"entity": "ProjectEntity", "query": "matching", "text": "web"}),
+        (H2P, "REQUEST", "h4", "ib.entities", None, {"entity": "ProjectEntity", "query": "matching", "text": "web"}),
+        (P2H, "REPLY", "h4", "ib.entities", OK_FOCUS,
+         {"entity": "ProjectEntity", "query": "matching",
+          "results": [{"id": "p1", "title": "Website relaunch", "subtitle": "due 2026-12-15", "type": "ProjectEntity"},
+                      {"id": "p2", "title": "Web shop", "type": "ProjectEntity"}]}),
+        (H2C, "REPLY", "r4", "ib.entities", OK_FOCUS,
+         {"entity": "ProjectEntity", "query": "matching",
+          "results": [{"id": "p1", "title": "Website relaunch", "subtitle": "due 2026-12-15", "type": "ProjectEntity"},
+                      {"id": "p2", "title": "Web shop", "type": "ProjectEntity"}]}),
+    ], "ib.entities: the host forwards the query to the plugin that declares the entity type", "9.4"),
+]
+
+
 FILES = {
     "messages.json": {"description": "Every message kind (docs/protocol.md §3–5), as its sender writes it.",
                       "vectors": MESSAGES},
@@ -338,6 +537,12 @@ FILES = {
     "json.json": {"description": "Canonical JSON for every value class: both sides must write these bytes "
                                  "(docs/protocol.md §2).",
                   "vectors": JSON_VECTORS},
+    "legacy.json": {"description": "The legacy phases (docs/protocol.md §8), step by step on both sockets; "
+                                   "`plugin` names the handler whose side the Python suite replays.",
+                    "conversations": LEGACY_CONVERSATIONS},
+    "newstyle.json": {"description": "New-style metadata in HELLO with the problems the host reports "
+                                     "(`metadata_problems`, §9.1–9.2), and new-style conversations (§9.3–9.5).",
+                      "vectors": NEW_HELLOS, "conversations": NEW_CONVERSATIONS},
     "malformed.json": {"description": "Frames a receiver must refuse, with the error code it reports; and "
                                       "frames that decode but whose header or body is not JSON.",
                        "invalid": MALFORMED, "bad_json": BAD_JSON},

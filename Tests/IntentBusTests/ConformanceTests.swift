@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import PluginHost
 
 /// One valid message from `conformance/*.json`: its fields and the exact frames a sender writes.
 struct ConformanceVector: Sendable, CustomTestStringConvertible {
@@ -24,6 +25,15 @@ struct MalformedVector: Sendable, CustomTestStringConvertible {
     /// `invalid`: the error code decoding reports; `bad_json`: "header" or "body".
     let expectation: String
     let decodes: Bool
+
+    var testDescription: String { name }
+}
+
+/// A HELLO with new-style metadata and the host's verdict on it.
+struct MetadataVector: Sendable, CustomTestStringConvertible {
+    let name: String
+    let hello: JSON
+    let problems: [String]
 
     var testDescription: String { name }
 }
@@ -68,14 +78,24 @@ enum Conformance {
 
     static let vectors: [ConformanceVector] = {
         var out: [JSON] = []
-        for name in ["messages.json", "handshake.json", "errors.json", "json.json"] {
+        for name in ["messages.json", "handshake.json", "errors.json", "json.json", "newstyle.json"] {
             out += file(name)["vectors"]?.arrayValue ?? []
         }
-        for conversation in file("conversations.json")["conversations"]?.arrayValue ?? [] {
-            out += conversation["steps"]?.arrayValue ?? []
+        for name in ["conversations.json", "legacy.json", "newstyle.json"] {
+            for conversation in file(name)["conversations"]?.arrayValue ?? [] {
+                out += conversation["steps"]?.arrayValue ?? []
+            }
         }
         return out.map(vector)
     }()
+
+    /// HELLO bodies from `newstyle.json` with the problems the host's metadata check
+    /// must report for them (none for a valid one).
+    static let metadataVectors: [MetadataVector] = (file("newstyle.json")["vectors"]?.arrayValue ?? []).compactMap { v in
+        guard let problems = v["metadata_problems"]?.arrayValue else { return nil }
+        return MetadataVector(name: v["name"]?.stringValue ?? "?", hello: v["message"]?["body"] ?? .null,
+                              problems: problems.compactMap(\.stringValue))
+    }
 
     static let malformed: [MalformedVector] = {
         let f = file("malformed.json")
@@ -100,6 +120,21 @@ struct ConformanceTests {
         let promptKinds = Set(Conformance.vectors.filter { $0.kind == "PROMPT" }.compactMap { $0.body?["kind"]?.stringValue })
         #expect(promptKinds == ["value", "disambiguation", "confirmation", "plugin_choice"])
         #expect(Conformance.malformed.count >= 10)
+    }
+
+    @Test("the legacy and new-style vectors are read: every legacy phase, both metadata verdicts")
+    func legacyAndNewStyleCoverage() {
+        let phases = Set(Conformance.vectors.filter { $0.kind == "REQUEST" }.compactMap { $0.header?["phase"]?.stringValue })
+        #expect(phases == ["resolve", "confirm", "handle"])
+        #expect(Conformance.vectors.contains { $0.body?["reason"]?.stringValue == "needs_value" })
+        #expect(Conformance.vectors.contains { $0.intent == "ib.entities" })
+        #expect(Conformance.metadataVectors.contains { $0.problems.isEmpty })
+        #expect(Conformance.metadataVectors.contains { !$0.problems.isEmpty })
+    }
+
+    @Test("the host's new-style metadata check gives each HELLO's listed problems", arguments: Conformance.metadataVectors)
+    func metadataProblems(_ v: MetadataVector) {
+        #expect(NewStyleMetadata.problems(inHello: v.hello) == v.problems)
     }
 
     @Test("encoding gives exactly the vector's frames", arguments: Conformance.vectors)

@@ -150,7 +150,10 @@ class Response:
         return cls("inProgress", parameters, **more)
 
     def to_json(self) -> Dict[str, Any]:
-        """The phase reply body: `{"code": …, "response": {…}}`."""
+        """The phase reply body: `{"code": …, "response": {…}}` (`{"code": "ready"}` for a
+        plain ready, as §8.4 writes it)."""
+        if self.code == "ready" and not self.parameters:
+            return {"code": "ready"}
         return {"code": self.code, "response": dict(self.parameters)}
 
     def __repr__(self) -> str:
@@ -278,10 +281,11 @@ class LegacyHandler(Handler):
         declared = intent.codes
         # `ready` ends confirm without a dialog, whatever the definition lists.
         if declared is not None and response.code not in declared and not (phase == "confirm" and response.code == "ready"):
+            # The same words as the Swift SDK (conformance/legacy.json pins them).
             raise BusError(ErrorCode.PLUGIN_ERROR,
-                           f"the handler for {intent.name} answered {phase} with response code '{response.code}', "
+                           f"the handler for {intent.name} answered with response code '{response.code}', "
                            f"which {intent.name}'s definition does not declare (declared: {', '.join(declared)})",
-                           {"code": response.code, "declared": list(declared)})
+                           {"code": response.code})
         return response.to_json()
 
 

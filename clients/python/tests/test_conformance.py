@@ -25,10 +25,11 @@ def load(name):
 
 def all_vectors():
     out = []
-    for name in ("messages.json", "handshake.json", "errors.json", "json.json"):
+    for name in ("messages.json", "handshake.json", "errors.json", "json.json", "newstyle.json"):
         out += load(name)["vectors"]
-    for conv in load("conversations.json")["conversations"]:
-        out += conv["steps"]
+    for name in ("conversations.json", "legacy.json", "newstyle.json"):
+        for conv in load(name)["conversations"]:
+            out += conv["steps"]
     return out
 
 
@@ -157,3 +158,116 @@ def test_vector_files_match_their_generator():
     r = subprocess.run([sys.executable, os.path.join(CONFORMANCE, "generate.py"), "--check"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+# -- the plugin SDK against the legacy and new-style vectors --------------------------------
+#
+# legacy.json and newstyle.json hold whole conversations. Here the SDK plays the plugin's
+# part: every host → plugin message of a conversation is fed to a real `Plugin`'s
+# dispatcher (no socket), and every plugin → host message the handlers write must be the
+# vector's bytes, in order.
+
+import itertools  # noqa: E402
+import queue  # noqa: E402
+
+from intentbus import (AppIntent, Entity, EntityQuery, EntityType, EnumType, IntentResult,  # noqa: E402
+                       LegacyHandler, Parameter, Plugin, Resolution, Response)
+from intentbus.examples import coffee  # noqa: E402
+
+
+class KindsHandler(LegacyHandler):
+    """KindsIntent: one parameter per resolution kind; QuotaIntent: no confirm, any code."""
+
+    def resolve(self, name, value, intent):
+        return {
+            "s": lambda: Resolution.success(value.upper()),
+            "nv": Resolution.needs_value,
+            "nr": Resolution.not_required,
+            "un": lambda: Resolution.unsupported("forbidden"),
+            "cr": lambda: Resolution.confirmation_required(value),
+            "di": lambda: Resolution.disambiguation([
+                {"id": "a1", "title": "Alex Meyer", "subtitle": "mobile",
+                 "value": {"identifier": "a1", "displayString": "Alex Meyer"}},
+                {"id": "a2", "title": "Alex Schmidt"}]),
+        }[name]()
+
+    def handle(self, intent):
+        return Response("quotaExceeded" if intent.detail != "bogus" else "bogus", detail=intent.detail)
+
+
+PROJECTS = [Entity("p1", "Website relaunch", "due 2026-12-15"), Entity("p2", "Web shop")]
+
+
+class Projects(EntityQuery):
+    def entities_for(self, ids):
+        return [p for p in PROJECTS if p.id in ids]
+
+    def suggested(self):
+        return PROJECTS
+
+    def matching(self, text):
+        return [p for p in PROJECTS if text.lower() in p.title.lower()]
+
+
+class StartFocusSession(AppIntent):
+    """The §9.1 example (newstyle.json's hello-new-style)."""
+    identifier = "StartFocusSessionIntent"
+    title = "Start focus session"
+    description = "Starts a focus session."
+    category = "Productivity"
+    migrated_from = "LegacyFocusIntent"
+    minutes = Parameter("Minutes", int, description="Length in minutes.", default=25, range=(5, 180),
+                        request_value_dialog="How long?")
+    project = Parameter("Project", EntityType("ProjectEntity", "Project", Projects()), optional=True)
+    mood = Parameter("Mood", EnumType("Mood", {"calm": "Calm", "wild": "Wild"}), default="calm")
+
+    def perform(self, ctx):
+        if self.minutes > 120 and not ctx.request_confirmation(f"{self.minutes} minutes is long. Sure?",
+                                                               parameter="minutes", value=self.minutes):
+            raise ctx.needs_value("minutes", "How many minutes, then?")
+        return IntentResult(dialog=f"Focus for {self.minutes} minutes ({self.mood}).", value=self.project,
+                            snippet={"minutes": self.minutes, "mood": self.mood,
+                                     "project": self.project.id if self.project else None})
+
+
+def sdk_plugin(name, monkeypatch):
+    plugin = Plugin(environ={}, plugin_id=name, backend="inproc://unused", token="5e6f708192a3b4c5")
+    if name == "coffee":
+        monkeypatch.setattr(coffee, "_orders", itertools.count(4711))
+        plugin.add("OrderCoffeeIntent", coffee.OrderCoffeeHandler())
+    elif name == "kinds":
+        plugin.add("KindsIntent", KindsHandler())
+        plugin.add("QuotaIntent", KindsHandler())
+    elif name == "focus":
+        plugin.register(StartFocusSession)
+    return plugin
+
+
+SDK_CONVERSATIONS = load("legacy.json")["conversations"] + load("newstyle.json")["conversations"]
+
+
+@pytest.mark.parametrize("conv", SDK_CONVERSATIONS, ids=[c["name"] for c in SDK_CONVERSATIONS])
+def test_the_plugin_sdk_writes_the_vectors_bytes(conv, monkeypatch):
+    plugin = sdk_plugin(conv["plugin"], monkeypatch)
+    plugin_steps = [s for s in conv["steps"] if s["direction"] in ("host → plugin", "plugin → host")]
+    assert plugin_steps, "a conversation for the SDK has plugin-side steps"
+    for step in plugin_steps:
+        if step["direction"] == "host → plugin":
+            assert plugin._dispatch(frames_of(step), None) is None
+        else:
+            try:
+                sent = plugin._outbox.get(timeout=10)
+            except queue.Empty:
+                pytest.fail(f"{step['name']}: the SDK sent nothing")
+            assert sent.encode() == frames_of(step), step["name"]
+    assert plugin._outbox.empty()
+
+
+def test_the_sdk_writes_the_new_style_hello_of_the_vectors():
+    v = next(v for v in load("newstyle.json")["vectors"] if v["name"] == "hello-new-style")
+    plugin = Plugin(environ={}, plugin_id="focus", backend="inproc://unused", token="5e6f708192a3b4c5")
+    plugin.register(StartFocusSession)
+    body = plugin.hello_body()
+    body["pid"] = v["message"]["body"]["pid"]  # the only field that depends on the process
+    assert canonical_json(body) == frames_of(v)[5]
+

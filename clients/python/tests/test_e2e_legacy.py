@@ -3,11 +3,14 @@
 resolution kind, confirm present and absent, response codes (custom, undeclared) with
 their rendered dialogs, and progress."""
 
+import json
+
 import pytest
+import zmq
 
 from intentbus import PluginError
 
-from conftest import py_legacy_plugin
+from conftest import REPO, coffee_plugin, py_legacy_plugin
 
 
 def converse(host, intent, params, answers=()):
@@ -139,3 +142,26 @@ def test_progress_is_relayed_while_handling(host):
     assert [(p.message, p.fraction) for p in progress] == [("step 1 of 3", 1 / 3), ("step 2 of 3", 2 / 3),
                                                            ("step 3 of 3", 1.0)]
     assert reply.succeeded and reply.body["code"] == "inProgress" and reply.body["dialog"] == "Working on it."
+
+
+def test_the_host_and_the_coffee_plugin_write_the_client_side_of_the_conformance_vectors(start_host):
+    """conformance/legacy.json's coffee conversation, against the real host and the
+    real coffee plugin: a raw DEALER sends the client's frames and must receive the
+    host's frames byte for byte (prompt, progress, the rendered reply)."""
+    with open(REPO / "conformance" / "legacy.json", encoding="utf-8") as f:
+        conv = next(c for c in json.load(f)["conversations"] if c["name"] == "coffee-resolve-confirm-handle")
+    host = start_host([coffee_plugin(env={"COFFEE_FIRST_ORDER": "4711"})], wait_ready=["coffee"])
+    ctx = zmq.Context.instance()
+    sock = ctx.socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.setsockopt(zmq.RCVTIMEO, 20000)
+    try:
+        sock.connect(host.frontend)
+        for step in conv["steps"]:
+            frames = [bytes.fromhex(f["hex"]) for f in step["frames"]]
+            if step["direction"] == "client → host":
+                sock.send_multipart(frames)
+            elif step["direction"] == "host → client":
+                assert sock.recv_multipart() == frames, step["name"]
+    finally:
+        sock.close()

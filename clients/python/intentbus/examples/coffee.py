@@ -52,7 +52,8 @@ SIZES: Dict[str, int] = {"small": -40, "medium": 0, "large": 60}
 #: Orders of more than this many cups are confirmed first.
 CONFIRM_ABOVE = 5
 
-_orders = itertools.count(random.randint(1000, 8999))
+#: Order numbers count up from a random start, or from COFFEE_FIRST_ORDER (tests, demos).
+_orders = itertools.count(int(os.environ.get("COFFEE_FIRST_ORDER") or random.randint(1000, 8999)))
 
 
 def sold_out() -> set:
