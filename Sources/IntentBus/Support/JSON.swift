@@ -81,7 +81,8 @@ extension JSON {
         case .int(let i): out += String(i)
         case .double(let d):
             if d.isFinite, d == d.rounded(), abs(d) < 1e16 {
-                out += String(Int64(d)) + ".0"
+                // Integral decimals print like Python's repr: "3.0", and "-0.0" keeps its sign.
+                out += (d == 0 && d.sign == .minus ? "-0" : String(Int64(d))) + ".0"
             } else if d.isFinite {
                 out += "\(d)"
             } else {

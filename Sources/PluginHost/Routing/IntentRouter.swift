@@ -201,16 +201,24 @@ final class IntentRouter: @unchecked Sendable {
         if question == nil, let error = admissionError(slot, intent: msg.intent, options: options) {
             return reject(envelope, msg, error)
         }
-        nextHostId += 1
-        let exchange = Exchange(hostId: String(nextHostId, radix: 36), client: envelope, clientRequestId: msg.requestId,
-                                intent: msg.intent, pluginIndex: chosen, timeout: requestTimeout(slot, options: options),
-                                options: options)
-        exchange.pendingHeader = pluginHeader(options: options)
-        exchange.pendingBody = msg.body
-        exchanges[exchange.hostId] = exchange
-        byClient[key] = exchange.hostId
+        let exchange = openExchange(envelope, msg, pluginIndex: chosen, options: options,
+                                    header: pluginHeader(options: options), body: msg.body)
         if let question { return askForPlugin(exchange, candidates: candidates, prompt: question) }
         dispatch(exchange, slot)
+    }
+
+    /// Registers a new exchange for a client request, under a fresh host request id.
+    func openExchange(_ envelope: RoutingEnvelope, _ msg: WireMessage, pluginIndex: Int, options: JSON,
+                      header: Frame, body: Frame) -> Exchange {
+        nextHostId += 1
+        let exchange = Exchange(hostId: String(nextHostId, radix: 36), client: envelope, clientRequestId: msg.requestId,
+                                intent: msg.intent, pluginIndex: pluginIndex,
+                                timeout: requestTimeout(slots[pluginIndex], options: options), options: options)
+        exchange.pendingHeader = header
+        exchange.pendingBody = body
+        exchanges[exchange.hostId] = exchange
+        byClient[exchange.clientKey] = exchange.hostId
+        return exchange
     }
 
     /// Why `slot` can't take a request for `intent` now (restricted without the right
@@ -593,28 +601,11 @@ extension IntentRouter {
     /// timeout, busy and crash handling. (Kept apart from `startRequest` on purpose.)
     func forwardControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON, to forward: ControlForward) {
         let slot = slots[forward.pluginIndex]
-        if case .failed(let reason) = slot.state, !retryFailedSpawn(slot) {
-            return reject(envelope, msg, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)",
-                                                  details: ["plugin": .string(slot.spec.id)]))
+        if let error = admissionError(slot, intent: msg.intent, options: options) {
+            return reject(envelope, msg, error)
         }
-        if slot.inFlight.count + slot.waiting.count >= slot.spec.maxInFlight {
-            return reject(envelope, msg, BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight; try again later",
-                                                  details: ["plugin": .string(slot.spec.id)]))
-        }
-        var timeout = slot.spec.timeout.nanoseconds
-        if let ms = options["timeout_ms"]?.intValue, ms > 0 { timeout = UInt64(ms) * 1_000_000 }
-        nextHostId += 1
-        let exchange = Exchange(hostId: String(nextHostId, radix: 36), client: envelope, clientRequestId: msg.requestId,
-                                intent: msg.intent, pluginIndex: forward.pluginIndex, timeout: timeout, options: options)
-        exchange.pendingHeader = Frame()
-        exchange.pendingBody = Frame(data: forward.body.canonicalData)
-        exchanges[exchange.hostId] = exchange
-        byClient[exchange.clientKey] = exchange.hostId
-        armDeadline(exchange)
-        if slot.identity != nil {
-            begin(exchange, slot)
-        } else {
-            slot.waiting.append(exchange.hostId)
-        }
+        let exchange = openExchange(envelope, msg, pluginIndex: forward.pluginIndex, options: options,
+                                    header: Frame(), body: Frame(data: forward.body.canonicalData))
+        dispatch(exchange, slot)
     }
 }
