@@ -63,7 +63,7 @@ public final class IntentHost {
         router.installChoices(stateDirectory: host.stateDirectory)
         let hooks = IntentRouterHooks(router: router)
         LegacyHandlers.install(definitions, into: hooks)
-        NewStyleSupport.install(hooks)
+        NewStyleSupport.install(hooks, definitions: definitions)
         for install in configure { install(hooks) }
 
         for warning in manifest.warnings { logger.warning("\(warning)") }

@@ -82,7 +82,7 @@ struct ChoiceEndToEndTests {
         #expect(try client.control("ib.choices.list")["choices"] == [])
     }
 
-    @Test("the demo's two messengers (messenger, chat) both claim INSendMessageIntent, and the client picks one")
+    @Test("the demo's two messengers (legacy messenger, new-style chat) both claim INSendMessageIntent, and the client picks one")
     func demoMessengers() throws {
         let host = try TestHost(plugins: ["messenger", "chat"].map { id in
             "  - id: \(id)\n    name: \(id.capitalized)\n    exec: \(Products.path("plugin-\(id)"))\n    IntentsSupported: [INSendMessageIntent]"
@@ -94,9 +94,14 @@ struct ChoiceEndToEndTests {
             seen.append(p)
             return ["value": "chat", "remember": "once"]
         }
+        #expect(seen.count == 1, "chat has both parameters: only the plugin choice is asked")
         #expect(seen.first?.options.compactMap { $0["name"]?.stringValue } == ["Chat", "Messenger"])
+        // Both handler generations side by side in one prompt.
+        #expect(seen.first?.options.map { "\($0["id"]?.displayText ?? ""):\($0["style"]?.displayText ?? "")" }
+                == ["chat:new", "messenger:legacy"])
         #expect(reply.plugin == "chat")
-        #expect(reply.body["dialog"] == "Chat: sent “Hallo” to Alex")
+        #expect(reply.body["dialog"] == "Chat: sent “Hallo” to Alex.")
+        #expect(reply.body["value"]?.stringValue?.hasPrefix("chat-") == true)
         #expect(host.log.contains("conflict: INSendMessageIntent is claimed by 2 plugins (chat, messenger)"))
     }
 

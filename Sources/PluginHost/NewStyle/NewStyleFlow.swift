@@ -4,7 +4,8 @@ import IntentBus
 /// Drives one request for a new-style intent (docs/protocol.md "New-style metadata"):
 ///
 /// 1. checks authentication, maps a migrated legacy request's parameters by name and
-///    type (reporting the rest), checks every given value's type and range, applies
+///    type (the legacy definition's declared types when the host has it; reporting the
+///    rest), checks every given value's type and range, applies
 ///    defaults, and asks the client for each required parameter still missing, one
 ///    PROMPT at a time;
 /// 2. sends the REQUEST (`style: new`) with the checked parameters;
@@ -20,6 +21,9 @@ final class NewStyleFlow: ExchangeFlow {
     private let catalog: NewStyleCatalog
     /// The legacy name the client used, when this request reaches a migrated intent.
     private let migratedFrom: String?
+    /// The legacy intent's definition, when the host has one: migration then maps
+    /// parameters by their declared types.
+    private let legacyDefinition: IntentDefinition?
     private let clientCredential: String?
     private var values: [String: JSON] = [:]
     /// Parameters of a migrated request that did not map, with the reason.
@@ -30,10 +34,12 @@ final class NewStyleFlow: ExchangeFlow {
     /// The last PROMPT body the plugin sent, to check the client's answer to it.
     private var pluginQuestion: JSON?
 
-    init(intent: IntentDecl, catalog: NewStyleCatalog, migratedFrom: String?, clientCredential: String?) {
+    init(intent: IntentDecl, catalog: NewStyleCatalog, migratedFrom: String?, legacyDefinition: IntentDefinition? = nil,
+         clientCredential: String?) {
         self.intent = intent
         self.catalog = catalog
         self.migratedFrom = migratedFrom
+        self.legacyDefinition = legacyDefinition
         self.clientCredential = clientCredential
     }
 
@@ -81,7 +87,8 @@ final class NewStyleFlow: ExchangeFlow {
         askNextOrPerform(exchange, ops)
     }
 
-    /// Keeps the legacy parameters that match a new parameter by name and type; reports
+    /// Keeps the legacy parameters that match a new parameter by name and type (the type
+    /// the legacy definition declares, when there is one: `MigrationMapping`); reports
     /// the others in `unmapped`.
     private func mapLegacy(_ given: [String: JSON], legacy: String) -> [String: JSON] {
         var mapped: [String: JSON] = [:]
@@ -91,11 +98,11 @@ final class NewStyleFlow: ExchangeFlow {
                                  "reason": .string("\(intent.identifier) has no parameter \"\(name)\"")])
                 continue
             }
-            switch ParameterCheck.check(value, p, catalog: catalog) {
+            switch MigrationMapping.map(value, legacy: legacyDefinition?.parameter(name), of: legacyDefinition,
+                                        to: p, of: intent, catalog: catalog) {
             case .success(let v): mapped[name] = v
             case .failure(let why):
-                unmapped.append(["name": .string(name), "value": value,
-                                 "reason": .string("\(intent.identifier).\(name) (\(p.type)): \(why)")])
+                unmapped.append(["name": .string(name), "value": value, "reason": .string(why.message)])
             }
         }
         return mapped

@@ -8,8 +8,9 @@ public enum NewStyleSupport {
     public static let entityQueryIntent = "ib.entities"
 
     /// Called by `IntentHost` before routing starts. Keeps any metadata check installed
-    /// before it (it runs first).
-    public static func install(_ hooks: IntentRouterHooks) {
+    /// before it (it runs first). `definitions` are the legacy intent definitions: a
+    /// migrated intent maps a legacy request's parameters by the types they declare.
+    public static func install(_ hooks: IntentRouterHooks, definitions: DefinitionCatalog = DefinitionCatalog()) {
         let router = hooks.router
         let catalogs = CatalogTable()
         let logger = hooks.logger
@@ -32,7 +33,9 @@ public enum NewStyleSupport {
             guard let catalog = catalogs.byPlugin[slot.spec.id], let (intent, legacy) = catalog.lookup(exchange.intent) else {
                 return nil
             }
-            return NewStyleFlow(intent: intent, catalog: catalog, migratedFrom: legacy, clientCredential: credential)
+            let legacyDefinition = legacy.flatMap { definitions.definition(of: $0, plugin: slot.spec.id) }
+            return NewStyleFlow(intent: intent, catalog: catalog, migratedFrom: legacy, legacyDefinition: legacyDefinition,
+                                clientCredential: credential)
         }
         router.controlForwarders[entityQueryIntent] = { [unowned router] request in
             EntityQueryRouting.route(request, router: router, catalogs: catalogs)
