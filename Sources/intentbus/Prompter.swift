@@ -51,6 +51,12 @@ final class Prompter {
             if prompt.kind == "plugin_choice" { body["remember"] = .string(remember) }
             return .object(body)
         default:
+            // A value prompt that lists choices (an enum's cases) takes a number too,
+            // as on a terminal.
+            if !prompt.options.isEmpty, let n = Int(given), n >= 1, n <= prompt.options.count,
+               let id = prompt.options[n - 1]["id"] {
+                return ["value": id]
+            }
             return ["value": SendCommand.inferred(given)]
         }
     }

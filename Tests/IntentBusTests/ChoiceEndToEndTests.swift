@@ -102,7 +102,7 @@ struct ChoiceEndToEndTests {
         #expect(reply.plugin == "chat")
         #expect(reply.body["dialog"] == "Chat: sent “Hallo” to Alex.")
         #expect(reply.body["value"]?.stringValue?.hasPrefix("chat-") == true)
-        #expect(host.log.contains("conflict: INSendMessageIntent is claimed by 2 plugins (chat, messenger)"))
+        #expect(host.logEventually(contains: "conflict: INSendMessageIntent is claimed by 2 plugins (chat, messenger)"))
     }
 
     @Test("\"always\" is remembered: no prompt afterwards, across a restart and across kill -9 of the host")
@@ -124,7 +124,7 @@ struct ChoiceEndToEndTests {
         let (afterRestart, promptsAfterRestart) = try send(try second.client())
         #expect(promptsAfterRestart.isEmpty)
         #expect(afterRestart.plugin == "beta")
-        #expect(second.log.contains("choice store: 1 remembered choices"))
+        #expect(second.logEventually(contains: "choice store: 1 remembered choices"))
 
         // A choice made just before kill -9 is on disk too.
         // (everyone's default, beta, applies to kim, so kim names a plugin and asks to remember it).
@@ -426,7 +426,7 @@ struct ChoiceEndToEndTests {
         _ = dir.write("state/choices.sqlite3", String(repeating: "this is not a database\n", count: 200))
         let host = try TestHost(plugins: claimants(["alpha", "beta"]), dir: dir, waitReady: ["alpha", "beta"])
         defer { host.stop() }
-        #expect(host.log.contains("choice store: choices.sqlite3 was corrupt (file is not a database)"))
+        #expect(host.logEventually(contains: "choice store: choices.sqlite3 was corrupt (file is not a database)"))
         let files = try FileManager.default.contentsOfDirectory(atPath: "\(dir.path)/state")
         #expect(files.contains { $0.hasPrefix("choices.sqlite3.corrupt-") })
 

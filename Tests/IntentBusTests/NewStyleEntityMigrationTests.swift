@@ -74,7 +74,7 @@ struct NewStyleEntityMigrationTests {
         #expect(reason.contains("BrokenRangeIntent.minutes: default 500 is outside its range 5…180"))
         #expect(reason.contains("BrokenRangeIntent.untitled: parameter has no title"))
         #expect(reason.contains("two intents with the same identifier DuplicateIntent"))
-        #expect(host.log.contains("rejected HELLO from plugin broken: invalid new-style metadata"))
+        #expect(host.logEventually(contains: "rejected HELLO from plugin broken: invalid new-style metadata"))
         let noquery = try host.waitForPlugin("noquery", state: "failed")
         #expect(noquery["reason"]?.stringValue?.contains("entity type TestItem has no query") == true)
 
@@ -137,7 +137,7 @@ struct NewStyleEntityMigrationTests {
         #expect(unmapped.first?["name"] == "shout")
         #expect(unmapped.first?["value"] == true)
         #expect(unmapped.first?["reason"]?.stringValue?.contains("has no parameter \"shout\"") == true)
-        #expect(host.log.contains("parameters not mapped: shout"))
+        #expect(host.logEventually(contains: "parameters not mapped: shout"))
 
         // A legacy value of the wrong type doesn't map either: reported, and the parameter
         // falls back to its default.
