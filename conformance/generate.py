@@ -369,8 +369,8 @@ LEGACY_CONVERSATIONS = [
         (P2H, "REPLY", "h1", COFFEE, OK_COFFEE, {"code": "success", "response": COFFEE_RESPONSE}),
         (H2C, "REPLY", "r1", COFFEE, {"code": "success", "plugin": "coffee", "status": "success"},
          {"code": "success", "code_value": 4, "success": True,
-          "dialog": "Your order C-4711 is on its way: 2 × large latte, 8.4 EUR.",
-          "concise_dialog": "Order C-4711, 8.4 EUR.", "response": COFFEE_RESPONSE, "parameters": COFFEE_VALUES}),
+          "dialog": "Your order C-4711 is on its way: 2 × large latte, €8.40.",
+          "concise_dialog": "Order C-4711, €8.40.", "response": COFFEE_RESPONSE, "parameters": COFFEE_VALUES}),
     ], "the coffee plugin (definitions/coffee.yaml): all phase requests carry the host's one request id; the "
        "host asks for the size, then confirms, handles, relays progress and renders the code's dialogs", "8"),
     flow("every-resolution-kind", "kinds", [

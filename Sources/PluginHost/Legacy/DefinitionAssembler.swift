@@ -12,6 +12,8 @@ final class DefinitionAssembler {
     let isStandard: Bool
     private var enums: [String: EnumDefinition] = [:]
     private var types: [String: CustomTypeDefinition] = [:]
+    /// The file's `locale:`; every intent of the file renders its dialogs in it.
+    private var locale: DialogLocale = .neutral
 
     /// Apple's intent categories (the verbs of Xcode's category menu included), which
     /// decide how Siri phrases confirmations.
@@ -39,6 +41,13 @@ final class DefinitionAssembler {
             return []
         }
         return context.mapping(root) { m -> [IntentDefinition] in
+            if let name = m.optional("locale", as: Marked<String>.self) {
+                context.withPath(.key("locale")) {
+                    do throws(DialogLocaleError) { locale = try DialogLocale(identifier: name.value) } catch {
+                        context.error(error.message, at: name.mark)
+                    }
+                }
+            }
             let enumNodes = m.optional("enums", as: [YAMLNode].self)
             let typeNodes = m.optional("types", as: [YAMLNode].self)
             let intentNodes = m.require("intents", as: [YAMLNode].self)
@@ -222,7 +231,7 @@ final class DefinitionAssembler {
                 name: name.value, title: title ?? name.value, description: description,
                 category: category?.value ?? "generic", examplePhrases: phrases,
                 parameters: parameters, responseParameters: responseParameters, codes: codes,
-                enums: enums, types: types, isStandard: isStandard, mark: name.mark)
+                enums: enums, types: types, isStandard: isStandard, mark: name.mark, locale: locale)
         }
     }
 

@@ -68,25 +68,3 @@ public struct FormatStringError: Error, Sendable {
     public let offset: Int
     public let message: String
 }
-
-extension JSON {
-    /// How a value reads inside a dialog: strings as they are, numbers as written,
-    /// custom objects by their `displayString` (or `title`, or `identifier`), currency
-    /// amounts as `12.5 EUR`, lists joined with commas.
-    var dialogText: String {
-        switch self {
-        case .object(let o):
-            if let amount = o["amount"], let currency = o["currency"]?.stringValue {
-                return "\(amount.displayText) \(currency)"
-            }
-            for key in ["displayString", "title", "name", "identifier"] {
-                if let text = o[key]?.stringValue { return text }
-            }
-            return canonicalString
-        case .array(let items):
-            return items.map(\.dialogText).joined(separator: ", ")
-        default:
-            return displayText
-        }
-    }
-}

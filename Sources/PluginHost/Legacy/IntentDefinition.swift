@@ -147,6 +147,9 @@ public struct IntentDefinition: Sendable {
     /// True for the built-in standard-domain intents.
     public var isStandard: Bool
     public var mark: SourceMark
+    /// How dialogs render values: the file's `locale:`, neutral when it names none
+    /// (and for the standard intents).
+    public var locale: DialogLocale = .neutral
 
     /// The parameter named `name`.
     public func parameter(_ name: String) -> ParameterDefinition? { parameters.first { $0.name == name } }

@@ -273,11 +273,13 @@ final class LegacyFlow: ExchangeFlow {
     /// Values a parameter dialog can name: the parameter's own facts and the intent's
     /// current values.
     private func dialogValues(_ parameter: ParameterDefinition, value: JSON?, count: Int? = nil) -> [String: String] {
-        var values = parameters.mapValues(\.dialogText)
+        let locale = definition.locale
+        var values: [String: String] = [:]
+        for (name, current) in parameters { values[name] = locale.text(current, as: definition.parameter(name)?.type) }
         values["displayName"] = parameter.displayName
-        values["value"] = (value ?? parameters[parameter.name])?.dialogText ?? ""
-        if let minimum = parameter.minimum { values["minimumValue"] = JSON.double(minimum).displayText }
-        if let maximum = parameter.maximum { values["maximumValue"] = JSON.double(maximum).displayText }
+        values["value"] = (value ?? parameters[parameter.name]).map { locale.text($0, as: parameter.type) } ?? ""
+        if let minimum = parameter.minimum { values["minimumValue"] = locale.boundText(minimum, for: parameter.type) }
+        if let maximum = parameter.maximum { values["maximumValue"] = locale.boundText(maximum, for: parameter.type) }
         if let count { values["count"] = String(count) }
         return values
     }
@@ -323,7 +325,9 @@ final class LegacyFlow: ExchangeFlow {
             var o = option.objectValue ?? ["value": option]
             let id = o["id"]?.stringValue ?? String(index + 1)
             o["id"] = .string(id)
-            if o["title"]?.stringValue == nil { o["title"] = .string(o["value"]?.dialogText ?? id) }
+            if o["title"]?.stringValue == nil {
+                o["title"] = .string(o["value"].map { definition.locale.text($0, as: parameter.type) } ?? id)
+            }
             return .object(o)
         }
         let values = dialogValues(parameter, value: nil, count: options.count)
@@ -402,7 +406,10 @@ final class LegacyFlow: ExchangeFlow {
         if !undeclared.isEmpty {
             ops.logger.warning("plugin \(pluginId) returned response parameters \(undeclared.sorted().joined(separator: ", ")) that \(exchange.intent) does not declare")
         }
-        let texts = values.mapValues(\.dialogText)
+        var texts: [String: String] = [:]
+        for (key, value) in values {
+            texts[key] = definition.locale.text(value, as: definition.responseParameters.first { $0.name == key }?.type)
+        }
         let full = FormatString(code.formatString ?? GenericResponseCodes.defaultDialog(code.name) ?? "").render(texts)
         let concise = code.conciseFormatString.map { FormatString($0).render(texts) } ?? full
         let missing = Set(full.missing + concise.missing)

@@ -10,6 +10,9 @@ import IntentBus
 //   ConfirmIntent   confirm answers ready, or notAllowed when `allow` is false
 //   TypesIntent     echoes the normalized parameters
 //   SecretIntent    restricted in the tests' manifest
+//   RenderIntent    answers with its parameters as response parameters, so that tests
+//                   see how dialogs render each type; its definition is the test's own
+//                   (one file per `locale:`)
 // With LEGACY_CALL_LOG set, every phase call is appended to that file as
 // "<intent> <phase>", so that tests can see what the plugin was (not) asked.
 
@@ -95,6 +98,15 @@ struct TypesHandler: LegacyIntentHandling {
     }
 }
 
+struct RenderHandler: LegacyIntentHandling {
+    enum Code: String, LegacyResponseCode { case success }
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        record(intent.name, "handle")
+        return LegacyResponse(.success, intent.parameters)
+    }
+}
+
 struct SecretHandler: LegacyIntentHandling {
     enum Code: String, LegacyResponseCode { case success }
 
@@ -106,12 +118,13 @@ struct SecretHandler: LegacyIntentHandling {
 
 do {
     let runtime = try PluginRuntime()
-    runtime.onLegacy(["ResolveIntent", "ConfirmIntent", "TypesIntent", "SecretIntent"]) { intent in
+    runtime.onLegacy(["ResolveIntent", "ConfirmIntent", "TypesIntent", "SecretIntent", "RenderIntent"]) { intent in
         switch intent {
         case "ResolveIntent": ResolveHandler()
         case "ConfirmIntent": ConfirmHandler()
         case "TypesIntent": TypesHandler()
         case "SecretIntent": SecretHandler()
+        case "RenderIntent": RenderHandler()
         default: nil
         }
     }

@@ -23,7 +23,7 @@ def test_the_ten_line_client_of_the_guide_works(start_host, tmp_path):
     r = subprocess.run([sys.executable, str(tmp_path / "order.py"), host.frontend], capture_output=True, text=True,
                        timeout=60, stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stderr
-    assert re.fullmatch(r"Your order C-\d+ is on its way: 2 × large latte, 8\.4 EUR\.\n", r.stdout)
+    assert re.fullmatch(r"Your order C-\d+ is on its way: 2 × large latte, €8\.40\.\n", r.stdout)
 
 
 def test_the_demo_manifests_coffee_entry_starts(start_host):

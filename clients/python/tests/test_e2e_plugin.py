@@ -31,7 +31,8 @@ def cli_send(host, *args):
 
 def test_swift_cli_orders_coffee(start_host):
     """The legacy coffee plugin: the host resolves, confirms and handles it, and renders
-    the success code's format string from definitions/coffee.yaml."""
+    the success code's format string from definitions/coffee.yaml, whose `locale: en_US`
+    makes the CurrencyAmount read €8.40."""
     host = start_host([coffee_plugin()])
     code, out, err = cli_send(host, "OrderCoffeeIntent", "beverage=latte", "size=large", "quantity=2")
     assert code == 0, err
@@ -41,8 +42,8 @@ def test_swift_cli_orders_coffee(start_host):
     response = body["response"]
     assert re.fullmatch(r"C-\d+", response["orderNumber"])
     assert response["price"] == {"amount": 8.4, "currency": "EUR"}
-    assert body["dialog"] == f"Your order {response['orderNumber']} is on its way: 2 × large latte, 8.4 EUR."
-    assert body["concise_dialog"] == f"Order {response['orderNumber']}, 8.4 EUR."
+    assert body["dialog"] == f"Your order {response['orderNumber']} is on its way: 2 × large latte, €8.40."
+    assert body["concise_dialog"] == f"Order {response['orderNumber']}, €8.40."
     assert body["parameters"] == {"beverage": "latte", "size": "large", "quantity": 2}
 
 
@@ -68,7 +69,7 @@ def test_swift_cli_gets_the_coffee_plugins_custom_code(start_host):
     body = out["body"]
     assert body["code"] == "tenthCupFree" and body["code_value"] == 100 and out["header"]["code"] == "tenthCupFree"
     assert body["response"]["price"] == {"amount": 19.8, "currency": "EUR"}
-    assert body["dialog"].endswith("10 × medium espresso, 19.8 EUR — the tenth cup is on us!")
+    assert body["dialog"].endswith("10 × medium espresso, €19.80 — the tenth cup is on us!")
 
 
 def test_swift_cli_calls_the_python_test_plugin(start_host):
