@@ -4,7 +4,13 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 CONFIG ?= plugins.yaml
 
-.PHONY: all deps build run test test-swift bench clean
+.PHONY: all deps build run test test-swift bench clean python-venv test-python
+
+# The Python client/plugin SDK lives in clients/python; tests and the demo's coffee plugin
+# run from a venv in the repository (.venv, gitignored), made with the system python3.
+PYTHON ?= python3
+VENV ?= .venv
+PY_SOURCES := $(wildcard clients/python/pyproject.toml clients/python/intentbus/*.py clients/python/intentbus/examples/*.py)
 
 all: build
 
@@ -14,12 +20,26 @@ deps:
 build: deps
 	$(SWIFT) build
 
-run: build
+run: build python-venv
 	.build/debug/intentbus host --config $(CONFIG)
 
-test: deps
+test: deps python-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) --no-print-directory test-python
+
+# The venv, with the intentbus package and pytest; reinstalled when the package changes.
+python-venv: $(VENV)/.intentbus-installed
+
+$(VENV)/.intentbus-installed: $(PY_SOURCES) | deps
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check ./clients/python pytest
+	touch $@
+
+# pytest exits 5 when it collected no tests: that is a failure here, not a pass.
+test-python: python-venv
+	cd clients/python && ../../$(VENV)/bin/python -m pytest -q; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "test-python: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
 # The host against a bare zmq_proxy relay, side by side (docs/performance.md). About 1.5
 # minutes after the release build; writes bench/results/<time>.json and latest.json.
@@ -28,4 +48,4 @@ bench: deps
 	.build/release/intentbus-bench --out bench/results
 
 clean:
-	rm -rf .build .intentbus
+	rm -rf .build .intentbus $(VENV)

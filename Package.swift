@@ -8,7 +8,7 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 /// Example plugins: each is its own executable under Sources/Plugins/<Name>.
-let examplePlugins = ["Balance", "Messenger", "Echo", "TestPlugin"]
+let examplePlugins = ["Balance", "Messenger", "Chat", "Echo", "TestPlugin", "LegacyTest", "NewStyleTest", "FocusFlow", "Cart"]
 
 var targets: [Target] = [
     .systemLibrary(

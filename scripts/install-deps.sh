@@ -4,6 +4,13 @@
 set -euo pipefail
 
 packages=(pkg-config libzmq3-dev libyaml-dev libsqlite3-dev)
+# The Python client and its tests need python3 with a working `python3 -m venv`; Debian's
+# python3 only has it with python3-venv (ensurepip), other pythons (pyenv) bring their own.
+if ! command -v python3 >/dev/null 2>&1; then
+    packages+=(python3 python3-venv)
+elif ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
+    packages+=(python3-venv)
+fi
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

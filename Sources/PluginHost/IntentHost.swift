@@ -30,6 +30,7 @@ public final class IntentHost {
     /// Runs the host until it is told to stop.
     public func run() throws(HostStartError) {
         let host = manifest.host
+        let definitions = try LegacyHandlers.loadDefinitions(manifest, logger: logger)
         do {
             try FileManager.default.createDirectory(atPath: host.stateDirectory, withIntermediateDirectories: true)
         } catch {
@@ -57,13 +58,20 @@ public final class IntentHost {
         } catch {
             throw HostStartError(message: "can't set up the router: \(error)")
         }
+        // Remembered plugin choices live in the state directory; a corrupt file is
+        // recovered (and logged), any other problem leaves them in memory only.
+        router.installChoices(stateDirectory: host.stateDirectory)
         let hooks = IntentRouterHooks(router: router)
+        LegacyHandlers.install(definitions, into: hooks)
+        NewStyleSupport.install(hooks, definitions: definitions)
         for install in configure { install(hooks) }
 
         for warning in manifest.warnings { logger.warning("\(warning)") }
         for (intent, indices) in router.routes.sorted(by: { $0.key < $1.key }) where indices.count > 1 {
             let ids = indices.map { router.slots[$0].spec.id }.joined(separator: ", ")
-            logger.warning("conflict: \(intent) is claimed by \(indices.count) plugins (\(ids)); clients will be asked to choose")
+            let resolution = manifest.host.presetDefaults[intent].map { "the preset default is \($0)" }
+                ?? "clients without a remembered choice will be asked to choose"
+            logger.warning("conflict: \(intent) is claimed by \(indices.count) plugins (\(ids)); \(resolution)")
         }
         signal(SIGPIPE, SIG_IGN)
         let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in

@@ -51,6 +51,12 @@ final class Prompter {
             if prompt.kind == "plugin_choice" { body["remember"] = .string(remember) }
             return .object(body)
         default:
+            // A value prompt that lists choices (an enum's cases) takes a number too,
+            // as on a terminal.
+            if !prompt.options.isEmpty, let n = Int(given), n >= 1, n <= prompt.options.count,
+               let id = prompt.options[n - 1]["id"] {
+                return ["value": id]
+            }
             return ["value": SendCommand.inferred(given)]
         }
     }
@@ -96,7 +102,18 @@ final class Prompter {
                 }
             }
         default:
-            let type = prompt.raw["type"]?.stringValue.map { " (\($0))" } ?? ""
+            // Enum parameters come with their cases: offer them as numbered choices.
+            if !prompt.options.isEmpty {
+                print(dialog)
+                for (i, option) in prompt.options.enumerated() {
+                    print("  \(i + 1)) \(option["title"]?.displayText ?? option["id"]?.displayText ?? "?")")
+                }
+                guard let line = readLine(prompt: "Choose 1–\(prompt.options.count) or type a value: ") else { return nil }
+                if let n = Int(line), n >= 1, n <= prompt.options.count { return ["value": prompt.options[n - 1]["id"] ?? .string(line)] }
+                return ["value": .string(line)]
+            }
+            // Plain text needs no hint; other types say what they expect.
+            let type = prompt.raw["type"]?.stringValue.flatMap { $0 == "String" ? nil : " (\($0))" } ?? ""
             guard let line = readLine(prompt: "\(dialog)\(type) ") else { return nil }
             return ["value": SendCommand.inferred(line)]
         }

@@ -11,6 +11,9 @@ commands:
   host       run the host on a manifest (default ./plugins.yaml)
   send       send an intent request and print the answer
   plugins    list every plugin, its state, pid and intents
+  explain    who would handle an intent, and why
+  choices    list, set or reset remembered plugin choices
+  validate   check a plugin's new-style metadata (describe mode), like a build step
 
 Run `intentbus COMMAND --help` for a command's options.
 """
@@ -89,6 +92,9 @@ func main() -> Int32 {
         case "host": return try runHost(argv)
         case "send": return try SendCommand.run(argv)
         case "plugins": return try runPlugins(argv)
+        case "explain": return try ExplainCommand.run(argv)
+        case "choices": return try ChoicesCommand.run(argv)
+        case "validate": return try ValidateCommand.run(argv)
         case "--help", "-h", "help": print(topUsage); return ExitCode.success
         default: throw UsageError("unknown command \"\(command)\"")
         }

@@ -49,3 +49,28 @@ struct WireTests {
         #expect(rest2.count == 1)
     }
 }
+
+@Suite("JSON parser")
+struct JSONParserTests {
+    @Test func keepsIntegersAndDecimalsApart() throws {
+        #expect(try JSON.parse("0") == .int(0))
+        #expect(try JSON.parse("0.0") == .double(0))
+        #expect(try JSON.parse("-12") == .int(-12))
+        #expect(try JSON.parse("1e2") == .double(100))
+        #expect(try JSON.parse("9223372036854775808") == .double(9223372036854775808))
+        #expect(try JSON.parse("[0.0,1]").canonicalString == "[0.0,1]")
+    }
+
+    @Test func stringsAndEscapes() throws {
+        #expect(try JSON.parse(#""a\"b\\c\/d\n\u00fc\ud83d\ude00""#) == .string("a\"b\\c/d\nü😀"))
+        #expect(try JSON.parse(#"{"k":[true,false,null]}"#) == ["k": [true, false, nil]])
+    }
+
+    @Test func rejectsInvalidJSON() {
+        for bad in ["{", "[1,]", "01", "1.", "\"\\x\"", "{\"a\" 1}", "tru", "1 2", "\"\u{01}\"", "\"\\ud800\"", "-"] {
+            #expect(throws: JSONParseError.self, "\(bad)") { try JSON.parse(bad) }
+        }
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect(throws: JSONParseError.self) { try JSON.parse(deep) }
+    }
+}

@@ -53,27 +53,13 @@ extension JSON {
     /// means "nothing".
     public static func parse(_ data: Data) throws(JSONParseError) -> JSON {
         if data.isEmpty { return .object([:]) }
-        do {
-            return try JSONDecoder().decode(JSON.self, from: data)
-        } catch {
-            throw JSONParseError(message: "not valid JSON: \(Self.describe(error))")
-        }
+        var parser = JSONParser(data)
+        return try parser.parseDocument()
     }
 
     /// Parses a UTF-8 string.
     public static func parse(_ text: String) throws(JSONParseError) -> JSON {
         try parse(Data(text.utf8))
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let ctx) = error {
-            if let underlying = ctx.underlyingError as NSError?,
-               let detail = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
-                return detail
-            }
-            return ctx.debugDescription
-        }
-        return "\(error)"
     }
 
     /// Canonical text: sorted keys, no insignificant whitespace, "/" not escaped,
@@ -95,7 +81,8 @@ extension JSON {
         case .int(let i): out += String(i)
         case .double(let d):
             if d.isFinite, d == d.rounded(), abs(d) < 1e16 {
-                out += String(Int64(d)) + ".0"
+                // Integral decimals print like Python's repr: "3.0", and "-0.0" keeps its sign.
+                out += (d == 0 && d.sign == .minus ? "-0" : String(Int64(d))) + ".0"
             } else if d.isFinite {
                 out += "\(d)"
             } else {

@@ -90,6 +90,10 @@ public struct HostSettings: Sendable {
     public var conversationTimeout: Duration
     /// The shared client credential for restricted intents (until CURVE), or nil.
     public var clientCredential: String?
+    /// `defaults:` preset default plugin per intent (intent → plugin id), used when
+    /// several plugins claim an intent and no remembered choice applies. Checked at load:
+    /// each plugin exists and claims its intent.
+    public var presetDefaults: [String: String] = [:]
 }
 
 /// The whole manifest: `plugins.yaml` plus any drop-ins.

@@ -28,6 +28,7 @@ extension ManifestAssembler {
                 let conversationTimeout = m.optional("conversation_timeout", as: Marked<Duration>.self)
                 let credential = m.optional("client_credential", as: Marked<String>.self)
                 let credentialFile = m.optional("client_credential_file", as: Marked<String>.self)
+                presetDefaultEntries = decodePresetDefaults(m.node(for: "defaults"))
 
                 if let stateDirectory {
                     if stateDirectory.value.isEmpty {

@@ -17,6 +17,8 @@ final class ManifestAssembler {
     var idMarks: [String: SourceMark] = [:]
     /// Files in load order; diagnostics are sorted by it.
     private(set) var files: [String] = []
+    /// `host.defaults` as written, checked against the plugins once all files are read.
+    var presetDefaultEntries: [PresetDefaultEntry] = []
 
     init(manifestPath: String) {
         self.manifestPath = manifestPath
@@ -126,11 +128,13 @@ final class ManifestAssembler {
                 "no plugins declared; the host will answer every request with unknown_intent",
                 at: SourceMark(file: manifestPath, line: 1, column: 1))
         }
+        var settings = host ?? defaultHostSettings()
+        settings.presetDefaults = checkPresetDefaults()
         let errors = context.errors
         if !errors.isEmpty { throw ConfigError(sortedByPosition(errors)) }
         return Manifest(
             path: absolutePath,
-            host: host ?? defaultHostSettings(),
+            host: settings,
             plugins: plugins,
             warnings: sortedByPosition(context.warnings),
             files: files)

@@ -35,6 +35,9 @@ final class Exchange {
     var flow: (any ExchangeFlow)?
     /// Flow-specific state (parameters collected so far, phase, …).
     var flowState: [String: JSON] = [:]
+    /// Set while the client is asked which plugin to use (IntentRouter+Choice.swift);
+    /// `pluginIndex` means nothing until it is cleared.
+    var choosing: PluginChoiceStage?
 
     init(hostId: String, client: RoutingEnvelope, clientRequestId: String, intent: String,
          pluginIndex: Int, timeout: UInt64, options: JSON) {

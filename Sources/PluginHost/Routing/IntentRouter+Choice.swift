@@ -3,13 +3,67 @@ import IntentBus
 
 /// The outcome of picking a plugin among those that claim an intent.
 enum PluginChoice {
+    /// Route to this slot.
     case plugin(Int)
+    /// Nobody decides for the client: send it this `plugin_choice` PROMPT.
+    case ask(JSON)
+    /// End the request with this error.
     case failure(BusError)
 }
 
+/// What an exchange in the "choosing" stage remembers: the plugins offered, and how
+/// many unusable answers the client has sent.
+final class PluginChoiceStage {
+    let candidates: [Int]
+    /// Why the client's default no longer applies, repeated when asking again.
+    let staleReason: String?
+    var badAnswers = 0
+
+    init(candidates: [Int], staleReason: String?) {
+        self.candidates = candidates
+        self.staleReason = staleReason
+    }
+}
+
+/// How a default is decided for a contested intent, without side effects on the
+/// client: used for routing and, unchanged, for `ib.explain`.
+struct ChoiceDecision {
+    enum Outcome {
+        /// This slot handles the request.
+        case plugin(Int)
+        /// The client is asked (`choice: ask`).
+        case ask
+        /// The request fails with `choice_required` (`choice: fail` or `default`).
+        case fail
+    }
+
+    let outcome: Outcome
+    /// `single`, `remembered`, `preset`, `priority`, `prompt` or `choice_required`.
+    let rule: String
+    /// One sentence for people.
+    let explanation: String
+    /// Why the remembered or preset default does not apply any more, when that is the
+    /// reason nobody decides.
+    let staleReason: String?
+}
+
+/// Choosing among plugins that claim the same intent (docs/choices.md): the header's
+/// `plugin`, a remembered "always" choice, the manifest's preset default, priority
+/// under `choice: default`, or a `plugin_choice` PROMPT. Also the host intents
+/// `ib.explain` and `ib.choices.*`.
+///
+/// Everything here runs on the router thread. Uncontested intents never get here past
+/// the first two checks of `choosePlugin`.
 extension IntentRouter {
-    /// Picks the plugin for a request. A `plugin` named in the header wins; a single
-    /// claimant is taken; several claimants need a choice.
+    /// Most unusable answers to one plugin-choice prompt before the request fails.
+    static let maximumBadChoiceAnswers = 3
+    static let choicePolicies = ["ask", "fail", "default"]
+
+    // MARK: - Routing
+
+    /// Picks the plugin for a request. A `plugin` named in the header wins (and is
+    /// remembered with `remember: true`); a single claimant is taken; otherwise
+    /// `decideChoice` applies the remembered or preset default and the policy.
     func choosePlugin(_ intent: String, candidates: [Int], options: JSON) -> PluginChoice {
         if let named = options["plugin"]?.stringValue {
             guard let index = candidates.first(where: { slots[$0].spec.id == named }) else {
@@ -19,26 +73,195 @@ extension IntentRouter {
                     : "there is no plugin \"\(named)\"",
                     details: ["candidates": candidateList(candidates, intent: intent)]))
             }
+            if options["remember"]?.boolValue == true {
+                rememberChoice(intent: intent, client: options["client"]?.stringValue, plugin: named, source: "always")
+            }
             return .plugin(index)
         }
         if candidates.count == 1 { return .plugin(candidates[0]) }
         let policy = options["choice"]?.stringValue ?? "ask"
-        if policy == "default" {
-            let best = candidates.max { slots[$0].spec.priority < slots[$1].spec.priority }!
-            let top = candidates.filter { slots[$0].spec.priority == slots[best].spec.priority }
-            if top.count == 1 { return .plugin(best) }
+        guard Self.choicePolicies.contains(policy) else {
+            return .failure(BusError(.badFrame, "the header's \"choice\" is ask, fail or default, not \(options["choice"]?.canonicalString ?? "")"))
         }
-        let names = candidates.map { slots[$0].spec.id }.joined(separator: ", ")
-        return .failure(BusError(.choiceRequired,
-            "\(candidates.count) plugins claim \(intent) (\(names)); name one with the header's \"plugin\"",
-            details: ["candidates": candidateList(candidates, intent: intent)]))
+        let decision = decideChoice(intent, candidates: candidates, client: options["client"]?.stringValue,
+                                    policy: policy, startFailed: true)
+        switch decision.outcome {
+        case .plugin(let index):
+            logger.debug("\(intent): \(decision.explanation)")
+            return .plugin(index)
+        case .ask:
+            return .ask(choicePrompt(intent, candidates: candidates, staleReason: decision.staleReason, problem: nil))
+        case .fail:
+            var message = "\(candidates.count) plugins claim \(intent) (\(candidates.map { slots[$0].spec.id }.joined(separator: ", "))); name one with the header's \"plugin\""
+            var details: [String: JSON] = ["candidates": candidateList(candidates, intent: intent)]
+            if let stale = decision.staleReason {
+                message = "\(stale); " + message
+                details["reason"] = .string(stale)
+            }
+            return .failure(BusError(.choiceRequired, message, details: .object(details)))
+        }
     }
 
-    /// The candidates as the client sees them: id, display name, handler style.
+    /// Decides who handles a contested intent for `client` under `policy`, in this order:
+    /// the remembered choice (the client's own, else everyone's), the manifest's preset
+    /// default, then — only with `choice: default` — the highest `priority`. A remembered
+    /// or preset default that is gone or failing stops the search: the host asks again
+    /// (or fails) and says why, and never routes elsewhere silently.
+    ///
+    /// - Parameter startFailed: whether a plugin whose binary was missing may be tried
+    ///   again now (routing); `ib.explain` passes false so that asking has no effect.
+    func decideChoice(_ intent: String, candidates: [Int], client: String?, policy: String,
+                      startFailed: Bool) -> ChoiceDecision {
+        let nobody: ChoiceDecision.Outcome = policy == "ask" ? .ask : .fail
+        let nobodyRule = policy == "ask" ? "prompt" : "choice_required"
+        if let remembered = choiceBook.lookup(intent: intent, client: client) {
+            let whose = remembered.client.map { "client \($0)" } ?? "every client"
+            if let why = unavailability(of: remembered.plugin, intent: intent, startFailed: startFailed) {
+                let stale = "Your default for \(intent), \(remembered.plugin), is no longer available (\(why))"
+                return ChoiceDecision(outcome: nobody, rule: nobodyRule,
+                                      explanation: "\(stale): \(policy == "ask" ? "the client is asked to choose again" : "the request fails with choice_required")",
+                                      staleReason: stale)
+            }
+            let index = candidates.first { slots[$0].spec.id == remembered.plugin }!
+            return ChoiceDecision(outcome: .plugin(index), rule: "remembered",
+                                  explanation: "\(remembered.plugin) is the remembered default for \(whose) (set by \(remembered.source) on \(Self.timestamp(remembered.setAt)))",
+                                  staleReason: nil)
+        }
+        if let preset = manifest.host.presetDefaults[intent] {
+            if let why = unavailability(of: preset, intent: intent, startFailed: startFailed) {
+                let stale = "The manifest's default for \(intent), \(preset), is not available (\(why))"
+                return ChoiceDecision(outcome: nobody, rule: nobodyRule,
+                                      explanation: "\(stale): \(policy == "ask" ? "the client is asked to choose" : "the request fails with choice_required")",
+                                      staleReason: stale)
+            }
+            let index = candidates.first { slots[$0].spec.id == preset }!
+            return ChoiceDecision(outcome: .plugin(index), rule: "preset",
+                                  explanation: "\(preset) is the manifest's preset default (host.defaults), and nobody chose otherwise",
+                                  staleReason: nil)
+        }
+        if policy == "default" {
+            let top = candidates.map { slots[$0].spec.priority }.max()!
+            let best = candidates.filter { slots[$0].spec.priority == top }
+            if best.count == 1 {
+                return ChoiceDecision(outcome: .plugin(best[0]), rule: "priority",
+                                      explanation: "\(slots[best[0]].spec.id) has the highest priority (\(top)) and there is no remembered or preset default",
+                                      staleReason: nil)
+            }
+            let tied = best.map { slots[$0].spec.id }.joined(separator: ", ")
+            return ChoiceDecision(outcome: .fail, rule: "choice_required",
+                                  explanation: "no remembered or preset default, and \(tied) share the highest priority (\(top)): the request fails with choice_required",
+                                  staleReason: nil)
+        }
+        return ChoiceDecision(outcome: nobody, rule: nobodyRule,
+                              explanation: policy == "ask"
+                                ? "no remembered or preset default: the client is asked to choose (plugin_choice prompt)"
+                                : "no remembered or preset default: the request fails with choice_required",
+                              staleReason: nil)
+    }
+
+    /// Why plugin `id` can't serve `intent` now, or nil when it can: gone from the
+    /// manifest, no longer claiming the intent, or failed (a crash loop, a rejected
+    /// handshake, a missing executable).
+    func unavailability(of id: String, intent: String, startFailed: Bool) -> String? {
+        guard let slot = slots.first(where: { $0.spec.id == id }) else { return "removed from the manifest" }
+        guard slot.spec.intentsSupported.contains(intent) else { return "it no longer lists \(intent) in IntentsSupported" }
+        if case .failed(let reason) = slot.state {
+            if startFailed, retryFailedSpawn(slot) { return nil }
+            return "it is failing: \(reason)"
+        }
+        return nil
+    }
+
+    /// Stores a choice, logging rather than failing the request when the store can't.
+    func rememberChoice(intent: String, client: String?, plugin: String, source: String) {
+        do {
+            let choice = try choiceBook.remember(intent: intent, client: client, plugin: plugin, source: source)
+            logger.info("remembered \(plugin) for \(intent)\(choice.client.map { " (client \($0))" } ?? "") (\(source))")
+        } catch {
+            logger.error("could not remember \(plugin) for \(intent): \(error); it applies to this request only")
+        }
+    }
+
+    // MARK: - The prompt
+
+    /// The `plugin_choice` PROMPT body (docs/protocol.md §4.4).
+    func choicePrompt(_ intent: String, candidates: [Int], staleReason: String?, problem: String?) -> JSON {
+        var dialog = "\(candidates.count) plugins can handle \(intent). Which one do you want to use?"
+        if let staleReason { dialog = "\(staleReason); choose again." }
+        if let problem { dialog = "\(problem). Which plugin should handle \(intent)?" }
+        var body: [String: JSON] = [
+            "kind": "plugin_choice", "intent": .string(intent), "dialog": .string(dialog),
+            "options": candidateList(candidates, intent: intent), "remember": ["once", "always"],
+        ]
+        if let staleReason { body["reason"] = .string(staleReason) }
+        if let problem { body["error"] = .string(problem) }
+        return .object(body)
+    }
+
+    /// Puts a new exchange in the choosing stage and asks its client.
+    func askForPlugin(_ exchange: Exchange, candidates: [Int], prompt: JSON) {
+        exchange.choosing = PluginChoiceStage(candidates: candidates, staleReason: prompt["reason"]?.stringValue)
+        logger.debug("request \(exchange.clientRequestId) (\(exchange.intent)): asking the client to choose among \(candidates.map { slots[$0].spec.id })")
+        promptClient(exchange, prompt: prompt)
+    }
+
+    /// The client answered the plugin-choice prompt: route to its pick (remembering it
+    /// for "always"), or ask again when the answer is unusable.
+    func pluginChoiceAnswer(_ msg: WireMessage, _ exchange: Exchange) {
+        guard let stage = exchange.choosing else { return }
+        let ids = stage.candidates.map { slots[$0].spec.id }
+        let answer = try? msg.bodyJSON()
+        var problem: String?
+        var chosen: Int?
+        var always = false
+        if let value = answer?["value"]?.stringValue {
+            chosen = stage.candidates.first { slots[$0].spec.id == value }
+            if chosen == nil { problem = "\"\(value)\" is not one of the choices (\(ids.joined(separator: ", ")))" }
+        } else {
+            problem = "The answer needs \"value\": one of \(ids.joined(separator: ", "))"
+        }
+        switch answer?["remember"] {
+        case nil, .string("once")?, .bool(false)?: break
+        case .string("always")?, .bool(true)?: always = true
+        case let other?: problem = problem ?? "\"remember\" is \"once\" or \"always\", not \(other.canonicalString)"
+        }
+        if let problem {
+            stage.badAnswers += 1
+            guard stage.badAnswers < Self.maximumBadChoiceAnswers else {
+                return fail(exchange, BusError(.choiceRequired,
+                    "no usable plugin choice after \(stage.badAnswers) answers (last: \(problem))",
+                    details: ["candidates": candidateList(stage.candidates, intent: exchange.intent)]))
+            }
+            return promptClient(exchange, prompt: choicePrompt(exchange.intent, candidates: stage.candidates,
+                                                               staleReason: stage.staleReason, problem: problem))
+        }
+        let index = chosen!
+        if always {
+            rememberChoice(intent: exchange.intent, client: exchange.options["client"]?.stringValue,
+                           plugin: slots[index].spec.id, source: "always")
+        }
+        exchange.choosing = nil
+        exchange.pluginIndex = index
+        let slot = slots[index]
+        if let error = admissionError(slot, intent: exchange.intent, options: exchange.options) {
+            return fail(exchange, error)
+        }
+        exchange.timeout = requestTimeout(slot, options: exchange.options)
+        dispatch(exchange, slot)
+    }
+
+    /// The candidates as the client sees them: id, display name (`name` and `title`, the
+    /// key disambiguation options use), handler style and state.
     func candidateList(_ candidates: [Int], intent: String) -> JSON {
         .array(candidates.map { i in
-            ["id": .string(slots[i].spec.id), "name": .string(slots[i].spec.name),
-             "style": .string(slots[i].style(for: intent).rawValue)]
+            ["id": .string(slots[i].spec.id), "name": .string(slots[i].spec.name), "title": .string(slots[i].spec.name),
+             "style": .string(slots[i].style(for: intent).rawValue), "state": .string(slots[i].stateName)]
         })
+    }
+
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
     }
 }

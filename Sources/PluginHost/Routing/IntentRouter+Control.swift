@@ -10,6 +10,12 @@ struct ControlRequest {
     let body: JSON
 }
 
+/// Where a forwarded host intent goes: a plugin and the body it receives.
+struct ControlForward {
+    let pluginIndex: Int
+    let body: JSON
+}
+
 /// Host intents (`ib.*`), answered without any plugin (docs/protocol.md §6).
 extension IntentRouter {
     func handleControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON) {
@@ -20,8 +26,18 @@ extension IntentRouter {
         case "ib.plugins":
             body = ["plugins": .array(slots.map(pluginSummary)), "conflicts": conflicts()]
         default:
+            if let forwarder = controlForwarders[msg.intent] {
+                let parsed: JSON
+                do { parsed = try msg.bodyJSON() } catch {
+                    return reject(envelope, msg, BusError(.badFrame, "the body is \(error.message)"))
+                }
+                switch forwarder(ControlRequest(intent: msg.intent, options: options, body: parsed)) {
+                case .success(let forward): return forwardControl(envelope, msg, options: options, to: forward)
+                case .failure(let error): return reject(envelope, msg, error)
+                }
+            }
             guard let handler = controlHandlers[msg.intent] else {
-                let known = (["ib.ping", "ib.plugins"] + controlHandlers.keys.sorted()).joined(separator: ", ")
+                let known = (["ib.ping", "ib.plugins"] + (Array(controlHandlers.keys) + Array(controlForwarders.keys)).sorted()).joined(separator: ", ")
                 return reject(envelope, msg, BusError(.unknownIntent, "\(msg.intent) is not a host intent (\(known))"))
             }
             let parsed: JSON

@@ -45,6 +45,9 @@ final class IntentRouter: @unchecked Sendable {
     var byClient: [ClientKey: String] = [:]
     private var identities: [Data: Int] = [:]
     var timers = TimerHeap<RouterTimer>()
+    /// Remembered plugin choices (IntentRouter+Choice.swift); the host replaces this
+    /// in-memory book with one backed by its state directory before routing starts.
+    var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
     private var nextHostId: UInt64 = 0
     private var stopping = false
     private var ownerThread: pthread_t?
@@ -55,6 +58,9 @@ final class IntentRouter: @unchecked Sendable {
     var flowFactories: [HandlerStyle: (Exchange, PluginSlot) -> (any ExchangeFlow)?] = [:]
     /// Host intents (`ib.*`) added by extensions, beside ib.ping and ib.plugins.
     var controlHandlers: [String: (ControlRequest) -> Result<JSON, BusError>] = [:]
+    /// Host intents (`ib.*`) that an extension answers through a plugin (ib.entities): the
+    /// closure picks the plugin and the body, and the plugin's answer is relayed.
+    var controlForwarders: [String: (ControlRequest) -> Result<ControlForward, BusError>] = [:]
 
     init(manifest: Manifest, logger: Logger, context: ZMQContext, frontend: ZMQSocket, backend: ZMQSocket,
          backendEndpoint: String, launcher: ChildProcessLauncher) throws(ZMQError) {
@@ -182,41 +188,74 @@ final class IntentRouter: @unchecked Sendable {
         guard let candidates = routes[msg.intent], !candidates.isEmpty else {
             return reject(envelope, msg, unknownIntentError(msg.intent))
         }
-        let chosen: Int
+        var chosen = candidates[0]
+        // Set when no default applies and the client must pick (the "choosing" stage):
+        // the exchange then exists before its plugin is known.
+        var question: JSON?
         switch choosePlugin(msg.intent, candidates: candidates, options: options) {
         case .plugin(let index): chosen = index
+        case .ask(let prompt): question = prompt
         case .failure(let error): return reject(envelope, msg, error)
         }
         let slot = slots[chosen]
-        if slot.spec.intentsRestrictedWhileLocked.contains(msg.intent) {
+        if question == nil, let error = admissionError(slot, intent: msg.intent, options: options) {
+            return reject(envelope, msg, error)
+        }
+        let exchange = openExchange(envelope, msg, pluginIndex: chosen, options: options,
+                                    header: pluginHeader(options: options), body: msg.body)
+        if let question { return askForPlugin(exchange, candidates: candidates, prompt: question) }
+        dispatch(exchange, slot, received: msg)
+    }
+
+    /// Registers a new exchange for a client request, under a fresh host request id.
+    func openExchange(_ envelope: RoutingEnvelope, _ msg: WireMessage, pluginIndex: Int, options: JSON,
+                      header: Frame, body: Frame) -> Exchange {
+        nextHostId += 1
+        let exchange = Exchange(hostId: String(nextHostId, radix: 36), client: envelope, clientRequestId: msg.requestId,
+                                intent: msg.intent, pluginIndex: pluginIndex,
+                                timeout: requestTimeout(slots[pluginIndex], options: options), options: options)
+        exchange.pendingHeader = header
+        exchange.pendingBody = body
+        exchanges[exchange.hostId] = exchange
+        byClient[exchange.clientKey] = exchange.hostId
+        return exchange
+    }
+
+    /// Why `slot` can't take a request for `intent` now (restricted without the right
+    /// credential, unavailable, full), or nil.
+    func admissionError(_ slot: PluginSlot, intent: String, options: JSON) -> BusError? {
+        if slot.spec.intentsRestrictedWhileLocked.contains(intent) {
             let given = options["credential"]?.stringValue
             guard let expected = manifest.host.clientCredential, let given, constantTimeEquals(given, expected) else {
                 let why = manifest.host.clientCredential == nil
                     ? "no client credential is configured in the host (host.client_credential)"
                     : (options["credential"] == nil ? "the request carries no credential" : "the credential is wrong")
-                return reject(envelope, msg, BusError(.authenticationRequired,
-                    "\(msg.intent) is restricted while locked (\(slot.spec.id)): authentication is required; \(why)"))
+                return BusError(.authenticationRequired,
+                    "\(intent) is restricted while locked (\(slot.spec.id)): authentication is required; \(why)")
             }
         }
         if case .failed(let reason) = slot.state {
             if !retryFailedSpawn(slot) {
-                return reject(envelope, msg, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)",
-                                                      details: ["plugin": .string(slot.spec.id)]))
+                return BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)",
+                                details: ["plugin": .string(slot.spec.id)])
             }
         }
         if slot.inFlight.count + slot.waiting.count >= slot.spec.maxInFlight {
-            return reject(envelope, msg, BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight; try again later",
-                                                  details: ["plugin": .string(slot.spec.id)]))
+            return BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight; try again later",
+                            details: ["plugin": .string(slot.spec.id)])
         }
-        var timeout = slot.spec.timeout.nanoseconds
-        if let ms = options["timeout_ms"]?.intValue, ms > 0 { timeout = UInt64(ms) * 1_000_000 }
-        nextHostId += 1
-        let exchange = Exchange(hostId: String(nextHostId, radix: 36), client: envelope, clientRequestId: msg.requestId,
-                                intent: msg.intent, pluginIndex: chosen, timeout: timeout, options: options)
-        exchange.pendingHeader = pluginHeader(options: options)
-        exchange.pendingBody = msg.body
-        exchanges[exchange.hostId] = exchange
-        byClient[key] = exchange.hostId
+        return nil
+    }
+
+    /// The plugin timeout for one request: the header's `timeout_ms`, else the manifest's.
+    func requestTimeout(_ slot: PluginSlot, options: JSON) -> UInt64 {
+        if let ms = options["timeout_ms"]?.intValue, ms > 0 { return UInt64(ms) * 1_000_000 }
+        return slot.spec.timeout.nanoseconds
+    }
+
+    /// Sends an admitted exchange to its plugin, or queues it until the plugin is ready.
+    /// `received` is the client's REQUEST, forwarded itself when the plugin is ready.
+    func dispatch(_ exchange: Exchange, _ slot: PluginSlot, received msg: WireMessage? = nil) {
         armDeadline(exchange)
         if slot.identity != nil {
             begin(exchange, slot, received: msg)
@@ -264,6 +303,7 @@ final class IntentRouter: @unchecked Sendable {
                 "no open question in conversation \"\(msg.requestId)\": it has ended, expired, or never asked anything"))
         }
         exchange.awaitingClient = false
+        if exchange.choosing != nil { return pluginChoiceAnswer(msg, exchange) }
         armDeadline(exchange)
         if let flow = exchange.flow {
             flow.clientAnswer(msg, exchange, self)
@@ -361,7 +401,8 @@ final class IntentRouter: @unchecked Sendable {
     }
 
     func fail(_ exchange: Exchange, _ error: BusError) {
-        logger.info("request \(exchange.clientRequestId) (\(exchange.intent)) → \(slots[exchange.pluginIndex].spec.id): \(error)")
+        let target = exchange.choosing == nil ? slots[exchange.pluginIndex].spec.id : "(no plugin chosen yet)"
+        logger.info("request \(exchange.clientRequestId) (\(exchange.intent)) → \(target): \(error)")
         complete(exchange, WireMessage(kind: .error, requestId: exchange.clientRequestId, intent: exchange.intent,
                                        header: nil, body: error.json))
     }
@@ -575,4 +616,21 @@ func constantTimeEquals(_ a: String, _ b: String) -> Bool {
         diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
     }
     return diff == 0
+}
+
+// MARK: - Host intents answered by a plugin
+
+extension IntentRouter {
+    /// Sends a host intent that a `controlForwarders` entry routed to a plugin, as an
+    /// exchange on the plain path: the plugin's REPLY or ERROR is relayed, with the usual
+    /// timeout, busy and crash handling. (Kept apart from `startRequest` on purpose.)
+    func forwardControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON, to forward: ControlForward) {
+        let slot = slots[forward.pluginIndex]
+        if let error = admissionError(slot, intent: msg.intent, options: options) {
+            return reject(envelope, msg, error)
+        }
+        let exchange = openExchange(envelope, msg, pluginIndex: forward.pluginIndex, options: options,
+                                    header: Frame(), body: Frame(data: forward.body.canonicalData))
+        dispatch(exchange, slot)
+    }
 }

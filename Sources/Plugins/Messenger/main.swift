@@ -1,21 +1,93 @@
 import Foundation
 import IntentBus
 
-// A messenger plugin for INSendMessageIntent: "send a message to Alex".
+// A messenger plugin for the standard INSendMessageIntent, a legacy (SiriKit-style)
+// handler: "send a message to Alex" finds three Alexes and the host asks which one;
+// an empty message needs a value; sending reports progress. Its custom
+// MessageStatusIntent comes from definitions/messenger.yaml.
+
+/// One address-book entry.
+struct Contact: Sendable {
+    let id: String
+    let name: String
+    let handle: String
+
+    var json: JSON { ["identifier": .string(id), "displayString": .string(name), "handle": .string(handle)] }
+}
+
+let contacts = [
+    Contact(id: "alex-meyer", name: "Alex Meyer", handle: "+49 176 1111111"),
+    Contact(id: "alex-schmidt", name: "Alex Schmidt", handle: "alex@schmidt.example"),
+    Contact(id: "alexandra-braun", name: "Alexandra Braun", handle: "+49 151 2222222"),
+    Contact(id: "sam-lee", name: "Sam Lee", handle: "+49 160 3333333"),
+]
+
+/// Messages sent since the plugin started; the count answers MessageStatusIntent.
+final class Outbox: @unchecked Sendable {
+    // @unchecked: `count` is only touched under `lock`.
+    private let lock = Lock()
+    private var count = 0
+    func add() -> Int { lock.withLock { count += 1; return count } }
+    var sent: Int { lock.withLock { count } }
+}
+let outbox = Outbox()
+
+struct SendMessageHandler: LegacyIntentHandling {
+    enum Code: String, LegacyResponseCode { case success, failure, failureMessageServiceNotAvailable }
+
+    func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult {
+        switch parameter {
+        case "recipient":
+            guard let query = intent.identifier("recipient")?.lowercased(), !query.isEmpty else { return .needsValue }
+            let found = contacts.filter { $0.id == query || $0.name.lowercased().contains(query) }
+            switch found.count {
+            case 0: return .unsupported()
+            case 1: return .success(found[0].json)
+            default:
+                return .disambiguation(found.map { ResolutionOption(id: $0.id, title: $0.name, subtitle: $0.handle) })
+            }
+        case "content":
+            guard let text = intent.string("content"), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+                return .needsValue
+            }
+            return .success(.string(text))
+        default:
+            return .notRequired
+        }
+    }
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        guard let name = intent.string("recipient"), let text = intent.string("content") else {
+            return LegacyResponse(.failure)
+        }
+        if ProcessInfo.processInfo.environment["MESSENGER_OFFLINE"] == "1" {
+            return LegacyResponse(.failureMessageServiceNotAvailable)
+        }
+        context.progress("Connecting…", fraction: 0.3)
+        try await Task.sleep(for: .milliseconds(200))
+        context.progress("Sending \(text.count) characters to \(name)…", fraction: 0.7)
+        try await Task.sleep(for: .milliseconds(200))
+        let number = outbox.add()
+        return LegacyResponse(.success, ["recipientName": .string(name), "messageIdentifier": .string("msg-\(number)")])
+    }
+}
+
+struct MessageStatusHandler: LegacyIntentHandling {
+    enum Code: String, LegacyResponseCode { case success }
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        LegacyResponse(.success, ["count": .int(Int64(outbox.sent))])
+    }
+}
+
 do {
     let runtime = try PluginRuntime()
-    runtime.on("INSendMessageIntent") { request, _ in
-        let recipient = request.parameters["recipient"]?.displayText ?? ""
-        let content = request.parameters["content"]?.displayText ?? ""
-        guard !recipient.isEmpty else {
-            return .failure(["dialog": "Who should the message go to?", "code": "failure"])
+    runtime.onLegacy(["INSendMessageIntent", "MessageStatusIntent"]) { intent in
+        switch intent {
+        case "INSendMessageIntent": SendMessageHandler()
+        case "MessageStatusIntent": MessageStatusHandler()
+        default: nil
         }
-        guard !content.isEmpty else {
-            return .failure(["dialog": .string("What do you want to say to \(recipient)?"), "code": "failure"])
-        }
-        let id = "msg-\(UInt32.random(in: 1000...9999))"
-        return .success(["dialog": .string("Message sent to \(recipient): “\(content)”"), "code": "success",
-                         "message_id": .string(id)])
     }
     runtime.run()
 } catch {

@@ -111,6 +111,17 @@ final class TestHost {
     /// Everything the host (and its plugins) logged so far.
     var log: String { logBuffer.text }
 
+    /// Whether the log comes to contain `text` within `seconds`. Log lines travel through
+    /// a pipe, so a line written just before a reply may arrive just after it.
+    func logEventually(contains text: String, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if log.contains(text) { return true }
+            usleep(20_000)
+        }
+        return log.contains(text)
+    }
+
     func client() throws -> IntentClient { try IntentClient(endpoint: frontend) }
 
     /// A raw DEALER socket on the frontend, for tests that speak frames directly (the

@@ -1,0 +1,196 @@
+import Foundation
+import IntentBus
+
+/// The host intents for choices (docs/protocol.md §6): `ib.explain`, `ib.choices.list`,
+/// `ib.choices.set` and `ib.choices.reset`. What `intentbus explain` and
+/// `intentbus choices` show comes from here, so that programs get the same answers.
+extension IntentRouter {
+    /// Opens the choice store in the host's state directory and registers the host
+    /// intents. Called once by the host, before routing starts.
+    func installChoices(stateDirectory: String) {
+        choiceBook = ChoiceBook.open(directory: stateDirectory, logger: logger)
+        controlHandlers["ib.explain"] = { [unowned self] in explainIntent($0) }
+        controlHandlers["ib.choices.list"] = { [unowned self] in listChoices($0) }
+        controlHandlers["ib.choices.set"] = { [unowned self] in setChoice($0) }
+        controlHandlers["ib.choices.reset"] = { [unowned self] in resetChoices($0) }
+    }
+
+    // MARK: - ib.explain
+
+    /// "Who would handle this intent, and why?" for a client identity: the candidates,
+    /// the remembered and preset defaults, and the decision under each `choice` policy.
+    /// Asking changes nothing (no plugin is started).
+    func explainIntent(_ request: ControlRequest) -> Result<JSON, BusError> {
+        let intent: String, client: String?
+        switch (requiredText(request.body, "intent"), optionalText(request.body, "client")) {
+        case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
+        case (.success(let i), .success(let c)): intent = i; client = c ?? request.options["client"]?.stringValue
+        }
+        var body: [String: JSON] = ["intent": .string(intent), "client": client.map { .string($0) } ?? .null]
+        let candidates = routes[intent] ?? []
+        let preset = manifest.host.presetDefaults[intent]
+        let remembered = choiceBook.lookup(intent: intent, client: client)
+        body["candidates"] = .array(candidates.map { i -> JSON in
+            let slot = slots[i]
+            var o: [String: JSON] = [
+                "id": .string(slot.spec.id), "name": .string(slot.spec.name),
+                "style": .string(slot.style(for: intent).rawValue), "state": .string(slot.stateName),
+                "priority": .int(Int64(slot.spec.priority)),
+            ]
+            if case .failed(let reason) = slot.state { o["reason"] = .string(reason) }
+            return .object(o)
+        })
+        body["preset"] = preset.map { .string($0) } ?? .null
+        body["remembered"] = remembered.map { choiceJSON($0) } ?? .null
+
+        guard !candidates.isEmpty else {
+            body["decision"] = ["rule": "unknown_intent", "plugin": .null,
+                                "explanation": .string("no plugin claims \(intent): requests get unknown_intent")]
+            return .success(.object(body))
+        }
+        var byPolicy: [String: JSON] = [:]
+        for policy in Self.choicePolicies {
+            byPolicy[policy] = decisionJSON(intent, candidates: candidates, client: client, policy: policy)
+        }
+        body["policies"] = .object(byPolicy)
+        body["decision"] = byPolicy["ask"]
+        return .success(.object(body))
+    }
+
+    private func decisionJSON(_ intent: String, candidates: [Int], client: String?, policy: String) -> JSON {
+        let decision: ChoiceDecision
+        if candidates.count == 1 {
+            let id = slots[candidates[0]].spec.id
+            decision = ChoiceDecision(outcome: .plugin(candidates[0]), rule: "single",
+                                      explanation: "only \(id) claims \(intent)", staleReason: nil)
+        } else {
+            decision = decideChoice(intent, candidates: candidates, client: client, policy: policy, startFailed: false)
+        }
+        var o: [String: JSON] = ["rule": .string(decision.rule), "explanation": .string(decision.explanation)]
+        if case .plugin(let index) = decision.outcome { o["plugin"] = .string(slots[index].spec.id) } else { o["plugin"] = .null }
+        if let stale = decision.staleReason { o["reason"] = .string(stale) }
+        return .object(o)
+    }
+
+    // MARK: - ib.choices.*
+
+    /// Every remembered choice, with whether its plugin can still serve it, and where
+    /// they are stored. An optional `intent` in the body narrows the list.
+    func listChoices(_ request: ControlRequest) -> Result<JSON, BusError> {
+        let filter: String?
+        switch optionalText(request.body, "intent") {
+        case .failure(let e): return .failure(e)
+        case .success(let i): filter = i
+        }
+        let choices = choiceBook.all.filter { filter == nil || $0.intent == filter }
+        return .success(["choices": .array(choices.map(choiceJSON)), "store": storeJSON()])
+    }
+
+    /// Remembers `plugin` for `intent` (for `client`, or everyone). The plugin must claim
+    /// the intent now.
+    func setChoice(_ request: ControlRequest) -> Result<JSON, BusError> {
+        let intent: String, plugin: String, client: String?, source: String?
+        switch (requiredText(request.body, "intent"), requiredText(request.body, "plugin"),
+                optionalText(request.body, "client"), optionalText(request.body, "source")) {
+        case (.failure(let e), _, _, _), (_, .failure(let e), _, _), (_, _, .failure(let e), _), (_, _, _, .failure(let e)):
+            return .failure(e)
+        case (.success(let i), .success(let p), .success(let c), .success(let s)):
+            intent = i; plugin = p; client = c; source = s
+        }
+        guard let candidates = routes[intent], !candidates.isEmpty else {
+            return .failure(BusError(.unknownIntent, "no plugin claims \(intent); there is nothing to choose"))
+        }
+        guard candidates.contains(where: { slots[$0].spec.id == plugin }) else {
+            let exists = slots.contains { $0.spec.id == plugin }
+            return .failure(BusError(.unknownPlugin,
+                exists ? "plugin \(plugin) does not claim \(intent)" : "there is no plugin \"\(plugin)\"",
+                details: ["candidates": candidateList(candidates, intent: intent)]))
+        }
+        let previous = choiceBook.lookup(intent: intent, client: client)
+            .flatMap { $0.client == client ? $0 : nil }
+        do {
+            let choice = try choiceBook.remember(intent: intent, client: client, plugin: plugin, source: source ?? "api")
+            logger.info("remembered \(plugin) for \(intent)\(client.map { " (client \($0))" } ?? "") (\(choice.source))")
+            return .success(["choice": choiceJSON(choice), "previous": previous.map(choiceJSON) ?? .null,
+                             "store": storeJSON()])
+        } catch {
+            return .failure(storeFailure(error))
+        }
+    }
+
+    /// Forgets choices: `{"intent": X}` every entry for X, `{"intent": X, "client": C}`
+    /// only C's own, `{"all": true}` everything. The intent need not be claimed any more,
+    /// so that entries for removed plugins can be cleared.
+    func resetChoices(_ request: ControlRequest) -> Result<JSON, BusError> {
+        let all = request.body["all"]?.boolValue == true
+        let intent: String?, client: String?
+        switch (optionalText(request.body, "intent"), optionalText(request.body, "client")) {
+        case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
+        case (.success(let i), .success(let c)): intent = i; client = c
+        }
+        if all == (intent != nil) || (all && client != nil) {
+            return .failure(BusError(.invalidParameters,
+                "ib.choices.reset takes {\"intent\": …} (optionally with \"client\") or {\"all\": true}"))
+        }
+        do {
+            let removed: Int
+            if let intent {
+                removed = try choiceBook.reset(intent: intent, client: client)
+            } else {
+                removed = try choiceBook.resetAll()
+            }
+            logger.info("forgot \(removed) remembered choice(s)\(intent.map { " for \($0)" } ?? "")\(client.map { " (client \($0))" } ?? "")")
+            return .success(["removed": .int(Int64(removed)), "store": storeJSON()])
+        } catch {
+            return .failure(storeFailure(error))
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// A remembered choice for clients, with whether its plugin can still serve it.
+    func choiceJSON(_ choice: RememberedChoice) -> JSON {
+        var o: [String: JSON] = [
+            "intent": .string(choice.intent), "plugin": .string(choice.plugin),
+            "client": choice.client.map { .string($0) } ?? .null,
+            "set_at": .string(Self.timestamp(choice.setAt)), "source": .string(choice.source),
+        ]
+        if let why = unavailability(of: choice.plugin, intent: choice.intent, startFailed: false) {
+            o["available"] = false
+            o["unavailable"] = .string(why)
+        } else {
+            o["available"] = true
+        }
+        return .object(o)
+    }
+
+    private func storeJSON() -> JSON {
+        var o: [String: JSON] = ["persistent": .bool(choiceBook.isPersistent)]
+        if let path = choiceBook.store?.databasePath { o["path"] = .string(path) }
+        if let problem = choiceBook.storeProblem { o["problem"] = .string(problem) }
+        if let note = choiceBook.store?.recoveryNote { o["recovered"] = .string(note) }
+        return .object(o)
+    }
+
+    private func storeFailure(_ error: ChoiceStoreError) -> BusError {
+        logger.error("choice store: \(error)")
+        return BusError(.internalError, "the choice store failed: \(error)", details: ["store": storeJSON()])
+    }
+
+    private func requiredText(_ body: JSON, _ key: String) -> Result<String, BusError> {
+        switch optionalText(body, key) {
+        case .success(let value?): return .success(value)
+        case .success(nil): return .failure(BusError(.invalidParameters, "\"\(key)\" is required"))
+        case .failure(let e): return .failure(e)
+        }
+    }
+
+    /// A non-empty string, or absent/null.
+    private func optionalText(_ body: JSON, _ key: String) -> Result<String?, BusError> {
+        guard let value = body[key], !value.isNull else { return .success(nil) }
+        guard let text = value.stringValue, !text.isEmpty else {
+            return .failure(BusError(.invalidParameters, "\"\(key)\" must be a non-empty string, got \(value.canonicalString)"))
+        }
+        return .success(text)
+    }
+}

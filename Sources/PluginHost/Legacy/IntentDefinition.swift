@@ -1,0 +1,180 @@
+import Foundation
+import IntentBus
+
+/// The type of an intent parameter or response parameter, as an intent definition
+/// declares it (the `.intentdefinition` types, plus enums and custom object types
+/// declared in the same file).
+public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
+    case string, integer, decimal, boolean, date, duration, currencyAmount
+    /// An enum declared in the definition file's `enums:`.
+    case enumeration(String)
+    /// A custom object type declared in the definition file's `types:`.
+    case object(String)
+
+    /// The built-in type names, as written in definition files.
+    public static let builtinNames: [String: ParameterType] = [
+        "String": .string, "Integer": .integer, "Decimal": .decimal, "Boolean": .boolean,
+        "Date": .date, "Duration": .duration, "CurrencyAmount": .currencyAmount,
+    ]
+
+    /// The name as written in a definition file (`Integer`, `Contract`).
+    public var description: String {
+        switch self {
+        case .string: "String"
+        case .integer: "Integer"
+        case .decimal: "Decimal"
+        case .boolean: "Boolean"
+        case .date: "Date"
+        case .duration: "Duration"
+        case .currencyAmount: "CurrencyAmount"
+        case .enumeration(let name), .object(let name): name
+        }
+    }
+
+    /// Whether `minimum`/`maximum` make sense for the type (numbers, durations in
+    /// seconds, currency amounts).
+    var isRanged: Bool {
+        switch self {
+        case .integer, .decimal, .duration, .currencyAmount: true
+        default: false
+        }
+    }
+}
+
+/// One case of a declared enum.
+public struct EnumCaseDefinition: Sendable {
+    public var name: String
+    public var displayName: String
+}
+
+/// An enum declared in a definition file; values travel as the case name.
+public struct EnumDefinition: Sendable {
+    public var name: String
+    public var displayName: String
+    public var cases: [EnumCaseDefinition]
+    public var mark: SourceMark
+}
+
+/// A custom object type declared in a definition file (Apple's custom types). Values
+/// travel as an object with `identifier` and `displayString` (plus the declared
+/// properties), or as a string the plugin resolves.
+public struct CustomTypeDefinition: Sendable {
+    public var name: String
+    public var displayName: String
+    /// Declared properties, by name → type name (documentation for plugin authors).
+    public var properties: [(name: String, type: String)]
+    public var mark: SourceMark
+}
+
+/// The dialogs the host uses when it asks the user about one parameter. Any of them
+/// may be nil; the host then uses a neutral default (docs/definitions.md).
+public struct PromptDialogs: Sendable {
+    /// Asked for a missing value (`needsValue`), and after `unsupported`.
+    public var primary: String?
+    /// A yes/no question about a value (`confirmationRequired`); `${value}` is the value.
+    public var confirmation: String?
+    /// Opens a disambiguation; `${count}` options matching `${value}`.
+    public var disambiguationIntroduction: String?
+    /// Closes a disambiguation ("Which one?").
+    public var disambiguationSelection: String?
+}
+
+/// Why a value is not supported, with the format string the user hears.
+public struct UnsupportedReason: Sendable {
+    public var code: String
+    public var formatString: String
+    public var mark: SourceMark
+}
+
+/// One parameter of an intent.
+public struct ParameterDefinition: Sendable {
+    public var name: String
+    public var displayName: String
+    public var description: String?
+    public var type: ParameterType
+    /// The host asks for a required parameter that is still empty after resolution.
+    public var required: Bool
+    /// Takes a list of values.
+    public var multiple: Bool
+    /// Filled in by the host when the request does not give the parameter.
+    public var defaultValue: JSON?
+    public var minimum: Double?
+    public var maximum: Double?
+    public var prompts: PromptDialogs
+    public var unsupportedReasons: [UnsupportedReason]
+    public var mark: SourceMark
+}
+
+/// One parameter of an intent's response, which format strings may name.
+public struct ResponseParameterDefinition: Sendable {
+    public var name: String
+    public var displayName: String
+    public var type: ParameterType
+    public var multiple: Bool
+    public var mark: SourceMark
+}
+
+/// One response code: its name, number, success flag and the dialog templates.
+public struct ResponseCodeDefinition: Sendable {
+    public var name: String
+    /// The number, as Apple's generated enums have it: the generic codes 0–6, custom
+    /// codes from 100, standard intents their own numbering.
+    public var value: Int
+    public var success: Bool
+    public var formatString: String?
+    public var conciseFormatString: String?
+    /// Where it was declared; nil for generic codes the file did not mention.
+    public var mark: SourceMark?
+}
+
+/// A legacy intent's full definition, the counterpart of one intent in an
+/// `.intentdefinition` file (or of a standard SiriKit intent, built in).
+public struct IntentDefinition: Sendable {
+    public var name: String
+    public var title: String
+    public var description: String?
+    public var category: String
+    public var examplePhrases: [String]
+    /// In declaration order, which is also the order the host asks in.
+    public var parameters: [ParameterDefinition]
+    public var responseParameters: [ResponseParameterDefinition]
+    /// Every code the handler may return: the generic set (unless a standard intent
+    /// has its own) plus the file's codes, by ascending number.
+    public var codes: [ResponseCodeDefinition]
+    /// The enums and custom types of the file the intent came from.
+    public var enums: [String: EnumDefinition]
+    public var types: [String: CustomTypeDefinition]
+    /// True for the built-in standard-domain intents.
+    public var isStandard: Bool
+    public var mark: SourceMark
+    /// How dialogs render values: the file's `locale:`, neutral when it names none
+    /// (and for the standard intents).
+    public var locale: DialogLocale = .neutral
+
+    /// The parameter named `name`.
+    public func parameter(_ name: String) -> ParameterDefinition? { parameters.first { $0.name == name } }
+    /// The response code named `name`.
+    public func code(_ name: String) -> ResponseCodeDefinition? { codes.first { $0.name == name } }
+}
+
+/// The generic response codes every custom intent has, as Apple generates them for a
+/// custom intent's response: `unspecified = 0 … failureRequiringAppLaunch = 6`.
+public enum GenericResponseCodes {
+    /// Name, number, success flag, default English dialog.
+    public static let all: [(name: String, value: Int, success: Bool, dialog: String)] = [
+        ("unspecified", 0, false, "Something went wrong."),
+        ("ready", 1, true, "Ready."),
+        ("continueInApp", 2, true, "Continue in the app."),
+        ("inProgress", 3, true, "Working on it."),
+        ("success", 4, true, "Done."),
+        ("failure", 5, false, "Sorry, that didn't work."),
+        ("failureRequiringAppLaunch", 6, false, "Please open the app to continue."),
+    ]
+
+    /// The dialog the host renders for a generic code that a definition gives no
+    /// format string.
+    public static func defaultDialog(_ name: String) -> String? { all.first { $0.name == name }?.dialog }
+
+    /// First number of the codes a definition adds.
+    public static let firstCustomValue = 100
+}

@@ -1,0 +1,32 @@
+import Foundation
+import IntentBus
+
+/// Wires legacy (SiriKit-style) handling into the host: loads the intent definitions
+/// before anything starts, and installs the flow that drives resolve → confirm →
+/// handle for every intent a plugin declares `legacy` in its HELLO.
+public enum LegacyHandlers {
+    /// Loads every definition file the manifest names and logs the warnings.
+    ///
+    /// - Throws: `HostStartError` listing every definition error as
+    ///   `file:line:column: error: …`, one per line, so that `intentbus host` exits 6
+    ///   without starting anything.
+    public static func loadDefinitions(_ manifest: Manifest, logger: Logger) throws(HostStartError) -> DefinitionCatalog {
+        let catalog: DefinitionCatalog
+        do { catalog = try DefinitionLoader.load(manifest: manifest) } catch {
+            let count = error.diagnostics.count
+            throw HostStartError(message: "the intent definitions have \(count) error\(count == 1 ? "" : "s"):\n\(error.description)")
+        }
+        for warning in catalog.warnings { logger.warning("\(warning)") }
+        return catalog
+    }
+
+    /// Installs the legacy flow for `catalog` into the router.
+    public static func install(_ catalog: DefinitionCatalog, into hooks: IntentRouterHooks) {
+        hooks.router.flowFactories[.legacy] = { exchange, slot in
+            guard let definition = catalog.definition(of: exchange.intent, plugin: slot.spec.id) else {
+                return MissingDefinitionFlow(pluginId: slot.spec.id)
+            }
+            return LegacyFlow(definition: definition, pluginId: slot.spec.id)
+        }
+    }
+}

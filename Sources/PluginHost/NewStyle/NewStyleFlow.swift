@@ -1,0 +1,211 @@
+import Foundation
+import IntentBus
+
+/// Drives one request for a new-style intent (docs/protocol.md "New-style metadata"):
+///
+/// 1. checks authentication, maps a migrated legacy request's parameters by name and
+///    type (the legacy definition's declared types when the host has it; reporting the
+///    rest), checks every given value's type and range, applies
+///    defaults, and asks the client for each required parameter still missing, one
+///    PROMPT at a time;
+/// 2. sends the REQUEST (`style: new`) with the checked parameters;
+/// 3. relays the plugin's PROMPT / PROGRESS / REPLY / ERROR, checking the client's
+///    answers to the plugin's questions against the parameter they are about.
+///
+/// A needs-value restart is the plugin SDK's business: the plugin asks with an ordinary
+/// value PROMPT and runs perform() again itself; the host relays it like any question.
+///
+/// Owned by the router thread, one instance per exchange.
+final class NewStyleFlow: ExchangeFlow {
+    private let intent: IntentDecl
+    private let catalog: NewStyleCatalog
+    /// The legacy name the client used, when this request reaches a migrated intent.
+    private let migratedFrom: String?
+    /// The legacy intent's definition, when the host has one: migration then maps
+    /// parameters by their declared types.
+    private let legacyDefinition: IntentDefinition?
+    private let clientCredential: String?
+    private var values: [String: JSON] = [:]
+    /// Parameters of a migrated request that did not map, with the reason.
+    private var unmapped: [JSON] = []
+    private var toAsk: [ParameterDecl] = []
+    /// The parameter the host itself asked the client for.
+    private var hostQuestion: ParameterDecl?
+    /// The last PROMPT body the plugin sent, to check the client's answer to it.
+    private var pluginQuestion: JSON?
+
+    init(intent: IntentDecl, catalog: NewStyleCatalog, migratedFrom: String?, legacyDefinition: IntentDefinition? = nil,
+         clientCredential: String?) {
+        self.intent = intent
+        self.catalog = catalog
+        self.migratedFrom = migratedFrom
+        self.legacyDefinition = legacyDefinition
+        self.clientCredential = clientCredential
+    }
+
+    func start(_ exchange: Exchange, _ ops: any FlowOperations) {
+        if intent.authentication == "requires_authentication" {
+            let given = exchange.options["credential"]?.stringValue
+            guard let expected = clientCredential, let given, constantTimeEquals(given, expected) else {
+                let why = clientCredential == nil ? "no client credential is configured in the host (host.client_credential)"
+                    : (given == nil ? "the request carries no credential" : "the credential is wrong")
+                return ops.fail(exchange, BusError(.authenticationRequired,
+                    "\(intent.identifier) requires authentication: \(why)"))
+            }
+        }
+        let body = exchange.pendingBody
+        exchange.pendingBody = nil
+        let parsed: JSON
+        do { parsed = try JSON.parse(body?.data ?? Data()) } catch {
+            return ops.fail(exchange, BusError(.invalidParameters, "the parameters are \(error.message)"))
+        }
+        guard var given = parsed.objectValue else {
+            return ops.fail(exchange, BusError(.invalidParameters, "the parameters must be a JSON object, got \(parsed.typeName)"))
+        }
+        if let legacy = migratedFrom {
+            given = mapLegacy(given, legacy: legacy)
+        } else {
+            let declared = Set(intent.parameters.map(\.name))
+            if let unknown = given.keys.sorted().first(where: { !declared.contains($0) }) {
+                return ops.fail(exchange, BusError(.invalidParameters,
+                    "\(intent.identifier) has no parameter \"\(unknown)\" (it has: \(intent.parameters.map(\.name).joined(separator: ", ")))",
+                    details: ["parameter": .string(unknown)]))
+            }
+        }
+        for p in intent.parameters {
+            if let value = given[p.name], !value.isNull {
+                switch ParameterCheck.check(value, p, catalog: catalog) {
+                case .success(let v): values[p.name] = v
+                case .failure(let why): return ops.fail(exchange, invalid(p, why))
+                }
+            } else if let d = p.defaultValue {
+                values[p.name] = d
+            } else if !p.optional {
+                toAsk.append(p)
+            }
+        }
+        askNextOrPerform(exchange, ops)
+    }
+
+    /// Keeps the legacy parameters that match a new parameter by name and type (the type
+    /// the legacy definition declares, when there is one: `MigrationMapping`); reports
+    /// the others in `unmapped`.
+    private func mapLegacy(_ given: [String: JSON], legacy: String) -> [String: JSON] {
+        var mapped: [String: JSON] = [:]
+        for (name, value) in given.sorted(by: { $0.key < $1.key }) {
+            guard let p = intent.parameters.first(where: { $0.name == name }) else {
+                unmapped.append(["name": .string(name), "value": value,
+                                 "reason": .string("\(intent.identifier) has no parameter \"\(name)\"")])
+                continue
+            }
+            switch MigrationMapping.map(value, legacy: legacyDefinition?.parameter(name), of: legacyDefinition,
+                                        to: p, of: intent, catalog: catalog) {
+            case .success(let v): mapped[name] = v
+            case .failure(let why):
+                unmapped.append(["name": .string(name), "value": value, "reason": .string(why.message)])
+            }
+        }
+        return mapped
+    }
+
+    private func askNextOrPerform(_ exchange: Exchange, _ ops: any FlowOperations) {
+        if !toAsk.isEmpty {
+            let p = toAsk.removeFirst()
+            hostQuestion = p
+            return ops.promptClient(exchange, prompt: valuePrompt(p))
+        }
+        var header: [String: JSON] = ["style": "new"]
+        if let client = exchange.options["client"]?.stringValue { header["client"] = .string(client) }
+        if let migratedFrom { header["migrated_from"] = .string(migratedFrom) }
+        ops.sendToPlugin(exchange, kind: .request, header: .object(header), body: .object(values))
+    }
+
+    private func valuePrompt(_ p: ParameterDecl) -> JSON {
+        var prompt: [String: JSON] = ["kind": "value", "parameter": .string(p.name), "type": .string(p.type),
+                                      "dialog": .string(p.requestValueDialog ?? "What is the \(p.title.lowercased())?")]
+        if p.min != nil || p.max != nil { prompt["range"] = .string(p.rangeText) }
+        if let e = p.enumName.flatMap({ catalog.enums[$0] }) {
+            prompt["options"] = .array(e.cases.map { ["id": .string($0.value), "title": .string($0.title)] })
+        }
+        if let entity = p.entity { prompt["entity"] = .string(entity) }
+        return .object(prompt)
+    }
+
+    func pluginMessage(_ message: WireMessage, _ exchange: Exchange, _ ops: any FlowOperations) {
+        let body = (try? message.bodyJSON()) ?? .object([:])
+        switch message.kind {
+        case .prompt:
+            pluginQuestion = body
+            ops.promptClient(exchange, prompt: body)
+        case .progress:
+            ops.progressToClient(exchange, body: body)
+        case .reply:
+            var header = ((try? message.headerJSON()) ?? .object([:])).objectValue ?? [:]
+            if let migratedFrom {
+                header["migrated_from"] = .string(migratedFrom)
+                header["handled_by"] = .string(intent.identifier)
+                if !unmapped.isEmpty {
+                    header["unmapped_parameters"] = .array(unmapped)
+                    let names = unmapped.compactMap { $0["name"]?.stringValue }.joined(separator: ", ")
+                    ops.logger.warning("request \(exchange.clientRequestId): \(migratedFrom) → \(intent.identifier): parameters not mapped: \(names)")
+                }
+            }
+            if header["status"] == nil { header["status"] = "success" }
+            ops.finish(exchange, header: .object(header), body: body)
+        case .error:
+            ops.fail(exchange, BusError(json: body))
+        default:
+            break
+        }
+    }
+
+    func clientAnswer(_ message: WireMessage, _ exchange: Exchange, _ ops: any FlowOperations) {
+        let body = (try? message.bodyJSON()) ?? .object([:])
+        let value = body["value"] ?? .null
+        if let p = hostQuestion {
+            hostQuestion = nil
+            switch ParameterCheck.check(value, p, catalog: catalog) {
+            case .success(let v):
+                values[p.name] = v
+                askNextOrPerform(exchange, ops)
+            case .failure(let why):
+                ops.fail(exchange, invalid(p, why))
+            }
+            return
+        }
+        var answer = body
+        if let question = pluginQuestion {
+            pluginQuestion = nil
+            switch checkAnswer(value, to: question) {
+            case .success(let v): answer = body.objectValue.map { o in .object(o.merging(["value": v]) { $1 }) } ?? ["value": v]
+            case .failure(let error):
+                ops.sendToPlugin(exchange, kind: .cancel, header: nil, body: ["reason": .string("invalid answer: \(error.message)")])
+                return ops.fail(exchange, error)
+            }
+        }
+        ops.sendToPlugin(exchange, kind: .answer, header: nil, body: answer)
+    }
+
+    /// Checks the client's answer to a question the plugin asked mid-perform.
+    private func checkAnswer(_ value: JSON, to question: JSON) -> Result<JSON, BusError> {
+        switch question["kind"]?.stringValue ?? "value" {
+        case "confirmation":
+            if let b = value.boolValue { return .success(.bool(b)) }
+            return .failure(BusError(.invalidParameters, "the answer to a confirmation is true or false, got \(value.typeName)"))
+        case "disambiguation":
+            let ids = (question["options"]?.arrayValue ?? []).compactMap { $0["id"]?.displayText }
+            if ids.contains(value.displayText), !value.isNull { return .success(value) }
+            return .failure(BusError(.invalidParameters, "the answer must be one of the offered options (\(ids.joined(separator: ", "))), got \(value.displayText.isEmpty ? value.typeName : value.displayText)",
+                                     details: question["parameter"].map { ["parameter": $0] } ?? .object([:])))
+        default:
+            guard let name = question["parameter"]?.stringValue,
+                  let p = intent.parameters.first(where: { $0.name == name }) else { return .success(value) }
+            return ParameterCheck.check(value, p, catalog: catalog).mapError { invalid(p, $0) }
+        }
+    }
+
+    private func invalid(_ p: ParameterDecl, _ why: ParameterProblem) -> BusError {
+        BusError(.invalidParameters, "parameter \(p.name) (\(p.title)) of \(intent.identifier): \(why)",
+                 details: ["parameter": .string(p.name), "intent": .string(intent.identifier)])
+    }
+}

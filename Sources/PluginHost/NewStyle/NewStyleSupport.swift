@@ -1,0 +1,98 @@
+import Foundation
+import IntentBus
+
+/// Installs new-style (App Intents-style) handling into a host: metadata validation at
+/// HELLO, the `NewStyleFlow` for style `new`, and the `ib.entities` host intent.
+public enum NewStyleSupport {
+    /// The host intent that forwards entity queries to the plugin declaring the entity.
+    public static let entityQueryIntent = "ib.entities"
+
+    /// Called by `IntentHost` before routing starts. Keeps any metadata check installed
+    /// before it (it runs first). `definitions` are the legacy intent definitions: a
+    /// migrated intent maps a legacy request's parameters by the types they declare.
+    public static func install(_ hooks: IntentRouterHooks, definitions: DefinitionCatalog = DefinitionCatalog()) {
+        let router = hooks.router
+        let catalogs = CatalogTable()
+        let logger = hooks.logger
+        let previous = router.validateMetadata
+        router.validateMetadata = { slot, hello in
+            if let problem = previous?(slot, hello) { return problem }
+            let (catalog, problems) = NewStyleCatalog.parse(hello: hello)
+            guard problems.isEmpty else {
+                catalogs.byPlugin.removeValue(forKey: slot.spec.id)
+                return "invalid new-style metadata: " + problems.joined(separator: "; ")
+            }
+            for legacy in catalog.migrations.keys.sorted() where !slot.spec.intentsSupported.contains(legacy) {
+                logger.warning("plugin \(slot.spec.id): \(catalog.migrations[legacy]!) migrates \(legacy), but the manifest does not list \(legacy) in IntentsSupported, so no request for it reaches this plugin")
+            }
+            catalogs.byPlugin[slot.spec.id] = catalog
+            return nil
+        }
+        let credential = hooks.manifest.host.clientCredential
+        router.flowFactories[.new] = { exchange, slot in
+            guard let catalog = catalogs.byPlugin[slot.spec.id], let (intent, legacy) = catalog.lookup(exchange.intent) else {
+                return nil
+            }
+            let legacyDefinition = legacy.flatMap { definitions.definition(of: $0, plugin: slot.spec.id) }
+            return NewStyleFlow(intent: intent, catalog: catalog, migratedFrom: legacy, legacyDefinition: legacyDefinition,
+                                clientCredential: credential)
+        }
+        router.controlForwarders[entityQueryIntent] = { [unowned router] request in
+            EntityQueryRouting.route(request, router: router, catalogs: catalogs)
+        }
+    }
+}
+
+/// Parsed catalogs by plugin id, replaced at each accepted HELLO. Router thread only.
+final class CatalogTable {
+    var byPlugin: [String: NewStyleCatalog] = [:]
+}
+
+/// Picks the plugin for an `ib.entities` query (docs/protocol.md "Entity queries").
+enum EntityQueryRouting {
+    static let queries: Set<String> = ["ids", "suggested", "matching", "all"]
+
+    static func route(_ request: ControlRequest, router: IntentRouter, catalogs: CatalogTable) -> Result<ControlForward, BusError> {
+        let body = request.body
+        guard let entity = body["entity"]?.stringValue, !entity.isEmpty else {
+            return .failure(BusError(.invalidParameters, "ib.entities needs \"entity\": the entity type's name"))
+        }
+        let query = body["query"]?.stringValue ?? "suggested"
+        guard queries.contains(query) else {
+            return .failure(BusError(.invalidParameters, "query is ids, suggested, matching or all; got \"\(query)\""))
+        }
+        if query == "ids", body["ids"]?.arrayValue == nil {
+            return .failure(BusError(.invalidParameters, "an ids query needs \"ids\": an array of entity ids"))
+        }
+        if query == "matching", body["text"]?.stringValue == nil {
+            return .failure(BusError(.invalidParameters, "a matching query needs \"text\""))
+        }
+        let named = request.options["plugin"]?.stringValue ?? body["plugin"]?.stringValue
+        let owners = router.slots.filter { slot in
+            catalogs.byPlugin[slot.spec.id]?.entities[entity] != nil && (named == nil || slot.spec.id == named)
+        }
+        guard let owner = owners.first else {
+            let known = Set(catalogs.byPlugin.values.flatMap { $0.entities.keys }).sorted()
+            return .failure(BusError(.unknownIntent,
+                "no \(named.map { "plugin \($0)" } ?? "ready plugin") declares entity type \"\(entity)\"" +
+                (known.isEmpty ? "" : " (known: \(known.joined(separator: ", ")))"),
+                details: ["known_entities": .array(known.map { .string($0) })]))
+        }
+        if owners.count > 1 {
+            return .failure(BusError(.choiceRequired,
+                "\(owners.count) plugins declare entity type \(entity); name one with \"plugin\"",
+                details: ["candidates": .array(owners.map { .string($0.spec.id) })]))
+        }
+        let decl = catalogs.byPlugin[owner.spec.id]!.entities[entity]!
+        if query == "matching" && !decl.matching {
+            return .failure(BusError(.invalidParameters, "\(entity) has no string query; look entities up by id or ask for suggestions"))
+        }
+        if query == "all" && !decl.all {
+            return .failure(BusError(.invalidParameters, "\(entity) can't list all its entities; ask for suggestions"))
+        }
+        var forwarded: [String: JSON] = ["entity": .string(entity), "query": .string(query)]
+        if let ids = body["ids"] { forwarded["ids"] = ids }
+        if let text = body["text"] { forwarded["text"] = text }
+        return .success(ControlForward(pluginIndex: owner.index, body: .object(forwarded)))
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import IntentBus
+
+/// Checks a parameter value against its declaration, the same way for every plugin
+/// language: the type (with unambiguous coercions from text), enum cases, entity
+/// references, and the inclusive range.
+enum ParameterCheck {
+    /// The normalised wire value, or why it doesn't fit.
+    static func check(_ value: JSON, _ p: ParameterDecl, catalog: NewStyleCatalog,
+                      checkRange: Bool = true) -> Result<JSON, ParameterProblem> {
+        let normalised: JSON
+        switch p.type {
+        case "integer":
+            if let i = value.intValue { normalised = .int(i) }
+            else if let s = value.stringValue, let i = Int64(s.trimmingCharacters(in: .whitespaces)) { normalised = .int(i) }
+            else { return .failure("expected an integer, got \(describe(value))") }
+        case "decimal":
+            if let d = value.doubleValue { normalised = .double(d) }
+            else if let s = value.stringValue, let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite { normalised = .double(d) }
+            else { return .failure("expected a decimal number, got \(describe(value))") }
+        case "boolean":
+            if let b = value.boolValue { normalised = .bool(b) }
+            else if let s = value.stringValue?.lowercased(), ["true", "yes", "false", "no"].contains(s) {
+                normalised = .bool(s == "true" || s == "yes")
+            } else { return .failure("expected true or false, got \(describe(value))") }
+        case "string":
+            switch value {
+            case .string: normalised = value
+            case .int, .double, .bool: normalised = .string(value.displayText)
+            default: return .failure("expected a string, got \(describe(value))")
+            }
+        case "enum":
+            let cases = p.enumName.flatMap { catalog.enums[$0] }?.cases ?? []
+            guard let s = value.stringValue ?? (value.intValue.map { String($0) }), cases.contains(where: { $0.value == s }) else {
+                return .failure("expected one of \(cases.map(\.value).joined(separator: ", ")), got \(describe(value))")
+            }
+            normalised = .string(s)
+        case "entity":
+            switch value {
+            case .string(let s) where !s.isEmpty: normalised = value
+            case .int: normalised = .string(value.displayText)
+            case .object(let o) where (o["id"]?.stringValue ?? o["text"]?.stringValue) != nil:
+                normalised = .object(o.filter { $0.key == "id" || $0.key == "text" })
+            default:
+                return .failure("expected a \(p.entity ?? "entity") id or text (a string, {\"id\":…} or {\"text\":…}), got \(describe(value))")
+            }
+        default:
+            return .failure("has unknown type \(p.type)")
+        }
+        if checkRange && !inRange(normalised, p) {
+            return .failure("must be within \(p.rangeText), got \(normalised.displayText)")
+        }
+        return .success(normalised)
+    }
+
+    /// Whether a numeric value lies in the declared inclusive range (true when none).
+    static func inRange(_ value: JSON, _ p: ParameterDecl) -> Bool {
+        guard let v = value.doubleValue else { return true }
+        if let lo = p.min?.doubleValue, v < lo { return false }
+        if let hi = p.max?.doubleValue, v > hi { return false }
+        return true
+    }
+
+    private static func describe(_ value: JSON) -> String {
+        switch value {
+        case .string(let s): "\"\(s)\""
+        case .null: "null"
+        default: "\(value.typeName) \(value.canonicalString)"
+        }
+    }
+}
+
+/// Why a value does not fit its parameter, as a phrase ("expected an integer, got …").
+struct ParameterProblem: Error, CustomStringConvertible, ExpressibleByStringInterpolation {
+    let message: String
+    init(stringLiteral value: String) { message = value }
+    init(stringInterpolation: DefaultStringInterpolation) { message = String(stringInterpolation: stringInterpolation) }
+    var description: String { message }
+}

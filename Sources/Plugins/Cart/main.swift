@@ -1,0 +1,164 @@
+import Foundation
+import IntentBus
+
+// The cart plugin, after seed 004 ("Show my cart" as a Siri shortcut), in the middle of a
+// migration to new-style handlers, one intent at a time:
+//   ShowCartIntent    legacy handler kept in the code; the new-style ShowCartAppIntent
+//                     migrates it (migratedFrom), so requests for ShowCartIntent run the
+//                     new handler. CART_MIGRATION=off rolls the migration back.
+//   AddToCartIntent   not migrated yet: its legacy handler keeps serving it.
+// The legacy intents are defined in definitions/cart.yaml (parameters, prompts, response
+// codes); the host drives their resolve → confirm → handle phases.
+
+/// One line in a cart.
+struct CartLine: Sendable {
+    let item: String
+    var quantity: Int
+    let cents: Int
+}
+
+/// Carts by customer, in memory.
+actor CartStore {
+    static let shared = CartStore()
+    private var carts: [String: [CartLine]] = [
+        "ada": [CartLine(item: "Espresso beans", quantity: 2, cents: 1290), CartLine(item: "Paper filters", quantity: 1, cents: 350)],
+    ]
+    private var saved: [String: [String]] = ["ada": ["Milk frother"]]
+
+    func lines(_ customer: String) -> [CartLine] { carts[customer.lowercased()] ?? [] }
+    func savedItems(_ customer: String) -> [String] { saved[customer.lowercased()] ?? [] }
+
+    func add(_ item: String, quantity: Int, customer: String) -> [CartLine] {
+        var lines = carts[customer.lowercased()] ?? []
+        if let i = lines.firstIndex(where: { $0.item.lowercased() == item.lowercased() }) {
+            lines[i].quantity += quantity
+        } else {
+            lines.append(CartLine(item: item, quantity: quantity, cents: 500))
+        }
+        carts[customer.lowercased()] = lines
+        return lines
+    }
+}
+
+/// The currency a cart total is shown in.
+enum CartCurrency: String, AppEnum {
+    case eur, usd
+    static let typeDisplayName = "Currency"
+    static let caseDisplayRepresentations: [CartCurrency: String] = [.eur: "Euro", .usd: "US dollar"]
+
+    func format(_ cents: Int) -> String {
+        switch self {
+        case .eur: String(format: "%d,%02d €", cents / 100, cents % 100)
+        case .usd: String(format: "$%d.%02d", cents * 108 / 100 / 100, cents * 108 / 100 % 100)
+        }
+    }
+}
+
+/// The new-style "Show my cart". The legacy ShowCartIntent (definitions/cart.yaml) takes
+/// `customer` (String) and `includeSaved` (Boolean); `customer` maps by name and type,
+/// `includeSaved` has no counterpart (saved items move to their own intent in the new
+/// design), so the host reports it in the reply's `unmapped_parameters`.
+struct ShowCartAppIntent: MigratedAppIntent {
+    static let title = "Show my cart"
+    static let description = IntentDescription("Shows what is in the cart.", categoryName: "Shopping")
+    static let migratedFrom = "ShowCartIntent"
+
+    @Parameter(title: "Customer", requestValueDialog: "Whose cart?") var customer: String
+    @Parameter(title: "Currency", default: .eur) var currency: CartCurrency
+
+    func perform() async throws -> IntentResult {
+        let lines = await CartStore.shared.lines(customer)
+        let total = lines.reduce(0) { $0 + $1.cents * $1.quantity }
+        let count = lines.reduce(0) { $0 + $1.quantity }
+        let items: [JSON] = lines.map { ["item": .string($0.item), "quantity": $0.quantity.intentJSON] }
+        return .result(dialog: count == 0 ? "\(customer)'s cart is empty."
+                           : "\(count) items in \(customer)'s cart, \(currency.format(total)) in total.",
+                       snippet: ["items": .array(items), "total": .string(currency.format(total))])
+    }
+}
+
+/// Items the shop can't deliver right now; adding one answers `outOfStock`.
+let outOfStock: Set<String> = ["milk frother"]
+
+/// Legacy "Show my cart" (definitions/cart.yaml). Replaced by ShowCartAppIntent while the
+/// migration is on; kept so that `CART_MIGRATION=off` can roll it back.
+struct ShowCartHandler: LegacyIntentHandling {
+    enum Code: String, LegacyResponseCode { case success, empty }
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        let customer = intent.string("customer") ?? ""
+        let lines = await CartStore.shared.lines(customer)
+        var items = lines.map { "\($0.quantity)× \($0.item)" }
+        if intent.bool("includeSaved") == true {
+            items += await CartStore.shared.savedItems(customer).map { "saved: \($0)" }
+        }
+        guard !items.isEmpty else { return LegacyResponse(.empty) }
+        return LegacyResponse(.success, ["items": .array(items.map { .string($0) }),
+                                         "count": .int(Int64(lines.reduce(0) { $0 + $1.quantity }))])
+    }
+}
+
+/// Legacy "Add to cart" (definitions/cart.yaml), not migrated yet: a large quantity is
+/// confirmed while resolving, an item out of stock is refused in confirm, before
+/// anything changes.
+struct AddToCartHandler: LegacyIntentHandling {
+    enum Code: String, LegacyResponseCode { case success, failure, outOfStock }
+
+    /// Quantities above this are confirmed with the definition's confirmation prompt.
+    static let confirmAbove = 10
+
+    func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult {
+        switch parameter {
+        case "item":
+            guard let item = intent.string("item")?.trimmingCharacters(in: .whitespaces), !item.isEmpty else { return .needsValue }
+            return .success(.string(item))
+        case "quantity":
+            // The host checked the range and applied the default (1); no value here
+            // means the user said no to the confirmation, so ask how many instead.
+            // A confirmed value is settled by the host and not resolved again.
+            guard let quantity = intent.int("quantity") else { return .needsValue }
+            return quantity > Self.confirmAbove ? .confirmationRequired(.int(Int64(quantity))) : .success(.int(Int64(quantity)))
+        default:
+            return .success(intent[parameter] ?? .null)
+        }
+    }
+
+    func confirm(_ intent: LegacyIntent, context: PluginContext) async throws -> ConfirmOutcome<Code>? {
+        guard let item = intent.string("item") else { return .failure(LegacyResponse(.failure)) }
+        if outOfStock.contains(item.lowercased()) {
+            return .failure(LegacyResponse(.outOfStock, ["item": .string(item)]))
+        }
+        return .ready
+    }
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        guard let item = intent.string("item"), let customer = intent.string("customer") else {
+            return LegacyResponse(.failure)
+        }
+        let quantity = intent.int("quantity") ?? 1
+        let lines = await CartStore.shared.add(item, quantity: quantity, customer: customer)
+        return LegacyResponse(.success, ["item": .string(item), "quantity": .int(Int64(quantity)),
+                                         "lines": .int(Int64(lines.count))])
+    }
+}
+
+do {
+    let plugin = try IntentPlugin()
+    // The legacy handlers first: ShowCartIntent's stays in the code until every caller
+    // has moved, and serves it again when the migration is rolled back.
+    plugin.runtime.onLegacy(["ShowCartIntent", "AddToCartIntent"]) { intent in
+        switch intent {
+        case "ShowCartIntent": ShowCartHandler()
+        case "AddToCartIntent": AddToCartHandler()
+        default: nil
+        }
+    }
+    // Registered after the legacy handler, the migrated intent takes ShowCartIntent over.
+    if ProcessInfo.processInfo.environment["CART_MIGRATION"] != "off" {
+        plugin.register(ShowCartAppIntent.self)
+    }
+    plugin.run()
+} catch {
+    print("plugin-cart: \(error)")
+    exit(2)
+}

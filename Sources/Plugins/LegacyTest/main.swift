@@ -1,0 +1,149 @@
+import Foundation
+import IntentBus
+
+// The plugin the legacy end-to-end tests run (Tests/IntentBusTests/Legacy*.swift), with
+// the intents of definitions/legacytest.yaml:
+//   ResolveIntent   resolves `target` with the result that `kind` names
+//   CodeIntent      written against the raw phase protocol (docs/protocol.md §8), as a
+//                   plugin in another language would be: no confirm; handle sends
+//                   `progress` updates and answers with whatever code `code` names
+//   ConfirmIntent   confirm answers ready, or notAllowed when `allow` is false
+//   TypesIntent     echoes the normalized parameters
+//   SecretIntent    restricted in the tests' manifest
+//   RenderIntent    answers with its parameters as response parameters, so that tests
+//                   see how dialogs render each type; its definition is the test's own
+//                   (one file per `locale:`)
+// With LEGACY_CALL_LOG set, every phase call is appended to that file as
+// "<intent> <phase>", so that tests can see what the plugin was (not) asked.
+
+let callLog = ProcessInfo.processInfo.environment["LEGACY_CALL_LOG"]
+let logLock = Lock()
+
+func record(_ intent: String, _ phase: String) {
+    guard let callLog else { return }
+    logLock.withLock {
+        let line = Data("\(intent) \(phase)\n".utf8)
+        if let handle = FileHandle(forWritingAtPath: callLog) {
+            handle.seekToEndOfFile()
+            handle.write(line)
+            try? handle.close()
+        } else {
+            _ = FileManager.default.createFile(atPath: callLog, contents: line)
+        }
+    }
+}
+
+struct ResolveHandler: LegacyIntentHandling {
+    /// `bogus` is deliberately not in the definition: answering with it must fail.
+    enum Code: String, LegacyResponseCode { case success, bogus }
+    static let options = ["Option 1", "Option 2", "Option 3"]
+
+    func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult {
+        record(intent.name, "resolve:\(parameter)")
+        guard parameter == "target" else { return .success(intent[parameter] ?? .null) }
+        let target = intent.string("target").flatMap { $0.isEmpty ? nil : $0 }
+        switch intent.string("kind") ?? "success" {
+        case "needsValue":
+            return target.map { .success(.string($0)) } ?? .needsValue
+        case "notRequired":
+            return .notRequired
+        case "unsupported":
+            guard let target else { return .needsValue }
+            return target == "bad" ? .unsupported(reason: "forbidden") : .success(.string(target))
+        case "confirmationRequired":
+            guard let target else { return .needsValue }
+            return .confirmationRequired(.string(target))
+        case "disambiguation":
+            if let target, Self.options.contains(target) { return .success(.string(target)) }
+            return .disambiguation(Self.options.enumerated().map { index, title in
+                ResolutionOption(id: "o\(index + 1)", title: title, subtitle: "choice \(index + 1)", value: .string(title))
+            })
+        default:
+            return .success(.string(target ?? "default"))
+        }
+    }
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        record(intent.name, "handle")
+        if intent.string("target") == "bogus" { return LegacyResponse(.bogus) }
+        return LegacyResponse(.success, ["target": .string(intent.string("target") ?? "nothing")])
+    }
+}
+
+struct ConfirmHandler: LegacyIntentHandling {
+    enum Code: String, LegacyResponseCode { case success, notAllowed }
+
+    func confirm(_ intent: LegacyIntent, context: PluginContext) async throws -> ConfirmOutcome<Code>? {
+        record(intent.name, "confirm")
+        return intent.bool("allow") == true ? .ready : .failure(LegacyResponse(.notAllowed))
+    }
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        record(intent.name, "handle")
+        return LegacyResponse(.success)
+    }
+}
+
+struct TypesHandler: LegacyIntentHandling {
+    enum Code: String, LegacyResponseCode { case success }
+
+    func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult {
+        record(intent.name, "resolve:\(parameter)")
+        return .success(intent[parameter] ?? .null)
+    }
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        record(intent.name, "handle")
+        return LegacyResponse(.success, ["echo": .string(JSON.object(intent.parameters).canonicalString)])
+    }
+}
+
+struct RenderHandler: LegacyIntentHandling {
+    enum Code: String, LegacyResponseCode { case success }
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        record(intent.name, "handle")
+        return LegacyResponse(.success, intent.parameters)
+    }
+}
+
+struct SecretHandler: LegacyIntentHandling {
+    enum Code: String, LegacyResponseCode { case success }
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        record(intent.name, "handle")
+        return LegacyResponse(.success)
+    }
+}
+
+do {
+    let runtime = try PluginRuntime()
+    runtime.onLegacy(["ResolveIntent", "ConfirmIntent", "TypesIntent", "SecretIntent", "RenderIntent"]) { intent in
+        switch intent {
+        case "ResolveIntent": ResolveHandler()
+        case "ConfirmIntent": ConfirmHandler()
+        case "TypesIntent": TypesHandler()
+        case "SecretIntent": SecretHandler()
+        case "RenderIntent": RenderHandler()
+        default: nil
+        }
+    }
+    // The raw phase protocol, without the SDK's types.
+    runtime.on("CodeIntent", style: .legacy) { request, context in
+        record(request.intent, request.phase ?? "none")
+        switch request.phase {
+        case "resolve":
+            return .success(["resolutions": [:]])  // accept every parameter as given
+        case "confirm":
+            return .success(["implemented": false])
+        default:
+            let steps = request.parameters["progress"]?.intValue ?? 0
+            for step in 0..<steps { context.progress("step \(step + 1) of \(steps)", fraction: Double(step + 1) / Double(steps)) }
+            return .success(["code": request.parameters["code"] ?? "success", "response": ["detail": "3 von 3"]])
+        }
+    }
+    runtime.run()
+} catch {
+    print("plugin-legacytest: \(error)")
+    exit(2)
+}

@@ -1,0 +1,159 @@
+import Foundation
+import IntentBus
+
+// New-style intents for the end-to-end tests (Tests/IntentBusTests/NewStyle*.swift).
+
+/// Defaults and ranges: every parameter has a default or is optional.
+struct DefaultsIntent: AppIntent {
+    static let title = "Defaults"
+    static let description = IntentDescription("Echoes its parameters.", categoryName: "Tests")
+
+    @Parameter(title: "Minutes", default: 25, inRange: 5...180) var minutes: Int
+    @Parameter(title: "Ratio", default: 0.5, inRange: 0...1) var ratio: Double
+    @Parameter(title: "Label") var label: String?
+    @Parameter(title: "Loud", default: false) var loud: Bool
+
+    func perform() async throws -> IntentResult {
+        .result(dialog: "\(minutes) minutes", snippet: ["minutes": minutes.intentJSON, "ratio": ratio.intentJSON,
+                                                        "label": label.intentJSON, "loud": loud.intentJSON])
+    }
+}
+
+/// A required parameter without a default: the host asks for it before perform().
+struct RequiredIntent: AppIntent {
+    static let title = "Required"
+
+    @Parameter(title: "Name", requestValueDialog: "Who is it for?") var name: String
+    @Parameter(title: "Count", default: 1, inRange: 1...10) var count: Int
+
+    func perform() async throws -> IntentResult {
+        .result(dialog: "For \(name), \(count) times", snippet: ["name": .string(name), "count": count.intentJSON])
+    }
+}
+
+/// Which mid-perform question QuestionsIntent asks.
+enum QuestionKind: String, AppEnum {
+    case value, confirmParameter = "confirm_parameter", confirmIntent = "confirm_intent", disambiguation, needsValue = "needs_value"
+    static let typeDisplayName = "Question"
+    static let caseDisplayRepresentations: [QuestionKind: String] = [
+        .value: "Ask a value", .confirmParameter: "Confirm a parameter", .confirmIntent: "Confirm the intent",
+        .disambiguation: "Pick one", .needsValue: "Needs a value",
+    ]
+}
+
+/// Counts perform() runs per token, to show the needs-value restart.
+actor Attempts {
+    static let shared = Attempts()
+    private var counts: [String: Int] = [:]
+    func next(_ token: String) -> Int {
+        counts[token, default: 0] += 1
+        return counts[token]!
+    }
+}
+
+/// Asks one question of each kind in the middle of perform().
+struct QuestionsIntent: AppIntent {
+    static let title = "Questions"
+
+    @Parameter(title: "Question") var ask: QuestionKind
+    @Parameter(title: "Minutes", default: 30, inRange: 5...180) var minutes: Int
+    @Parameter(title: "Code") var code: Int?
+    @Parameter(title: "Token", default: "t") var token: String
+
+    func perform() async throws -> IntentResult {
+        let attempt = await Attempts.shared.next(token)
+        switch ask {
+        case .value:
+            let m = try await $minutes.requestValue("How many minutes instead?")
+            return .result(snippet: ["minutes": m.intentJSON])
+        case .confirmParameter:
+            let ok = try await $minutes.requestConfirmation(for: minutes, "Really \(minutes) minutes?")
+            return .result(snippet: ["confirmed": .bool(ok)])
+        case .confirmIntent:
+            let ok = try await requestConfirmation("Run the questions intent?")
+            return .result(snippet: ["confirmed": .bool(ok)])
+        case .disambiguation:
+            let pick = try await $minutes.requestDisambiguation(among: [15, 30, 45], "Which length?")
+            return .result(snippet: ["minutes": pick.intentJSON])
+        case .needsValue:
+            guard let code, code >= 100 else { throw $code.needsValueError("Give a code of at least 100.") }
+            return .result(snippet: ["code": code.intentJSON, "attempt": attempt.intentJSON])
+        }
+    }
+}
+
+/// A fruit, for the entity tests.
+struct TestItem: AppEntity {
+    static let typeDisplayName = "Item"
+    static let defaultQuery = TestItemQuery()
+    static let all = [TestItem(id: "apple-1", name: "Apple"), TestItem(id: "apricot-2", name: "Apricot"),
+                      TestItem(id: "banana-3", name: "Banana")]
+    let id: String
+    let name: String
+    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: name, subtitle: "fruit") }
+}
+
+/// Looks items up by id and by text; offers two suggestions; can't list them all.
+struct TestItemQuery: EntityStringQuery {
+    func entities(for identifiers: [String]) async throws -> [TestItem] {
+        TestItem.all.filter { identifiers.contains($0.id) }
+    }
+    func suggestedEntities() async throws -> [TestItem] { Array(TestItem.all.prefix(2)) }
+    func entities(matching string: String) async throws -> [TestItem] {
+        TestItem.all.filter { $0.name.lowercased().hasPrefix(string.lowercased()) }
+    }
+}
+
+/// Takes an entity, given by id or by text.
+struct PickItemIntent: AppIntent {
+    static let title = "Pick item"
+    @Parameter(title: "Item", requestValueDialog: "Which item?") var item: TestItem
+
+    func perform() async throws -> IntentResult {
+        .result(value: item, dialog: "You picked \(item.name).")
+    }
+}
+
+/// Needs an authenticated client.
+struct SecretIntent: AppIntent {
+    static let title = "Secret"
+    static let authenticationPolicy = IntentAuthenticationPolicy.requiresAuthentication
+    func perform() async throws -> IntentResult { .result(dialog: "the secret is 42") }
+}
+
+/// Replaces the plain LegacyGreetIntent; `shout` of the legacy version has no counterpart.
+struct GreetAppIntent: MigratedAppIntent {
+    static let title = "Greet"
+    static let migratedFrom = "LegacyGreetIntent"
+
+    @Parameter(title: "Name") var name: String
+    @Parameter(title: "Times", default: 1, inRange: 1...5) var times: Int
+
+    func perform() async throws -> IntentResult {
+        .result(dialog: Array(repeating: "Hello \(name)!", count: times).joined(separator: " "),
+                snippet: ["style": "new", "name": .string(name), "times": times.intentJSON])
+    }
+}
+
+// Broken declarations, for the metadata checks (NEWSTYLE_BROKEN=1).
+
+/// A default outside its range, and a parameter without a title.
+struct BrokenRangeIntent: AppIntent {
+    static let title = "Broken range"
+    @Parameter(title: "Minutes", default: 500, inRange: 5...180) var minutes: Int
+    @Parameter(title: "") var untitled: String?
+    func perform() async throws -> IntentResult { .result() }
+}
+
+/// Two intent types claiming one identifier.
+struct DuplicateOneIntent: AppIntent {
+    static let title = "Duplicate one"
+    static let identifier = "DuplicateIntent"
+    func perform() async throws -> IntentResult { .result() }
+}
+
+struct DuplicateTwoIntent: AppIntent {
+    static let title = "Duplicate two"
+    static let identifier = "DuplicateIntent"
+    func perform() async throws -> IntentResult { .result() }
+}

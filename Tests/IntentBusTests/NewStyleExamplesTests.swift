@@ -1,0 +1,249 @@
+import Foundation
+import Testing
+import IntentBus
+
+/// End-to-end: the FocusFlow and Cart example plugins.
+@Suite("New-style example plugins", .serialized)
+struct NewStyleExamplesTests {
+    static func focusFlow(data: String) -> String {
+        """
+          - id: focusflow
+            exec: \(Products.path("plugin-focusflow"))
+            IntentsSupported: [StartFocusSessionIntent, OpenProjectIntent, SearchProjectsIntent, CreateProjectIntent]
+            env:
+              FOCUSFLOW_DATA: \(data)
+        """
+    }
+
+    @Test("FocusFlow: the default session length, the range, a long session confirmed, projects by text and search")
+    func focusFlow() throws {
+        let data = TempDir()
+        defer { data.remove() }
+        let host = try TestHost(plugins: Self.focusFlow(data: data.path))
+        defer { host.stop() }
+        let client = try host.client()
+        let start = try client.send("StartFocusSessionIntent") { _ in nil }
+        #expect(start.body["dialog"] == "Focus session started for 25 minutes.")
+        let tooLong = busError { _ = try client.send("StartFocusSessionIntent", parameters: ["minutes": 200]) { _ in nil } }
+        #expect(tooLong?.details["parameter"] == "minutes")
+        var asked: [Prompt] = []
+        let long = try client.send("StartFocusSessionIntent", parameters: ["minutes": 150, "project": "report"]) { event in
+            guard case .prompt(let p) = event else { return nil }
+            asked.append(p)
+            return ["value": true]
+        }
+        #expect(asked.map(\.kind) == ["confirmation"])
+        #expect(long.body["dialog"] == "Focus session started for 150 minutes on Quarterly report.")
+
+        let search = try client.send("SearchProjectsIntent", parameters: ["term": "website"]) { _ in nil }
+        let titles = search.body["value"]?.arrayValue?.compactMap { $0["title"]?.stringValue }
+        #expect(titles == ["Website relaunch", "Website analytics"])
+        #expect(search.body["snippet"]?["projects"]?.arrayValue?.count == 2)
+
+        // "Website" matches two projects: the SDK asks which one.
+        var options: [String] = []
+        let open = try client.send("OpenProjectIntent", parameters: ["project": "website"]) { event in
+            guard case .prompt(let p) = event else { return nil }
+            options = p.options.compactMap { $0["title"]?.stringValue }
+            return ["value": p.options[1]["id"] ?? .null]
+        }
+        #expect(options == ["Website relaunch", "Website analytics"])
+        #expect(open.body["dialog"] == "Opened Website analytics.")
+    }
+
+    @Test("FocusFlow: project ids are stable across plugin restarts (persisted on disk)")
+    func stableIds() throws {
+        let data = TempDir()
+        defer { data.remove() }
+        var firstIds: [String] = []
+        var createdId: String?
+        do {
+            let host = try TestHost(plugins: Self.focusFlow(data: data.path), waitReady: ["focusflow"])
+            defer { host.stop() }
+            let all = try host.client().control("ib.entities", ["entity": "ProjectEntity", "query": "all"])
+            firstIds = all["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+            let created = try host.client().send("CreateProjectIntent", parameters: ["name": "Thesis"]) { _ in nil }
+            createdId = created.body["value"]?["id"]?.stringValue
+        }
+        #expect(firstIds.count == 4)
+        let id = try #require(createdId)
+        let host = try TestHost(plugins: Self.focusFlow(data: data.path), waitReady: ["focusflow"])
+        defer { host.stop() }
+        let again = try host.client().control("ib.entities", ["entity": "ProjectEntity", "query": "ids", "ids": .array((firstIds + [id]).map { .string($0) })])
+        #expect(again["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == firstIds + [id])
+        let open = try host.client().send("OpenProjectIntent", parameters: ["project": ["id": .string(id)]]) { _ in nil }
+        #expect(open.body["dialog"] == "Opened Thesis.")
+    }
+
+    /// The cart plugin's manifest entry, with its legacy definitions; `env` lines are
+    /// appended as they are.
+    static func cart(_ env: String = "", intents: String = "ShowCartIntent, ShowCartAppIntent, AddToCartIntent") -> String {
+        """
+          - id: cart
+            exec: \(Products.path("plugin-cart"))
+            IntentsSupported: [\(intents)]
+            definitions: [\(Products.root)/definitions/cart.yaml]
+        \(env)
+        """
+    }
+
+    @Test("Cart: AddToCartIntent is a real legacy intent: resolve, confirm and handle, with response-code dialogs")
+    func cartLegacyHalf() throws {
+        let host = try TestHost(plugins: Self.cart(), waitReady: ["cart"])
+        defer { host.stop() }
+        let styles = try #require(try host.plugin("cart"))["styles"]
+        #expect(styles?["AddToCartIntent"] == "legacy")
+        #expect(styles?["ShowCartIntent"] == "new", "the migrated intent took the legacy name over")
+        let client = try host.client()
+
+        // The success code's format string, filled with the handler's response values;
+        // the definition's default quantity (1) was applied.
+        let added = try client.send("AddToCartIntent", parameters: ["customer": "ada", "item": "Mug"]) { _ in nil }
+        #expect(added.status == "success")
+        #expect(added.body["code"] == "success")
+        #expect(added.body["code_value"] == 4)
+        #expect(added.body["dialog"] == "Added 1× Mug. 3 lines in the cart.")
+        #expect(added.body["concise_dialog"] == "Added Mug.")
+        #expect(added.body["parameters"]?["quantity"] == 1)
+
+        // A missing item is asked for with the definition's primary prompt.
+        var talk = Conversation(["Tea"])
+        let asked = try client.send("AddToCartIntent", parameters: ["customer": "ada"], onEvent: talk.handle)
+        #expect(talk.prompts.map(\.dialog) == ["What should I add?"])
+        #expect(talk.prompts.first?.parameter == "item")
+        #expect(asked.body["dialog"] == "Added 1× Tea. 4 lines in the cart.")
+
+        // A large quantity is confirmed while resolving; "no" asks how many instead.
+        talk = Conversation([false, "2"])
+        let fewer = try client.send("AddToCartIntent", parameters: ["customer": "ada", "item": "Spoon", "quantity": 12],
+                                    onEvent: talk.handle)
+        #expect(talk.prompts.map(\.kind) == ["confirmation", "value"])
+        #expect(talk.prompts.map(\.dialog) == ["Add 12 of them?", "How many?"])
+        #expect(fewer.body["dialog"] == "Added 2× Spoon. 5 lines in the cart.")
+
+        // Out of stock: confirm refuses with the custom code, before anything is added.
+        let refused = try client.send("AddToCartIntent", parameters: ["customer": "ada", "item": "Milk frother"]) { _ in nil }
+        #expect(refused.status == "failure")
+        #expect(refused.body["code"] == "outOfStock")
+        #expect(refused.body["code_value"] == 100)
+        #expect(refused.body["success"] == false)
+        #expect(refused.body["dialog"] == "Sorry, Milk frother is out of stock.")
+        let cart = try client.send("ShowCartIntent", parameters: ["customer": "ada"]) { _ in nil }
+        #expect(cart.body["snippet"]?["items"]?.arrayValue?.compactMap { $0["item"]?.stringValue }
+                == ["Espresso beans", "Paper filters", "Mug", "Tea", "Spoon"], "the frother was not added")
+
+        // The definition's range is checked by the host before the plugin is asked.
+        let tooMany = busError { _ = try client.send("AddToCartIntent", parameters: ["customer": "ada", "item": "Cup", "quantity": 120]) { _ in nil } }
+        #expect(tooMany?.code == .invalidParameters)
+        #expect(tooMany?.details["parameter"] == "quantity")
+    }
+
+    @Test("Cart: ShowCartIntent runs the migrated handler and reports includeSaved; CART_MIGRATION=off rolls it back to the legacy handler")
+    func cartMigration() throws {
+        let host = try TestHost(plugins: Self.cart())
+        defer { host.stop() }
+        let client = try host.client()
+        let added = try client.send("AddToCartIntent", parameters: ["customer": "ada", "item": "Mug"]) { _ in nil }
+        #expect(added.body["code"] == "success")
+        let shown = try client.send("ShowCartIntent", parameters: ["customer": "ada", "includeSaved": true]) { _ in nil }
+        #expect(shown.body["dialog"] == "4 items in ada's cart, 34,30 € in total.")
+        #expect(shown.header["migrated_from"] == "ShowCartIntent")
+        #expect(shown.header["handled_by"] == "ShowCartAppIntent")
+        // includeSaved (Boolean in definitions/cart.yaml) has no counterpart: reported, not dropped silently.
+        let unmapped = shown.header["unmapped_parameters"]?.arrayValue ?? []
+        #expect(unmapped.map { $0["name"] } == ["includeSaved"])
+        #expect(unmapped.first?["value"] == true)
+        #expect(unmapped.first?["reason"] == "ShowCartAppIntent has no parameter \"includeSaved\"")
+        #expect(host.logEventually(contains: "ShowCartIntent → ShowCartAppIntent: parameters not mapped: includeSaved"))
+        // customer is a String on both sides: a number typed on a command line maps as its text.
+        let numbered = try client.send("ShowCartIntent", parameters: ["customer": 42]) { _ in nil }
+        #expect(numbered.body["dialog"] == "42's cart is empty.")
+        #expect(numbered.header["unmapped_parameters"] == nil)
+        // Without a customer the host asks first, with the new intent's dialog.
+        var dialog = ""
+        _ = try client.send("ShowCartIntent") { event in
+            guard case .prompt(let p) = event else { return nil }
+            dialog = p.dialog
+            return ["value": "bob"]
+        }
+        #expect(dialog == "Whose cart?")
+
+        // Rolled back: the legacy handler serves ShowCartIntent again through the
+        // legacy flow, includeSaved included, with the definition's dialogs.
+        let rolledBack = try TestHost(plugins: Self.cart("    env:\n      CART_MIGRATION: \"off\"\n",
+                                                         intents: "ShowCartIntent, AddToCartIntent"), waitReady: ["cart"])
+        defer { rolledBack.stop() }
+        #expect(try rolledBack.plugin("cart")?["styles"]?["ShowCartIntent"] == "legacy")
+        let legacyClient = try rolledBack.client()
+        let legacy = try legacyClient.send("ShowCartIntent", parameters: ["customer": "ada", "includeSaved": true]) { _ in nil }
+        #expect(legacy.body["code"] == "success")
+        #expect(legacy.body["dialog"] == "Your cart: 2× Espresso beans, 1× Paper filters, saved: Milk frother")
+        #expect(legacy.body["concise_dialog"] == "3 items")
+        #expect(legacy.header["migrated_from"] == nil)
+        let talk = Conversation(["bob"])
+        let empty = try legacyClient.send("ShowCartIntent", onEvent: talk.handle)
+        #expect(talk.prompts.map(\.dialog) == ["Whose cart?"])
+        #expect(empty.body["code"] == "empty")
+        #expect(empty.body["dialog"] == "Your cart is empty.")
+        // The legacy definition knows nothing of the new intent's currency.
+        let unknown = busError { _ = try legacyClient.send("ShowCartIntent", parameters: ["customer": "ada", "currency": "usd"]) { _ in nil } }
+        #expect(unknown?.code == .invalidParameters)
+    }
+
+    static func chat() -> String {
+        "  - id: chat\n    name: Chat\n    exec: \(Products.path("plugin-chat"))\n    IntentsSupported: [INSendMessageIntent]"
+    }
+
+    @Test("Chat: a new-style INSendMessageIntent: sends with a message id, asks for what is missing, confirms long messages")
+    func chat() throws {
+        let host = try TestHost(plugins: Self.chat(), waitReady: ["chat"])
+        defer { host.stop() }
+        #expect(try host.plugin("chat")?["styles"]?["INSendMessageIntent"] == "new")
+        let client = try host.client()
+
+        let sent = try client.send("INSendMessageIntent", parameters: ["recipient": "Alex", "content": "Hi"]) { _ in nil }
+        #expect(sent.plugin == "chat")
+        #expect(sent.body["dialog"] == "Chat: sent “Hi” to Alex.")
+        #expect(sent.body["value"] == "chat-1")
+        #expect(sent.body["snippet"]?["sent"] == true)
+
+        // Required parameters without a value are asked before perform(), in order.
+        var talk = Conversation(["Sam", "See you at 8"])
+        let asked = try client.send("INSendMessageIntent", onEvent: talk.handle)
+        #expect(talk.prompts.map(\.dialog) == ["Who should get the message?", "What do you want to say?"])
+        #expect(talk.prompts.map(\.parameter) == ["recipient", "content"])
+        #expect(asked.body["dialog"] == "Chat: sent “See you at 8” to Sam.")
+        #expect(asked.body["value"] == "chat-2")
+
+        // Blank content: perform() asks again (needs-value) and starts over with the answer.
+        talk = Conversation(["Hello"])
+        let blank = try client.send("INSendMessageIntent", parameters: ["recipient": "Alex", "content": "   "], onEvent: talk.handle)
+        #expect(talk.prompts.map(\.parameter) == ["content"])
+        #expect(blank.body["dialog"] == "Chat: sent “Hello” to Alex.")
+
+        // 280 characters go without a question; more are confirmed mid-perform.
+        let limit = String(repeating: "a", count: 280)
+        talk = Conversation()
+        let atLimit = try client.send("INSendMessageIntent", parameters: ["recipient": "Alex", "content": .string(limit)], onEvent: talk.handle)
+        #expect(talk.prompts.isEmpty)
+        #expect(atLimit.body["snippet"]?["characters"] == 280)
+        let long = String(repeating: "b", count: 300)
+        talk = Conversation([false])
+        let declined = try client.send("INSendMessageIntent", parameters: ["recipient": "Alex", "content": .string(long)], onEvent: talk.handle)
+        #expect(talk.prompts.map(\.kind) == ["confirmation"])
+        #expect(talk.prompts.first?.dialog == "That message is 300 characters long, more than 280. Send it to Alex anyway?")
+        #expect(declined.body["dialog"] == "Chat: nothing sent.")
+        #expect(declined.body["value"] == nil)
+        #expect(declined.body["snippet"]?["sent"] == false)
+        talk = Conversation([true])
+        let confirmed = try client.send("INSendMessageIntent", parameters: ["recipient": "Alex", "content": .string(long)], onEvent: talk.handle)
+        #expect(talk.prompts.count == 1)
+        #expect(confirmed.body["snippet"]?["characters"] == 300)
+        #expect(confirmed.body["value"] == "chat-5", "the declined message got no id")
+
+        // Unknown parameters are refused by the host, naming the parameter.
+        let unknown = busError { _ = try client.send("INSendMessageIntent", parameters: ["recipient": "Alex", "content": "Hi", "subject": "x"]) { _ in nil } }
+        #expect(unknown?.code == .invalidParameters)
+        #expect(unknown?.details["parameter"] == "subject")
+    }
+}

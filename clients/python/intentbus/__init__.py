@@ -1,0 +1,40 @@
+"""IntentBus for Python: a client and a plugin SDK over pyzmq.
+
+The wire protocol is docs/protocol.md in the IntentBus repository; this package
+follows it, and the shared vectors in conformance/ pin the bytes.
+
+    from intentbus import Client
+    with Client("ipc://.intentbus/frontend.sock") as client:
+        reply = client.send("OrderCoffeeIntent", {"beverage": "latte", "size": "large", "quantity": 2})
+        print(reply.body["dialog"])
+"""
+
+from .aio import AsyncClient
+from .client import DEFAULT_TIMEOUT, Answer, Client, Conversation, Event, Progress, Prompt, Reply
+from .errors import (AuthenticationRequired, BadFrame, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
+                     ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError,
+                     InvalidParameters, NoAnswer, PluginCrashed, PluginError, PluginUnavailable,
+                     ProtocolViolation, ShuttingDown, Unanswered, UnknownIntent, UnknownPlugin,
+                     UnsupportedVersion, WireError, error_class)
+from .plugin import (Context, Handler, HandlerStyle, PlainHandler, Plugin, PluginStartError, Request,
+                     RequestCancelled, Result, register_style)
+from .legacy import LegacyFunctionHandler, LegacyHandler, LegacyIntent, Resolution, Response
+from .appintents import (ALWAYS_ALLOWED, REQUIRES_AUTHENTICATION, AppIntent, Entity, EntityQuery, EntityType,
+                         EnumType, IntentResult, NeedsValue, NewStyleHandler, Parameter, PerformContext)
+from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json, parse_json
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Client", "AsyncClient", "Conversation", "Reply", "Prompt", "Progress", "Answer", "Event", "DEFAULT_TIMEOUT",
+    "Plugin", "Context", "Request", "Result", "Handler", "PlainHandler", "HandlerStyle", "RequestCancelled",
+    "PluginStartError", "register_style",
+    "LegacyHandler", "LegacyFunctionHandler", "LegacyIntent", "Resolution", "Response",
+    "AppIntent", "Parameter", "EnumType", "EntityType", "Entity", "EntityQuery", "IntentResult", "NeedsValue",
+    "PerformContext", "NewStyleHandler", "ALWAYS_ALLOWED", "REQUIRES_AUTHENTICATION",
+    "Kind", "Message", "canonical_json", "parse_json", "PROTOCOL_VERSION",
+    "ErrorCode", "IntentBusError", "BusError", "WireError", "NoAnswer", "ProtocolViolation", "Unanswered",
+    "error_class", "BadFrame", "UnsupportedVersion", "UnknownIntent", "ChoiceRequired", "UnknownPlugin",
+    "BusTimeout", "PluginCrashed", "PluginUnavailable", "Busy", "InvalidParameters", "AuthenticationRequired",
+    "ConversationExpired", "Cancelled", "DuplicateRequest", "PluginError", "ShuttingDown", "InternalError",
+]

@@ -1,0 +1,188 @@
+"""The IB1 wire format (docs/protocol.md §2–3): six frames per message, canonical JSON.
+
+This module is pure value code, no sockets: `Message.encode()` gives the frames to send,
+`Message.decode(frames)` checks and parses what arrived. The conformance vectors in the
+repository's `conformance/` directory pin both directions byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from typing import Any, List, Optional, Sequence, Union
+
+from .errors import ErrorCode, WireError
+
+__all__ = ["SIGNATURE", "PROTOCOL_VERSION", "FRAME_COUNT", "MAX_NAME_LENGTH", "Kind", "Message",
+           "canonical_json", "parse_json", "split_envelope"]
+
+#: Frame 0 of every message: signature and protocol version.
+SIGNATURE = b"IB1"
+#: The protocol version number carried in HELLO and WELCOME.
+PROTOCOL_VERSION = 1
+#: Frames in a message, after any routing envelope.
+FRAME_COUNT = 6
+#: Longest request id or intent name, in bytes (UTF-8).
+MAX_NAME_LENGTH = 255
+
+
+class Kind(str, Enum):
+    """Message kinds: frame 1 of every message (docs/protocol.md §3)."""
+
+    REQUEST = "REQUEST"
+    ANSWER = "ANSWER"
+    CANCEL = "CANCEL"
+    REPLY = "REPLY"
+    ERROR = "ERROR"
+    PROMPT = "PROMPT"
+    PROGRESS = "PROGRESS"
+    HELLO = "HELLO"
+    WELCOME = "WELCOME"
+    REJECT = "REJECT"
+    DISCONNECT = "DISCONNECT"
+    HEARTBEAT = "HEARTBEAT"
+
+    @property
+    def is_final(self) -> bool:
+        """Whether a message of this kind ends a request (REPLY or ERROR)."""
+        return self in (Kind.REPLY, Kind.ERROR)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def canonical_json(value: Any) -> bytes:
+    """The canonical JSON bytes of `value`: sorted keys, no spaces, "/" unescaped, UTF-8.
+
+    Non-finite floats are not JSON and raise `ValueError`.
+    """
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      allow_nan=False).encode("utf-8")
+
+
+def parse_json(data: bytes) -> Any:
+    """Parses a header or body frame. An empty frame means `{}`.
+
+    Raises `WireError(bad_frame)` when the bytes are not UTF-8 JSON.
+    """
+    if not data:
+        return {}
+    try:
+        return json.loads(bytes(data).decode("utf-8"), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError) as e:
+        raise WireError(ErrorCode.BAD_FRAME, f"not valid JSON: {e}") from None
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _frame_text(data: bytes, what: str) -> str:
+    if len(data) > MAX_NAME_LENGTH:
+        raise WireError(ErrorCode.BAD_FRAME, f"{what} must be UTF-8 of at most {MAX_NAME_LENGTH} bytes")
+    try:
+        return bytes(data).decode("utf-8")
+    except UnicodeDecodeError:
+        raise WireError(ErrorCode.BAD_FRAME, f"{what} must be UTF-8 of at most {MAX_NAME_LENGTH} bytes") from None
+
+
+JSONFrame = Union[bytes, None]
+
+
+class Message:
+    """One IntentBus message, after any routing envelope.
+
+    `header` and `body` hold the raw frame bytes (empty = `{}`), so a message can be
+    forwarded without decoding; `header_json()` and `body_json()` parse them. Build an
+    outgoing message from JSON values with `Message.build(...)`.
+    """
+
+    __slots__ = ("kind", "request_id", "intent", "header", "body")
+
+    def __init__(self, kind: Union[Kind, str], request_id: str = "", intent: str = "",
+                 header: bytes = b"", body: bytes = b""):
+        self.kind = Kind(kind)
+        self.request_id = request_id
+        self.intent = intent
+        self.header = bytes(header)
+        self.body = bytes(body)
+
+    @classmethod
+    def build(cls, kind: Union[Kind, str], request_id: str = "", intent: str = "",
+              header: Any = None, body: Any = None) -> "Message":
+        """A message from JSON values; `None` (not `{}`) gives an empty frame."""
+        return cls(kind, request_id, intent,
+                   b"" if header is None else canonical_json(header),
+                   b"" if body is None else canonical_json(body))
+
+    def encode(self) -> List[bytes]:
+        """The six frames to send."""
+        for what, text in (("request id", self.request_id), ("intent", self.intent)):
+            if len(text.encode("utf-8")) > MAX_NAME_LENGTH:
+                raise WireError(ErrorCode.BAD_FRAME, f"{what} is longer than {MAX_NAME_LENGTH} bytes")
+        return [SIGNATURE, self.kind.value.encode("ascii"), self.request_id.encode("utf-8"),
+                self.intent.encode("utf-8"), self.header, self.body]
+
+    @classmethod
+    def decode(cls, frames: Sequence[bytes]) -> "Message":
+        """Checks and parses the frames after the routing envelope (docs/protocol.md §2).
+
+        Raises `WireError` with `unsupported_version` when frame 0 is `IB` + another
+        version, else `bad_frame` for anything that does not follow the format.
+        """
+        frames = [bytes(f) for f in frames]
+        if not frames:
+            raise WireError(ErrorCode.BAD_FRAME, "empty message")
+        first = frames[0]
+        if first != SIGNATURE:
+            sig = first.decode("utf-8", "replace") if len(first) <= 16 else f"<{len(first)} bytes>"
+            if first.startswith(b"IB"):
+                raise WireError(ErrorCode.UNSUPPORTED_VERSION,
+                                f"protocol {sig} is not supported; this side speaks IB1")
+            raise WireError(ErrorCode.BAD_FRAME, f'frame 0 must be "IB1", got "{sig}"')
+        if len(frames) != FRAME_COUNT:
+            raise WireError(ErrorCode.BAD_FRAME,
+                            f"expected {FRAME_COUNT} frames (IB1, kind, request id, intent, header, body), "
+                            f"got {len(frames)}")
+        try:
+            kind = Kind(frames[1].decode("ascii"))
+        except (UnicodeDecodeError, ValueError):
+            raise WireError(ErrorCode.BAD_FRAME,
+                            f'frame 1 is not a known message kind: "{frames[1][:32].decode("utf-8", "replace")}"') \
+                from None
+        request_id = _frame_text(frames[2], "frame 2 (request id)")
+        intent = _frame_text(frames[3], "frame 3 (intent)")
+        return cls(kind, request_id, intent, frames[4], frames[5])
+
+    def header_json(self) -> Any:
+        """The header parsed (empty frame = `{}`); raises `WireError` when it is not JSON."""
+        return parse_json(self.header)
+
+    def body_json(self) -> Any:
+        """The body parsed (empty frame = `{}`); raises `WireError` when it is not JSON."""
+        return parse_json(self.body)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Message) and self.encode() == other.encode()
+
+    def __repr__(self) -> str:
+        return (f"Message({self.kind.value}, {self.request_id!r}, {self.intent!r}, "
+                f"header={self.header.decode('utf-8', 'replace')!r}, body={self.body.decode('utf-8', 'replace')!r})")
+
+
+def split_envelope(frames: Sequence[bytes]) -> "tuple[List[bytes], List[bytes]]":
+    """Splits what a ROUTER socket received into (envelope, message frames).
+
+    ROUTER prepends the peer's identity; a REQ peer adds an empty delimiter frame too.
+    Only a program that binds a ROUTER needs this (clients and plugins use DEALER).
+    """
+    frames = list(frames)
+    if not frames:
+        return [], []
+    n = 2 if len(frames) > 1 and len(frames[1]) == 0 else 1
+    return frames[:n], frames[n:]
+
+
+def optional_header(value: Optional[dict]) -> Optional[dict]:
+    """`value` or None when it is empty, so that an empty header goes out as an empty frame."""
+    return value if value else None

@@ -1,0 +1,68 @@
+"""A Python legacy (SiriKit-style) plugin for the end-to-end tests; its intents are
+defined in tests/definitions/pylegacy.yaml.
+
+  PyResolveIntent  resolves `target` with the result `kind` names (one of every kind),
+                   through the generic resolve(name, value, intent) method
+  PyCodeIntent     a function handler (no confirm): `progress` updates, then the
+                   response code `code` names, declared or not
+  PyConfirmIntent  resolve_<param> and confirm: `ready`, or the custom code notAllowed
+"""
+
+from intentbus import LegacyHandler, Plugin, Resolution, Response
+
+plugin = Plugin()
+
+ALEXES = [{"id": "a1", "title": "Alex Meyer", "subtitle": "mobile", "value": "Alex Meyer"},
+          {"id": "a2", "title": "Alex Schmidt", "value": "Alex Schmidt"}]
+
+
+class ResolveHandler(LegacyHandler):
+    def resolve(self, name, value, intent):
+        if name != "target":
+            return Resolution.success()
+        kind = intent.kind
+        if kind == "success":
+            # Settles with a value of its own: the host takes it.
+            return Resolution.success(value.upper() if value else "DEFAULT")
+        if kind == "needsValue":
+            return Resolution.needs_value() if value is None else Resolution.success()
+        if kind == "notRequired":
+            return Resolution.not_required()
+        if kind == "unsupported":
+            if value == "evil":
+                return Resolution.unsupported("forbidden")
+            if value == "odd":
+                return Resolution.unsupported()  # no reason: the generic sentence
+            return Resolution.needs_value() if value is None else Resolution.success()
+        if kind == "confirmationRequired":
+            return Resolution.needs_value() if value is None else Resolution.confirmation_required()
+        if kind == "disambiguation":
+            return Resolution.disambiguation(ALEXES) if value == "alex" else Resolution.success()
+        return Resolution.success()
+
+    def handle(self, intent):
+        return Response.success(target=intent.target if intent.target is not None else "nothing")
+
+
+@plugin.handler("PyCodeIntent", style="legacy")
+def code_intent(intent):
+    steps = intent.get("progress", 0)
+    for i in range(steps):
+        intent.progress(f"step {i + 1} of {steps}", fraction=(i + 1) / steps)
+    return Response(intent.code, detail=f"{len(intent.codes)} codes declared")
+
+
+class ConfirmHandler(LegacyHandler):
+    def resolve_allow(self, value, intent):
+        return Resolution.needs_value() if value is None else Resolution.success()
+
+    def confirm(self, intent):
+        return Response.ready() if intent.allow else Response("notAllowed")
+
+    def handle(self, intent):
+        return Response.success()
+
+
+plugin.add("PyResolveIntent", ResolveHandler())
+plugin.add("PyConfirmIntent", ConfirmHandler())
+plugin.run()

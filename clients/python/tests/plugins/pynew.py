@@ -1,0 +1,137 @@
+"""A Python new-style (App Intents-style) plugin for the end-to-end tests.
+
+  StartFocusSessionIntent  minutes (integer, default 25, 5…180), mood (enum Mood, default
+                           calm), project (entity ProjectEntity, optional), note (optional);
+                           more than 120 minutes asks to confirm the parameter, and a "no"
+                           raises a needs-value error, which restarts perform()
+  QuestionsIntent          ask (enum, required, no default: the host asks first) picks the
+                           mid-perform question: value, confirm_intent, confirm_param,
+                           disambiguate, needs_value (count must be ≥ 5; restarts)
+  ListNotesIntent          migrated from LegacyNotesIntent; filter (string, optional)
+  SecretNoteIntent         requires authentication
+With PYNEW_INVALID=1 it also declares BrokenIntent, whose metadata the host refuses.
+Every result's snippet reports what perform() saw and how often it ran.
+"""
+
+import os
+import threading
+
+from intentbus import (REQUIRES_AUTHENTICATION, AppIntent, Entity, EntityQuery, EntityType, EnumType,
+                       IntentResult, Parameter, Plugin)
+
+PROJECTS = [Entity("p1", "Website relaunch", "due 2026-12-15"), Entity("p2", "Web shop"),
+            Entity("p3", "Garden", "spring")]
+
+
+class ProjectQuery(EntityQuery):
+    def entities_for(self, ids):
+        return [p for p in PROJECTS if p.id in ids]
+
+    def suggested(self):
+        return PROJECTS[:2]
+
+    def matching(self, text):
+        return [p for p in PROJECTS if text.lower() in p.title.lower()]
+
+    def all(self):
+        return list(PROJECTS)
+
+
+Project = EntityType("ProjectEntity", "Project", ProjectQuery())
+Mood = EnumType("Mood", {"calm": "Calm", "wild": "Wild"})
+Question = EnumType("Question", ["value", "confirm_intent", "confirm_param", "disambiguate", "needs_value"],
+                    type_display_name="Question")
+
+_performs = {}
+_lock = threading.Lock()
+
+
+def performed(ctx):
+    """Counts perform() runs per request (a needs-value restart runs it again)."""
+    with _lock:
+        _performs[ctx.request.id] = _performs.get(ctx.request.id, 0) + 1
+        return _performs[ctx.request.id]
+
+
+class StartFocusSession(AppIntent):
+    identifier = "StartFocusSessionIntent"
+    title = "Start focus session"
+    description = "Starts a focus session."
+    category = "Productivity"
+    minutes = Parameter("Minutes", int, description="Length in minutes.", default=25, range=(5, 180),
+                        request_value_dialog="How long?")
+    mood = Parameter("Mood", Mood, default="calm")
+    project = Parameter("Project", Project, optional=True)
+    note = Parameter("Note", str, optional=True)
+
+    def perform(self, ctx):
+        runs = performed(ctx)
+        if self.minutes > 120 and not ctx.request_confirmation(f"{self.minutes} minutes is long. Sure?",
+                                                               parameter="minutes", value=self.minutes):
+            raise ctx.needs_value("minutes", "How many minutes, then?")
+        ctx.progress("starting", fraction=0.5)
+        return IntentResult(dialog=f"Focus for {self.minutes} minutes ({self.mood}).",
+                            value=self.project,
+                            snippet={"minutes": self.minutes, "mood": self.mood, "note": self.note,
+                                     "project": self.project.id if self.project else None, "performs": runs})
+
+
+class Questions(AppIntent):
+    identifier = "QuestionsIntent"
+    title = "Ask a question"
+    ask = Parameter("Question", Question, request_value_dialog="Which question?")
+    count = Parameter("Count", int, optional=True, range=(1, 9))
+    ratio = Parameter("Ratio", float, optional=True)
+    flag = Parameter("Flag", bool, optional=True)
+
+    def perform(self, ctx):
+        runs = performed(ctx)
+        snippet = {"performs": runs, "count": self.count}
+        if self.ask == "value":
+            snippet["answer"] = ctx.request_value("count", "How many?")
+        elif self.ask == "confirm_intent":
+            snippet["answer"] = ctx.request_confirmation("Go ahead?")
+        elif self.ask == "confirm_param":
+            snippet["answer"] = ctx.request_confirmation("Use 3 for count?", parameter="count", value=3)
+        elif self.ask == "disambiguate":
+            snippet["answer"] = ctx.request_disambiguation("ask", ["value", "disambiguate"], "Which one of these?")
+        elif self.ask == "needs_value":
+            if self.count is None or self.count < 5:
+                raise ctx.needs_value("count", "A count of at least 5, please.")
+            snippet["answer"] = self.count
+        return IntentResult(dialog=f"Asked {self.ask}.", snippet=snippet)
+
+
+class ListNotes(AppIntent):
+    identifier = "ListNotesIntent"
+    title = "List notes"
+    migrated_from = "LegacyNotesIntent"
+    filter = Parameter("Filter", str, optional=True)
+
+    def perform(self, ctx):
+        return IntentResult(dialog="Here are your notes.",
+                            snippet={"filter": self.filter, "migrated_from": ctx.migrated_from})
+
+
+class SecretNote(AppIntent):
+    identifier = "SecretNoteIntent"
+    title = "Read the secret note"
+    authentication = REQUIRES_AUTHENTICATION
+
+    def perform(self, ctx):
+        return "The secret is safe."
+
+
+class Broken(AppIntent):
+    identifier = "BrokenIntent"
+    title = "Broken"
+    minutes = Parameter("Minutes", int, default=500, range=(5, 180))
+    nameless = Parameter("", str, optional=True)
+
+
+plugin = Plugin()
+for intent in (StartFocusSession, Questions, ListNotes, SecretNote):
+    plugin.register(intent)
+if os.environ.get("PYNEW_INVALID") == "1":
+    plugin.register(Broken)
+plugin.run()

@@ -1,0 +1,63 @@
+"""A Python plugin for the end-to-end tests, the counterpart of the Swift plugin-testplugin.
+
+It handles the intents listed in TEST_INTENTS (comma-separated; default PyIntent) and
+behaves as the request asks:
+  {"crash": CODE}        exit with CODE at once, while holding whatever is in flight
+  {"hold": true}         send a PROGRESS "holding", then wait until cancelled
+  {"sleep_ms": N}        answer after N ms (interrupted by cancellation)
+  {"ask": "param"}       ask for a value first; the answer is returned as "answer"
+  {"choose": [ids…]}     ask to pick one of these ids (disambiguation) → "chosen"
+  {"confirm": true}      ask a yes/no question first → "confirmed"
+  {"progress": N}        send N progress updates first
+  {"fail": true}         answer with status failure
+  {"error": "message"}   answer with ERROR plugin_error
+  {"raise": "message"}   raise an ordinary exception (a handler bug)
+  {"disconnect": true}   say DISCONNECT to the host instead of answering
+Every reply names the plugin and echoes the parameters.
+"""
+
+import os
+
+from intentbus import BusError, ErrorCode, Plugin, Result
+
+plugin = Plugin(token="not-the-token" if os.environ.get("TEST_BAD_TOKEN") == "1" else None)
+
+
+def handle(request, ctx):
+    p = request.params if isinstance(request.params, dict) else {}
+    if "crash" in p:
+        os._exit(int(p["crash"]))
+    if p.get("disconnect"):
+        plugin.stop("asked to by a test")
+        ctx.sleep(30)
+    for i in range(int(p.get("progress", 0))):
+        ctx.progress(f"step {i + 1} of {p['progress']}", fraction=(i + 1) / p["progress"])
+    if p.get("hold"):
+        ctx.progress("holding")
+        try:
+            ctx.sleep(60)
+        except Exception:
+            plugin.logger.info(f"request {request.id} noticed cancellation: {ctx.cancel_reason}")
+            raise
+    if "sleep_ms" in p:
+        ctx.sleep(p["sleep_ms"] / 1000)
+    out = {"plugin": plugin.plugin_id, "intent": request.intent, "params": p}
+    if "ask" in p:
+        out["answer"] = ctx.ask_value(p["ask"], f"What is {p['ask']}?", "String")
+    if "choose" in p:
+        out["chosen"] = ctx.disambiguate("item", [{"id": i, "title": i.upper()} for i in p["choose"]], "Which one?")
+    if p.get("confirm"):
+        out["confirmed"] = ctx.confirm("Really?")
+    if request.client:
+        out["client"] = request.client
+    if "error" in p:
+        raise BusError(ErrorCode.PLUGIN_ERROR, p["error"], {"where": "pyplugin"})
+    if "raise" in p:
+        raise RuntimeError(p["raise"])
+    return Result.failure(out) if p.get("fail") else Result.success(out)
+
+
+for intent in os.environ.get("TEST_INTENTS", "PyIntent").split(","):
+    plugin.handler(intent)(handle)
+
+plugin.run()
