@@ -1,17 +1,48 @@
 import Foundation
 import IntentBus
 
-// A raw echo plugin for the benchmark's scale scenario: like plugin-echo, but it claims
-// every intent named in BENCH_INTENTS (comma-separated), so that ten running copies can
-// serve a manifest that declares a thousand intents.
-do {
-    let runtime = try PluginRuntime()
-    let intents = (ProcessInfo.processInfo.environment["BENCH_INTENTS"] ?? "EchoIntent")
-        .split(separator: ",").map(String.init)
-    for intent in intents {
-        runtime.onRaw(intent) { _, _, _, body in body }
+// The benchmark's plugin (docs/performance.md).
+// - Raw echo handlers for every intent named in BENCH_INTENTS (comma-separated), like
+//   plugin-echo, so that ten running copies can serve a manifest of a thousand intents.
+// - With BENCH_STYLES=1, also the legacy-cost scenario's two intents, each doing the least
+//   its style allows, so that what is measured is the flow and not the handler:
+//     BenchLegacyIntent   legacy: resolve `text` as given, no confirm, handle with success
+//                         (its definition is written by intentbus-bench: Bench+Styles.swift)
+//     BenchPerformIntent  new style: perform() returns `text` as the dialog
+
+struct BenchLegacyHandler: LegacyIntentHandling {
+    enum Code: String, LegacyResponseCode { case success }
+
+    func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult {
+        .success(intent[parameter] ?? .null)
     }
-    runtime.run()
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        LegacyResponse(.success, ["text": .string(intent.string("text") ?? "")])
+    }
+}
+
+struct BenchPerformIntent: AppIntent {
+    static let title = "Benchmark a perform"
+
+    @Parameter(title: "Text") var text: String
+
+    func perform() async throws -> IntentResult {
+        .result(dialog: "\(text)")
+    }
+}
+
+do {
+    let environment = ProcessInfo.processInfo.environment
+    let plugin = try IntentPlugin()
+    for intent in (environment["BENCH_INTENTS"] ?? "EchoIntent").split(separator: ",").map(String.init) {
+        plugin.runtime.onRaw(intent) { _, _, _, body in body }
+    }
+    if environment["BENCH_STYLES"] == "1" {
+        plugin.runtime.onLegacy(["BenchLegacyIntent"]) { _ in BenchLegacyHandler() }
+        plugin.register(BenchPerformIntent.self)
+    }
+    plugin.run()
 } catch {
     FileHandle.standardError.write(Data("bench-plugin: \(error)\n".utf8))
     exit(2)

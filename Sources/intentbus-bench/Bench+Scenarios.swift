@@ -151,15 +151,6 @@ extension Bench {
                               note: "median of \(hostTimes.count) starts: host process + manifest + spawn of the echo plugin + HELLO + one request; not the lazy-activation figure the target is for"))
     }
 
-    /// The legacy flow (resolve → confirm → handle) is built on another branch; until it is
-    /// on main there is nothing honest to measure.
-    func legacyRows() {
-        rows.append(ResultRow(scenario: "legacy resolve + handle", metric: "per phase vs one perform", value: "–",
-                              baseline: "–", ratio: nil, target: "–", verdict: .notMeasurable, rawValue: nil,
-                              rawBaseline: nil, unit: "ns",
-                              note: "legacy and new-style flows are not on main yet (branches legacy, newstyle)"))
-    }
-
     func log(_ message: String) {
         FileHandle.standardError.write(Data("[bench] \(message)\n".utf8))
     }

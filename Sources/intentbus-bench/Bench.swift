@@ -32,6 +32,10 @@ struct Subject {
     /// far end itself (the echo worker, or the plugin), for CPU accounting; may be empty.
     var middle: [pid_t] = []
     var farEnd: [pid_t] = []
+    /// The request's one string parameter, and whether the REPLY echoes the body (else
+    /// any successful REPLY counts).
+    var parameter = "p"
+    var echoes = true
 }
 
 /// CPU time used per answered request in one path, by role, in microseconds.
@@ -184,7 +188,8 @@ final class Bench {
     /// One request in flight: p50 and p99 of `subject` against `baseline`.
     func latency(_ scenario: String, subject: Subject, baseline: Subject, size: Int, count: Int,
                  p50Target: Double?) throws -> (PathMeasurement, PathMeasurement) {
-        let body = LoadClient.payload(size: size)
+        var bodies: [String: Frame] = [:]
+        for s in [subject, baseline] { bodies[s.name] = LoadClient.payload(size: size, key: s.parameter) }
         var samples: [String: [UInt64]] = [:]
         var result = [subject.name: PathMeasurement(path: subject.name), baseline.name: PathMeasurement(path: baseline.name)]
         // One request at a time, alternating between the paths request by request (A B, B A,
@@ -192,7 +197,8 @@ final class Bench {
         // lands on an idle core or behind someone's compiler changes a round trip by tens
         // of µs, and it drifts over seconds.
         for s in [subject, baseline] {
-            _ = try s.client.latencyRound(intent: s.intent, body: body, count: min(count, 100), seconds: 0.3)
+            _ = try s.client.latencyRound(intent: s.intent, body: bodies[s.name]!, count: min(count, 100), seconds: 0.3,
+                                          echo: s.echoes)
         }
         for _ in 0..<settings.rounds {
             var round: [String: [UInt64]] = [:]
@@ -200,7 +206,8 @@ final class Bench {
             var i = 0
             while i < count && MonotonicClock.now() < stopAt {
                 for s in (i % 2 == 0 ? [subject, baseline] : [baseline, subject]) {
-                    let (times, counts) = try s.client.latencyRound(intent: s.intent, body: body, count: 1, seconds: 10)
+                    let (times, counts) = try s.client.latencyRound(intent: s.intent, body: bodies[s.name]!, count: 1,
+                                                                     seconds: 10, echo: s.echoes)
                     round[s.name, default: []] += times
                     result[s.name]!.counts.add(counts)
                 }

@@ -24,6 +24,8 @@ struct BenchSettings: Encodable {
     /// measure the machine's memory, not forwarding; 16 keeps every hop's pipe busy.
     var largeWindow = 16
     var largeCount = 1_000
+    /// Requests per path and round in the legacy-cost scenario (one in flight).
+    var styleCount = 500
     /// Host starts measured for the cold-start proxy.
     var coldStarts = 5
     /// The scale scenario's manifest.
@@ -33,7 +35,7 @@ struct BenchSettings: Encodable {
 
     static let quick = BenchSettings(rounds: 2, latencyCount: 200, latencyCountLarge: 30, latencySeconds: 0.5,
                                      window: 200, throughputCount: 2_000, throughputSeconds: 0.5, throughputRounds: 2,
-                                     largeWindow: 16, largeCount: 100, coldStarts: 2)
+                                     largeWindow: 16, largeCount: 100, styleCount: 50, coldStarts: 2)
 }
 
 /// Command-line options of intentbus-bench.
@@ -45,13 +47,13 @@ struct BenchOptions {
     var binDirectory: String
     /// `--profile SECONDS`: only load one host, for a profiler (see Bench+Profile.swift).
     var profileSeconds: Double?
-    /// `--only relay,scale,cold`: run only these groups of scenarios (default: all).
-    var only: Set<String> = ["relay", "scale", "cold"]
+    /// `--only relay,scale,styles,cold`: run only these groups of scenarios (default: all).
+    var only: Set<String> = ["relay", "scale", "styles", "cold"]
     /// `--host-prefix "CMD ARGS"`: the command the profiled host runs under.
     var hostPrefix: [String] = []
 
     static let usage = """
-    usage: intentbus-bench [--quick] [--rounds N] [--only relay,scale,cold] [--out DIR] [--bin DIR]
+    usage: intentbus-bench [--quick] [--rounds N] [--only relay,scale,styles,cold] [--out DIR] [--bin DIR]
            intentbus-bench --profile SECONDS [--host-prefix "valgrind --tool=callgrind ..."]
 
     Measures the IntentBus host against a bare zmq_proxy relay in the same run, prints a
@@ -76,8 +78,8 @@ struct BenchOptions {
                 options.settings.rounds = n
             case "--only":
                 let groups = Set(try value().split(separator: ",").map(String.init))
-                guard !groups.isEmpty, groups.isSubset(of: ["relay", "scale", "cold"]) else {
-                    throw BenchFailure("--only takes relay, scale and/or cold, separated by commas")
+                guard !groups.isEmpty, groups.isSubset(of: ["relay", "scale", "styles", "cold"]) else {
+                    throw BenchFailure("--only takes relay, scale, styles and/or cold, separated by commas")
                 }
                 options.only = groups
             case "--out": options.outputDirectory = try value()

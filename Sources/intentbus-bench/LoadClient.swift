@@ -60,12 +60,17 @@ final class LoadClient {
         try socket.connect(endpoint)
     }
 
-    /// A body of exactly `size` bytes that is valid JSON, as a real request's would be.
-    static func payload(size: Int) -> Frame {
-        let overhead = "{\"p\":\"\"}".utf8.count
+    /// A body of exactly `size` bytes that is valid JSON, as a real request's would be:
+    /// one string parameter named `key`.
+    static func payload(size: Int, key: String = "p") -> Frame {
+        let overhead = "{\"\(key)\":\"\"}".utf8.count
         let filler = String(repeating: "x", count: max(0, size - overhead))
-        return Frame("{\"p\":\"\(filler)\"}")
+        return Frame("{\"\(key)\":\"\(filler)\"}")
     }
+
+    /// `expectedBodySize` for answers that are not an echo of the request: any successful
+    /// REPLY counts.
+    static let anyBody = -1
 
     private func send(intent: String, body: Frame) throws -> Int {
         nextId += 1
@@ -87,6 +92,10 @@ final class LoadClient {
             return .failed(id: -1, why: "a message of \(frames.count) frames that is not an IntentBus answer")
         }
         if frames[1].equals("REPLY") {
+            if expectedBodySize == Self.anyBody {
+                if frames[4].string.contains("\"status\":\"success\"") { return .ok(id: id) }
+                return .failed(id: id, why: "REPLY with header \(frames[4].string) and body \(frames[5].string.prefix(200))")
+            }
             if frames[5].count == expectedBodySize { return .ok(id: id) }
             return .failed(id: id, why: "REPLY body of \(frames[5].count) bytes, expected \(expectedBodySize)")
         }
@@ -100,11 +109,12 @@ final class LoadClient {
 
     /// One request in flight at a time: `count` requests or `seconds`, whichever ends
     /// first. Returns the round-trip time of each successful request, in nanoseconds.
-    func latencyRound(intent: String, body: Frame, count: Int, seconds: Double) throws -> ([UInt64], ReplyCounts) {
+    func latencyRound(intent: String, body: Frame, count: Int, seconds: Double,
+                      echo: Bool = true) throws -> ([UInt64], ReplyCounts) {
         var samples: [UInt64] = []
         samples.reserveCapacity(count)
         var counts = ReplyCounts()
-        let size = body.count
+        let size = echo ? body.count : Self.anyBody
         let stopAt = MonotonicClock.now() + UInt64(seconds * 1e9)
         while counts.sent < count && MonotonicClock.now() < stopAt {
             let start = MonotonicClock.now()

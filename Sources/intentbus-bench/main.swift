@@ -47,8 +47,8 @@ func runBenchmark() -> Int32 {
     do {
         if options.only.contains("relay") { try bench.runHostAgainstRelay() }
         if options.only.contains("scale") { try bench.runScale() }
+        if options.only.contains("styles") { try bench.runLegacyCost() }
         if options.only.contains("cold") { try bench.runColdStart() }
-        if options.only.contains("relay") { bench.legacyRows() }
     } catch {
         FileHandle.standardError.write(Data("intentbus-bench: \(error)\n".utf8))
         failed = true

@@ -1,0 +1,67 @@
+import Foundation
+import IntentBus
+
+extension Bench {
+    /// The definition of bench-plugin's legacy intent: one String parameter and one
+    /// response code, so that a request runs exactly resolve → confirm → handle.
+    static let legacyDefinition = """
+    intents:
+      - name: BenchLegacyIntent
+        title: Benchmark a legacy request
+        parameters:
+          - name: text
+            displayName: Text
+            type: String
+        response:
+          parameters:
+            - {name: text, displayName: Text, type: String}
+          codes:
+            - name: success
+              success: true
+              formatString: ${text}
+    """
+
+    /// Legacy cost: one legacy request (resolve, confirm, handle: three plugin round trips
+    /// behind one client round trip, docs/protocol.md §8.1) against one new-style
+    /// perform, and the perform against the plain raw echo, all on one host and one plugin
+    /// process, alternating request by request.
+    func runLegacyCost() throws {
+        let definition = "\(work)/bench-definitions.yaml"
+        try Self.legacyDefinition.write(toFile: definition, atomically: true, encoding: .utf8)
+        let (endpoint, host) = try startHost("styles", plugins: """
+          - id: bench
+            exec: \(bin("bench-plugin"))
+            IntentsSupported: [EchoIntent, BenchLegacyIntent, BenchPerformIntent]
+            definitions: [\(definition)]
+            timeout: 30s
+            env: {BENCH_STYLES: "1", BENCH_INTENTS: "EchoIntent"}
+        """)
+        let plain = try connect("plain echo", endpoint, intent: "EchoIntent", watching: [host])
+        var legacy = Subject(name: "legacy", client: plain.client, intent: "BenchLegacyIntent")
+        var perform = Subject(name: "new-style perform", client: plain.client, intent: "BenchPerformIntent")
+        for index in [0, 1] {
+            var s = index == 0 ? legacy : perform
+            (s.parameter, s.echoes) = ("text", false)
+            let (samples, counts) = try s.client.latencyRound(intent: s.intent, body: LoadClient.payload(size: 100, key: "text"),
+                                                               count: 1, seconds: 10, echo: false)
+            guard samples.count == 1 else {
+                throw BenchFailure("\(s.intent) did not answer with a successful REPLY: \(counts.firstError ?? "timed out")")
+            }
+            if index == 0 { legacy = s } else { perform = s }
+        }
+        log("legacy cost: legacy vs perform")
+        let (l, p) = try latency("legacy: resolve + confirm + handle", subject: legacy, baseline: perform, size: 100,
+                                 count: settings.styleCount, p50Target: nil)
+        if let lp50 = l.p50, let pp50 = p.p50 {
+            let perPhase = lp50 / 3
+            rows.append(ResultRow(scenario: "legacy: resolve + confirm + handle", metric: "p50 per phase",
+                                  value: Format.micros(perPhase), baseline: "new-style perform \(Format.micros(pp50))",
+                                  ratio: perPhase / pp50, target: "–", verdict: .info, rawValue: perPhase, rawBaseline: pp50,
+                                  unit: "ns", note: "the legacy p50 divided by its three plugin round trips (protocol §8.1)"))
+        }
+        log("legacy cost: perform vs plain echo")
+        _ = try latency("new-style perform", subject: perform, baseline: plain, size: 100,
+                        count: settings.styleCount, p50Target: nil)
+        host.stop()
+    }
+}
