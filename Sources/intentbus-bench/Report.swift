@@ -51,7 +51,10 @@ func renderTable(_ rows: [ResultRow]) -> String {
     let header = ["scenario", "metric", "host", "baseline", "ratio", "target", "result"]
     var lines = [header]
     for r in rows {
-        lines.append([r.scenario, r.metric, r.value, r.baseline, Format.ratio(r.ratio), r.target, r.verdict.rawValue])
+        // Three decimals where a target judges the ratio, so that 0.597 never shows as a
+        // failing "0.60×".
+        let ratio = r.target == "–" ? Format.ratio(r.ratio) : r.ratio.map { String(format: "%.3f×", $0) } ?? "–"
+        lines.append([r.scenario, r.metric, r.value, r.baseline, ratio, r.target, r.verdict.rawValue])
     }
     let widths = header.indices.map { col in lines.map { $0[col].count }.max() ?? 0 }
     func render(_ cells: [String]) -> String {
