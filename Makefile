@@ -41,7 +41,7 @@ test-python: python-venv
 	cd clients/python && ../../$(VENV)/bin/python -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "test-python: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
-# The host against a bare zmq_proxy relay, side by side (docs/performance.md). About 1.5
+# The host against a bare zmq_proxy relay, side by side (docs/performance.md). About two
 # minutes after the release build; writes bench/results/<time>.json and latest.json.
 bench: deps
 	$(SWIFT) build -c release
