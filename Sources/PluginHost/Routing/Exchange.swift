@@ -11,8 +11,11 @@ struct ClientKey: Hashable {
 ///
 /// Owned by the router thread.
 final class Exchange {
-    /// The host's own id for this request, used on the plugin side.
-    let hostId: String
+    /// The host's own id for this request (see `ExchangeTable`).
+    let hostId: UInt64
+    /// `hostId` as it travels on the plugin side: the request id frame of every message
+    /// between host and plugin.
+    let wireId: String
     let client: RoutingEnvelope
     let clientRequestId: String
     let intent: String
@@ -39,9 +42,10 @@ final class Exchange {
     /// `pluginIndex` means nothing until it is cleared.
     var choosing: PluginChoiceStage?
 
-    init(hostId: String, client: RoutingEnvelope, clientRequestId: String, intent: String,
+    init(hostId: UInt64, client: RoutingEnvelope, clientRequestId: String, intent: String,
          pluginIndex: Int, timeout: UInt64, options: JSON) {
         self.hostId = hostId
+        wireId = String(hostId, radix: 36)
         self.client = client
         self.clientRequestId = clientRequestId
         self.intent = intent
@@ -51,6 +55,66 @@ final class Exchange {
     }
 
     var clientKey: ClientKey { ClientKey(identity: client.identity, requestId: clientRequestId) }
+}
+
+/// The open exchanges, by host id, without hashing.
+///
+/// A host id is the exchange's index in this table (low 32 bits) plus a serial number
+/// (high 32 bits), so a lookup is an array index and a comparison, and a late answer to a
+/// finished request (whose index may have been reused) does not match. Keying the
+/// exchanges by a base-36 `String` id cost two String hashes and compares per lookup on
+/// the hot path (docs/performance.md). Owned by the router thread.
+struct ExchangeTable {
+    private var entries: [Exchange?] = []
+    private var free: [Int] = []
+    private var serial: UInt64 = 0
+    /// The number of open exchanges.
+    private(set) var count = 0
+
+    /// A fresh host id, for the exchange about to be inserted with it.
+    mutating func nextId() -> UInt64 {
+        serial = serial & 0xffff_ffff == 0xffff_ffff ? 1 : serial + 1
+        let index = free.popLast() ?? entries.count
+        if index == entries.count { entries.append(nil) }
+        free.append(index)  // taken for real by `insert`
+        return serial << 32 | UInt64(index)
+    }
+
+    /// Stores `exchange` under the id `nextId()` just returned.
+    mutating func insert(_ exchange: Exchange) {
+        let index = Int(truncatingIfNeeded: exchange.hostId & 0xffff_ffff)
+        precondition(free.last == index && entries[index] == nil, "ExchangeTable.insert without nextId()")
+        free.removeLast()
+        entries[index] = exchange
+        count += 1
+    }
+
+    /// The open exchange with this host id, or nil.
+    subscript(id: UInt64) -> Exchange? {
+        let index = Int(truncatingIfNeeded: id & 0xffff_ffff)
+        guard index < entries.count, let exchange = entries[index], exchange.hostId == id else { return nil }
+        return exchange
+    }
+
+    /// The open exchange with this plugin-side request id (base 36), or nil.
+    subscript(wireId wireId: String) -> Exchange? {
+        guard let id = UInt64(wireId, radix: 36) else { return nil }
+        return self[id]
+    }
+
+    /// Removes the exchange with this id; returns it, or nil when it was not open.
+    @discardableResult
+    mutating func remove(_ id: UInt64) -> Exchange? {
+        guard let exchange = self[id] else { return nil }
+        let index = Int(truncatingIfNeeded: id & 0xffff_ffff)
+        entries[index] = nil
+        free.append(index)
+        count -= 1
+        return exchange
+    }
+
+    /// Every open exchange, oldest first.
+    var all: [Exchange] { entries.compactMap { $0 }.sorted { $0.hostId >> 32 < $1.hostId >> 32 } }
 }
 
 /// Drives a request whose plugin speaks a multi-phase style (legacy resolve → confirm →

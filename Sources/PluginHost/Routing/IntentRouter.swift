@@ -10,9 +10,9 @@ enum RouterEvent: Sendable {
 /// Timers the router keeps.
 enum RouterTimer {
     /// The plugin did not answer in time.
-    case requestDeadline(hostId: String, generation: UInt64)
+    case requestDeadline(hostId: UInt64, generation: UInt64)
     /// Nobody answered a prompt in time.
-    case conversationExpiry(hostId: String, generation: UInt64)
+    case conversationExpiry(hostId: UInt64, generation: UInt64)
     /// Start a crashed plugin again.
     case restart(index: Int)
     /// A spawned plugin did not say HELLO in time.
@@ -41,14 +41,13 @@ final class IntentRouter: @unchecked Sendable {
     /// Intent name → indices of the plugins claiming it, sorted by plugin id so that
     /// routing never depends on which plugin registered first.
     var routes: [String: [Int]] = [:]
-    var exchanges: [String: Exchange] = [:]
-    var byClient: [ClientKey: String] = [:]
+    var exchanges = ExchangeTable()
+    var byClient: [ClientKey: UInt64] = [:]
     private var identities: [Data: Int] = [:]
     var timers = TimerHeap<RouterTimer>()
     /// Remembered plugin choices (IntentRouter+Choice.swift); the host replaces this
     /// in-memory book with one backed by its state directory before routing starts.
     var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
-    private var nextHostId: UInt64 = 0
     private var stopping = false
     private var ownerThread: pthread_t?
     /// Checks a plugin's HELLO beyond the basics (new-style metadata); returns the problem.
@@ -210,13 +209,12 @@ final class IntentRouter: @unchecked Sendable {
     /// Registers a new exchange for a client request, under a fresh host request id.
     func openExchange(_ envelope: RoutingEnvelope, _ msg: WireMessage, pluginIndex: Int, options: JSON,
                       header: Frame, body: Frame) -> Exchange {
-        nextHostId += 1
-        let exchange = Exchange(hostId: String(nextHostId, radix: 36), client: envelope, clientRequestId: msg.requestId,
+        let exchange = Exchange(hostId: exchanges.nextId(), client: envelope, clientRequestId: msg.requestId,
                                 intent: msg.intent, pluginIndex: pluginIndex,
                                 timeout: requestTimeout(slots[pluginIndex], options: options), options: options)
         exchange.pendingHeader = header
         exchange.pendingBody = body
-        exchanges[exchange.hostId] = exchange
+        exchanges.insert(exchange)
         byClient[exchange.clientKey] = exchange.hostId
         return exchange
     }
@@ -283,7 +281,7 @@ final class IntentRouter: @unchecked Sendable {
         exchange.pendingHeader = nil
         exchange.pendingBody = nil
         let message = received ?? WireMessage(kind: .request, intent: exchange.intent)
-        message.requestId = exchange.hostId
+        message.requestId = exchange.wireId
         message.header = header
         message.body = body
         sendToPlugin(slot, message, exchange: exchange)
@@ -310,7 +308,7 @@ final class IntentRouter: @unchecked Sendable {
             return
         }
         let slot = slots[exchange.pluginIndex]
-        sendToPlugin(slot, WireMessage(kind: .answer, requestId: exchange.hostId, intent: exchange.intent,
+        sendToPlugin(slot, WireMessage(kind: .answer, requestId: exchange.wireId, intent: exchange.intent,
                                        header: Frame(), body: msg.body), exchange: exchange)
     }
 
@@ -343,7 +341,7 @@ final class IntentRouter: @unchecked Sendable {
         let slot = slots[index]
         switch msg.kind {
         case .reply, .error, .prompt, .progress:
-            guard let exchange = exchanges[msg.requestId], exchange.pluginIndex == index, exchange.delivered else {
+            guard let exchange = exchanges[wireId: msg.requestId], exchange.pluginIndex == index, exchange.delivered else {
                 logger.debug("\(msg.kind.rawValue) for request \(msg.requestId) from \(slot.spec.id) arrived after it ended; dropped")
                 return
             }
@@ -391,7 +389,7 @@ final class IntentRouter: @unchecked Sendable {
 
     /// Sends the final message and forgets the exchange.
     func complete(_ exchange: Exchange, _ final: WireMessage) {
-        guard exchanges.removeValue(forKey: exchange.hostId) != nil else { return }
+        guard exchanges.remove(exchange.hostId) != nil else { return }
         byClient.removeValue(forKey: exchange.clientKey)
         let slot = slots[exchange.pluginIndex]
         slot.inFlight.remove(exchange.hostId)
@@ -410,7 +408,7 @@ final class IntentRouter: @unchecked Sendable {
     func cancelAtPlugin(_ exchange: Exchange, reason: String) {
         let slot = slots[exchange.pluginIndex]
         guard exchange.delivered, slot.identity != nil else { return }
-        sendToPlugin(slot, WireMessage(kind: .cancel, requestId: exchange.hostId, intent: exchange.intent,
+        sendToPlugin(slot, WireMessage(kind: .cancel, requestId: exchange.wireId, intent: exchange.intent,
                                        header: nil, body: ["reason": .string(reason)]), exchange: nil)
     }
 
@@ -513,7 +511,7 @@ final class IntentRouter: @unchecked Sendable {
         guard !stopping else { return }
         stopping = true
         logger.info("shutting down: answering open requests and stopping plugins")
-        for exchange in exchanges.values.sorted(by: { $0.hostId < $1.hostId }) {
+        for exchange in exchanges.all {
             cancelAtPlugin(exchange, reason: "host shutting down")
             fail(exchange, BusError(.shuttingDown, "the host is shutting down"))
         }
@@ -583,7 +581,7 @@ final class IntentRouter: @unchecked Sendable {
 extension IntentRouter: FlowOperations {
     func sendToPlugin(_ exchange: Exchange, kind: MessageKind, header: JSON?, body: JSON?) {
         armDeadline(exchange)
-        sendToPlugin(slots[exchange.pluginIndex], WireMessage(kind: kind, requestId: exchange.hostId, intent: exchange.intent,
+        sendToPlugin(slots[exchange.pluginIndex], WireMessage(kind: kind, requestId: exchange.wireId, intent: exchange.intent,
                                                             header: header, body: body), exchange: exchange)
     }
 

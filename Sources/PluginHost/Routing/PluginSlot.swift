@@ -22,9 +22,9 @@ final class PluginSlot {
     /// The one-time token of the current process.
     var token = ""
     /// Requests delivered and not yet answered, by host id.
-    var inFlight: Set<String> = []
+    var inFlight: Set<UInt64> = []
     /// Requests waiting for the plugin to become ready, in arrival order.
-    var waiting: [String] = []
+    var waiting: [UInt64] = []
     /// Monotonic times of recent crashes, for backoff and the crash-loop limit.
     var crashTimes: [UInt64] = []
     var restarts = 0
