@@ -22,7 +22,11 @@ var targets: [Target] = [
         providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "CLinuxSupport"),
     .target(name: "IntentBus", dependencies: ["CZeroMQ", "CLinuxSupport"]),
-    .target(name: "PluginHost", dependencies: ["IntentBus", "CYAML", "CSQLite", "CLinuxSupport"]),
+    .target(name: "PluginHost", dependencies: ["IntentBus", "CYAML", "CSQLite", "CLinuxSupport"],
+            // Release only: the router's state is owned by its one thread, and the run-time
+            // exclusivity checks on its class properties cost ~2,000 instructions per request
+            // (docs/performance.md). Debug builds, and so the tests, keep the checks.
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
     .executableTarget(name: "intentbus", dependencies: ["IntentBus", "PluginHost"]),
     .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "PluginHost"]),
     // The benchmark (docs/performance.md): the driver and load client, the bare zmq_proxy
