@@ -32,6 +32,18 @@ struct WireTests {
         }
     }
 
+    @Test func everyKindIsDecodedFromItsFrame() throws {
+        for kind in MessageKind.allCases {
+            let msg = try WireMessage.decode(WireMessage(kind: kind, requestId: "r", intent: "X").frames[...])
+            #expect(msg.kind == kind)
+        }
+        for wrong in ["", "REQUESTS", "REQUES", "request", "REPLY\0"] {
+            #expect(throws: WireError.self) {
+                try WireMessage.decode([Frame("IB1"), Frame(wrong), Frame("r"), Frame("X"), Frame(), Frame()][...])
+            }
+        }
+    }
+
     @Test func canonicalJSON() throws {
         let v: JSON = ["b": [1, 2.5, "ü/€"], "a": nil, "c": ["z": true, "y": "line\n"]]
         #expect(v.canonicalString == #"{"a":null,"b":[1,2.5,"ü/€"],"c":{"y":"line\n","z":true}}"#)

@@ -87,7 +87,7 @@ public final class WireMessage {
         }
         // Indexed in place: copying the slice into an Array cost an allocation per message.
         let f0 = frames.startIndex
-        guard let kindText = frames[f0 + 1].validUTF8, let kind = MessageKind(rawValue: kindText) else {
+        guard let kind = MessageKind(frame: frames[f0 + 1]) else {
             throw WireError.badFrame("frame 1 is not a known message kind: \"\(frames[f0 + 1].string.prefix(32))\"")
         }
         guard frames[f0 + 2].count <= WireProtocol.maxNameLength, let requestId = frames[f0 + 2].validUTF8 else {
@@ -102,6 +102,30 @@ public final class WireMessage {
         message.receivedKind = frames[f0 + 1]
         message.receivedIntent = frames[f0 + 3]
         return message
+    }
+}
+
+extension MessageKind {
+    /// Every kind with its name, the ones on the hot path first.
+    private static let names: [(StaticString, MessageKind)] = [
+        ("REQUEST", .request), ("REPLY", .reply), ("ERROR", .error), ("PROGRESS", .progress),
+        ("PROMPT", .prompt), ("ANSWER", .answer), ("CANCEL", .cancel), ("HELLO", .hello),
+        ("WELCOME", .welcome), ("REJECT", .reject), ("DISCONNECT", .disconnect), ("HEARTBEAT", .heartbeat),
+    ]
+
+    /// The kind a frame names, compared byte by byte: building a `String` and matching it
+    /// with `init(rawValue:)` cost ~500 instructions per request on the host's hot path
+    /// (docs/performance.md).
+    init?(frame: Frame) {
+        let found = frame.withBytes { bytes -> MessageKind? in
+            guard let base = bytes.baseAddress else { return nil }
+            for (name, kind) in MessageKind.names where name.utf8CodeUnitCount == bytes.count {
+                if memcmp(base, name.utf8Start, bytes.count) == 0 { return kind }
+            }
+            return nil
+        }
+        guard let found else { return nil }
+        self = found
     }
 }
 
