@@ -58,7 +58,7 @@ extension IntentRouter {
             "id": .string(slot.spec.id), "name": .string(slot.spec.name), "state": .string(slot.stateName),
             "intents": .array(slot.spec.intentsSupported.map { .string($0) }),
             "styles": .object(slot.styles.mapValues { .string($0.rawValue) }),
-            "restarts": .int(Int64(slot.restarts)), "in_flight": .int(Int64(slot.inFlight.count)),
+            "restarts": .int(Int64(slot.restarts)), "in_flight": .int(Int64(slot.inFlight)),
             "exec": .string(slot.spec.exec.path),
         ]
         if let pid = slot.pid { o["pid"] = .int(Int64(pid)) }

@@ -238,7 +238,7 @@ final class IntentRouter: @unchecked Sendable {
                                 details: ["plugin": .string(slot.spec.id)])
             }
         }
-        if slot.inFlight.count + slot.waiting.count >= slot.spec.maxInFlight {
+        if slot.inFlight + slot.waiting.count >= slot.spec.maxInFlight {
             return BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight; try again later",
                             details: ["plugin": .string(slot.spec.id)])
         }
@@ -265,7 +265,7 @@ final class IntentRouter: @unchecked Sendable {
     /// Sends the first message of an exchange to its (ready) plugin. On the plain path the
     /// client's `received` message, when given, is forwarded itself (its frames move on).
     private func begin(_ exchange: Exchange, _ slot: PluginSlot, received: WireMessage? = nil) {
-        slot.inFlight.insert(exchange.hostId)
+        if !exchange.delivered { slot.inFlight += 1 }
         exchange.delivered = true
         if exchange.flow == nil, let factory = flowFactories[slot.style(for: exchange.intent)],
            let flow = factory(exchange, slot) {
@@ -392,7 +392,7 @@ final class IntentRouter: @unchecked Sendable {
         guard exchanges.remove(exchange.hostId) != nil else { return }
         byClient.removeValue(forKey: exchange.clientKey)
         let slot = slots[exchange.pluginIndex]
-        slot.inFlight.remove(exchange.hostId)
+        if exchange.delivered { slot.inFlight -= 1 }
         if !exchange.delivered, let i = slot.waiting.firstIndex(of: exchange.hostId) { slot.waiting.remove(at: i) }
         exchange.generation += 1
         sendToClient(exchange.client, final)
@@ -413,10 +413,10 @@ final class IntentRouter: @unchecked Sendable {
     }
 
     func failInFlight(_ slot: PluginSlot, _ error: BusError) {
-        for hostId in slot.inFlight.sorted() {
-            if let exchange = exchanges[hostId] { fail(exchange, error) }
+        for exchange in exchanges.all where exchange.delivered && exchange.pluginIndex == slot.index {
+            fail(exchange, error)
         }
-        slot.inFlight.removeAll()
+        slot.inFlight = 0
     }
 
     func failWaiting(_ slot: PluginSlot, _ error: BusError) {

@@ -21,8 +21,10 @@ final class PluginSlot {
     var state: State = .stopped
     /// The one-time token of the current process.
     var token = ""
-    /// Requests delivered and not yet answered, by host id.
-    var inFlight: Set<UInt64> = []
+    /// How many requests were delivered and are not yet answered (the exchanges with this
+    /// `pluginIndex` and `delivered` set). A count, not a set of ids: a set cost two hash
+    /// operations per request on the hot path (docs/performance.md).
+    var inFlight = 0
     /// Requests waiting for the plugin to become ready, in arrival order.
     var waiting: [UInt64] = []
     /// Monotonic times of recent crashes, for backoff and the crash-loop limit.
