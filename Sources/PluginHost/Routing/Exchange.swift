@@ -5,6 +5,21 @@ import IntentBus
 struct ClientKey: Hashable {
     let identity: Data
     let requestId: String
+
+    // Hand-written for the hot path (three lookups per request, docs/performance.md):
+    // `Data`'s own hash and == go through Foundation's generic paths; the raw bytes are
+    // cheaper, and comparing the request id first rejects most mismatches early.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(requestId)
+        identity.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    static func == (a: ClientKey, b: ClientKey) -> Bool {
+        guard a.requestId == b.requestId, a.identity.count == b.identity.count else { return false }
+        return a.identity.withUnsafeBytes { x in
+            b.identity.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
+        }
+    }
 }
 
 /// One client request the host holds until its final answer.
