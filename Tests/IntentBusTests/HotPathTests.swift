@@ -5,6 +5,36 @@ import Testing
 
 /// The benchmark-driven changes to the routing hot path keep their behaviour.
 @Suite struct HotPathTests {
+    @Test func hostIdsRoundTripThroughTheirBase36Text() {
+        for id: UInt64 in [0, 1, 35, 36, 1 << 32 | 7, 0xffff_ffff_0000_1234, .max] {
+            #expect(ExchangeTable.wireId(id) == String(id, radix: 36))
+            #expect(ExchangeTable.hostId(ExchangeTable.wireId(id)) == id)
+        }
+        for wrong in ["", "A", "-1", "1 ", "zzzzzzzzzzzzzz", "3w5e11264sgsg"] {
+            #expect(ExchangeTable.hostId(wrong) == nil, "\(wrong)")
+        }
+    }
+
+    @Test func exchangeTableReusesSlotsButNeverOldIds() {
+        var table = ExchangeTable()
+        func open() -> Exchange {
+            let exchange = Exchange(hostId: table.nextId(), client: RoutingEnvelope(frames: [Frame("c")], identity: Data("c".utf8)),
+                                    clientRequestId: "r", intent: "I", pluginIndex: 0, timeout: 1, options: .object([:]))
+            table.insert(exchange)
+            return exchange
+        }
+        let first = open(), second = open()
+        #expect(table.count == 2)
+        #expect(table[first.hostId] === first && table[wireId: second.wireId] === second)
+        #expect(table.remove(first.hostId) === first)
+        #expect(table.remove(first.hostId) == nil)
+        let third = open()  // takes the first one's slot under a new id
+        #expect(third.hostId & 0xffff_ffff == first.hostId & 0xffff_ffff && third.hostId != first.hostId)
+        #expect(table[first.hostId] == nil && table[wireId: first.wireId] == nil)
+        #expect(table.all.map(\.hostId) == [second.hostId, third.hostId])
+        #expect(table.count == 2)
+    }
+
     @Test func validUTF8KeepsASCIIAndMultibyteAndRejectsInvalidBytes() {
         #expect(Frame("StatusIntent").validUTF8 == "StatusIntent")
         #expect(Frame("").validUTF8 == "")
