@@ -5,6 +5,33 @@ import Testing
 
 /// The benchmark-driven changes to the routing hot path keep their behaviour.
 @Suite struct HotPathTests {
+    @Test func routerSendsToAnIdentityWithoutAnIdentityFrame() throws {
+        let context = ZMQContext()
+        let endpoint = "inproc://hotpath-send-to-\(UUID().uuidString)"
+        let router = try ZMQSocket(context, .router)
+        try router.setRouterMandatory()
+        try router.bind(endpoint)
+        let dealer = try ZMQSocket(context, .dealer)
+        try dealer.setIdentity("peer-1")
+        try dealer.setReceiveTimeout(milliseconds: 5_000)
+        try dealer.connect(endpoint)
+        // The ROUTER learns the identity from the first message the peer sends.
+        try dealer.send([Frame("hi")])
+        try router.setReceiveTimeout(milliseconds: 5_000)
+        let hello = try #require(try router.receive())
+        #expect(hello.first?.string == "peer-1")
+
+        #expect(try router.send(to: Data("peer-1".utf8), [Frame("a"), Frame(""), Frame("b")], dontWait: true))
+        let got = try #require(try dealer.receive())
+        #expect(got.map(\.string) == ["a", "", "b"])
+        do {
+            try router.send(to: Data("nobody".utf8), [Frame("x")], dontWait: true)
+            Issue.record("sending to an unknown identity should fail with ROUTER_MANDATORY")
+        } catch {
+            #expect(error.isHostUnreachable)
+        }
+    }
+
     @Test func hostIdsRoundTripThroughTheirBase36Text() {
         for id: UInt64 in [0, 1, 35, 36, 1 << 32 | 7, 0xffff_ffff_0000_1234, .max] {
             #expect(ExchangeTable.wireId(id) == String(id, radix: 36))

@@ -1,4 +1,5 @@
 internal import CZeroMQ
+import Foundation
 
 /// The socket types IntentBus uses.
 public enum SocketType: Sendable {
@@ -131,6 +132,26 @@ public final class ZMQSocket {
             }
         }
         return true
+    }
+
+    /// ROUTER only: sends `frames` as one multipart message to the peer whose routing id
+    /// is `identity`. The same as `send([Frame(data: identity)] + frames)`, without building
+    /// a frame for the identity: libzmq copies the bytes (a frame object per message cost
+    /// an allocation on the host's hot path, docs/performance.md).
+    ///
+    /// - Returns: false when the message could not be queued now (`EAGAIN`); nothing was
+    ///   sent in that case.
+    @discardableResult
+    public func send(to identity: Data, _ frames: [Frame], dontWait: Bool = false) throws(ZMQError) -> Bool {
+        var flags: Int32 = frames.isEmpty ? 0 : ZMQ_SNDMORE
+        if dontWait { flags |= ZMQ_DONTWAIT }
+        // The identity frame is where ROUTER decides the route: EHOSTUNREACH (mandatory)
+        // and EAGAIN (high-water mark) happen here, before anything is queued.
+        let sent = try zmqCall("zmq_send") {
+            identity.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
+        }
+        if case .wouldBlock = sent { return false }
+        return try send(frames, dontWait: dontWait)
     }
 
     /// Receives one whole multipart message.

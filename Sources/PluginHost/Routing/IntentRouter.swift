@@ -532,7 +532,9 @@ final class IntentRouter: @unchecked Sendable {
     // MARK: - Sending
 
     func sendToClient(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
-        sendRaw(frontend, msg.frames(after: envelope.copyFrames()), isClient: true)
+        // The identity goes out from its bytes; a REQ client also needs its empty delimiter.
+        sendRaw(frontend, to: envelope.identity, msg.frames(after: envelope.isRequestReply ? [Frame()] : []),
+                isClient: true)
     }
 
     /// Sends to a plugin; a full pipe ends the exchange with `busy` instead of losing it.
@@ -542,7 +544,7 @@ final class IntentRouter: @unchecked Sendable {
             return
         }
         do {
-            if try backend.send(msg.frames(after: [Frame(data: identity)]), dontWait: true) { return }
+            if try backend.send(to: identity, msg.frames, dontWait: true) { return }
             if let exchange {
                 fail(exchange, BusError(.busy, "plugin \(slot.spec.id) is not reading its messages fast enough; try again later"))
             }
@@ -554,9 +556,11 @@ final class IntentRouter: @unchecked Sendable {
         }
     }
 
-    private func sendRaw(_ socket: ZMQSocket, _ frames: [Frame], isClient: Bool = false) {
+    private func sendRaw(_ socket: ZMQSocket, to identity: Data? = nil, _ frames: [Frame], isClient: Bool = false) {
         do {
-            if try !socket.send(frames, dontWait: true) {
+            let queued = if let identity { try socket.send(to: identity, frames, dontWait: true) }
+                         else { try socket.send(frames, dontWait: true) }
+            if !queued {
                 logger.warning("a \(isClient ? "client" : "plugin") is not reading; message dropped at its high-water mark")
             }
         } catch let error where error.isHostUnreachable {
