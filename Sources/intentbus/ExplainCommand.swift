@@ -65,8 +65,16 @@ enum ExplainCommand {
             out += "by request policy:\n"
             for policy in ["ask", "fail", "default"] {
                 guard let p = policies[policy] else { continue }
-                let outcome = p["plugin"]?.stringValue ?? (p["rule"]?.stringValue == "prompt" ? "(ask)" : "(choice_required)")
-                out += "  --choice \(policy.padding(toLength: 8, withPad: " ", startingAt: 0)) \(outcome)  [\(p["rule"]?.displayText ?? "")]\n"
+                let rule = p["rule"]?.displayText ?? ""
+                let outcome: String
+                if let plugin = p["plugin"]?.stringValue {
+                    outcome = "→ \(plugin) (\(rule))"
+                } else if rule == "prompt" {
+                    outcome = "→ the client is asked to choose"
+                } else {
+                    outcome = "→ fails with choice_required"
+                }
+                out += "  --choice \(policy.padding(toLength: 8, withPad: " ", startingAt: 0)) \(outcome)\n"
             }
         }
         return out

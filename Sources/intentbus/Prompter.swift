@@ -6,10 +6,14 @@ import IntentBus
 final class Prompter {
     private var answers: [String: String]
     private let interactive: Bool
+    /// Suggested entities for an entity parameter (`ib.entities`, query `suggested`),
+    /// fetched on a socket of its own so the request in progress is not disturbed.
+    private let suggestions: (String) -> [JSON]
 
-    init(answers: [String: String], interactive: Bool) {
+    init(answers: [String: String], interactive: Bool, suggestions: @escaping (String) -> [JSON] = { _ in [] }) {
         self.answers = answers
         self.interactive = interactive
+        self.suggestions = suggestions
     }
 
     /// The ANSWER body for `prompt`, or nil when there is no answer.
@@ -110,6 +114,22 @@ final class Prompter {
                 }
                 guard let line = readLine(prompt: "Choose 1–\(prompt.options.count) or type a value: ") else { return nil }
                 if let n = Int(line), n >= 1, n <= prompt.options.count { return ["value": prompt.options[n - 1]["id"] ?? .string(line)] }
+                return ["value": .string(line)]
+            }
+            // An entity can be picked from the plugin's suggestions, or named by text or id.
+            if let entity = prompt.raw["entity"]?.stringValue {
+                let offered = suggestions(entity)
+                guard !offered.isEmpty else {
+                    guard let line = readLine(prompt: "\(dialog) (a name or id) ") else { return nil }
+                    return ["value": .string(line)]
+                }
+                print(dialog)
+                for (i, option) in offered.enumerated() {
+                    let subtitle = option["subtitle"]?.displayText ?? ""
+                    print("  \(i + 1)) \(option["title"]?.displayText ?? option["id"]?.displayText ?? "?")\(subtitle.isEmpty ? "" : "  — \(subtitle)")")
+                }
+                guard let line = readLine(prompt: "Choose 1–\(offered.count) or type a name: ") else { return nil }
+                if let n = Int(line), n >= 1, n <= offered.count, let id = offered[n - 1]["id"] { return ["value": id] }
                 return ["value": .string(line)]
             }
             // Plain text needs no hint; other types say what they expect.

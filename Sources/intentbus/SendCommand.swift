@@ -58,7 +58,13 @@ enum SendCommand {
         }
         let endpoint = try resolveEndpoint(args)
         let client = try IntentClient(endpoint: endpoint)
-        let prompter = Prompter(answers: answers, interactive: isatty(0) == 1)
+        let prompter = Prompter(answers: answers, interactive: isatty(0) == 1) { entity in
+            // A second socket: the first is busy with the request being answered.
+            guard let side = try? IntentClient(endpoint: endpoint),
+                  let body = try? side.control("ib.entities", ["entity": .string(entity), "query": "suggested"],
+                                               wait: .seconds(3)) else { return [] }
+            return body["results"]?.arrayValue ?? []
+        }
         do {
             let reply = try client.send(intent, parameters: .object(parameters), options: options) { event in
                 switch event {

@@ -351,7 +351,7 @@ struct ChoiceEndToEndTests {
         #expect(text.stdout.contains("Test beta"))
         #expect(text.stdout.contains("remembered default: none"))
         #expect(text.stdout.contains("decision: no remembered or preset default: the client is asked to choose"))
-        #expect(text.stdout.contains("--choice default  beta  [priority]"))
+        #expect(text.stdout.contains("--choice default  → beta (priority)"))
 
         _ = try host.client().control("ib.choices.set", ["intent": "SharedIntent", "plugin": "alpha", "client": "ann"])
         let forAnn = cli(host, ["explain", "SharedIntent", "--client", "ann", "--json"])
