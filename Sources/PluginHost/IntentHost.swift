@@ -71,7 +71,12 @@ public final class IntentHost {
             let ids = indices.map { router.slots[$0].spec.id }.joined(separator: ", ")
             let resolution = manifest.host.presetDefaults[intent].map { "the preset default is \($0)" }
                 ?? "clients without a remembered choice will be asked to choose"
-            logger.warning("conflict: \(intent) is claimed by \(indices.count) plugins (\(ids)); \(resolution)")
+            let disabled = (router.disabledClaims[intent] ?? []).map { router.slots[$0].spec.id }
+            let also = disabled.isEmpty ? "" : " (also claimed by disabled \(disabled.joined(separator: ", ")))"
+            logger.warning("conflict: \(intent) is claimed by \(indices.count) plugins (\(ids))\(also); \(resolution)")
+        }
+        for spec in manifest.plugins where !spec.enabled {
+            logger.info("plugin \(spec.id) is disabled in the manifest (enabled: false); not starting it")
         }
         signal(SIGPIPE, SIG_IGN)
         let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in

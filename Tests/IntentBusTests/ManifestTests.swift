@@ -207,7 +207,7 @@ struct ManifestTests {
                 IntentsSupported: [EchoIntent]
                 timout: 5s
             """, [
-            "$DIR/plugins.yaml:5:5: error: plugins[0]: unknown key 'timout'; did you mean 'timeout'? (allowed: id, name, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, timeout, priority, definitions, max_in_flight)",
+            "$DIR/plugins.yaml:5:5: error: plugins[0]: unknown key 'timout'; did you mean 'timeout'? (allowed: id, name, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, timeout, priority, definitions, max_in_flight, enabled)",
         ])
     }
 
@@ -222,6 +222,28 @@ struct ManifestTests {
             "$DIR/plugins.yaml:1:1: error: missing required key 'plugins'",
             "$DIR/plugins.yaml:2:3: error: host: unknown key 'frontend_endpoint' (allowed: state_dir, frontend, backend, conversation_timeout, client_credential, client_credential_file, defaults)",
             "$DIR/plugins.yaml:3:1: error: unknown key 'plugin'; did you mean 'plugins'? (allowed: host, plugins)",
+        ])
+    }
+
+    @Test func enabledIsAnOptionalBoolean() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        let manifest = try dir.load("""
+            plugins:
+              - {id: on, exec: /bin/true, IntentsSupported: [A]}
+              - {id: off, exec: /bin/true, IntentsSupported: [A], enabled: false}
+            """)
+        #expect(manifest.plugins.map(\.enabled) == [true, false])
+        try dir.expectErrors("""
+            plugins:
+              - id: echo
+                exec: /bin/true
+                IntentsSupported: [EchoIntent]
+                enabled: "false"
+              - {id: two, exec: /bin/true, IntentsSupported: [EchoIntent], enabled: no}
+            """, [
+            "$DIR/plugins.yaml:5:14: error: plugins[0].enabled: expected a boolean (true or false), got the string \"false\"",
+            "$DIR/plugins.yaml:6:73: error: plugins[1].enabled: expected true or false, got 'no' (YAML 1.1 spelling)",
         ])
     }
 
@@ -466,7 +488,7 @@ struct ManifestTests {
             """, [
             "$DIR/plugins.d/a.yaml:1:5: error: id: duplicate plugin id 'echo' (first declared at $DIR/plugins.yaml:2:9)",
             "$DIR/plugins.d/b.yaml:1:1: error: host settings belong in the main manifest, not in a drop-in",
-            "$DIR/plugins.d/b.yaml:6:5: error: plugins[0]: unknown key 'colour' (allowed: id, name, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, timeout, priority, definitions, max_in_flight)",
+            "$DIR/plugins.d/b.yaml:6:5: error: plugins[0]: unknown key 'colour' (allowed: id, name, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, timeout, priority, definitions, max_in_flight, enabled)",
             "$DIR/plugins.d/c.yaml:2:1: error: YAML syntax error: did not find expected node content (while parsing a flow node at line 2, column 1)",
         ])
     }

@@ -30,7 +30,7 @@ extension IntentRouter {
         let candidates = routes[intent] ?? []
         let preset = manifest.host.presetDefaults[intent]
         let remembered = choiceBook.lookup(intent: intent, client: client)
-        body["candidates"] = .array(candidates.map { i -> JSON in
+        body["candidates"] = .array((candidates + (disabledClaims[intent] ?? [])).map { i -> JSON in
             let slot = slots[i]
             var o: [String: JSON] = [
                 "id": .string(slot.spec.id), "name": .string(slot.spec.name),
@@ -38,11 +38,17 @@ extension IntentRouter {
                 "priority": .int(Int64(slot.spec.priority)),
             ]
             if case .failed(let reason) = slot.state { o["reason"] = .string(reason) }
+            if !slot.spec.enabled { o["reason"] = "disabled in the manifest (enabled: false)" }
             return .object(o)
         })
         body["preset"] = preset.map { .string($0) } ?? .null
         body["remembered"] = remembered.map { choiceJSON($0) } ?? .null
 
+        if candidates.isEmpty, let disabled = disabledClaims[intent] {
+            body["decision"] = ["rule": "disabled", "plugin": .null,
+                                "explanation": .string("\(disabledError(intent, disabled).message): requests get plugin_unavailable")]
+            return .success(.object(body))
+        }
         guard !candidates.isEmpty else {
             body["decision"] = ["rule": "unknown_intent", "plugin": .null,
                                 "explanation": .string("no plugin claims \(intent): requests get unknown_intent")]
@@ -59,7 +65,7 @@ extension IntentRouter {
 
     private func decisionJSON(_ intent: String, candidates: [Int], client: String?, policy: String) -> JSON {
         let decision: ChoiceDecision
-        if candidates.count == 1 {
+        if candidates.count == 1, !defaultIsDisabled(intent, client: client) {
             let id = slots[candidates[0]].spec.id
             decision = ChoiceDecision(outcome: .plugin(candidates[0]), rule: "single",
                                       explanation: "only \(id) claims \(intent)", staleReason: nil)
@@ -101,6 +107,10 @@ extension IntentRouter {
             return .failure(BusError(.unknownIntent, "no plugin claims \(intent); there is nothing to choose"))
         }
         guard candidates.contains(where: { slots[$0].spec.id == plugin }) else {
+            if (disabledClaims[intent] ?? []).contains(where: { slots[$0].spec.id == plugin }) {
+                return .failure(BusError(.pluginUnavailable, "plugin \(plugin) is disabled in the manifest (enabled: false)",
+                                         details: ["candidates": candidateList(candidates, intent: intent)]))
+            }
             let exists = slots.contains { $0.spec.id == plugin }
             return .failure(BusError(.unknownPlugin,
                 exists ? "plugin \(plugin) does not claim \(intent)" : "there is no plugin \"\(plugin)\"",

@@ -76,6 +76,9 @@ public struct PluginSpec: Sendable {
     public var mark: SourceMark
     /// The mark of each claimed intent in `intentsSupported`, same order.
     public var intentMarks: [SourceMark]
+    /// `enabled:`; false keeps the plugin declared but never started or routed to, so
+    /// that remembered choices naming it are asked again rather than dropped.
+    public var enabled: Bool = true
 }
 
 /// Host settings from the manifest's `host:` section.

@@ -55,14 +55,18 @@ extension ManifestAssembler {
                                           at: entry.plugin.mark)
                             return
                         }
-                        let claimants = plugins.filter { $0.intentsSupported.contains(intent) }.map(\.id)
+                        // Disabled plugins are named but not counted: they route nothing.
+                        let claimants = plugins.filter { $0.intentsSupported.contains(intent) && $0.enabled }.map(\.id)
                         guard spec.intentsSupported.contains(intent) else {
                             let who = claimants.isEmpty ? "no plugin claims it" : "claimed by \(claimants.joined(separator: ", "))"
                             context.error("plugin '\(id)' does not list \(intent) in IntentsSupported (\(who))",
                                           at: entry.plugin.mark)
                             return
                         }
-                        if claimants.count == 1 {
+                        if !spec.enabled {
+                            context.warning("plugin '\(id)' is disabled (enabled: false); clients will be asked to choose instead",
+                                            at: entry.plugin.mark)
+                        } else if claimants.count == 1 {
                             context.warning("only '\(id)' claims \(intent), so this default changes nothing until another plugin claims it",
                                             at: entry.intent.mark)
                         }

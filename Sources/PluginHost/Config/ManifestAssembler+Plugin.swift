@@ -21,6 +21,7 @@ extension ManifestAssembler {
             let priority = m.optional("priority", as: Int.self, default: 0)
             let definitions = m.optional("definitions", as: [String].self, default: [])
             let maxInFlight = m.optional("max_in_flight", as: Marked<Int>.self)
+            let enabled = m.optional("enabled", as: Bool.self, default: true)
 
             if let id { checkID(id) }
             if let name, name.value.isEmpty {
@@ -51,7 +52,8 @@ extension ManifestAssembler {
                 definitions: definitions.map { resolve($0) },
                 maxInFlight: maxInFlight?.value ?? Self.defaultMaxInFlight,
                 mark: m.mark,
-                intentMarks: intents.map(\.mark))
+                intentMarks: intents.map(\.mark),
+                enabled: enabled)
         }
     }
 

@@ -67,6 +67,11 @@ extension IntentRouter {
     func choosePlugin(_ intent: String, candidates: [Int], options: JSON) -> PluginChoice {
         if let named = options["plugin"]?.stringValue {
             guard let index = candidates.first(where: { slots[$0].spec.id == named }) else {
+                if let slot = slots.first(where: { $0.spec.id == named }), !slot.spec.enabled,
+                   slot.spec.intentsSupported.contains(intent) {
+                    return .failure(BusError(.pluginUnavailable, "plugin \(named) is disabled in the manifest (enabled: false)",
+                        details: ["plugin": .string(named), "candidates": candidateList(candidates, intent: intent)]))
+                }
                 let exists = slots.contains { $0.spec.id == named }
                 return .failure(BusError(.unknownPlugin, exists
                     ? "plugin \(named) does not claim \(intent)"
@@ -78,12 +83,13 @@ extension IntentRouter {
             }
             return .plugin(index)
         }
-        if candidates.count == 1 { return .plugin(candidates[0]) }
+        let client = options["client"]?.stringValue
+        if candidates.count == 1, !defaultIsDisabled(intent, client: client) { return .plugin(candidates[0]) }
         let policy = options["choice"]?.stringValue ?? "ask"
         guard Self.choicePolicies.contains(policy) else {
             return .failure(BusError(.badFrame, "the header's \"choice\" is ask, fail or default, not \(options["choice"]?.canonicalString ?? "")"))
         }
-        let decision = decideChoice(intent, candidates: candidates, client: options["client"]?.stringValue,
+        let decision = decideChoice(intent, candidates: candidates, client: client,
                                     policy: policy, startFailed: true)
         switch decision.outcome {
         case .plugin(let index):
@@ -165,11 +171,21 @@ extension IntentRouter {
     func unavailability(of id: String, intent: String, startFailed: Bool) -> String? {
         guard let slot = slots.first(where: { $0.spec.id == id }) else { return "removed from the manifest" }
         guard slot.spec.intentsSupported.contains(intent) else { return "it no longer lists \(intent) in IntentsSupported" }
+        if !slot.spec.enabled { return "disabled in the manifest" }
         if case .failed(let reason) = slot.state {
             if startFailed, retryFailedSpawn(slot) { return nil }
             return "it is failing: \(reason)"
         }
         return nil
+    }
+
+    /// Whether the default that would apply to `client` (remembered, else preset) names a
+    /// disabled plugin. Then even a single remaining claimant is not taken silently: the
+    /// client is asked again and told why.
+    func defaultIsDisabled(_ intent: String, client: String?) -> Bool {
+        guard disabledClaims[intent] != nil else { return false }
+        guard let id = choiceBook.lookup(intent: intent, client: client)?.plugin ?? manifest.host.presetDefaults[intent] else { return false }
+        return slots.contains { $0.spec.id == id && !$0.spec.enabled }
     }
 
     /// Stores a choice, logging rather than failing the request when the store can't.

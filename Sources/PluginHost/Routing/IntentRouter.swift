@@ -41,6 +41,9 @@ final class IntentRouter: @unchecked Sendable {
     /// Intent name → indices of the plugins claiming it, sorted by plugin id so that
     /// routing never depends on which plugin registered first.
     var routes: [String: [Int]] = [:]
+    /// Intent name → indices of the disabled plugins (`enabled: false`) claiming it. They
+    /// are not in `routes`, but are named in errors and in `ib.explain`.
+    var disabledClaims: [String: [Int]] = [:]
     var exchanges = ExchangeTable()
     var byClient: [ClientKey: UInt64] = [:]
     private var identities: [Data: Int] = [:]
@@ -72,9 +75,16 @@ final class IntentRouter: @unchecked Sendable {
         mailbox = try Mailbox(context: context, name: "router")
         slots = manifest.plugins.enumerated().map { PluginSlot(index: $0.offset, spec: $0.element) }
         for slot in slots {
-            for intent in slot.spec.intentsSupported { routes[intent, default: []].append(slot.index) }
+            for intent in slot.spec.intentsSupported {
+                if slot.spec.enabled {
+                    routes[intent, default: []].append(slot.index)
+                } else {
+                    disabledClaims[intent, default: []].append(slot.index)
+                }
+            }
         }
         for key in routes.keys { routes[key]!.sort { slots[$0].spec.id < slots[$1].spec.id } }
+        for key in disabledClaims.keys { disabledClaims[key]!.sort { slots[$0].spec.id < slots[$1].spec.id } }
     }
 
     /// Hands an event to the router. Any thread.
@@ -83,7 +93,7 @@ final class IntentRouter: @unchecked Sendable {
     /// Runs until a `.shutdown` event has been handled.
     func run() {
         ownerThread = pthread_self()
-        for slot in slots { startPlugin(slot) }
+        for slot in slots where slot.spec.enabled { startPlugin(slot) }
         var poller = Poller([frontend, backend, mailbox.receiver])
         while true {
             let timeout: Int
@@ -185,6 +195,7 @@ final class IntentRouter: @unchecked Sendable {
             return handleControl(envelope, msg, options: options)
         }
         guard let candidates = routes[msg.intent], !candidates.isEmpty else {
+            if let disabled = disabledClaims[msg.intent] { return reject(envelope, msg, disabledError(msg.intent, disabled)) }
             return reject(envelope, msg, unknownIntentError(msg.intent))
         }
         var chosen = candidates[0]
@@ -571,6 +582,15 @@ final class IntentRouter: @unchecked Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Every plugin claiming `intent` is disabled: say so, rather than unknown_intent,
+    /// since the intent is declared and enabling a plugin would serve it.
+    func disabledError(_ intent: String, _ disabled: [Int]) -> BusError {
+        let ids = disabled.map { slots[$0].spec.id }
+        let who = ids.count == 1 ? "plugin \(ids[0]), the only one claiming \(intent), is" : "plugins \(ids.joined(separator: ", ")), the only ones claiming \(intent), are"
+        return BusError(.pluginUnavailable, "\(who) disabled in the manifest (enabled: false)",
+                        details: ["plugin": .string(ids[0]), "disabled": .array(ids.map { .string($0) })])
+    }
 
     private func unknownIntentError(_ intent: String) -> BusError {
         let known = routes.keys.sorted()

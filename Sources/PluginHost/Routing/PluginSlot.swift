@@ -14,6 +14,8 @@ final class PluginSlot {
         case backoff
         /// Can't run: missing binary, rejected handshake, crash loop.
         case failed(reason: String)
+        /// `enabled: false` in the manifest: never started, never routed to.
+        case disabled
     }
 
     let index: Int
@@ -43,6 +45,7 @@ final class PluginSlot {
     init(index: Int, spec: PluginSpec) {
         self.index = index
         self.spec = spec
+        if !spec.enabled { state = .disabled }
     }
 
     var pid: pid_t? {
@@ -64,6 +67,7 @@ final class PluginSlot {
         case .ready: "ready"
         case .backoff: "restarting"
         case .failed: "failed"
+        case .disabled: "disabled"
         }
     }
 
