@@ -442,11 +442,28 @@ BROKEN_METADATA = {"new_style": {"version": 1, "intents": [
 BROKEN_PROBLEMS = ["BrokenIntent.minutes: default 500 is outside its range 5…180",
                    "BrokenIntent.nameless: parameter has no title"]
 
+# Date and url parameters (§9.1): the same declaration in the Swift SDK
+# (Sources/Plugins/NewStyleTest ScheduleIntent) and the Python SDK (tests/test_conformance.py).
+SCHEDULE_INTENT = {
+    "identifier": "ScheduleIntent", "title": "Schedule", "description": "Schedules by date and link.",
+    "authentication": "always_allowed", "parameters": [
+        {"name": "due", "title": "Due", "type": "date", "optional": False, "request_value_dialog": "When is it due?"},
+        {"name": "start", "title": "Start", "type": "date", "default": "2026-12-01", "optional": False},
+        {"name": "link", "title": "Link", "type": "url", "optional": True},
+        {"name": "home", "title": "Home", "type": "url", "default": "https://example.com/home", "optional": False}]}
+SCHEDULE_METADATA = {"new_style": {"version": 1, "intents": [SCHEDULE_INTENT], "entities": [], "enums": []}}
+
 NEW_HELLOS = [
     vector("hello-new-style", "HELLO", "", "", None,
            {"protocol": 1, "plugin": "focus", "token": "5e6f708192a3b4c5", "pid": 31337, "intents": FOCUS_INTENTS,
             "metadata": FOCUS_METADATA}, direction=P2H, section="9.1", metadata_problems=[],
            note="the §9.1 example, as the Python SDK writes it for tests/test_conformance.py's declaration"),
+    vector("hello-new-style-dates", "HELLO", "", "", None,
+           {"protocol": 1, "plugin": "schedule", "token": "5e6f708192a3b4c5", "pid": 31339,
+            "intents": [{"name": "ScheduleIntent", "style": "new"}], "metadata": SCHEDULE_METADATA},
+           direction=P2H, section="9.1", metadata_problems=[],
+           note="date and url parameters: the Swift SDK's ScheduleIntent (plugin-newstyletest) and the Python SDK "
+                "write this intent entry for the same declaration"),
     vector("hello-new-style-invalid", "HELLO", "", "", None,
            {"protocol": 1, "plugin": "broken", "token": "5e6f708192a3b4c5", "pid": 31338,
             "intents": [{"name": "BrokenIntent", "style": "new"}], "metadata": BROKEN_METADATA},

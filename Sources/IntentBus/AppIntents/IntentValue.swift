@@ -11,6 +11,10 @@ public enum IntentValueType: Sendable {
     case boolean
     /// `String`.
     case string
+    /// A `Date`: an ISO 8601 string on the wire (`IntentDateText`).
+    case date
+    /// A `URL`: an absolute URL string on the wire (`IntentURLText`).
+    case url
     /// An app entity, given by id or by text to match; the descriptor carries its query.
     case entity(EntityDescriptor)
     /// An app enum, given by its raw value.
@@ -23,6 +27,8 @@ public enum IntentValueType: Sendable {
         case .decimal: "decimal"
         case .boolean: "boolean"
         case .string: "string"
+        case .date: "date"
+        case .url: "url"
         case .entity: "entity"
         case .enumeration: "enum"
         }
@@ -31,7 +37,7 @@ public enum IntentValueType: Sendable {
 
 /// A Swift type that can be the value of a new-style `@Parameter` or a returned value.
 ///
-/// `Int`, `Double`, `Bool`, `String`, `Optional` of those, `AppEntity` and `AppEnum`
+/// `Int`, `Double`, `Bool`, `String`, `Date`, `URL`, `Optional` of those, `AppEntity` and `AppEnum`
 /// types conform. The host has already checked the wire value against the declaration
 /// (type, range) before the plugin sees it, so conversions here only fail when a
 /// plugin is called without the host (or with an answer of the wrong type).

@@ -5,7 +5,7 @@ import IntentBus
 struct ParameterDecl {
     let name: String
     let title: String
-    /// integer, decimal, boolean, string, entity or enum.
+    /// integer, decimal, boolean, string, date, url, entity or enum.
     let type: String
     let entity: String?
     let enumName: String?
@@ -49,7 +49,7 @@ struct NewStyleCatalog {
     /// Legacy intent name → the identifier of the new-style intent that replaces it.
     var migrations: [String: String] = [:]
 
-    static let parameterTypes: Set<String> = ["integer", "decimal", "boolean", "string", "entity", "enum"]
+    static let parameterTypes: Set<String> = ["integer", "decimal", "boolean", "string", "date", "url", "entity", "enum"]
     static let authenticationPolicies: Set<String> = ["always_allowed", "requires_authentication"]
 
     /// The intent a request for `name` runs, and the legacy name when it is a migration.
@@ -174,7 +174,7 @@ struct NewStyleCatalog {
         if title.isEmpty { problems.append("\(at): parameter has no title") }
         let type = p["type"]?.stringValue ?? ""
         guard parameterTypes.contains(type) else {
-            problems.append("\(at): unknown type \"\(type)\" (integer, decimal, boolean, string, entity or enum)"); return nil
+            problems.append("\(at): unknown type \"\(type)\" (integer, decimal, boolean, string, date, url, entity or enum)"); return nil
         }
         let entity = p["entity"]?.stringValue
         let enumName = p["enum"]?.stringValue
@@ -198,7 +198,8 @@ struct NewStyleCatalog {
                                  description: p["description"]?.stringValue)
         if decl.min != nil || decl.max != nil {
             if type != "integer" && type != "decimal" {
-                problems.append("\(at): a range needs a numeric type, not \(type)")
+                problems.append("\(at): a range needs a numeric type, not \(type)"
+                                + (type == "date" || type == "url" ? " (date and url parameters have no ranges)" : ""))
             } else if (decl.min.map { $0.doubleValue == nil } ?? false) || (decl.max.map { $0.doubleValue == nil } ?? false) {
                 problems.append("\(at): range bounds must be numbers")
             } else if let lo = decl.min?.doubleValue, let hi = decl.max?.doubleValue, lo > hi {

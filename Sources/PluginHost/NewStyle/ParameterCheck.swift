@@ -29,6 +29,16 @@ enum ParameterCheck {
             case .int, .double, .bool: normalised = .string(value.displayText)
             default: return .failure("expected a string, got \(describe(value))")
             }
+        case "date":
+            guard let s = value.stringValue, let parsed = IntentDateText.parse(s) else {
+                return .failure("expected \(IntentDateText.expectedForm), got \(describe(value))")
+            }
+            normalised = .string(parsed.normalised)
+        case "url":
+            guard let s = value.stringValue, let parsed = IntentURLText.parse(s) else {
+                return .failure("expected \(IntentURLText.expectedForm), got \(describe(value))")
+            }
+            normalised = .string(parsed.normalised)
         case "enum":
             let cases = p.enumName.flatMap { catalog.enums[$0] }?.cases ?? []
             guard let s = value.stringValue ?? (value.intValue.map { String($0) }), cases.contains(where: { $0.value == s }) else {

@@ -87,13 +87,13 @@ extension IntentRouter {
             let reason = "no handler for \(missing.joined(separator: ", ")), which the manifest lists in IntentsSupported"
             refuse("missing_handler", reason, slot: slot)
             slot.state = .failed(reason: "handshake rejected: \(reason)")
-            launcherForPlugins.signal(pid, SIGTERM)
+            stopRejected(pid)
             return
         }
         if let problem = validateMetadata?(slot, hello) {
             refuse("bad_metadata", problem, slot: slot)
             slot.state = .failed(reason: "handshake rejected: \(problem)")
-            launcherForPlugins.signal(pid, SIGTERM)
+            stopRejected(pid)
             return
         }
         slot.styles = styles
@@ -145,6 +145,13 @@ extension IntentRouter {
         slot.state = .backoff
         slot.restarts += 1
         timers.schedule(at: now + delay, .restart(index: slot.index))
+    }
+
+    /// A rejected plugin is told why (REJECT) and should exit by itself; SIGTERM at once
+    /// would race its last log line. It gets SIGTERM only if it is still running 2 s later.
+    func stopRejected(_ pid: pid_t) {
+        rejectedPids.insert(pid)
+        timers.schedule(at: MonotonicClock.now() + 2_000_000_000, .stopRejected(pid: pid))
     }
 
     static func makeToken() -> String {

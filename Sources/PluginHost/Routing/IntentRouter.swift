@@ -19,6 +19,8 @@ enum RouterTimer {
     case handshakeDeadline(index: Int, generation: UInt64)
     /// Shutdown: signal the plugins that are still running.
     case stopPlugins(signal: Int32)
+    /// A plugin whose handshake was rejected has not exited on its own.
+    case stopRejected(pid: pid_t)
 }
 
 /// Routes intent requests from clients to plugins. The hot path (take a request, pick
@@ -48,6 +50,8 @@ final class IntentRouter: @unchecked Sendable {
     var byClient: [ClientKey: UInt64] = [:]
     private var identities: [Data: Int] = [:]
     var timers = TimerHeap<RouterTimer>()
+    /// Processes whose handshake was rejected and that have not exited yet.
+    var rejectedPids: Set<pid_t> = []
     /// Remembered plugin choices (IntentRouter+Choice.swift); the host replaces this
     /// in-memory book with one backed by its state directory before routing starts.
     var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
@@ -504,6 +508,10 @@ final class IntentRouter: @unchecked Sendable {
                 logger.warning("plugin \(slot.spec.id) (pid \(pid)) is still running; sending \(signal == SIGKILL ? "SIGKILL" : "SIGTERM")")
                 launcher.signal(pid, signal)
             }
+        case .stopRejected(let pid):
+            guard rejectedPids.remove(pid) != nil else { return }
+            logger.warning("plugin process \(pid) is still running 2 s after its handshake was rejected; sending SIGTERM")
+            launcher.signal(pid, SIGTERM)
         }
     }
 
@@ -512,6 +520,7 @@ final class IntentRouter: @unchecked Sendable {
     private func handle(_ event: RouterEvent) {
         switch event {
         case .pluginExited(let index, let pid, let status):
+            rejectedPids.remove(pid)  // reaped: the pid may be reused, never signal it again
             pluginExited(slots[index], pid: pid, status: status)
         case .shutdown:
             beginShutdown()
@@ -535,6 +544,7 @@ final class IntentRouter: @unchecked Sendable {
                 launcher.signal(pid, SIGTERM)  // not connected: it can't hear DISCONNECT
             }
         }
+        for pid in rejectedPids { launcher.signal(pid, SIGTERM) }
         let now = MonotonicClock.now()
         timers.schedule(at: now + 1_000_000_000, .stopPlugins(signal: SIGTERM))
         timers.schedule(at: now + 3_000_000_000, .stopPlugins(signal: SIGKILL))

@@ -94,9 +94,12 @@ struct CreateProjectIntent: AppIntent {
     static let description = IntentDescription("Adds a project.", categoryName: "Projects")
 
     @Parameter(title: "Name", requestValueDialog: "What is the project called?") var name: String
+    @Parameter(title: "Due", description: "When the project is due (a day, 2026-12-15).") var due: Date?
 
     func perform() async throws -> IntentResult {
-        let project = ProjectEntity(try await ProjectStore.shared.create(name: name))
+        // Stored as the day, like the seeded projects' due dates ("due 2026-12-15").
+        let day = due.map { String(IntentDateText.format($0).prefix(10)) }
+        let project = ProjectEntity(try await ProjectStore.shared.create(name: name, due: day))
         return .result(value: project, dialog: "Created \(project.name).")
     }
 }

@@ -77,10 +77,10 @@ actor ProjectStore {
         return projects.filter { $0.name.lowercased().contains(needle) }
     }
 
-    func create(name: String) throws -> Project {
+    func create(name: String, due: String? = nil) throws -> Project {
         try load()
         if let existing = projects.first(where: { $0.name.lowercased() == name.lowercased() }) { return existing }
-        let project = Project(id: UUID().uuidString.lowercased(), name: name, due: nil)
+        let project = Project(id: UUID().uuidString.lowercased(), name: name, due: due)
         projects.append(project)
         try save()
         return project

@@ -157,3 +157,24 @@ struct DuplicateTwoIntent: AppIntent {
     static let identifier = "DuplicateIntent"
     func perform() async throws -> IntentResult { .result() }
 }
+
+/// Date and URL parameters: a required date, a date and a URL with defaults, an
+/// optional URL. The snippet shows what the SDK decoded (seconds since 1970, absolute
+/// URL), so a test sees the Foundation values, not the wire text.
+struct ScheduleIntent: AppIntent {
+    static let title = "Schedule"
+    static let description = IntentDescription("Schedules by date and link.")
+
+    @Parameter(title: "Due", requestValueDialog: "When is it due?") var due: Date
+    @Parameter(title: "Start", default: Date(timeIntervalSince1970: 1_796_083_200)) var start: Date  // 2026-12-01
+    @Parameter(title: "Link") var link: URL?
+    @Parameter(title: "Home", default: URL(string: "https://example.com/home")) var home: URL
+
+    func perform() async throws -> IntentResult {
+        .result(dialog: "Due \(IntentDateText.format(due))",
+                snippet: ["due": due.intentJSON, "due_seconds": .double(due.timeIntervalSince1970),
+                          "start_seconds": .double(start.timeIntervalSince1970),
+                          "link_host": link.flatMap { $0.host }.map { .string($0) } ?? .null,
+                          "home": .string(home.absoluteString)])
+    }
+}

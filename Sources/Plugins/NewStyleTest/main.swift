@@ -28,6 +28,8 @@ do {
     plugin.register(QuestionsIntent.self)
     plugin.register(PickItemIntent.self)
     plugin.register(SecretIntent.self)
+    // Opt-in, so that the other suites see the intent set they count.
+    if env["NEWSTYLE_DATES"] == "1" { plugin.register(ScheduleIntent.self) }
     if env["NEWSTYLE_NO_MIGRATION"] != "1" { plugin.register(GreetAppIntent.self) }
     switch env["NEWSTYLE_BROKEN"] {
     case "1":

@@ -20,8 +20,8 @@ from typing import Any, Callable, Dict, List, Optional
 import zmq
 import zmq.asyncio
 
-from .client import DEFAULT_TIMEOUT, Answer, Progress, Prompt, Reply, request_header, to_event
-from .errors import NoAnswer, ProtocolViolation, Unanswered, WireError
+from .client import DEFAULT_TIMEOUT, Answer, Progress, Prompt, Reply, request_header, route_incoming, to_event
+from .errors import NoAnswer, Unanswered
 from .wire import Kind, Message
 
 __all__ = ["AsyncClient"]
@@ -126,17 +126,11 @@ class AsyncClient:
     async def _read(self) -> None:
         while True:
             frames = await self._socket.recv_multipart()
-            try:
-                msg = Message.decode(frames)
-            except WireError as e:
-                raise ProtocolViolation(f"the host sent a malformed message: {e}") from None
-            queue = self._queues.get(msg.request_id)
-            if queue is not None:
-                queue.put_nowait(msg)
-            elif msg.kind is Kind.ERROR and msg.request_id == "" and len(self._queues) == 1:
-                next(iter(self._queues.values())).put_nowait(msg)
-            else:
+            msg, key = route_incoming(frames, self._queues)
+            if key is None:
                 self.stray_messages.append(msg)
+            else:
+                self._queues[key].put_nowait(msg)
 
 
 async def _maybe_await(value: Any) -> Any:

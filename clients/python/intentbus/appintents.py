@@ -24,8 +24,10 @@ before `perform` runs:
     plugin.register(StartFocusSession)
     plugin.run()
 
-Parameter types: `int` (integer), `float` (decimal), `bool` (boolean), `str` (string), an
-`EnumType` or an `EntityType`. Entity parameters arrive as the client gave them (an id
+Parameter types: `int` (integer), `float` (decimal), `bool` (boolean), `str` (string),
+`datetime.date` or `datetime.datetime` (date), `"url"` (url: an absolute URL, a `str` in
+`perform`), an `EnumType` or an `EntityType`. A date parameter arrives as a
+`datetime.date` (date-only wire form) or an aware UTC `datetime.datetime` (date and time). Entity parameters arrive as the client gave them (an id
 or a text); the runtime resolves them with the entity's query (by id, then by text;
 several matches are put to the user) before `perform` sees an `Entity`.
 
@@ -38,6 +40,8 @@ one JSON line and exits 0 (`intentbus validate`); see `Plugin.run`.
 
 from __future__ import annotations
 
+import datetime as _dt
+import re as _re
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Type, Union
 
 from .errors import BusError, ErrorCode
@@ -198,18 +202,43 @@ class EntityType:
 # -- parameters --------------------------------------------------------------------------
 
 
-_PY_TYPES = {int: "integer", float: "decimal", bool: "boolean", str: "string"}
-_WIRE_TYPES = {"integer", "decimal", "boolean", "string"}
+_PY_TYPES = {int: "integer", float: "decimal", bool: "boolean", str: "string", _dt.date: "date",
+             _dt.datetime: "date"}
+_WIRE_TYPES = {"integer", "decimal", "boolean", "string", "date", "url"}
+_DATE_TIME = _re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+
+
+def date_text(value: Any) -> Any:
+    """The wire text of a date (docs/protocol.md §9.1), as the Swift SDK writes it: a
+    `datetime.date` as `2026-12-01`, a `datetime.datetime` in UTC with seconds,
+    `2026-12-01T08:30:00Z` (a naive one is taken as UTC). Anything else is returned as is."""
+    if isinstance(value, _dt.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=_dt.timezone.utc)
+        return value.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if isinstance(value, _dt.date):
+        return value.isoformat()
+    return value
+
+
+def parse_date(text: str) -> Any:
+    """A date value the host has checked and normalised: `2026-12-01` → `datetime.date`,
+    `2026-12-01T08:30:00Z` → aware UTC `datetime.datetime`."""
+    if _DATE_TIME.fullmatch(text):
+        return _dt.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=_dt.timezone.utc)
+    return _dt.date.fromisoformat(text)
 
 
 class Parameter:
     """A declared parameter of an `AppIntent` (metadata `parameters[]`); its wire name is
     the class attribute's name.
 
-    - `type`: `int`, `float`, `bool`, `str` (or "integer", "decimal", "boolean",
-      "string"), an `EnumType` or an `EntityType`;
+    - `type`: `int`, `float`, `bool`, `str`, `datetime.date`/`datetime.datetime` (or
+      "integer", "decimal", "boolean", "string", "date", "url"), an `EnumType` or an
+      `EntityType`;
     - `default`: applied when the request leaves the parameter out;
-    - `range=(min, max)` (or `min=`, `max=`): inclusive, numeric types only;
+    - `range=(min, max)` (or `min=`, `max=`): inclusive, numeric types only (no ranges
+      for date and url);
     - `optional=True`: may stay absent (then None); otherwise a missing value with no
       default is asked of the client (with `request_value_dialog`) before `perform`.
 
@@ -241,7 +270,8 @@ class Parameter:
         elif isinstance(type, str):
             self.type = type  # as written: the host checks it
         else:
-            raise TypeError(f"parameter {title!r}: type is int, float, bool, str, an EnumType or an EntityType, "
+            raise TypeError(f"parameter {title!r}: type is int, float, bool, str, datetime.date, datetime.datetime, "
+                            f"\"url\", an EnumType or an EntityType, "
                             f"not {type!r}")
 
     def __set_name__(self, owner: type, name: str) -> None:
@@ -270,7 +300,7 @@ class Parameter:
         if self.description is not None:
             out["description"] = self.description
         if self.default is not None:
-            out["default"] = self.default
+            out["default"] = date_text(self.default) if self.type == "date" else self.default
         if self.min is not None:
             out["min"] = self.min
         if self.max is not None:
@@ -337,7 +367,7 @@ def _value_json(value: Any) -> Any:
         return value.to_json(value._entity_type or type(value).__name__)
     if isinstance(value, (list, tuple)):
         return [_value_json(v) for v in value]
-    return value
+    return date_text(value)
 
 
 # -- intents -----------------------------------------------------------------------------
@@ -506,6 +536,12 @@ def _bind(p: Parameter, value: Any, pctx: PerformContext) -> Any:
         return None
     if p.type == "decimal" and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
+    if p.type == "date" and isinstance(value, str):
+        try:
+            return parse_date(value)
+        except ValueError:
+            raise BusError(ErrorCode.INVALID_PARAMETERS, f"parameter {p.name} expects an ISO 8601 date, got "
+                                                         f"{value!r}", {"parameter": p.name}) from None
     if p.entity is None:
         return value
     entity = p.entity

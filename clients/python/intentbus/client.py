@@ -245,6 +245,22 @@ def _parse(fn: Callable[[], Any], what: str) -> Any:
         raise ProtocolViolation(f"{what}: {e.message}") from None
 
 
+def route_incoming(frames: List[bytes], open_requests: Dict[str, Any]) -> "tuple[Message, Optional[str]]":
+    """Decodes a message from the host and names the open request it belongs to (None:
+    it belongs to none, a stray). Shared by the blocking and the asyncio client."""
+    try:
+        msg = Message.decode(frames)
+    except WireError as e:
+        raise ProtocolViolation(f"the host sent a malformed message: {e}") from None
+    if msg.request_id in open_requests:
+        return msg, msg.request_id
+    if msg.kind is Kind.ERROR and msg.request_id == "" and len(open_requests) == 1:
+        # An ERROR with an empty id answers a message the host could not parse; with one
+        # request open, it can only be about that one.
+        return msg, next(iter(open_requests))
+    return msg, None
+
+
 class Client:
     """A blocking client over one DEALER socket.
 
@@ -408,16 +424,8 @@ class Client:
                 frames = self._socket.recv_multipart(zmq.NOBLOCK)
             except zmq.Again:
                 return
-            try:
-                msg = Message.decode(frames)
-            except WireError as e:
-                raise ProtocolViolation(f"the host sent a malformed message: {e}") from None
-            target = self._inbox.get(msg.request_id)
-            if target is not None:
-                target.append(msg)
-            elif msg.kind is Kind.ERROR and msg.request_id == "" and len(self._inbox) == 1:
-                # An ERROR with an empty id answers a message the host could not parse;
-                # with one request open, it can only be about that one.
-                next(iter(self._inbox.values())).append(msg)
-            else:
+            msg, key = route_incoming(frames, self._inbox)
+            if key is None:
                 self.stray_messages.append(msg)
+            else:
+                self._inbox[key].append(msg)

@@ -4,6 +4,7 @@ The Swift suite (Tests/IntentBusTests/ConformanceTests.swift) reads the same fil
 both must produce and accept exactly these bytes.
 """
 
+import datetime
 import json
 import math
 import os
@@ -271,3 +272,26 @@ def test_the_sdk_writes_the_new_style_hello_of_the_vectors():
     body["pid"] = v["message"]["body"]["pid"]  # the only field that depends on the process
     assert canonical_json(body) == frames_of(v)[5]
 
+
+class Schedule(AppIntent):
+    """Date and url parameters (newstyle.json's hello-new-style-dates; the Swift SDK's
+    ScheduleIntent writes the same intent entry)."""
+    identifier = "ScheduleIntent"
+    title = "Schedule"
+    description = "Schedules by date and link."
+    due = Parameter("Due", datetime.date, request_value_dialog="When is it due?")
+    start = Parameter("Start", datetime.date, default=datetime.date(2026, 12, 1))
+    link = Parameter("Link", "url", optional=True)
+    home = Parameter("Home", "url", default="https://example.com/home")
+
+    def perform(self, ctx):
+        return IntentResult(dialog=f"Due {self.due.isoformat()}")
+
+
+def test_the_sdk_writes_the_date_and_url_hello_of_the_vectors():
+    v = next(v for v in load("newstyle.json")["vectors"] if v["name"] == "hello-new-style-dates")
+    plugin = Plugin(environ={}, plugin_id="schedule", backend="inproc://unused", token="5e6f708192a3b4c5")
+    plugin.register(Schedule)
+    body = plugin.hello_body()
+    body["pid"] = v["message"]["body"]["pid"]  # the only field that depends on the process
+    assert canonical_json(body) == frames_of(v)[5]

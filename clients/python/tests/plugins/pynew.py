@@ -9,10 +9,13 @@
                            disambiguate, needs_value (count must be ≥ 5; restarts)
   ListNotesIntent          migrated from LegacyNotesIntent; filter (string, optional)
   SecretNoteIntent         requires authentication
+  ScheduleIntent           (with PYNEW_DATES=1) due (date, required), start (date, default 2026-12-01), link (url,
+                           optional): the snippet shows the Python types perform() got
 With PYNEW_INVALID=1 it also declares BrokenIntent, whose metadata the host refuses.
 Every result's snippet reports what perform() saw and how often it ran.
 """
 
+import datetime
 import os
 import threading
 
@@ -122,6 +125,19 @@ class SecretNote(AppIntent):
         return "The secret is safe."
 
 
+class Schedule(AppIntent):
+    identifier = "ScheduleIntent"
+    title = "Schedule"
+    due = Parameter("Due", datetime.date, request_value_dialog="When is it due?")
+    start = Parameter("Start", datetime.date, default=datetime.date(2026, 12, 1))
+    link = Parameter("Link", "url", optional=True)
+
+    def perform(self, ctx):
+        return IntentResult(dialog=f"Due {self.due.isoformat()}", value=self.due,
+                            snippet={"due_type": type(self.due).__name__, "start_type": type(self.start).__name__,
+                                     "start": self.start.isoformat(), "link": self.link})
+
+
 class Broken(AppIntent):
     identifier = "BrokenIntent"
     title = "Broken"
@@ -132,6 +148,8 @@ class Broken(AppIntent):
 plugin = Plugin()
 for intent in (StartFocusSession, Questions, ListNotes, SecretNote):
     plugin.register(intent)
+if os.environ.get("PYNEW_DATES") == "1":  # opt-in: other tests count the intents
+    plugin.register(Schedule)
 if os.environ.get("PYNEW_INVALID") == "1":
     plugin.register(Broken)
 plugin.run()
