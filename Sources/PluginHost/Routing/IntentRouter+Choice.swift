@@ -122,31 +122,36 @@ extension IntentRouter {
         let nobodyRule = policy == "ask" ? "prompt" : "choice_required"
         if let remembered = choiceBook.lookup(intent: intent, client: client) {
             let whose = remembered.client.map { "client \($0)" } ?? "every client"
-            if let why = unavailability(of: remembered.plugin, intent: intent, startFailed: startFailed) {
-                let stale = "Your default for \(intent), \(remembered.plugin), is no longer available (\(why))"
+            // `unavailability` explains why a plugin is not a candidate; a plugin that is not
+            // among the candidates for any other reason is unavailable too, never a crash.
+            let found = candidates.first { slots[$0].spec.id == remembered.plugin }
+            let why = unavailability(of: remembered.plugin, intent: intent, startFailed: startFailed)
+                ?? (found == nil ? "not a candidate for \(intent)" : nil)
+            guard why == nil, let index = found else {
+                let stale = "Your default for \(intent), \(remembered.plugin), is no longer available (\(why ?? ""))"
                 return ChoiceDecision(outcome: nobody, rule: nobodyRule,
                                       explanation: "\(stale): \(policy == "ask" ? "the client is asked to choose again" : "the request fails with choice_required")",
                                       staleReason: stale)
             }
-            let index = candidates.first { slots[$0].spec.id == remembered.plugin }!
             return ChoiceDecision(outcome: .plugin(index), rule: "remembered",
                                   explanation: "\(remembered.plugin) is the remembered default for \(whose) (set by \(remembered.source) on \(Self.timestamp(remembered.setAt)))",
                                   staleReason: nil)
         }
         if let preset = manifest.host.presetDefaults[intent] {
-            if let why = unavailability(of: preset, intent: intent, startFailed: startFailed) {
-                let stale = "The manifest's default for \(intent), \(preset), is not available (\(why))"
+            let found = candidates.first { slots[$0].spec.id == preset }
+            let why = unavailability(of: preset, intent: intent, startFailed: startFailed)
+                ?? (found == nil ? "not a candidate for \(intent)" : nil)
+            guard why == nil, let index = found else {
+                let stale = "The manifest's default for \(intent), \(preset), is not available (\(why ?? ""))"
                 return ChoiceDecision(outcome: nobody, rule: nobodyRule,
                                       explanation: "\(stale): \(policy == "ask" ? "the client is asked to choose" : "the request fails with choice_required")",
                                       staleReason: stale)
             }
-            let index = candidates.first { slots[$0].spec.id == preset }!
             return ChoiceDecision(outcome: .plugin(index), rule: "preset",
                                   explanation: "\(preset) is the manifest's preset default (host.defaults), and nobody chose otherwise",
                                   staleReason: nil)
         }
-        if policy == "default" {
-            let top = candidates.map { slots[$0].spec.priority }.max()!
+        if policy == "default", let top = candidates.map({ slots[$0].spec.priority }).max() {
             let best = candidates.filter { slots[$0].spec.priority == top }
             if best.count == 1 {
                 return ChoiceDecision(outcome: .plugin(best[0]), rule: "priority",
