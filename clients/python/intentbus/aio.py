@@ -13,14 +13,13 @@ from __future__ import annotations
 import asyncio
 import inspect
 import itertools
-import os
 import secrets
 from typing import Any, Callable, Dict, List, Optional
 
 import zmq
 import zmq.asyncio
 
-from .client import DEFAULT_TIMEOUT, Answer, Progress, Prompt, Reply, request_header, route_incoming, to_event
+from .client import DEFAULT_TIMEOUT, Answer, Progress, Prompt, Reply, request_header, resolve_endpoint, route_incoming, to_event
 from .errors import NoAnswer, Unanswered
 from .wire import Kind, Message
 
@@ -32,10 +31,7 @@ class AsyncClient:
 
     def __init__(self, endpoint: Optional[str] = None, *, context: Optional[zmq.asyncio.Context] = None,
                  slack: float = 5.0, client_id: Optional[str] = None):
-        endpoint = endpoint or os.environ.get("INTENTBUS_ENDPOINT")
-        if not endpoint:
-            raise ValueError("no endpoint: pass one (e.g. ipc://.intentbus/frontend.sock) or set INTENTBUS_ENDPOINT")
-        self.endpoint = endpoint
+        self.endpoint = resolve_endpoint(endpoint)
         self.slack = slack
         self.client_id = client_id
         self._own_context = context is None

@@ -245,6 +245,15 @@ def _parse(fn: Callable[[], Any], what: str) -> Any:
         raise ProtocolViolation(f"{what}: {e.message}") from None
 
 
+def resolve_endpoint(endpoint: Optional[str]) -> str:
+    """The host's frontend: the given endpoint, else INTENTBUS_ENDPOINT. Shared by the
+    blocking and the asyncio client."""
+    endpoint = endpoint or os.environ.get("INTENTBUS_ENDPOINT")
+    if not endpoint:
+        raise ValueError("no endpoint: pass one (e.g. ipc://.intentbus/frontend.sock) or set INTENTBUS_ENDPOINT")
+    return endpoint
+
+
 def route_incoming(frames: List[bytes], open_requests: Dict[str, Any]) -> "tuple[Message, Optional[str]]":
     """Decodes a message from the host and names the open request it belongs to (None:
     it belongs to none, a stray). Shared by the blocking and the asyncio client."""
@@ -271,10 +280,7 @@ class Client:
 
     def __init__(self, endpoint: Optional[str] = None, *, context: Optional[zmq.Context] = None,
                  slack: float = 5.0, client_id: Optional[str] = None):
-        endpoint = endpoint or os.environ.get("INTENTBUS_ENDPOINT")
-        if not endpoint:
-            raise ValueError("no endpoint: pass one (e.g. ipc://.intentbus/frontend.sock) or set INTENTBUS_ENDPOINT")
-        self.endpoint = endpoint
+        self.endpoint = resolve_endpoint(endpoint)
         self.slack = slack
         self.client_id = client_id
         self._own_context = context is None
