@@ -44,6 +44,9 @@ public final class IntentHost {
             for s in [frontend, backend] {
                 try s.setRouterMandatory()
                 try s.setHighWaterMarks(send: 100_000, receive: 100_000)
+                // The bound on memory where no answer is possible (docs/reliability.md):
+                // a bigger frame drops the peer's connection inside libzmq.
+                try s.setMaximumMessageSize(host.limits.transportFrameLimit)
             }
             try frontend.bind(host.frontend)
             try backend.bind(host.backend)

@@ -1,27 +1,6 @@
 import Foundation
 import IntentBus
 
-/// Identifies a client's request: the client's socket identity plus its request id.
-struct ClientKey: Hashable {
-    let identity: Data
-    let requestId: String
-
-    // Hand-written for the hot path (three lookups per request, docs/performance.md):
-    // `Data`'s own hash and == go through Foundation's generic paths; the raw bytes are
-    // cheaper, and comparing the request id first rejects most mismatches early.
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(requestId)
-        identity.withUnsafeBytes { hasher.combine(bytes: $0) }
-    }
-
-    static func == (a: ClientKey, b: ClientKey) -> Bool {
-        guard a.requestId == b.requestId, a.identity.count == b.identity.count else { return false }
-        return a.identity.withUnsafeBytes { x in
-            b.identity.withUnsafeBytes { y in x.count == 0 || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0 }
-        }
-    }
-}
-
 /// One client request the host holds until its final answer.
 ///
 /// Owned by the router thread.
@@ -32,6 +11,8 @@ final class Exchange {
     /// between host and plugin.
     let wireId: String
     let client: RoutingEnvelope
+    /// The client's entry in the router's `ClientTable` (its open requests).
+    let clientState: ClientState
     let clientRequestId: String
     let intent: String
     /// The plugin the request was routed to.
@@ -57,19 +38,18 @@ final class Exchange {
     /// `pluginIndex` means nothing until it is cleared.
     var choosing: PluginChoiceStage?
 
-    init(hostId: UInt64, client: RoutingEnvelope, clientRequestId: String, intent: String,
+    init(hostId: UInt64, client: RoutingEnvelope, clientState: ClientState, clientRequestId: String, intent: String,
          pluginIndex: Int, timeout: UInt64, options: JSON) {
         self.hostId = hostId
         wireId = ExchangeTable.wireId(hostId)
         self.client = client
+        self.clientState = clientState
         self.clientRequestId = clientRequestId
         self.intent = intent
         self.pluginIndex = pluginIndex
         self.timeout = timeout
         self.options = options
     }
-
-    var clientKey: ClientKey { ClientKey(identity: client.identity, requestId: clientRequestId) }
 }
 
 /// The open exchanges, by host id, without hashing.

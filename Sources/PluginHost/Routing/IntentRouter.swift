@@ -21,6 +21,8 @@ enum RouterTimer {
     case stopPlugins(signal: Int32)
     /// A plugin whose handshake was rejected has not exited on its own.
     case stopRejected(pid: pid_t)
+    /// Try again to send what waits for clients that were not reading.
+    case flushClients(delay: UInt64)
 }
 
 /// Routes intent requests from clients to plugins. The hot path (take a request, pick
@@ -33,7 +35,7 @@ enum RouterTimer {
 final class IntentRouter: @unchecked Sendable {
     let manifest: Manifest
     let logger: Logger
-    private let frontend: ZMQSocket
+    let frontend: ZMQSocket
     private let backend: ZMQSocket
     private let mailbox: Mailbox<RouterEvent>
     private let launcher: ChildProcessLauncher
@@ -47,7 +49,9 @@ final class IntentRouter: @unchecked Sendable {
     /// are not in `routes`, but are named in errors and in `ib.explain`.
     var disabledClaims: [String: [Int]] = [:]
     var exchanges = ExchangeTable()
-    var byClient: [ClientKey: UInt64] = [:]
+    /// Every client connection: its open requests and what waits for it to read.
+    var clients = ClientTable()
+    var clientFlushScheduled = false
     private var identities: [Data: Int] = [:]
     var timers = TimerHeap<RouterTimer>()
     /// Processes whose handshake was rejected and that have not exited yet.
@@ -103,7 +107,8 @@ final class IntentRouter: @unchecked Sendable {
             let timeout: Int
             if let next = timers.nextDeadline {
                 let now = MonotonicClock.now()
-                timeout = next <= now ? 0 : Int((next - now + 999_999) / 1_000_000)
+                // At most a minute: a far deadline (up to UInt64.max) must not overflow.
+                timeout = next <= now ? 0 : Int(min(next - now, 60_000_000_000) / 1_000_000) + 1
             } else {
                 timeout = -1
             }
@@ -141,7 +146,8 @@ final class IntentRouter: @unchecked Sendable {
         while budget > 0 {
             budget -= 1
             do {
-                guard let frames = try socket.receive(dontWait: true) else { return }
+                // Identity, a REQ delimiter and six frames; a longer message is bad anyway.
+                guard let frames = try socket.receive(dontWait: true, maxFrames: 8) else { return }
                 handler(frames)
             } catch {
                 logger.error("receive failed: \(error)")
@@ -156,11 +162,7 @@ final class IntentRouter: @unchecked Sendable {
         guard let (envelope, rest) = RoutingEnvelope.split(frames) else { return }
         let msg: WireMessage
         do { msg = try WireMessage.decode(rest) } catch {
-            let requestId = rest.count > 2 ? (Array(rest)[2].validUTF8 ?? "") : ""
-            logger.warning("malformed message from a client: \(error.message)")
-            sendToClient(envelope, WireMessage(kind: .error, requestId: requestId, intent: "",
-                                               header: nil, body: error.busError.json))
-            return
+            return undecodable(envelope, rest, error)
         }
         switch msg.kind {
         case .request: startRequest(envelope, msg)
@@ -168,33 +170,20 @@ final class IntentRouter: @unchecked Sendable {
         case .cancel: clientCancel(envelope, msg)
         case .heartbeat: break
         default:
-            let err = BusError(.badFrame, "clients may send REQUEST, ANSWER or CANCEL, not \(msg.kind.rawValue)")
-            sendToClient(envelope, WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
-                                               header: nil, body: err.json))
+            refuse(envelope, kind: msg.kind.rawValue, requestId: msg.requestId, intent: msg.intent,
+                   BusError(.badFrame, "clients may send REQUEST, ANSWER or CANCEL, not \(msg.kind.rawValue)"))
         }
-    }
-
-    /// Sends an ERROR straight to a client that has no exchange (yet).
-    func reject(_ envelope: RoutingEnvelope, _ msg: WireMessage, _ error: BusError) {
-        logger.info("request \(msg.requestId) for \(msg.intent): \(error)")
-        sendToClient(envelope, WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
-                                           header: nil, body: error.json))
     }
 
     private func startRequest(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
-        let key = ClientKey(identity: envelope.identity, requestId: msg.requestId)
-        if byClient[key] != nil {
-            return reject(envelope, msg, BusError(.duplicateRequest, "request id \"\(msg.requestId)\" is already open"))
+        let state = clients.state(for: envelope.identity)
+        if state.open[msg.requestId] != nil {
+            // Not final: the id belongs to the open request, which goes on.
+            return refuse(envelope, kind: "REQUEST", requestId: msg.requestId, intent: msg.intent,
+                          BusError(.duplicateRequest, "request id \"\(msg.requestId)\" is already open; this REQUEST was not taken and the open request goes on"))
         }
         var options = JSON.object([:])
-        if msg.header.count > 0 {
-            do { options = try msg.headerJSON() } catch {
-                return reject(envelope, msg, BusError(.badFrame, "the header (frame 4) is \(error.message)"))
-            }
-            guard options.objectValue != nil else {
-                return reject(envelope, msg, BusError(.badFrame, "the header (frame 4) must be a JSON object"))
-            }
-        }
+        if let problem = requestProblem(msg, state, options: &options) { return reject(envelope, msg, problem) }
         if msg.intent.hasPrefix("ib.") {
             return handleControl(envelope, msg, options: options)
         }
@@ -224,13 +213,14 @@ final class IntentRouter: @unchecked Sendable {
     /// Registers a new exchange for a client request, under a fresh host request id.
     func openExchange(_ envelope: RoutingEnvelope, _ msg: WireMessage, pluginIndex: Int, options: JSON,
                       header: Frame, body: Frame) -> Exchange {
-        let exchange = Exchange(hostId: exchanges.nextId(), client: envelope, clientRequestId: msg.requestId,
-                                intent: msg.intent, pluginIndex: pluginIndex,
+        let state = clients.state(for: envelope.identity)
+        let exchange = Exchange(hostId: exchanges.nextId(), client: envelope, clientState: state,
+                                clientRequestId: msg.requestId, intent: msg.intent, pluginIndex: pluginIndex,
                                 timeout: requestTimeout(slots[pluginIndex], options: options), options: options)
         exchange.pendingHeader = header
         exchange.pendingBody = body
         exchanges.insert(exchange)
-        byClient[exchange.clientKey] = exchange.hostId
+        state.open[msg.requestId] = exchange.hostId
         return exchange
     }
 
@@ -262,8 +252,11 @@ final class IntentRouter: @unchecked Sendable {
 
     /// The plugin timeout for one request: the header's `timeout_ms`, else the manifest's.
     func requestTimeout(_ slot: PluginSlot, options: JSON) -> UInt64 {
-        if let ms = options["timeout_ms"]?.intValue, ms > 0 { return UInt64(ms) * 1_000_000 }
-        return slot.spec.timeout.nanoseconds
+        // `timeout_ms` was range-checked on entry (RequestHeaderCheck): at most 24 h.
+        if case .int(let ms)? = options["timeout_ms"], ms > 0, ms <= RequestHeaderCheck.maximumTimeoutMs {
+            return UInt64(ms) * 1_000_000
+        }
+        return min(slot.spec.timeout.nanoseconds, UInt64(RequestHeaderCheck.maximumTimeoutMs) * 1_000_000)
     }
 
     /// Sends an admitted exchange to its plugin, or queues it until the plugin is ready.
@@ -310,10 +303,17 @@ final class IntentRouter: @unchecked Sendable {
     }
 
     private func clientAnswer(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
-        guard let hostId = byClient[ClientKey(identity: envelope.identity, requestId: msg.requestId)],
-              let exchange = exchanges[hostId], exchange.awaitingClient else {
-            return reject(envelope, msg, BusError(.conversationExpired,
-                "no open question in conversation \"\(msg.requestId)\": it has ended, expired, or never asked anything"))
+        guard let hostId = clients.existing(envelope.identity)?.open[msg.requestId], let exchange = exchanges[hostId] else {
+            return refuse(envelope, kind: "ANSWER", requestId: msg.requestId, intent: msg.intent, BusError(.conversationExpired,
+                "no open conversation \"\(msg.requestId)\": it has ended or expired, or never existed"))
+        }
+        guard exchange.awaitingClient else {
+            return refuse(envelope, kind: "ANSWER", requestId: msg.requestId, intent: msg.intent, BusError(.unexpectedAnswer,
+                "request \"\(msg.requestId)\" is not waiting for an answer (no question is open); the request goes on"))
+        }
+        if msg.header.count + msg.body.count > manifest.host.limits.maxMessageSize {
+            return refuse(envelope, kind: "ANSWER", requestId: msg.requestId, intent: msg.intent, BusError(.tooLarge,
+                "the answer is \(msg.header.count + msg.body.count) bytes; this host takes at most \(manifest.host.limits.maxMessageSize); answer again"))
         }
         exchange.awaitingClient = false
         if exchange.choosing != nil { return pluginChoiceAnswer(msg, exchange) }
@@ -328,8 +328,7 @@ final class IntentRouter: @unchecked Sendable {
     }
 
     private func clientCancel(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
-        guard let hostId = byClient[ClientKey(identity: envelope.identity, requestId: msg.requestId)],
-              let exchange = exchanges[hostId] else {
+        guard let hostId = clients.existing(envelope.identity)?.open[msg.requestId], let exchange = exchanges[hostId] else {
             return  // already finished: the client has its final answer
         }
         cancelAtPlugin(exchange, reason: "cancelled by the client")
@@ -383,6 +382,14 @@ final class IntentRouter: @unchecked Sendable {
     /// The plain path: forward the plugin's message itself to the client, under the client's
     /// request id and intent, moving its frames.
     private func relayPlain(_ msg: WireMessage, _ exchange: Exchange) {
+        let slot = slots[exchange.pluginIndex]
+        if let problem = pluginMessageProblem(msg, slot) {
+            logger.warning("plugin \(slot.spec.id) broke the protocol on request \(exchange.clientRequestId): \(problem)")
+            if msg.kind == .progress { return }  // not needed: dropped
+            if msg.kind == .prompt { cancelAtPlugin(exchange, reason: "invalid prompt") }
+            return fail(exchange, BusError(.pluginError, "plugin \(slot.spec.id) sent an invalid answer: \(problem)",
+                                           details: ["plugin": .string(slot.spec.id)]))
+        }
         msg.requestId = exchange.clientRequestId
         msg.intent = exchange.intent
         switch msg.kind {
@@ -405,7 +412,7 @@ final class IntentRouter: @unchecked Sendable {
     /// Sends the final message and forgets the exchange.
     func complete(_ exchange: Exchange, _ final: WireMessage) {
         guard exchanges.remove(exchange.hostId) != nil else { return }
-        byClient.removeValue(forKey: exchange.clientKey)
+        exchange.clientState.open.removeValue(forKey: exchange.clientRequestId)
         let slot = slots[exchange.pluginIndex]
         if exchange.delivered { slot.inFlight -= 1 }
         if !exchange.delivered, let i = slot.waiting.firstIndex(of: exchange.hostId) { slot.waiting.remove(at: i) }
@@ -446,14 +453,14 @@ final class IntentRouter: @unchecked Sendable {
 
     func armDeadline(_ exchange: Exchange) {
         exchange.generation += 1
-        timers.schedule(at: MonotonicClock.now() + exchange.timeout,
+        timers.schedule(at: Self.deadline(after: exchange.timeout),
                         .requestDeadline(hostId: exchange.hostId, generation: exchange.generation))
         compactTimersIfStale()
     }
 
     func armConversationExpiry(_ exchange: Exchange) {
         exchange.generation += 1
-        timers.schedule(at: MonotonicClock.now() + manifest.host.conversationTimeout.nanoseconds,
+        timers.schedule(at: Self.deadline(after: manifest.host.conversationTimeout.nanoseconds),
                         .conversationExpiry(hostId: exchange.hostId, generation: exchange.generation))
         compactTimersIfStale()
     }
@@ -508,6 +515,8 @@ final class IntentRouter: @unchecked Sendable {
                 logger.warning("plugin \(slot.spec.id) (pid \(pid)) is still running; sending \(signal == SIGKILL ? "SIGKILL" : "SIGTERM")")
                 launcher.signal(pid, signal)
             }
+        case .flushClients(let delay):
+            flushClients(previousDelay: delay)
         case .stopRejected(let pid):
             guard rejectedPids.remove(pid) != nil else { return }
             logger.warning("plugin process \(pid) is still running 2 s after its handshake was rejected; sending SIGTERM")
@@ -552,12 +561,6 @@ final class IntentRouter: @unchecked Sendable {
 
     // MARK: - Sending
 
-    func sendToClient(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
-        // The identity goes out from its bytes; a REQ client also needs its empty delimiter.
-        sendRaw(frontend, to: envelope.identity, msg.frames(after: envelope.isRequestReply ? [Frame()] : []),
-                isClient: true)
-    }
-
     /// Sends to a plugin; a full pipe ends the exchange with `busy` instead of losing it.
     func sendToPlugin(_ slot: PluginSlot, _ msg: WireMessage, exchange: Exchange?) {
         guard let identity = slot.identity else {
@@ -592,6 +595,12 @@ final class IntentRouter: @unchecked Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Now plus `nanoseconds`, saturating: a deadline never wraps around.
+    static func deadline(after nanoseconds: UInt64) -> UInt64 {
+        let (sum, overflow) = MonotonicClock.now().addingReportingOverflow(nanoseconds)
+        return overflow ? UInt64.max : sum
+    }
 
     /// Every plugin claiming `intent` is disabled: say so, rather than unknown_intent,
     /// since the intent is declared and enabling a plugin would serve it.

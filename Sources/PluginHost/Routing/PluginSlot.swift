@@ -41,6 +41,9 @@ final class PluginSlot {
     var spawnGeneration: UInt64 = 0
     /// When the last spawn failed, to retry a missing binary at most once a second.
     var lastSpawnFailure: UInt64?
+    /// The last REPLY header from this plugin that passed the host's checks
+    /// (IntentRouter+PluginOutput.swift).
+    var goodReplyHeader: Data?
 
     init(index: Int, spec: PluginSpec) {
         self.index = index
