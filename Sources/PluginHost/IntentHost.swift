@@ -41,9 +41,10 @@ public final class IntentHost {
         do {
             frontend = try ZMQSocket(context, .router)
             backend = try ZMQSocket(context, .router)
+            try frontend.setHighWaterMarks(send: Int32(host.limits.clientQueue), receive: 100_000)
+            try backend.setHighWaterMarks(send: 100_000, receive: 100_000)
             for s in [frontend, backend] {
                 try s.setRouterMandatory()
-                try s.setHighWaterMarks(send: 100_000, receive: 100_000)
                 // The bound on memory where no answer is possible (docs/reliability.md):
                 // a bigger frame drops the peer's connection inside libzmq.
                 try s.setMaximumMessageSize(host.limits.transportFrameLimit)

@@ -13,6 +13,10 @@ public struct HostLimits: Sendable, Equatable {
     public var maxOpenExchanges: Int = 65_536
     /// Open exchanges of one client connection.
     public var maxOpenPerClient: Int = 4_096
+    /// Messages libzmq queues for one client (the frontend's send high-water mark). When
+    /// that queue is full the client is not reading: what follows waits in the host's own
+    /// backlog for it, bounded below, and its new requests get `busy`.
+    public var clientQueue: Int = 1_000
     /// Messages the host keeps for one client whose pipe is full (it is not reading),
     /// to send once it reads again; beyond it further messages to that client are dropped
     /// and counted.
@@ -31,6 +35,7 @@ public struct HostLimits: Sendable, Equatable {
         ("max_message_size", 1_024...(256 << 20)),
         ("max_open_exchanges", 1...1_000_000),
         ("max_open_per_client", 1...1_000_000),
+        ("client_queue", 10...1_000_000),
         ("client_backlog", 0...1_000_000),
         ("client_backlog_bytes", 0...(1 << 30)),
         ("choice_writes_per_second", 1...10_000),
@@ -43,6 +48,7 @@ public struct HostLimits: Sendable, Equatable {
         case "max_message_size": maxMessageSize = value
         case "max_open_exchanges": maxOpenExchanges = value
         case "max_open_per_client": maxOpenPerClient = value
+        case "client_queue": clientQueue = value
         case "client_backlog": clientBacklog = value
         case "client_backlog_bytes": clientBacklogBytes = value
         case "choice_writes_per_second": choiceWritesPerSecond = value
