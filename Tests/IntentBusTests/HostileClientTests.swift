@@ -125,4 +125,31 @@ struct HostileClientTests {
         let reply = try host.client().send("TestIntent", parameters: ["after": "huge"]) { _ in nil }
         #expect(reply.body["params"]?["after"] == "huge")
     }
+
+    @Test("a client cannot force more remembered-choice writes than its rate; repeating the same choice writes nothing")
+    func choiceWriteRate() throws {
+        let host = try TestHost(plugins: testPlugin("alpha") + "\n" + testPlugin("beta"),
+                                hostExtra: "  limits:\n    choice_writes_per_second: 1\n    choice_write_burst: 3",
+                                waitReady: ["alpha", "beta"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer()
+        var outcomes: [String] = []
+        for i in 0..<8 {
+            // Flipping between two plugins makes every request a change.
+            try dealer.send(request("w\(i)", header: ["plugin": .string(i % 2 == 0 ? "alpha" : "beta"), "remember": true]))
+            let msg = try next(dealer)
+            outcomes.append(msg.kind == .reply ? "ok" : BusError(json: try msg.bodyJSON()).code.rawValue)
+        }
+        #expect(outcomes.prefix(3) == ["ok", "ok", "ok"])
+        #expect(outcomes.dropFirst(3).allSatisfy { $0 == "busy" || $0 == "ok" } && outcomes.contains("busy"), "\(outcomes)")
+        // The same choice again is no change: never limited.
+        usleep(1_100_000)  // one token back, for the first of these if it is a change
+        for i in 0..<6 {
+            try dealer.send(request("s\(i)", header: ["plugin": "beta", "remember": true]))
+            #expect(try next(dealer).kind == .reply)
+        }
+        let client = try host.client()
+        #expect(try client.control("ib.choices.list")["choices"]?.arrayValue?.first?["plugin"] == "beta")
+    }
 }
+

@@ -36,8 +36,12 @@ extension IntentRouter {
                 case .failure(let error): return reject(envelope, msg, error)
                 }
             }
+            if let deferred = deferredControlHandlers[msg.intent] {
+                return handleDeferredControl(envelope, msg, options: options, deferred)
+            }
             guard let handler = controlHandlers[msg.intent] else {
-                let known = (["ib.ping", "ib.plugins"] + (Array(controlHandlers.keys) + Array(controlForwarders.keys)).sorted()).joined(separator: ", ")
+                let known = (["ib.ping", "ib.plugins"] + (Array(controlHandlers.keys) + Array(controlForwarders.keys)
+                    + Array(deferredControlHandlers.keys)).sorted()).joined(separator: ", ")
                 return reject(envelope, msg, BusError(.unknownIntent, "\(msg.intent) is not a host intent (\(known))"))
             }
             let parsed: JSON
@@ -51,6 +55,32 @@ extension IntentRouter {
         }
         sendToClient(envelope, WireMessage(kind: .reply, requestId: msg.requestId, intent: msg.intent,
                                            header: ["status": "success", "plugin": "ib"], body: body))
+    }
+
+    /// A host intent answered later (a change that must commit first), within the
+    /// client's rate of such changes.
+    private func handleDeferredControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON,
+                                       _ handler: (ControlRequest, @escaping (Result<JSON, BusError>) -> Void) -> Void) {
+        let parsed: JSON
+        do { parsed = try msg.bodyJSON() } catch {
+            return reject(envelope, msg, BusError(.badFrame, "the body is \(error.message)"))
+        }
+        let limits = manifest.host.limits
+        guard clients.state(for: envelope.identity).takeWriteToken(now: MonotonicClock.now(), perSecond: limits.choiceWritesPerSecond,
+                                                                   burst: limits.choiceWriteBurst) else {
+            return reject(envelope, msg, choiceWriteRateError())
+        }
+        let (requestId, intent) = (msg.requestId, msg.intent)
+        handler(ControlRequest(intent: intent, options: options, body: parsed)) { [unowned self] result in
+            switch result {
+            case .success(let body):
+                sendToClient(envelope, WireMessage(kind: .reply, requestId: requestId, intent: intent,
+                                                   header: ["status": "success", "plugin": "ib"], body: body))
+            case .failure(let error):
+                sendToClient(envelope, WireMessage(kind: .error, requestId: requestId, intent: intent,
+                                                   header: nil, body: error.json))
+            }
+        }
     }
 
     func pluginSummary(_ slot: PluginSlot) -> JSON {

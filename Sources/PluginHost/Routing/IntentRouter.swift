@@ -4,6 +4,8 @@ import IntentBus
 /// Something that happened off the router thread.
 enum RouterEvent: Sendable {
     case pluginExited(index: Int, pid: pid_t, status: ExitStatus)
+    /// A remembered-choice write committed (or failed) on the choice writer's thread.
+    case choiceWritten(id: UInt64, result: Result<ChoiceWriteOutcome, ChoiceStoreError>)
     case shutdown
 }
 
@@ -68,6 +70,10 @@ final class IntentRouter: @unchecked Sendable {
     var flowFactories: [HandlerStyle: (Exchange, PluginSlot) -> (any ExchangeFlow)?] = [:]
     /// Host intents (`ib.*`) added by extensions, beside ib.ping and ib.plugins.
     var controlHandlers: [String: (ControlRequest) -> Result<JSON, BusError>] = [:]
+    /// Host intents that change remembered choices: answered once the change has
+    /// committed (the closure calls its completion later, on the router thread), and
+    /// limited per client (limits.choice_writes_per_second).
+    var deferredControlHandlers: [String: (ControlRequest, @escaping (Result<JSON, BusError>) -> Void) -> Void] = [:]
     /// Host intents (`ib.*`) that an extension answers through a plugin (ib.entities): the
     /// closure picks the plugin and the body, and the plugin's answer is relayed.
     var controlForwarders: [String: (ControlRequest) -> Result<ControlForward, BusError>] = [:]
@@ -97,6 +103,8 @@ final class IntentRouter: @unchecked Sendable {
 
     /// Hands an event to the router. Any thread.
     func post(_ event: RouterEvent) { mailbox.post(event) }
+    /// The mailbox, for threads that post events (never the router itself).
+    var mailboxForEvents: Mailbox<RouterEvent> { mailbox }
 
     /// Runs until a `.shutdown` event has been handled.
     func run() {
@@ -127,6 +135,7 @@ final class IntentRouter: @unchecked Sendable {
                 for timer in timers.popDue(now: MonotonicClock.now()) { fire(timer) }
             }
         }
+        choiceBook.stopWriter()  // queued writes finish; their outcomes are not needed any more
         mailbox.close()
     }
 
@@ -207,6 +216,20 @@ final class IntentRouter: @unchecked Sendable {
         let exchange = openExchange(envelope, msg, pluginIndex: chosen, options: options,
                                     header: pluginHeader(options: options), body: msg.body)
         if let question { return askForPlugin(exchange, candidates: candidates, prompt: question) }
+        if let named = options["plugin"]?.stringValue, options["remember"]?.boolValue == true {
+            // Stored before the request goes on, so that its answer acknowledges the commit.
+            let client = options["client"]?.stringValue
+            guard !choiceBook.wouldChange(intent: msg.intent, client: client, plugin: named, source: "always")
+                    || state.takeWriteToken(now: MonotonicClock.now(), perSecond: manifest.host.limits.choiceWritesPerSecond,
+                                            burst: manifest.host.limits.choiceWriteBurst) else {
+                return fail(exchange, choiceWriteRateError())
+            }
+            armDeadline(exchange)
+            return rememberChoice(intent: msg.intent, client: client, plugin: named,
+                                  source: "always") { [unowned self] in
+                if exchanges[exchange.hostId] === exchange { dispatch(exchange, slot, received: msg) }
+            }
+        }
         dispatch(exchange, slot, received: msg)
     }
 
@@ -531,6 +554,8 @@ final class IntentRouter: @unchecked Sendable {
         case .pluginExited(let index, let pid, let status):
             rejectedPids.remove(pid)  // reaped: the pid may be reused, never signal it again
             pluginExited(slots[index], pid: pid, status: status)
+        case .choiceWritten(let id, let result):
+            choiceBook.completed(id, result)
         case .shutdown:
             beginShutdown()
         }
