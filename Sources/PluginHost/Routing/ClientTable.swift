@@ -19,71 +19,19 @@ struct PeerKey: Hashable {
     }
 }
 
-/// One client connection (a frontend peer) as the router sees it: its open requests,
-/// and the messages waiting for it to read again.
+/// One client connection (a frontend peer) as the router core sees it: its open
+/// requests, and its budget of remembered-choice writes.
 ///
 /// Owned by the router thread.
 final class ClientState {
     let identity: Data
     /// The client's open requests: its request id → the host id of the exchange.
     var open: [String: UInt64] = [:]
-    /// Messages that found the client's pipe full, oldest first (`backlogHead` is the
-    /// next to send). Sent in order once it reads again.
-    private(set) var backlog: [[Frame]] = []
-    private var backlogHead = 0
-    private(set) var backlogBytes = 0
-    /// Messages dropped because the backlog was full, since the last report in the log.
-    var dropped = 0
-    var droppedTotal = 0
-    var lastDropReport: UInt64 = 0
     /// Remembered-choice writes: a token bucket (limits.choice_writes_per_second).
-    var writeTokens: Double = -1
-    var writeRefilledAt: UInt64 = 0
+    private var writeTokens: Double = -1
+    private var writeRefilledAt: UInt64 = 0
 
     init(identity: Data) { self.identity = identity }
-
-    /// Whether messages wait for this client: new ones queue behind them.
-    var isCongested: Bool { backlogHead < backlog.count }
-    var backlogCount: Int { backlog.count - backlogHead }
-
-    /// Keeps `frames` to send later, unless that would pass `limit` messages or
-    /// `byteLimit` bytes; returns false (and counts the drop) then.
-    func enqueue(_ frames: [Frame], limit: Int, byteLimit: Int) -> Bool {
-        let size = frames.reduce(0) { $0 + $1.count }
-        guard backlogCount < limit, backlogBytes + size <= byteLimit else {
-            dropped += 1
-            droppedTotal += 1
-            return false
-        }
-        backlog.append(frames)
-        backlogBytes += size
-        return true
-    }
-
-    /// The oldest waiting message, without removing it.
-    var nextWaiting: [Frame]? { isCongested ? backlog[backlogHead] : nil }
-
-    /// Removes the oldest waiting message (it was sent).
-    func dropFirstWaiting() {
-        guard isCongested else { return }
-        backlogBytes -= backlog[backlogHead].reduce(0) { $0 + $1.count }
-        backlog[backlogHead] = []
-        backlogHead += 1
-        if backlogHead == backlog.count {
-            backlog.removeAll(keepingCapacity: false)
-            backlogHead = 0
-        } else if backlogHead > 1_024, backlogHead * 2 > backlog.count {
-            backlog.removeFirst(backlogHead)
-            backlogHead = 0
-        }
-    }
-
-    /// Forgets every waiting message (the client has gone away).
-    func clearBacklog() {
-        backlog.removeAll()
-        backlogHead = 0
-        backlogBytes = 0
-    }
 
     /// Takes one remembered-choice write from the bucket; false when the client is over
     /// its rate.
@@ -99,16 +47,14 @@ final class ClientState {
     }
 }
 
-/// The router's clients by identity. Entries with nothing open and nothing waiting are
-/// swept in bulk once the table has doubled, so a stream of short-lived connections does
-/// not grow it without bound, at an amortised O(1) per request.
+/// The core's clients by identity. Entries with nothing open are swept in bulk once the
+/// table has doubled, so a stream of short-lived connections does not grow it without
+/// bound, at an amortised O(1) per request.
 ///
 /// Owned by the router thread.
 struct ClientTable {
     private var entries: [PeerKey: ClientState] = [:]
     private var sweepAt = 1_024
-    /// The clients with messages waiting (a small set, usually empty).
-    private(set) var congested: [PeerKey: ClientState] = [:]
 
     var count: Int { entries.count }
 
@@ -125,14 +71,8 @@ struct ClientTable {
     /// The state of a known client, or nil.
     func existing(_ identity: Data) -> ClientState? { entries[PeerKey(identity: identity)] }
 
-    /// Open requests over every client.
-    var openCount: Int { entries.values.reduce(0) { $0 + $1.open.count } }
-
-    mutating func markCongested(_ state: ClientState) { congested[PeerKey(identity: state.identity)] = state }
-    mutating func markDrained(_ state: ClientState) { congested.removeValue(forKey: PeerKey(identity: state.identity)) }
-
     private mutating func sweep() {
-        entries = entries.filter { !$0.value.open.isEmpty || $0.value.isCongested }
+        entries = entries.filter { !$0.value.open.isEmpty }
         sweepAt = max(1_024, entries.count * 2)
     }
 }

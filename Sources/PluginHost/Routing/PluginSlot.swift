@@ -2,9 +2,9 @@ import Foundation
 import IntentBus
 
 /// The router's view of one declared plugin. Owned by the router thread.
-final class PluginSlot {
+final class PluginSlot: PluginView {
     enum State {
-        /// Not running and not yet asked for (reserved for lazy activation).
+        /// Not running: the host is stopping, or has not started it yet.
         case stopped
         /// Spawned; waiting for its HELLO.
         case starting(pid: pid_t)
@@ -57,6 +57,8 @@ final class PluginSlot {
         default: nil
         }
     }
+
+    var isReady: Bool { identity != nil }
 
     var identity: Data? {
         if case .ready(_, let id) = state { return id }

@@ -7,7 +7,7 @@ import IntentBus
 /// body is not, so the plain path still moves it without decoding (the SDKs write JSON).
 ///
 /// Runs on the router thread.
-extension IntentRouter {
+extension RouterCore {
     /// What is wrong with a plugin's REPLY, ERROR, PROMPT or PROGRESS, or nil.
     func pluginMessageProblem(_ msg: WireMessage, _ slot: PluginSlot) -> String? {
         let size = msg.header.count + msg.body.count

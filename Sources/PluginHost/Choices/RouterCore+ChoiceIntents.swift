@@ -4,16 +4,16 @@ import IntentBus
 /// The host intents for choices (docs/protocol.md §6): `ib.explain`, `ib.choices.list`,
 /// `ib.choices.set` and `ib.choices.reset`. What `intentbus explain` and
 /// `intentbus choices` show comes from here, so that programs get the same answers.
-extension IntentRouter {
+extension RouterCore {
     /// Opens the choice store in the host's state directory and registers the host
     /// intents. Called once by the host, before routing starts.
     func installChoices(stateDirectory: String) {
         choiceBook = ChoiceBook.open(directory: stateDirectory, logger: logger)
-        choiceBook.startWriter { [mailbox = mailboxForEvents] id, result in mailbox.post(.choiceWritten(id: id, result: result)) }
-        controlHandlers["ib.explain"] = { [unowned self] in explainIntent($0) }
-        controlHandlers["ib.choices.list"] = { [unowned self] in listChoices($0) }
-        deferredControlHandlers["ib.choices.set"] = { [unowned self] in setChoice($0, then: $1) }
-        deferredControlHandlers["ib.choices.reset"] = { [unowned self] in resetChoices($0, then: $1) }
+        choiceBook.startWriter { [post] id, result in post(.choiceWritten(id: id, result: result)) }
+        hostIntents["ib.explain"] = .answer { [unowned self] in explainIntent($0) }
+        hostIntents["ib.choices.list"] = .answer { [unowned self] in listChoices($0) }
+        hostIntents["ib.choices.set"] = .later { [unowned self] in setChoice($0, then: $1) }
+        hostIntents["ib.choices.reset"] = .later { [unowned self] in resetChoices($0, then: $1) }
     }
 
     // MARK: - ib.explain

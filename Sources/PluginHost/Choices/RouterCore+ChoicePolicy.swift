@@ -54,7 +54,7 @@ struct ChoiceDecision {
 ///
 /// Everything here runs on the router thread. Uncontested intents never get here past
 /// the first two checks of `choosePlugin`.
-extension IntentRouter {
+extension RouterCore {
     /// Most unusable answers to one plugin-choice prompt before the request fails.
     static let maximumBadChoiceAnswers = 3
     static let choicePolicies = ["ask", "fail", "default"]
@@ -229,7 +229,9 @@ extension IntentRouter {
 
     /// Puts a new exchange in the choosing stage and asks its client.
     func askForPlugin(_ exchange: Exchange, candidates: [Int], prompt: JSON) {
-        exchange.choosing = PluginChoiceStage(candidates: candidates, staleReason: prompt["reason"]?.stringValue)
+        guard case .pending(let header, let body) = exchange.stage else { return }
+        exchange.stage = .choosing(PluginChoiceStage(candidates: candidates, staleReason: prompt["reason"]?.stringValue),
+                                   header: header, body: body)
         logger.debug("request \(exchange.clientRequestId) (\(exchange.intent)): asking the client to choose among \(candidates.map { slots[$0].spec.id })")
         promptClient(exchange, prompt: prompt)
     }
@@ -237,7 +239,7 @@ extension IntentRouter {
     /// The client answered the plugin-choice prompt: route to its pick (remembering it
     /// for "always"), or ask again when the answer is unusable.
     func pluginChoiceAnswer(_ msg: WireMessage, _ exchange: Exchange) {
-        guard let stage = exchange.choosing else { return }
+        guard case .choosing(let stage, let header, let body) = exchange.stage else { return }
         let ids = stage.candidates.map { slots[$0].spec.id }
         let answer = try? msg.bodyJSON()
         var problem: String?
@@ -265,7 +267,7 @@ extension IntentRouter {
                                                                staleReason: stage.staleReason, problem: problem))
         }
         let index = chosen!
-        exchange.choosing = nil
+        exchange.stage = .pending(header: header, body: body)
         exchange.pluginIndex = index
         let slot = slots[index]
         if let error = admissionError(slot, intent: exchange.intent, options: exchange.options) {
@@ -275,7 +277,7 @@ extension IntentRouter {
         guard always else { return dispatch(exchange, slot) }
         // Stored before the request goes on (docs/choices.md); a client over its rate of
         // changes gets its pick for this request only.
-        guard exchange.clientState.takeWriteToken(now: MonotonicClock.now(), perSecond: manifest.host.limits.choiceWritesPerSecond,
+        guard exchange.clientState.takeWriteToken(now: effects.now(), perSecond: manifest.host.limits.choiceWritesPerSecond,
                                                   burst: manifest.host.limits.choiceWriteBurst) else {
             logger.warning("not remembering \(slot.spec.id) for \(exchange.intent): the client changes choices too often")
             return dispatch(exchange, slot)
