@@ -180,7 +180,8 @@ struct RouterCoreTests {
                 collect()
                 _ = step
             }
-            h.core.handle(.shutdown)  // everything still open ends now
+            h.core.handle(.shutdown)  // a drain …
+            h.core.handle(.shutdown)  // … cut short by a second signal: everything still open ends now
             collect()
             #expect(finalsById == expected, "round \(round): final answers per request id")
             #expect(h.core.exchanges.count == 0, "round \(round): every exchange ended")

@@ -20,6 +20,10 @@ final class CoreHarness: RouterEffects {
     var backlog: [String: Int] = [:]
     /// Plugins whose pipe the test declares full.
     var fullPlugins: Set<String> = []
+    /// Plugins that no longer answer anything (SIGSTOPped, say); the others answer each
+    /// HEARTBEAT at the next step of `advance`.
+    var frozen: Set<String> = []
+    private var heartbeatsToAnswer: [String] = []
     private var nextPid: pid_t = 1000
     private(set) var posted: [RouterEvent] = []
     let logLines = LogLines()
@@ -43,6 +47,10 @@ final class CoreHarness: RouterEffects {
         let name = String(decoding: identity, as: UTF8.self)
         if fullPlugins.contains(name) { return .full }
         guard let msg = try? WireMessage.decode(frames[...]) else { return .unreachable("undecodable") }
+        if msg.kind == .heartbeat {
+            if !frozen.contains(name) { heartbeatsToAnswer.append(name) }
+            return .sent
+        }
         sent.append(Sent(to: name, msg: msg))
         return .sent
     }
@@ -72,9 +80,21 @@ final class CoreHarness: RouterEffects {
         core.pluginFrames([Frame(name)] + WireMessage(kind: kind, requestId: hostId, intent: "I", header: header, body: body).frames)
     }
 
+    /// Moves the clock in steps of at most 100 ms, firing what is due and letting live
+    /// plugins answer their heartbeats after each step.
     func advance(milliseconds: UInt64) {
-        clock += milliseconds * 1_000_000
-        core.fireDueTimers()
+        var left = milliseconds
+        while left > 0 {
+            let step = min(left, 100)
+            left -= step
+            clock += step * 1_000_000
+            core.fireDueTimers()
+            let answering = heartbeatsToAnswer
+            heartbeatsToAnswer.removeAll()
+            for name in answering {
+                core.pluginFrames([Frame(name)] + WireMessage(kind: .heartbeat, header: nil, body: nil).frames)
+            }
+        }
     }
 
     /// Takes what was sent since the last call.
