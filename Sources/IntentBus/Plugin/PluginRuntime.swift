@@ -34,6 +34,8 @@ public final class PluginRuntime: @unchecked Sendable {
     private var live: [String: PluginContext] = [:]
     /// The REPLY header of raw handlers, which never changes.
     private let rawReplyHeader: String
+    /// CURVE keys for a tcp backend, from the environment (docs/security.md).
+    private var curve: (keys: CurveKeyPair, serverKey: String)?
     /// New-style declarations sent in HELLO (see the plugin guide).
     public var metadata: JSON = .object([:])
     public var logger: Logger
@@ -48,6 +50,11 @@ public final class PluginRuntime: @unchecked Sendable {
         self.pluginId = id
         self.rawReplyHeader = "{\"plugin\":\"\(id)\",\"status\":\"success\"}"
         self.token = environment["INTENTBUS_TOKEN"] ?? ""
+        // A CURVE backend (tcp): the host's public key and this plugin's key pair.
+        if let server = environment["INTENTBUS_SERVER_KEY"], let secret = environment["INTENTBUS_CURVE_SECRET"],
+           let keys = CurveKeyPair(secretKey: secret) {
+            curve = (keys, server)
+        }
         self.logger = Logger(label: id, minimumLevel: Logger.levelFromEnvironment)
     }
 
@@ -83,6 +90,7 @@ public final class PluginRuntime: @unchecked Sendable {
         do {
             let socket = try ZMQSocket(context, .dealer)
             try socket.setHighWaterMarks(send: 100_000, receive: 100_000)
+            if let curve = curve { try socket.makeCurveClient(curve.keys, serverKey: curve.serverKey) }
             try socket.connect(backend)
             let mailbox = try Mailbox<OutgoingMessage>(context: context, name: "plugin-\(pluginId)")
             let hello: JSON = [

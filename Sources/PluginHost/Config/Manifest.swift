@@ -99,6 +99,10 @@ public struct HostSettings: Sendable {
     /// several plugins claim an intent and no remembered choice applies. Checked at load:
     /// each plugin exists and claims its intent.
     public var presetDefaults: [String: String] = [:]
+    /// `insecure: true`: tcp endpoints without CURVE (a warning at each start).
+    public var insecure = false
+    /// `clients:` the clients known by their CURVE public key, with their rights.
+    public var clients: [ClientGrant] = []
     /// How long open requests may finish after SIGTERM before the plugins are stopped.
     public var drainTimeout: Duration = .seconds(10)
     /// `limits:` what clients and plugins can make the host hold (docs/reliability.md).

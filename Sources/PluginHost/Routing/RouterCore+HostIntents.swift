@@ -39,7 +39,9 @@ extension RouterCore {
             answer(handle(request))
         case .later(let handle):
             let limits = manifest.host.limits
-            guard clients.state(for: envelope.identity).takeWriteToken(now: effects.now(), perSecond: limits.choiceWritesPerSecond,
+            // Remembered-choice changes are rate-limited per client; other deferred host
+            // intents have limits of their own.
+            guard !msg.intent.hasPrefix("ib.choices.") || clients.state(for: envelope.identity).takeWriteToken(now: effects.now(), perSecond: limits.choiceWritesPerSecond,
                                                                        burst: limits.choiceWriteBurst) else {
                 return reject(envelope, msg, choiceWriteRateError())
             }

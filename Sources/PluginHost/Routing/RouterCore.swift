@@ -37,6 +37,9 @@ final class RouterCore: RouterView {
     /// directory before routing starts.
     var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
     private(set) var stopping = false
+    /// Clients must connect with a key listed in `host.clients` (CURVE frontend); their
+    /// rights are checked per request (RouterCore+Rights.swift).
+    var clientKeysRequired = false
     /// SIGTERM arrived: no new requests; open ones may finish (`host.drain_timeout`).
     var draining = false
     /// What extensions added (flows, HELLO checks, host intents).
@@ -104,7 +107,7 @@ final class RouterCore: RouterView {
             return undecodable(envelope, rest, error)
         }
         switch msg.kind {
-        case .request: startRequest(envelope, msg)
+        case .request: startRequest(envelope, msg, frames: frames)
         case .answer: clientAnswer(envelope, msg)
         case .cancel: clientCancel(envelope, msg)
         case .heartbeat: break

@@ -11,7 +11,7 @@ follows it, and the shared vectors in conformance/ pin the bytes.
 
 from .aio import AsyncClient
 from .client import DEFAULT_TIMEOUT, Answer, Client, Conversation, Event, Progress, Prompt, Reply
-from .errors import (AuthenticationRequired, BadFrame, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
+from .errors import (AuthenticationRequired, BadFrame, Forbidden, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
                      ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError,
                      InvalidParameters, NoAnswer, PluginCrashed, PluginError, PluginHung, PluginUnavailable,
                      ProtocolViolation, ShuttingDown, TooLarge, Unanswered, UnexpectedAnswer, UnknownIntent,
@@ -36,6 +36,6 @@ __all__ = [
     "ErrorCode", "IntentBusError", "BusError", "WireError", "NoAnswer", "ProtocolViolation", "Unanswered",
     "error_class", "BadFrame", "UnsupportedVersion", "UnknownIntent", "ChoiceRequired", "UnknownPlugin",
     "BusTimeout", "PluginCrashed", "PluginHung", "PluginUnavailable", "Busy", "InvalidParameters", "AuthenticationRequired",
-    "ConversationExpired", "Cancelled", "DuplicateRequest", "UnexpectedAnswer", "TooLarge", "PluginError",
+    "Forbidden", "ConversationExpired", "Cancelled", "DuplicateRequest", "UnexpectedAnswer", "TooLarge", "PluginError",
     "ShuttingDown", "InternalError",
 ]

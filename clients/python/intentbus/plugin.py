@@ -477,6 +477,12 @@ class Plugin:
             signal.signal(signal.SIGTERM, lambda *_: self.stop("SIGTERM"))
         context = zmq.Context()
         sock = context.socket(zmq.DEALER)
+        server_key = os.environ.get("INTENTBUS_SERVER_KEY")
+        plugin_secret = os.environ.get("INTENTBUS_CURVE_SECRET")
+        if server_key and plugin_secret:  # a CURVE backend (tcp): docs/security.md
+            sock.curve_secretkey = plugin_secret.encode("ascii")
+            sock.curve_publickey = zmq.curve_public(plugin_secret.encode("ascii"))
+            sock.curve_serverkey = server_key.encode("ascii")
         sock.setsockopt(zmq.LINGER, 2000)
         sock.setsockopt(zmq.SNDHWM, 100_000)
         sock.setsockopt(zmq.RCVHWM, 100_000)
