@@ -64,6 +64,7 @@ public final class IntentHost {
         let hooks = IntentRouterHooks(router: router)
         LegacyHandlers.install(definitions, into: hooks)
         NewStyleSupport.install(hooks, definitions: definitions)
+        ShortcutSupport.install(hooks, definitions: definitions)
         for install in configure { install(hooks) }
 
         for warning in manifest.warnings { logger.warning("\(warning)") }

@@ -79,6 +79,9 @@ public struct PluginSpec: Sendable {
     /// `enabled:`; false keeps the plugin declared but never started or routed to, so
     /// that remembered choices naming it are asked again rather than dropped.
     public var enabled: Bool = true
+    /// `synonyms:`: other names people use for the plugin; a phrase's
+    /// `${applicationName}` matches `name` or any of these (docs/shortcuts.md).
+    public var synonyms: [String] = []
 }
 
 /// Host settings from the manifest's `host:` section.

@@ -22,6 +22,7 @@ extension ManifestAssembler {
             let definitions = m.optional("definitions", as: [String].self, default: [])
             let maxInFlight = m.optional("max_in_flight", as: Marked<Int>.self)
             let enabled = m.optional("enabled", as: Bool.self, default: true)
+            let synonyms = m.optional("synonyms", as: [Marked<String>].self, default: [])
 
             if let id { checkID(id) }
             if let name, name.value.isEmpty {
@@ -36,6 +37,9 @@ extension ManifestAssembler {
             }
             if let maxInFlight, maxInFlight.value <= 0 {
                 error("must be greater than zero", key: "max_in_flight", at: maxInFlight.mark)
+            }
+            for synonym in synonyms where PhraseText.words(synonym.value).isEmpty {
+                error("a synonym needs at least one letter or digit", key: "synonyms", at: synonym.mark)
             }
             let exec = command.map { executable(for: $0) }
 
@@ -53,7 +57,8 @@ extension ManifestAssembler {
                 maxInFlight: maxInFlight?.value ?? Self.defaultMaxInFlight,
                 mark: m.mark,
                 intentMarks: intents.map(\.mark),
-                enabled: enabled)
+                enabled: enabled,
+                synonyms: synonyms.map(\.value))
         }
     }
 

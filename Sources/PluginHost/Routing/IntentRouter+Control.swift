@@ -16,6 +16,14 @@ struct ControlForward {
     let body: JSON
 }
 
+/// What a hand-on host intent (ib.say) runs: an ordinary request for `intent` with
+/// `parameters`, on `plugin` when given (else the usual choice).
+struct HandOn {
+    let intent: String
+    let parameters: JSON
+    let plugin: String?
+}
+
 /// Host intents (`ib.*`), answered without any plugin (docs/protocol.md §6).
 extension IntentRouter {
     func handleControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON) {
@@ -36,8 +44,19 @@ extension IntentRouter {
                 case .failure(let error): return reject(envelope, msg, error)
                 }
             }
+            if let handOnHandler = controlHandOns[msg.intent] {
+                let parsed: JSON
+                do { parsed = try msg.bodyJSON() } catch {
+                    return reject(envelope, msg, BusError(.badFrame, "the body is \(error.message)"))
+                }
+                switch handOnHandler(ControlRequest(intent: msg.intent, options: options, body: parsed)) {
+                case .success(let request): return handOn(envelope, msg, options: options, as: request)
+                case .failure(let error): return reject(envelope, msg, error)
+                }
+            }
             guard let handler = controlHandlers[msg.intent] else {
-                let known = (["ib.ping", "ib.plugins"] + (Array(controlHandlers.keys) + Array(controlForwarders.keys)).sorted()).joined(separator: ", ")
+                let known = (["ib.ping", "ib.plugins"] + (Array(controlHandlers.keys) + Array(controlForwarders.keys)
+                    + Array(controlHandOns.keys)).sorted()).joined(separator: ", ")
                 return reject(envelope, msg, BusError(.unknownIntent, "\(msg.intent) is not a host intent (\(known))"))
             }
             let parsed: JSON

@@ -67,6 +67,15 @@ final class IntentRouter: @unchecked Sendable {
     /// Host intents (`ib.*`) that an extension answers through a plugin (ib.entities): the
     /// closure picks the plugin and the body, and the plugin's answer is relayed.
     var controlForwarders: [String: (ControlRequest) -> Result<ControlForward, BusError>] = [:]
+    /// Host intents (`ib.*`) whose exchange goes on as an ordinary request (ib.say): the
+    /// closure names the intent, parameters and plugin; see `handOn`.
+    var controlHandOns: [String: (ControlRequest) -> Result<HandOn, BusError>] = [:]
+    /// Told about every exchange as it ends, with its final message, before that is
+    /// sent (the shortcuts extension records donations here). Must not block.
+    var exchangeEnded: ((Exchange, WireMessage) -> Void)?
+    /// Told when a multi-phase exchange's flow is about to read the request body
+    /// (`pendingBody` is still set), so that an extension may keep the parameters.
+    var flowStarting: ((Exchange) -> Void)?
 
     init(manifest: Manifest, logger: Logger, context: ZMQContext, frontend: ZMQSocket, backend: ZMQSocket,
          backendEndpoint: String, launcher: ChildProcessLauncher) throws(ZMQError) {
@@ -288,6 +297,7 @@ final class IntentRouter: @unchecked Sendable {
         }
         if let flow = exchange.flow {
             exchange.pendingHeader = nil
+            flowStarting?(exchange)
             flow.start(exchange, self)
             return
         }
@@ -410,6 +420,7 @@ final class IntentRouter: @unchecked Sendable {
         if exchange.delivered { slot.inFlight -= 1 }
         if !exchange.delivered, let i = slot.waiting.firstIndex(of: exchange.hostId) { slot.waiting.remove(at: i) }
         exchange.generation += 1
+        exchangeEnded?(exchange, final)
         sendToClient(exchange.client, final)
     }
 
@@ -664,5 +675,17 @@ extension IntentRouter {
         let exchange = openExchange(envelope, msg, pluginIndex: forward.pluginIndex, options: options,
                                     header: Frame(), body: Frame(data: forward.body.canonicalData))
         dispatch(exchange, slot)
+    }
+
+    /// Hands a host intent's request on as an ordinary request for `request.intent`
+    /// with `request.parameters` (and `plugin` in the header when given): the usual
+    /// routing, choice prompt, flows, prompts, progress and final answer, under the
+    /// client's request id. The client's own header options (client, credential,
+    /// timeout_ms, choice) still apply.
+    func handOn(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON, as request: HandOn) {
+        var header = options.objectValue ?? [:]
+        if let plugin = request.plugin { header["plugin"] = .string(plugin) }
+        startRequest(envelope, WireMessage(kind: .request, requestId: msg.requestId, intent: request.intent,
+                                           header: .object(header), body: request.parameters))
     }
 }
