@@ -138,9 +138,10 @@ extension ShortcutCenter {
     private func phrase(for s: SuggestionRanker.Suggestion, users: [UserPhrase]) -> (String, String)? {
         if let user = users.first(where: { $0.intent == s.intent && $0.parameters == s.parameters }) { return (user.phrase, "user") }
         if let suggested = s.suggestedPhrase { return (suggested, "suggested") }
-        if let app = catalog.all.first(where: { $0.intent == s.intent && $0.template.slots.isEmpty
-                                                && (s.plugin == nil || $0.plugin == s.plugin) }) {
-            return (app.template.display(applicationName: catalog.applicationName(app.plugin)), app.source.rawValue)
+        for app in catalog.all where app.intent == s.intent && (s.plugin == nil || app.plugin == s.plugin) {
+            if let said = app.said(with: s.parameters.objectValue ?? [:], applicationName: catalog.applicationName(app.plugin)) {
+                return (said, app.source.rawValue)
+            }
         }
         return nil
     }

@@ -70,7 +70,7 @@ extension ShortcutCenter {
             return .failure(BusError(.invalidParameters, "ib.shortcuts.add needs \"phrase\" and \"intent\" (or \"donation\")"))
         }
         if let problem = checkTarget(intent: intent, plugin: plugin) { return .failure(problem) }
-        if let taken = owner(of: phrase, except: nil) { return .failure(taken) }
+        if let taken = owner(of: phrase, intent: intent, except: nil) { return .failure(taken) }
         let now = clock()
         let client = request.body["client"]?.stringValue ?? request.options["client"]?.stringValue
         let entry = UserPhrase(phrase: phrase, intent: intent, parameters: parameters, plugin: plugin,
@@ -112,7 +112,7 @@ extension ShortcutCenter {
                                  plugin: body["plugin"]?.isNull == true ? nil : (plugin ?? existing.plugin),
                                  client: existing.client, createdAt: existing.createdAt, updatedAt: clock())
         if let problem = checkTarget(intent: updated.intent, plugin: updated.plugin) { return .failure(problem) }
-        if let taken = owner(of: updated.phrase, except: existing.key) { return .failure(taken) }
+        if let taken = owner(of: updated.phrase, intent: updated.intent, except: existing.key) { return .failure(taken) }
         do { try store.save(updated, replacing: existing.key) } catch { return .failure(storeFailure(error)) }
         return .success(["shortcut": json(updated), "previous": json(existing)])
     }
@@ -152,15 +152,17 @@ extension ShortcutCenter {
     }
 
     /// The error naming who already owns `phrase`: another user phrase (other than the one
-    /// stored under `except`) or an app or legacy phrase it would match.
-    private func owner(of phrase: String, except: String?) -> BusError? {
+    /// stored under `except`), or an app or legacy phrase of another intent that it
+    /// would match. A phrase of the same intent may be refined with fixed parameters
+    /// ("Show my cart" → ada's cart), since the user phrase is matched first.
+    private func owner(of phrase: String, intent: String, except: String?) -> BusError? {
         let key = PhraseText.normalised(phrase)
         guard !key.isEmpty else { return BusError(.invalidParameters, "the phrase has no words") }
         if key != except, let existing = try? store?.userPhrase(key: key) {
             return BusError(.invalidParameters, "“\(phrase)” is already taken by the user phrase “\(existing.phrase)” for \(existing.intent)",
                             details: ["owner": ["source": "user", "intent": .string(existing.intent)]])
         }
-        if let taken = catalog.match(phrase, usable: { _ in true }).first {
+        if let taken = catalog.match(phrase, usable: { $0.intent != intent }).first {
             let name = catalog.applicationName(taken.phrase.plugin)
             return BusError(.invalidParameters,
                 "“\(phrase)” is already taken by \(name) (plugin \(taken.phrase.plugin)): its phrase “\(taken.phrase.template.display(applicationName: name))” runs \(taken.phrase.intent)",

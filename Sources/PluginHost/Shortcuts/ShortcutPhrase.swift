@@ -49,6 +49,25 @@ struct ShortcutPhrase: Sendable {
         }
     }
 
+    /// The words to say for `parameters`: every slot filled from them (an entity by its
+    /// text, an enum by its case's display name), or nil when one can't be.
+    func said(with parameters: [String: JSON], applicationName: String) -> String? {
+        var text = template.display(applicationName: applicationName)
+        for name in template.slots {
+            let value = parameters[name]
+            let words: String?
+            switch slots[name] {
+            case .enumeration(let cases)?:
+                words = value?.stringValue.flatMap { v in cases.first { $0.value == v }?.title }
+            default:
+                words = value?["text"]?.stringValue ?? value?.stringValue
+            }
+            guard let words else { return nil }
+            text = text.replacingOccurrences(of: "${\(name)}", with: words)
+        }
+        return text
+    }
+
     /// The listing entry (`ib.shortcuts.list`, `intentbus shortcuts list --all`).
     func json(applicationName: String) -> JSON {
         var o: [String: JSON] = ["plugin": .string(plugin), "intent": .string(intent), "source": .string(source.rawValue),

@@ -31,7 +31,8 @@ struct SuggestionRanker {
         var groups: [String: Group] = [:]
         let nowHour = hourOfDay(now)
         for d in donations where d.eligibleForPrediction {
-            let key = "\(d.intent)\u{0}\(d.plugin ?? "")\u{0}\(d.parameters.canonicalString)"
+            // The same action whoever donated it (host, plugin, client): intent and parameters.
+            let key = "\(d.intent)\u{0}\(d.parameters.canonicalString)"
             let age = max(0, now.timeIntervalSince(d.at))
             let recency = pow(0.5, age / halfLife)
             var distance = abs(hourOfDay(d.at) - nowHour)
@@ -43,7 +44,8 @@ struct SuggestionRanker {
         let suggestions = groups.values.map { g -> Suggestion in
             let newest = g.members.max { $0.at < $1.at }!
             let titled = g.members.sorted { $0.at > $1.at }
-            return Suggestion(intent: newest.intent, parameters: newest.parameters, plugin: newest.plugin,
+            return Suggestion(intent: newest.intent, parameters: newest.parameters,
+                              plugin: titled.first { $0.plugin != nil }?.plugin,
                               score: (g.score * 1000).rounded() / 1000, count: g.members.count, last: newest.at,
                               title: titled.first { $0.title != nil }?.title,
                               suggestedPhrase: titled.first { $0.phrase != nil }?.phrase,

@@ -77,6 +77,15 @@ struct ShowCartAppIntent: MigratedAppIntent {
     }
 }
 
+/// The cart's app shortcut: the currency slot takes a case's display name ("US dollar").
+struct CartShortcuts: AppShortcutsProvider {
+    static var appShortcuts: [AppShortcut] {
+        [AppShortcut(intent: ShowCartAppIntent.self,
+                     phrases: ["Show my cart in \(parameter: "currency")", "Zeig meinen Warenkorb in \(parameter: "currency")"],
+                     shortTitle: "Show my cart", systemImageName: "cart")]
+    }
+}
+
 /// Items the shop can't deliver right now; adding one answers `outOfStock`.
 let outOfStock: Set<String> = ["milk frother"]
 
@@ -156,6 +165,7 @@ do {
     // Registered after the legacy handler, the migrated intent takes ShowCartIntent over.
     if ProcessInfo.processInfo.environment["CART_MIGRATION"] != "off" {
         plugin.register(ShowCartAppIntent.self)
+        plugin.register(shortcuts: CartShortcuts.self)
     }
     plugin.run()
 } catch {
