@@ -44,6 +44,15 @@ public struct AppShortcut: Sendable {
         self.systemImageName = systemImageName
     }
 
+    /// A shortcut for an intent named by its identifier, for plugins that build their
+    /// declarations at run time.
+    public init(intentIdentifier: String, phrases: [AppShortcutPhrase], shortTitle: String, systemImageName: String? = nil) {
+        intent = intentIdentifier
+        self.phrases = phrases
+        self.shortTitle = shortTitle
+        self.systemImageName = systemImageName
+    }
+
     /// The `shortcuts` entry of the HELLO metadata.
     var metadata: JSON {
         var o: [String: JSON] = ["intent": .string(intent), "phrases": .array(phrases.map { .string($0.text) }),
@@ -72,6 +81,11 @@ extension IntentPlugin {
     /// Declares `provider`'s app shortcuts in HELLO (`metadata.new_style.shortcuts`).
     /// Register the intents they name too.
     public func register<P: AppShortcutsProvider>(shortcuts provider: P.Type) {
-        appShortcuts = P.appShortcuts.map(\.metadata)
+        register(shortcuts: P.appShortcuts)
+    }
+
+    /// Declares `shortcuts` in HELLO, replacing any declared before.
+    public func register(shortcuts: [AppShortcut]) {
+        appShortcuts = shortcuts.map(\.metadata)
     }
 }
