@@ -138,3 +138,56 @@ struct ShortcutStoreEndToEndTests {
         #expect(taken.stderr.contains("already taken by Cart (plugin cart)"))
     }
 }
+
+/// End-to-end: donations a plugin makes and deletes in its REPLY header.
+@Suite("Shortcuts end to end: plugin donations", .serialized)
+struct ShortcutPluginDonationTests {
+    @Test("the cart donates seed 004's activity; Add to Siri takes its suggested phrase")
+    func cartActivity() throws {
+        let host = try TestHost(plugins: ShortcutFixtures.cart, waitReady: ["cart"])
+        defer { host.stop() }
+        let client = try host.client()
+        let (first, prompts) = try say(client, "Show my cart") { _ in ["value": "ada"] }
+        #expect(prompts.map(\.parameter) == ["customer"])
+        #expect(first.body["dialog"] == "3 items in ada's cart, 29,30 € in total.")
+        let donations = try client.control("ib.donations.list", ["plugin": "cart"])["donations"]?.arrayValue ?? []
+        let activity = try #require(donations.first)
+        #expect(activity["source"] == "plugin")
+        #expect(activity["identifier"] == "show-cart-ada")
+        #expect(activity["suggested_phrase"] == "Show My Cart")
+        #expect(activity["parameters"] == ["customer": "ada"])
+        _ = try client.control("ib.shortcuts.add", ["donation": "show-cart-ada"])
+        let (again, none) = try say(client, "show my cart!")
+        #expect(none.isEmpty, "the recorded phrase carries customer=ada")
+        #expect(again.body["dialog"] == "3 items in ada's cart, 29,30 € in total.")
+    }
+
+    @Test("a plugin deletes its own donations by identifier, by group, or all; never another plugin's")
+    func pluginDeletes() throws {
+        let host = try TestHost(plugins: testPlugin("one", intents: ["OneIntent"]) + "\n" + testPlugin("two", intents: ["TwoIntent"]),
+                                waitReady: ["one", "two"])
+        defer { host.stop() }
+        let client = try host.client()
+        func send(_ intent: String, _ header: JSON) throws {
+            _ = try client.send(intent, parameters: ["reply_header": header]) { _ in nil }
+        }
+        try send("OneIntent", ["donation": ["identifier": "a", "group": "g1", "title": "A"]])
+        try send("OneIntent", ["donation": ["identifier": "b", "group": "g1"]])
+        try send("OneIntent", ["donation": ["identifier": "c", "group": "g2"]])
+        try send("TwoIntent", ["donation": ["identifier": "x", "group": "g1"]])
+        func ids() throws -> [String] {
+            (try client.control("ib.donations.list")["donations"]?.arrayValue ?? []).compactMap { $0["identifier"]?.stringValue }.sorted()
+        }
+        #expect(try ids() == ["a", "b", "c", "x"])
+        try send("OneIntent", ["delete_donations": ["group": "g1"]])
+        #expect(try ids() == ["c", "x"], "plugin two's donation in g1 stays")
+        try send("OneIntent", ["delete_donations": ["identifiers": ["c"]]])
+        #expect(try ids() == ["x"])
+        try send("TwoIntent", ["delete_donations": ["all": true]])
+        #expect(try ids().isEmpty)
+        // A failed request donates nothing; an oversized donation is refused, not stored.
+        _ = try? client.send("OneIntent", parameters: ["fail": true, "reply_header": ["donation": ["identifier": "f"]]]) { _ in nil }
+        try send("OneIntent", ["donation": ["identifier": .string(String(repeating: "i", count: 500))]])
+        #expect(try ids().isEmpty)
+    }
+}

@@ -198,7 +198,7 @@ enum IntentRunner {
                     }
                     return try await intent.perform()
                 }
-                return .success(result.json)
+                return PluginReply(status: .success, body: result.json, header: result.donationHeader)
             } catch let needs as NeedsValueError {
                 restarts += 1
                 guard restarts <= maxRestarts else {

@@ -24,8 +24,9 @@ extension ShortcutCenter {
         guard let store, final.kind == .reply, exchange.choosing == nil else { return }
         let plugin = router.slots[exchange.pluginIndex].spec
         let parameters = exchange.flowState[Self.parametersKey]
-        // The plain path's header is parsed only when it may carry a donation.
-        guard parameters != nil || final.header.data.range(of: Data("donation".utf8)) != nil else { return }
+        // The plain path's header is parsed only when it may carry a donation: a scan of
+        // its bytes, without copying them (the hot path, docs/performance.md).
+        guard parameters != nil || Self.mentionsDonation(final.header) else { return }
         guard let header = try? final.headerJSON(), header["status"]?.stringValue != "failure" else { return }
         let client = exchange.options["client"]?.stringValue
         do {
@@ -33,8 +34,9 @@ extension ShortcutCenter {
                 let removed = try store.deleteDonations(selector, plugin: plugin.id)
                 logger.info("plugin \(plugin.id) deleted \(removed) donation(s)")
             }
-            if let given = header["donation"], given.objectValue != nil {
-                switch donation(from: given, intent: exchange.intent, plugin: plugin.id, client: client, source: .plugin) {
+            if var given = header["donation"]?.objectValue {
+                if given["parameters"] == nil, let parameters { given["parameters"] = parameters }
+                switch donation(from: .object(given), intent: exchange.intent, plugin: plugin.id, client: client, source: .plugin) {
                 case .success(let d): try store.donate(d)
                 case .failure(let e): logger.warning("plugin \(plugin.id): donation ignored: \(e.message)")
                 }
@@ -44,6 +46,19 @@ extension ShortcutCenter {
             }
         } catch {
             logger.error("shortcut store: \(error)")
+        }
+    }
+
+    /// Whether the frame's bytes contain `donation` (also in `delete_donations`).
+    static func mentionsDonation(_ frame: Frame) -> Bool {
+        guard frame.count >= 8 else { return false }
+        let needle = Array("donation".utf8)
+        return frame.withBytes { bytes in
+            guard bytes.count >= needle.count else { return false }
+            for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+                if (1..<needle.count).allSatisfy({ bytes[start + $0] == needle[$0] }) { return true }
+            }
+            return false
         }
     }
 
