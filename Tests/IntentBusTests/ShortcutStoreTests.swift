@@ -94,4 +94,17 @@ struct ShortcutStoreTests {
         #expect(later.map(\.intent) == ["NewIntent"])
         #expect(!morning.contains { $0.intent == "SecretIntent" })
     }
+
+    @Test("one activity: the same identifier across a migration, and unidentified donations of it, form one suggestion")
+    func grouping() {
+        let ada: JSON = ["customer": "ada"]
+        let list = [donation("ShowCartIntent", ada, at: t0, identifier: "show-cart-ada"),
+                    donation("ShowCartAppIntent", ada, at: t0 - 60, identifier: "show-cart-ada"),
+                    donation("ShowCartIntent", ada, at: t0 - 120),
+                    donation("ShowCartIntent", ["customer": "bob"], at: t0 - 180)]
+        let ranked = SuggestionRanker().rank(list, now: t0, limit: 5)
+        #expect(ranked.map(\.count) == [3, 1])
+        #expect(ranked[0].identifier == "show-cart-ada")
+        #expect(ranked[1].parameters == ["customer": "bob"])
+    }
 }

@@ -30,9 +30,16 @@ struct SuggestionRanker {
         struct Group { var members: [Donation] = []; var score = 0.0 }
         var groups: [String: Group] = [:]
         let nowHour = hourOfDay(now)
+        // One activity: the donor's persistent identifier when it gave one (the cart's
+        // "show-cart-ada", whether reached as ShowCartIntent or its migrated replacement);
+        // otherwise the same intent with the same parameters, whoever donated it, joined
+        // to an identified activity of that intent and parameters when there is one.
+        var identified: [String: String] = [:]
         for d in donations where d.eligibleForPrediction {
-            // The same action whoever donated it (host, plugin, client): intent and parameters.
-            let key = "\(d.intent)\u{0}\(d.parameters.canonicalString)"
+            if let id = d.identifier { identified[Self.action(d)] = identified[Self.action(d)] ?? "id\u{0}\(id)" }
+        }
+        for d in donations where d.eligibleForPrediction {
+            let key = d.identifier.map { "id\u{0}\($0)" } ?? identified[Self.action(d)] ?? Self.action(d)
             let age = max(0, now.timeIntervalSince(d.at))
             let recency = pow(0.5, age / halfLife)
             var distance = abs(hourOfDay(d.at) - nowHour)
@@ -57,6 +64,8 @@ struct SuggestionRanker {
             return $0.intent < $1.intent
         }.prefix(limit))
     }
+
+    private static func action(_ d: Donation) -> String { "\(d.intent)\u{0}\(d.parameters.canonicalString)" }
 
     private func hourOfDay(_ date: Date) -> Double {
         var calendar = Calendar(identifier: .gregorian)
