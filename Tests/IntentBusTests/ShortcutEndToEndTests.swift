@@ -100,6 +100,8 @@ struct ShortcutEndToEndTests {
         let closest = miss?.details["closest"]?.arrayValue?.compactMap(\.stringValue) ?? []
         #expect(closest.first == "Open ${project} in FocusFlow", "closest: \(closest)")
         #expect(busError { _ = try say(client, " ?! ") }?.code == .invalidParameters)
+        #expect(busError { _ = try say(client, String(repeating: "la ", count: 40)) }?.code == .invalidParameters)
+        #expect(busError { _ = try client.send("ib.say", parameters: ["text": 42]) { _ in nil } }?.code == .invalidParameters)
     }
 
     @Test("say: an enum slot filled by a case's display name, then the usual prompt for a required parameter")

@@ -190,4 +190,21 @@ struct ShortcutPluginDonationTests {
         try send("OneIntent", ["donation": ["identifier": .string(String(repeating: "i", count: 500))]])
         #expect(try ids().isEmpty)
     }
+
+    @Test("the host donates what succeeds, but never an intent that requires authentication")
+    func noDonationForAuthenticated() throws {
+        let host = try TestHost(plugins: ShortcutFixtures.newStyle(shortcuts: "[]"), hostExtra: "  client_credential: s3cret",
+                                waitReady: ["newstyle"])
+        defer { host.stop() }
+        let client = try host.client()
+        var authenticated = RequestOptions()
+        authenticated.credential = "s3cret"
+        let secret = try client.send("SecretIntent", options: authenticated) { _ in nil }
+        #expect(secret.body["dialog"] == "the secret is 42")
+        _ = try client.send("DefaultsIntent", parameters: ["minutes": 30]) { _ in nil }
+        let donations = try client.control("ib.donations.list")["donations"]?.arrayValue ?? []
+        #expect(donations.map { $0["intent"]?.stringValue ?? "" } == ["DefaultsIntent"])
+        #expect(donations.first?["parameters"] == ["minutes": 30])
+        #expect(donations.first?["source"] == "host")
+    }
 }

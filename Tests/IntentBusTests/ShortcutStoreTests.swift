@@ -43,6 +43,21 @@ struct ShortcutStoreTests {
         #expect(try !store.deleteUserPhrase(key: "mein warenkorb"))
     }
 
+    @Test("a corrupt store is moved aside and an empty one takes its place")
+    func corrupt() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ShortcutStoreTests-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Data("this is not a database, just words".utf8).write(to: URL(fileURLWithPath: dir + "/" + ShortcutStore.fileName))
+        let store = try ShortcutStore(directory: dir)
+        defer { store.close() }
+        #expect(store.recoveryNote?.contains("moved to") == true)
+        try store.donate(donation("A", at: t0))
+        #expect(try store.donations().count == 1)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".corrupt-") }
+        #expect(!aside.isEmpty)
+    }
+
     @Test("donations: deleted by identifier, by group, by plugin; bounded, oldest dropped first")
     func donations() throws {
         try withStore { store, _ in

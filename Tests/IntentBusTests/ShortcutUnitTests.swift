@@ -117,4 +117,15 @@ struct ShortcutUnitTests {
         #expect(PhraseMatcher("Zeig mein Geld in Yen").match(cart.template, names: names, accept: accept) == nil)
         #expect(cart.said(with: ["currency": "usd"], applicationName: "Cart") == "Zeig mein Geld in US dollar")
     }
+
+    @Test("a phrase with many slots against long hostile text gives up within its step budget")
+    func matcherBudget() throws {
+        let template = try PhraseTemplate("${a} x ${b} x ${c} x ${d} y")
+        let text = Array(repeating: "x", count: 100).joined(separator: " ")
+        let started = Date()
+        #expect(PhraseMatcher(text).match(template, names: []) == nil)
+        #expect(Date().timeIntervalSince(started) < 2)
+        // A reasonable text still matches.
+        #expect(PhraseMatcher("one x two x three x four y").match(template, names: [])?.captures["d"] == "four")
+    }
 }

@@ -18,8 +18,9 @@ extension ShortcutCenter {
 
     /// Records what a finished exchange donates: a donation the plugin put in its REPLY
     /// header (`donation`), deletions it asked for (`delete_donations`), and, when the
-    /// request succeeded through a multi-phase flow and the intent is not restricted,
-    /// the host's own donation of the intent with its parameters.
+    /// request succeeded through a multi-phase flow and the intent needs no
+    /// authentication (restricted while locked, `requires_authentication`), the host's
+    /// own donation of the intent with its parameters.
     func exchangeEnded(_ exchange: Exchange, _ final: WireMessage) {
         guard let store, final.kind == .reply, exchange.choosing == nil else { return }
         let plugin = router.slots[exchange.pluginIndex].spec
@@ -40,12 +41,22 @@ extension ShortcutCenter {
                 case .success(let d): try store.donate(d)
                 case .failure(let e): logger.warning("plugin \(plugin.id): donation ignored: \(e.message)")
                 }
-            } else if let parameters, !plugin.intentsRestrictedWhileLocked.contains(exchange.intent) {
+            } else if let parameters, !plugin.intentsRestrictedWhileLocked.contains(exchange.intent),
+                      !requiresAuthentication(exchange.intent, metadata: router.slots[exchange.pluginIndex].metadata) {
                 try store.donate(Donation(intent: exchange.intent, parameters: parameters, plugin: plugin.id, client: client,
                                           source: .host, at: clock()))
             }
         } catch {
             logger.error("shortcut store: \(error)")
+        }
+    }
+
+    /// Whether the plugin's HELLO declares `intent` (or the intent migrating it) as
+    /// `requires_authentication`: such requests are never donated by the host.
+    func requiresAuthentication(_ intent: String, metadata: JSON) -> Bool {
+        (metadata["new_style"]?["intents"]?.arrayValue ?? []).contains { entry in
+            (entry["identifier"]?.stringValue == intent || entry["migrated_from"]?.stringValue == intent)
+                && entry["authentication"]?.stringValue == "requires_authentication"
         }
     }
 

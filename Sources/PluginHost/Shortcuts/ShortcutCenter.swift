@@ -9,6 +9,8 @@ final class ShortcutCenter {
     static let maximumTextLength = 200
     /// Largest parameters object accepted in a user phrase or donation (canonical JSON).
     static let maximumParametersBytes = 16_384
+    /// Most words a said text may have: phrases are short, and matching costs grow with it.
+    static let maximumSaidWords = 32
 
     let catalog: ShortcutCatalog
     let logger: Logger
@@ -58,6 +60,10 @@ final class ShortcutCenter {
     func resolve(_ text: String) -> Result<(HandOn, JSON), BusError> {
         let key = PhraseText.normalised(text)
         guard !key.isEmpty else { return .failure(BusError(.invalidParameters, "say what? The text has no words")) }
+        let count = key.split(separator: " ").count
+        guard count <= Self.maximumSaidWords else {
+            return .failure(BusError(.invalidParameters, "the text has \(count) words; a phrase has at most \(Self.maximumSaidWords)"))
+        }
         if let store, let user = try? store.userPhrase(key: key) {
             let via: JSON = ["source": "user", "phrase": .string(user.phrase), "intent": .string(user.intent),
                              "parameters": user.parameters, "plugin": user.plugin.map { .string($0) } ?? .null]

@@ -162,6 +162,7 @@ enum ShortcutRules {
                         slots[name] = .text
                     }
                 }
+                if Set(template.slots).count != template.slots.count { problems.append("a parameter appears twice") }
                 if template.hasAdjacentSlots { problems.append("two slots need words between them") }
                 problems += brandProblems(template, context: context)
                 guard problems.isEmpty else {

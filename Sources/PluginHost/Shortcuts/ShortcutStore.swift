@@ -137,21 +137,27 @@ final class ShortcutStore {
 
     // MARK: User phrases
 
-    /// Every user phrase, by phrase.
+    /// Every user phrase, by its words.
     func userPhrases() throws(ShortcutStoreError) -> [UserPhrase] {
         try access("list user phrases") { db in
-            try db.query("SELECT phrase, intent, parameters, plugin, client, created_at, updated_at FROM user_phrases ORDER BY key") { row in
-                UserPhrase(phrase: row.text(0) ?? "", intent: row.text(1) ?? "",
-                           parameters: (try? JSON.parse(row.text(2) ?? "{}")) ?? .object([:]),
-                           plugin: row.text(3), client: row.text(4),
-                           createdAt: Self.date(row.int(5)), updatedAt: Self.date(row.int(6)))
-            }
+            try db.query("SELECT \(Self.phraseColumns) FROM user_phrases ORDER BY key", row: Self.userPhrase)
         }
     }
 
     /// The user phrase whose words are `key`, or nil.
     func userPhrase(key: String) throws(ShortcutStoreError) -> UserPhrase? {
-        try userPhrases().first { $0.key == key }
+        try access("find a user phrase") { db in
+            try db.query("SELECT \(Self.phraseColumns) FROM user_phrases WHERE key = ?", [.text(key)], row: Self.userPhrase).first
+        }
+    }
+
+    private static let phraseColumns = "phrase, intent, parameters, plugin, client, created_at, updated_at"
+
+    private static func userPhrase(_ row: SQLiteRow) -> UserPhrase {
+        UserPhrase(phrase: row.text(0) ?? "", intent: row.text(1) ?? "",
+                   parameters: (try? JSON.parse(row.text(2) ?? "{}")) ?? .object([:]),
+                   plugin: row.text(3), client: row.text(4),
+                   createdAt: date(row.int(5)), updatedAt: date(row.int(6)))
     }
 
     /// Stores `phrase`, replacing the one stored under `replacing` (its key) when given.
