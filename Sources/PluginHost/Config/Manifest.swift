@@ -100,6 +100,8 @@ public struct HostSettings: Sendable {
     /// several plugins claim an intent and no remembered choice applies. Checked at load:
     /// each plugin exists and claims its intent.
     public var presetDefaults: [String: String] = [:]
+    /// `limits:` what clients and plugins can make the host hold (docs/reliability.md).
+    public var limits = HostLimits()
 }
 
 /// The whole manifest: `plugins.yaml` plus any drop-ins.

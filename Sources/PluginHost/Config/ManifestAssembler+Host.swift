@@ -29,6 +29,7 @@ extension ManifestAssembler {
                 let credential = m.optional("client_credential", as: Marked<String>.self)
                 let credentialFile = m.optional("client_credential_file", as: Marked<String>.self)
                 presetDefaultEntries = decodePresetDefaults(m.node(for: "defaults"))
+                settings.limits = decodeLimits(m.node(for: "limits"))
 
                 if let stateDirectory {
                     if stateDirectory.value.isEmpty {

@@ -2,9 +2,9 @@ import Foundation
 import IntentBus
 
 /// The router's view of one declared plugin. Owned by the router thread.
-final class PluginSlot {
+final class PluginSlot: PluginView {
     enum State {
-        /// Not running and not yet asked for (reserved for lazy activation).
+        /// Not running: the host is stopping, or has not started it yet.
         case stopped
         /// Spawned; waiting for its HELLO.
         case starting(pid: pid_t)
@@ -41,6 +41,9 @@ final class PluginSlot {
     var spawnGeneration: UInt64 = 0
     /// When the last spawn failed, to retry a missing binary at most once a second.
     var lastSpawnFailure: UInt64?
+    /// The last REPLY header from this plugin that passed the host's checks
+    /// (IntentRouter+PluginOutput.swift).
+    var goodReplyHeader: Data?
 
     init(index: Int, spec: PluginSpec) {
         self.index = index
@@ -54,6 +57,8 @@ final class PluginSlot {
         default: nil
         }
     }
+
+    var isReady: Bool { identity != nil }
 
     var identity: Data? {
         if case .ready(_, let id) = state { return id }

@@ -4,16 +4,13 @@ import IntentBus
 /// Donations and suggestions: `ib.donate`, `ib.donations.list`, `ib.donations.delete`,
 /// `ib.suggestions`, and the donations the host records itself.
 extension ShortcutCenter {
-    /// Where a multi-phase request's parameters are kept for its donation.
-    static let parametersKey = "ib.shortcuts.parameters"
     /// Most identifiers one delete may name.
     static let maximumIdentifiers = 100
 
     /// Keeps the parameters of a legacy or new-style request as the client sent them.
-    func flowStarting(_ exchange: Exchange) {
-        guard store != nil, let body = exchange.pendingBody,
-              let parsed = try? JSON.parse(body.data), parsed.objectValue != nil else { return }
-        exchange.flowState[Self.parametersKey] = parsed
+    func flowStarting(_ exchange: Exchange, body: Frame) {
+        guard store != nil, let parsed = try? JSON.parse(body.data), parsed.objectValue != nil else { return }
+        openParameters[exchange.hostId] = parsed
     }
 
     /// Records what a finished exchange donates: a donation the plugin put in its REPLY
@@ -21,10 +18,10 @@ extension ShortcutCenter {
     /// request succeeded through a multi-phase flow and the intent needs no
     /// authentication (restricted while locked, `requires_authentication`), the host's
     /// own donation of the intent with its parameters.
-    func exchangeEnded(_ exchange: Exchange, _ final: WireMessage) {
+    func exchangeEnded(_ exchange: Exchange, final: WireMessage) {
+        let parameters = openParameters.isEmpty ? nil : openParameters.removeValue(forKey: exchange.hostId)
         guard let store, final.kind == .reply, exchange.choosing == nil else { return }
-        let plugin = router.slots[exchange.pluginIndex].spec
-        let parameters = exchange.flowState[Self.parametersKey]
+        let plugin = view.plugins[exchange.pluginIndex].spec
         // The plain path's header is parsed only when it may carry a donation: a scan of
         // its bytes, without copying them (the hot path, docs/performance.md).
         guard parameters != nil || Self.mentionsDonation(final.header) else { return }
@@ -42,21 +39,12 @@ extension ShortcutCenter {
                 case .failure(let e): logger.warning("plugin \(plugin.id): donation ignored: \(e.message)")
                 }
             } else if let parameters, !plugin.intentsRestrictedWhileLocked.contains(exchange.intent),
-                      !requiresAuthentication(exchange.intent, metadata: router.slots[exchange.pluginIndex].metadata) {
+                      !(authenticated[plugin.id]?.contains(exchange.intent) ?? false) {
                 try store.donate(Donation(intent: exchange.intent, parameters: parameters, plugin: plugin.id, client: client,
                                           source: .host, at: clock()))
             }
         } catch {
             logger.error("shortcut store: \(error)")
-        }
-    }
-
-    /// Whether the plugin's HELLO declares `intent` (or the intent migrating it) as
-    /// `requires_authentication`: such requests are never donated by the host.
-    func requiresAuthentication(_ intent: String, metadata: JSON) -> Bool {
-        (metadata["new_style"]?["intents"]?.arrayValue ?? []).contains { entry in
-            (entry["identifier"]?.stringValue == intent || entry["migrated_from"]?.stringValue == intent)
-                && entry["authentication"]?.stringValue == "requires_authentication"
         }
     }
 
@@ -83,7 +71,7 @@ extension ShortcutCenter {
         guard case .success(let intent?) = ShortcutInput.text(request.body, "intent", required: true) else {
             return .failure(BusError(.invalidParameters, "ib.donate needs \"intent\": a non-empty string"))
         }
-        guard router.routes[intent]?.isEmpty == false else {
+        guard !claimants(intent).isEmpty else {
             return .failure(BusError(.unknownIntent, "no plugin claims intent \"\(intent)\""))
         }
         let client = request.body["client"]?.stringValue ?? request.options["client"]?.stringValue

@@ -141,12 +141,13 @@ extension ShortcutCenter {
     /// Why a phrase can't run `intent` (on `plugin`): nobody claims it, or the plugin
     /// doesn't.
     private func checkTarget(intent: String, plugin: String?) -> BusError? {
-        guard let claimants = router.routes[intent], !claimants.isEmpty else {
+        let claimants = claimants(intent)
+        guard !claimants.isEmpty else {
             return BusError(.unknownIntent, "no plugin claims intent \"\(intent)\"")
         }
-        if let plugin, !serves(plugin, intent) {
+        if let plugin, !claimants.contains(plugin) {
             return BusError(.unknownPlugin, "plugin \(plugin) does not serve \(intent)",
-                            details: ["candidates": .array(claimants.map { .string(router.slots[$0].spec.id) })])
+                            details: ["candidates": .array(claimants.map { .string($0) })])
         }
         return nil
     }

@@ -2,9 +2,9 @@ import Foundation
 import IntentBus
 
 /// The host side of shortcuts (docs/shortcuts.md): the phrase catalog, the store of user
-/// phrases and donations, and the host intents over them. `install` wires it into the
-/// router through narrow hooks; everything here then runs on the router thread.
-final class ShortcutCenter {
+/// phrases and donations, and the host intents over them. A router extension: it sees
+/// the router read-only (`RouterView`) and runs on the router thread.
+final class ShortcutCenter: RouterExtension {
     /// Longest phrase, identifier, title or group accepted from outside, in characters.
     static let maximumTextLength = 200
     /// Largest parameters object accepted in a user phrase or donation (canonical JSON).
@@ -14,23 +14,29 @@ final class ShortcutCenter {
 
     let catalog: ShortcutCatalog
     let logger: Logger
-    unowned let router: IntentRouter
+    unowned let view: any RouterView
     /// Nil when the store could not be opened; `storeProblem` says why.
     let store: ShortcutStore?
     let storeProblem: String?
     var clock: () -> Date = Date.init
+    /// Plugin id → the intents its HELLO declares `requires_authentication` (never
+    /// donated by the host).
+    var authenticated: [String: Set<String>] = [:]
+    /// The parameters of open multi-phase exchanges, by host id, for their donation;
+    /// removed when the exchange ends, so it holds at most the open exchanges.
+    var openParameters: [UInt64: JSON] = [:]
 
-    init(router: IntentRouter, stateDirectory: String) {
-        self.router = router
-        logger = router.logger
-        catalog = ShortcutCatalog(manifest: router.manifest)
+    init(view: any RouterView, stateDirectory: String) {
+        self.view = view
+        logger = view.logger
+        catalog = ShortcutCatalog(manifest: view.manifest)
         do {
             let opened = try ShortcutStore(directory: stateDirectory)
-            if let note = opened.recoveryNote { router.logger.warning(note) }
+            if let note = opened.recoveryNote { view.logger.warning(note) }
             store = opened
             storeProblem = nil
         } catch {
-            router.logger.error("shortcut store: \(error); user phrases and donations are unavailable")
+            view.logger.error("shortcut store: \(error); user phrases and donations are unavailable")
             store = nil
             storeProblem = error.description
         }
@@ -38,20 +44,45 @@ final class ShortcutCenter {
 
     // MARK: - Which plugins count
 
-    /// Whether `plugin` can serve `intent` now: enabled, and claiming it.
-    func serves(_ plugin: String, _ intent: String) -> Bool {
-        (router.routes[intent] ?? []).contains { router.slots[$0].spec.id == plugin }
+    /// The enabled plugins claiming `intent`, by id.
+    func claimants(_ intent: String) -> [String] {
+        view.plugins.filter { $0.spec.enabled && $0.spec.intentsSupported.contains(intent) }.map(\.spec.id).sorted()
     }
 
+    /// Whether `plugin` can serve `intent` now: enabled, and claiming it.
+    func serves(_ plugin: String, _ intent: String) -> Bool { claimants(intent).contains(plugin) }
+
     /// Checks a plugin's app shortcuts at HELLO; returns the problem that refuses it.
-    func checkHello(_ slot: PluginSlot, _ hello: JSON) -> String? {
+    func checkHello(_ plugin: any PluginView, _ hello: JSON) -> String? {
+        let id = plugin.spec.id
         let section = hello["metadata"]?["new_style"]
         let (newStyle, _) = NewStyleCatalog.parse(hello: hello)
-        let outcome = ShortcutRules.check(newStyle: section, catalog: newStyle, context: catalog.context(for: slot.spec.id))
+        let outcome = ShortcutRules.check(newStyle: section, catalog: newStyle, context: catalog.context(for: id))
         guard outcome.errors.isEmpty else { return "invalid app shortcuts: " + outcome.errors.joined(separator: "; ") }
-        for warning in outcome.warnings { logger.warning("plugin \(slot.spec.id): \(warning)") }
-        for conflict in catalog.setApp(outcome.phrases, plugin: slot.spec.id) { logger.warning(conflict) }
+        for warning in outcome.warnings { logger.warning("plugin \(id): \(warning)") }
+        for conflict in catalog.setApp(outcome.phrases, plugin: id) { logger.warning(conflict) }
+        var needsAuthentication: Set<String> = []
+        for intent in newStyle.intents.values where intent.authentication == "requires_authentication" {
+            needsAuthentication.insert(intent.identifier)
+            if let legacy = intent.migratedFrom { needsAuthentication.insert(legacy) }
+        }
+        authenticated[id] = needsAuthentication
         return nil
+    }
+
+    var hostIntents: [String: HostIntent] {
+        [
+            "ib.say": .handOn { [unowned self] in say($0) },
+            "ib.say.match": .answer { [unowned self] in sayMatch($0) },
+            "ib.shortcuts.list": .answer { [unowned self] in listShortcuts($0) },
+            "ib.shortcuts.add": .answer { [unowned self] in addShortcut($0) },
+            "ib.shortcuts.edit": .answer { [unowned self] in editShortcut($0) },
+            "ib.shortcuts.delete": .answer { [unowned self] in deleteShortcut($0) },
+            "ib.donate": .answer { [unowned self] in donate($0) },
+            "ib.donations.list": .answer { [unowned self] in listDonations($0) },
+            "ib.donations.delete": .answer { [unowned self] in deleteDonations($0) },
+            "ib.suggestions": .answer { [unowned self] in suggestions($0) },
+        ]
     }
 
     // MARK: - Saying
@@ -90,8 +121,7 @@ final class ShortcutCenter {
         // One intent with the same parameters. Several plugins declaring it is the usual
         // contested intent: the usual choice decides (remembered, preset, or a prompt).
         let plugins = Set(candidates.map(\.phrase.plugin)).sorted()
-        let claimants = (router.routes[first.phrase.intent] ?? []).map { router.slots[$0].spec.id }
-        let plugin: String? = plugins.count == 1 && claimants.count > 1 ? plugins[0] : nil
+        let plugin: String? = plugins.count == 1 && claimants(first.phrase.intent).count > 1 ? plugins[0] : nil
         let via: JSON = ["source": .string(first.phrase.source.rawValue),
                          "phrase": .string(first.phrase.template.display(applicationName: catalog.applicationName(first.phrase.plugin))),
                          "intent": .string(first.phrase.intent), "parameters": .object(first.parameters),

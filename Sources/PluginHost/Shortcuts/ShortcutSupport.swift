@@ -9,34 +9,19 @@ public enum ShortcutSupport {
     /// Called by `IntentHost` before routing starts, after `NewStyleSupport.install`
     /// (its metadata check runs first).
     public static func install(_ hooks: IntentRouterHooks, definitions: DefinitionCatalog) {
-        let router = hooks.router
-        let center = ShortcutCenter(router: router, stateDirectory: router.manifest.host.stateDirectory)
-        for spec in router.manifest.plugins {
+        let manifest = hooks.manifest
+        let center = ShortcutCenter(view: hooks.view, stateDirectory: manifest.host.stateDirectory)
+        for spec in manifest.plugins {
             let outcome = ShortcutRules.legacyPhrases(plugin: spec.id, intents: spec.intentsSupported, definitions: definitions,
                                                       context: center.catalog.context(for: spec.id))
-            for warning in outcome.warnings { router.logger.warning(warning) }
+            for warning in outcome.warnings { hooks.logger.warning(warning) }
             center.catalog.setLegacy(outcome.phrases, plugin: spec.id)
         }
-        for spec in router.manifest.plugins {
-            for conflict in center.catalog.conflicts(of: spec.id) { router.logger.warning(conflict) }
+        for spec in manifest.plugins {
+            for conflict in center.catalog.conflicts(of: spec.id) { hooks.logger.warning(conflict) }
         }
-        let previous = router.validateMetadata
-        router.validateMetadata = { slot, hello in
-            if let problem = previous?(slot, hello) { return problem }
-            return center.checkHello(slot, hello)
-        }
-        router.controlHandOns["ib.say"] = { center.say($0) }
-        router.controlHandlers["ib.say.match"] = { center.sayMatch($0) }
-        router.controlHandlers["ib.shortcuts.list"] = { center.listShortcuts($0) }
-        router.controlHandlers["ib.shortcuts.add"] = { center.addShortcut($0) }
-        router.controlHandlers["ib.shortcuts.edit"] = { center.editShortcut($0) }
-        router.controlHandlers["ib.shortcuts.delete"] = { center.deleteShortcut($0) }
-        router.controlHandlers["ib.donate"] = { center.donate($0) }
-        router.controlHandlers["ib.donations.list"] = { center.listDonations($0) }
-        router.controlHandlers["ib.donations.delete"] = { center.deleteDonations($0) }
-        router.controlHandlers["ib.suggestions"] = { center.suggestions($0) }
-        router.flowStarting = { center.flowStarting($0) }
-        router.exchangeEnded = { center.exchangeEnded($0, $1) }
+        // After NewStyleSupport: its metadata check runs first (the router checks in order).
+        hooks.add(center)
     }
 }
 

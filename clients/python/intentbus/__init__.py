@@ -14,8 +14,8 @@ from .client import DEFAULT_TIMEOUT, Answer, Client, Conversation, Event, Progre
 from .errors import (AuthenticationRequired, BadFrame, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
                      ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError,
                      InvalidParameters, NoAnswer, PluginCrashed, PluginError, PluginUnavailable,
-                     ProtocolViolation, ShuttingDown, Unanswered, UnknownIntent, UnknownPlugin,
-                     UnsupportedVersion, WireError, error_class)
+                     ProtocolViolation, ShuttingDown, TooLarge, Unanswered, UnexpectedAnswer, UnknownIntent,
+                     UnknownPlugin, UnsupportedVersion, WireError, error_class)
 from .plugin import (Context, Handler, HandlerStyle, PlainHandler, Plugin, PluginStartError, Request,
                      RequestCancelled, Result, register_style)
 from .legacy import LegacyFunctionHandler, LegacyHandler, LegacyIntent, Resolution, Response
@@ -38,5 +38,6 @@ __all__ = [
     "ErrorCode", "IntentBusError", "BusError", "WireError", "NoAnswer", "ProtocolViolation", "Unanswered",
     "error_class", "BadFrame", "UnsupportedVersion", "UnknownIntent", "ChoiceRequired", "UnknownPlugin",
     "BusTimeout", "PluginCrashed", "PluginUnavailable", "Busy", "InvalidParameters", "AuthenticationRequired",
-    "ConversationExpired", "Cancelled", "DuplicateRequest", "PluginError", "ShuttingDown", "InternalError",
+    "ConversationExpired", "Cancelled", "DuplicateRequest", "UnexpectedAnswer", "TooLarge", "PluginError",
+    "ShuttingDown", "InternalError",
 ]

@@ -46,6 +46,8 @@ class ErrorCode(str, Enum):
     CONVERSATION_EXPIRED = "conversation_expired"
     CANCELLED = "cancelled"
     DUPLICATE_REQUEST = "duplicate_request"
+    UNEXPECTED_ANSWER = "unexpected_answer"
+    TOO_LARGE = "too_large"
     PLUGIN_ERROR = "plugin_error"
     SHUTTING_DOWN = "shutting_down"
     INTERNAL = "internal"
@@ -177,6 +179,16 @@ class DuplicateRequest(BusError):
     code = ErrorCode.DUPLICATE_REQUEST
 
 
+class UnexpectedAnswer(BusError):
+    """An ANSWER for a request that is not waiting for one (no prompt is open)."""
+    code = ErrorCode.UNEXPECTED_ANSWER
+
+
+class TooLarge(BusError):
+    """The message is larger than the host's `limits.max_message_size`."""
+    code = ErrorCode.TOO_LARGE
+
+
 class PluginError(BusError):
     """The plugin reported an error."""
     code = ErrorCode.PLUGIN_ERROR
@@ -196,7 +208,8 @@ _BY_CODE: Dict[str, Type[BusError]] = {
     cls.code.value: cls
     for cls in (BadFrame, UnsupportedVersion, UnknownIntent, ChoiceRequired, UnknownPlugin, BusTimeout,
                 PluginCrashed, PluginUnavailable, Busy, InvalidParameters, AuthenticationRequired,
-                ConversationExpired, Cancelled, DuplicateRequest, PluginError, ShuttingDown, InternalError)
+                ConversationExpired, Cancelled, DuplicateRequest, UnexpectedAnswer, TooLarge, PluginError,
+                ShuttingDown, InternalError)
 }
 
 
