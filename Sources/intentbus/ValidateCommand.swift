@@ -28,6 +28,7 @@ enum ValidateCommand {
         var label: String
         // For the app-shortcut rules: the plugin's names, and every other plugin's.
         var names: [String] = [], others: [String: [String]] = [:]
+        var loaded: Manifest?
         if let exec = args.value("exec") {
             path = exec
             arguments = args.positionals
@@ -45,6 +46,7 @@ enum ValidateCommand {
             claimed = spec.intentsSupported
             label = id
             names = [spec.name] + spec.synonyms
+            loaded = manifest
             for other in manifest.plugins where other.id != id { others[other.id] = [other.name] + other.synonyms }
         }
         environment["INTENTBUS_DESCRIBE"] = "1"
@@ -65,6 +67,11 @@ enum ValidateCommand {
         let shortcuts = ShortcutValidation.check(hello: hello, plugin: label, names: names.isEmpty ? [label] : names, others: others)
         problems += shortcuts.errors
         for warning in shortcuts.warnings { printError("warning: \(label): \(warning)") }
+        if let loaded, let definitions = try? DefinitionLoader.load(manifest: loaded) {
+            for repeated in ShortcutValidation.repeats(hello: hello, plugin: label, manifest: loaded, definitions: definitions) {
+                printError("warning: \(repeated)")
+            }
+        }
         let handled = Set((hello["intents"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
         for intent in claimed where !handled.contains(intent) {
             problems.append("no handler for \(intent), which the manifest lists in IntentsSupported")

@@ -183,4 +183,31 @@ struct ShortcutEndToEndTests {
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(ok.stdout.contains("shortcut ShowCartAppIntent \"Show my cart\""))
     }
+
+    @Test("a phrase repeating another plugin's for another intent: a warning at HELLO and from validate; saying it asks to be specific")
+    func repeatedPhrase() throws {
+        let dir = TempDir()
+        let definitions = dir.write("pick.yaml", """
+        intents:
+          - name: SharedIntent
+            examplePhrases: ["Pick ${item} now"]
+            parameters:
+              - {name: item, type: String}
+        """)
+        let shortcuts = #"[{"intent":"PickItemIntent","phrases":["Pick ${item} now"],"short_title":"Pick"}]"#
+        let plugins = testPlugin("alpha", intents: ["SharedIntent"], extra: ["definitions: [\(definitions)]"]) + "\n"
+            + ShortcutFixtures.newStyle(shortcuts: shortcuts)
+        let manifest = dir.write("check.yaml", "plugins:\n" + plugins)
+        let checked = runCommand(Products.path("intentbus"), ["validate", "--config", manifest, "newstyle"])
+        #expect(checked.status == 0, "a repeat is a warning: \(checked.stderr)")
+        #expect(checked.stderr.contains("repeats plugin alpha's phrase for SharedIntent"), "\(checked.stderr)")
+
+        let host = try TestHost(plugins: plugins, dir: dir, waitReady: ["alpha", "newstyle"])
+        defer { host.stop() }
+        #expect(host.logEventually(contains: "repeats plugin alpha's phrase for SharedIntent"))
+        let ambiguous = busError { _ = try say(try host.client(), "pick apple now") }
+        #expect(ambiguous?.code == .choiceRequired)
+        let intents = ambiguous?.details["candidates"]?.arrayValue?.compactMap { $0["intent"]?.stringValue }.sorted()
+        #expect(intents == ["PickItemIntent", "SharedIntent"])
+    }
 }

@@ -36,4 +36,19 @@ public enum ShortcutValidation {
                                           context: .init(plugin: plugin, applicationNames: names, otherPlugins: others))
         return (outcome.errors, outcome.warnings)
     }
+
+    /// The plugin's app phrases that repeat another plugin's legacy phrase for another
+    /// intent (the host warns about them at HELLO; app phrases of other new-style
+    /// plugins are only known at their HELLO).
+    public static func repeats(hello: JSON, plugin: String, manifest: Manifest, definitions: DefinitionCatalog) -> [String] {
+        let catalog = ShortcutCatalog(manifest: manifest)
+        for spec in manifest.plugins {
+            catalog.setLegacy(ShortcutRules.legacyPhrases(plugin: spec.id, intents: spec.intentsSupported, definitions: definitions,
+                                                          context: catalog.context(for: spec.id)).phrases, plugin: spec.id)
+        }
+        let (newStyle, _) = NewStyleCatalog.parse(hello: hello)
+        let outcome = ShortcutRules.check(newStyle: hello["metadata"]?["new_style"], catalog: newStyle,
+                                          context: catalog.context(for: plugin))
+        return catalog.setApp(outcome.phrases, plugin: plugin)
+    }
 }
