@@ -136,6 +136,16 @@ struct ShortcutStoreEndToEndTests {
         let taken = ib("shortcuts", "add", "Add espresso beans to my cart", "ShowCartIntent")
         #expect(taken.status == 3)
         #expect(taken.stderr.contains("already taken by Cart (plugin cart)"))
+        let match = ib("say", "--match", "Show my cart in Euro")
+        #expect(match.stdout.contains("(app) → ShowCartAppIntent currency=\"eur\" [cart]"), "\(match.stdout)")
+        let edit = ib("shortcuts", "edit", "Warenkorb zeigen", "--phrase", "Mein Warenkorb", "customer=bob")
+        #expect(edit.stdout.contains("“Mein Warenkorb” → ShowCartIntent customer=bob"), "\(edit.stdout)\(edit.stderr)")
+        #expect(ib("shortcuts", "delete", "Mein Warenkorb").status == 0)
+        #expect(ib("shortcuts", "delete", "Mein Warenkorb").status == 3)
+        #expect(ib("donations", "list").stdout.contains("id show-my-cart"))
+        #expect(ib("donations", "delete", "--identifier", "show-my-cart").stdout.contains("deleted 1 donation(s)"))
+        #expect(ib("donations", "delete").status == 3, "no selector: refused by the host")
+        #expect(ib("suggestions", "--limit", "0").status == 2)
     }
 }
 

@@ -128,4 +128,17 @@ struct ShortcutUnitTests {
         // A reasonable text still matches.
         #expect(PhraseMatcher("one x two x three x four y").match(template, names: [])?.captures["d"] == "four")
     }
+
+    @Test("the Swift SDK writes phrases with placeholders and donations into the REPLY header")
+    func sdk() {
+        let phrase: AppShortcutPhrase = "Öffne \(parameter: "project") in \(.applicationName)"
+        #expect(phrase.text == "Öffne ${project} in ${applicationName}")
+        let shortcut = AppShortcut(intentIdentifier: "OpenProjectIntent", phrases: [phrase], shortTitle: "Öffnen", systemImageName: "folder")
+        #expect(shortcut.phrases.map(\.text) == ["Öffne ${project} in ${applicationName}"])
+        var result = IntentResult.result(dialog: "ok")
+        result.donation = IntentDonation(identifier: "a", group: "g", suggestedInvocationPhrase: "Go")
+        result.deletedDonations = .group("old")
+        #expect(result.donation?.json == ["identifier": "a", "group": "g", "suggested_phrase": "Go", "eligible_for_prediction": true])
+        #expect(result.deletedDonations?.json == ["group": "old"])
+    }
 }
