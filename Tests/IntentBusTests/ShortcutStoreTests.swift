@@ -43,6 +43,31 @@ struct ShortcutStoreTests {
         #expect(try !store.deleteUserPhrase(key: "mein warenkorb"))
     }
 
+    @Test("the writer thread: donations commit in order with work, and stop() finishes the queue")
+    func writer() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ShortcutStoreTests-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let events = LogBuffer()
+        let done = DispatchSemaphore(value: 0)
+        let writer = ShortcutWriter(store: try ShortcutStore(directory: dir), logger: Logger(label: "test", minimumLevel: .error)) { event in
+            if case .extensionFinished(let id, let result) = event, case .success(let body) = result {
+                events.append(Data("\(id):\(body.canonicalString)".utf8))
+                done.signal()
+            }
+        }
+        for i in 0..<50 { writer.submit(.donate(donation("I\(i)", at: t0, group: "g"))) }
+        writer.submit(.work(id: 7, run: { store in .success(.int(Int64((try? store.donations().count) ?? -1))) }))
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(events.text == "7:50", "the work saw every donation submitted before it")
+        writer.submit(.deleteDonations(.group("g"), plugin: "p"))
+        for i in 0..<5 { writer.submit(.donate(donation("J\(i)", at: t0))) }
+        writer.stop()
+        #expect(!writer.submit(.donate(donation("late", at: t0))), "a stopped writer takes nothing")
+        let reopened = try ShortcutStore(directory: dir)
+        defer { reopened.close() }
+        #expect(try reopened.donations().map(\.intent).sorted() == ["J0", "J1", "J2", "J3", "J4"])
+    }
+
     @Test("a corrupt store is moved aside and an empty one takes its place")
     func corrupt() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ShortcutStoreTests-\(UUID().uuidString)").path

@@ -19,6 +19,11 @@ protocol RouterExtension: AnyObject {
     /// An exchange ends with `final`, just before it is sent (the shortcuts extension
     /// records donations). Called for every exchange; must be cheap and not block.
     func exchangeEnded(_ exchange: Exchange, final: WireMessage)
+    /// Work the extension posted as `RouterEvent.extensionFinished` has finished; ids are
+    /// the extension's own (an extension ignores ids it did not hand out).
+    func finished(id: UInt64, result: Result<JSON, BusError>)
+    /// The router has stopped: finish queued work and stop the extension's threads.
+    func stop()
 }
 
 extension RouterExtension {
@@ -27,6 +32,8 @@ extension RouterExtension {
     var hostIntents: [String: HostIntent] { [:] }
     func flowStarting(_ exchange: Exchange, body: Frame) {}
     func exchangeEnded(_ exchange: Exchange, final: WireMessage) {}
+    func finished(id: UInt64, result: Result<JSON, BusError>) {}
+    func stop() {}
 }
 
 /// How a host intent is answered.
@@ -80,6 +87,8 @@ protocol PluginView: AnyObject {
 protocol RouterView: AnyObject {
     var manifest: Manifest { get }
     var logger: Logger { get }
+    /// Posts an event to the router thread from any thread (the shell's mailbox).
+    var post: @Sendable (RouterEvent) -> Void { get }
     var plugins: [any PluginView] { get }
 }
 

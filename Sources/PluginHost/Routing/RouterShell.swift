@@ -66,6 +66,7 @@ final class RouterShell: RouterEffects {
             if let flushAt, flushAt <= MonotonicClock.now() { flushClients() }
         }
         core.choiceBook.stopWriter()  // queued writes finish; their outcomes are not needed any more
+        for ext in core.extensions { ext.stop() }  // likewise for extensions' own threads
         mailbox.close()
     }
 

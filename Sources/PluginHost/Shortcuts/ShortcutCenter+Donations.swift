@@ -9,7 +9,7 @@ extension ShortcutCenter {
 
     /// Keeps the parameters of a legacy or new-style request as the client sent them.
     func flowStarting(_ exchange: Exchange, body: Frame) {
-        guard store != nil, let parsed = try? JSON.parse(body.data), parsed.objectValue != nil else { return }
+        guard writer != nil, let parsed = try? JSON.parse(body.data), parsed.objectValue != nil else { return }
         openParameters[exchange.hostId] = parsed
     }
 
@@ -20,31 +20,29 @@ extension ShortcutCenter {
     /// own donation of the intent with its parameters.
     func exchangeEnded(_ exchange: Exchange, final: WireMessage) {
         let parameters = openParameters.isEmpty ? nil : openParameters.removeValue(forKey: exchange.hostId)
-        guard let store, final.kind == .reply, exchange.choosing == nil else { return }
-        let plugin = view.plugins[exchange.pluginIndex].spec
+        guard let writer, final.kind == .reply, exchange.choosing == nil else { return }
         // The plain path's header is parsed only when it may carry a donation: a scan of
         // its bytes, without copying them (the hot path, docs/performance.md).
         guard parameters != nil || Self.mentionsDonation(final.header) else { return }
         guard let header = try? final.headerJSON(), header["status"]?.stringValue != "failure" else { return }
+        let plugin = view.plugins[exchange.pluginIndex].spec
         let client = exchange.options["client"]?.stringValue
-        do {
-            if let deletion = header["delete_donations"], case .success(let selector) = Self.selector(deletion) {
-                let removed = try store.deleteDonations(selector, plugin: plugin.id)
-                logger.info("plugin \(plugin.id) deleted \(removed) donation(s)")
+        if let deletion = header["delete_donations"] {
+            switch Self.selector(deletion) {
+            case .success(let selector): writer.submit(.deleteDonations(selector, plugin: plugin.id))
+            case .failure(let e): logger.warning("plugin \(plugin.id): delete_donations ignored: \(e.message)")
             }
-            if var given = header["donation"]?.objectValue {
-                if given["parameters"] == nil, let parameters { given["parameters"] = parameters }
-                switch donation(from: .object(given), intent: exchange.intent, plugin: plugin.id, client: client, source: .plugin) {
-                case .success(let d): try store.donate(d)
-                case .failure(let e): logger.warning("plugin \(plugin.id): donation ignored: \(e.message)")
-                }
-            } else if let parameters, !plugin.intentsRestrictedWhileLocked.contains(exchange.intent),
-                      !(authenticated[plugin.id]?.contains(exchange.intent) ?? false) {
-                try store.donate(Donation(intent: exchange.intent, parameters: parameters, plugin: plugin.id, client: client,
-                                          source: .host, at: clock()))
+        }
+        if var given = header["donation"]?.objectValue {
+            if given["parameters"] == nil, let parameters { given["parameters"] = parameters }
+            switch donation(from: .object(given), intent: exchange.intent, plugin: plugin.id, client: client, source: .plugin) {
+            case .success(let d): writer.submit(.donate(d))
+            case .failure(let e): logger.warning("plugin \(plugin.id): donation ignored: \(e.message)")
             }
-        } catch {
-            logger.error("shortcut store: \(error)")
+        } else if let parameters, !plugin.intentsRestrictedWhileLocked.contains(exchange.intent),
+                  !(authenticated[plugin.id]?.contains(exchange.intent) ?? false) {
+            writer.submit(.donate(Donation(intent: exchange.intent, parameters: parameters, plugin: plugin.id, client: client,
+                                           source: .host, at: clock())))
         }
     }
 
@@ -61,99 +59,115 @@ extension ShortcutCenter {
         }
     }
 
-    /// `ib.donate`: a client donates an interaction or an activity.
-    func donate(_ request: ControlRequest) -> Result<JSON, BusError> {
-        let store: ShortcutStore
-        switch requireStore() {
-        case .failure(let e): return .failure(e)
-        case .success(let s): store = s
-        }
+    /// `ib.donate`: a client donates an interaction or an activity; answered after the
+    /// commit.
+    func donate(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
         guard case .success(let intent?) = ShortcutInput.text(request.body, "intent", required: true) else {
-            return .failure(BusError(.invalidParameters, "ib.donate needs \"intent\": a non-empty string"))
+            return then(.failure(BusError(.invalidParameters, "ib.donate needs \"intent\": a non-empty string")))
         }
         guard !claimants(intent).isEmpty else {
-            return .failure(BusError(.unknownIntent, "no plugin claims intent \"\(intent)\""))
+            return then(.failure(BusError(.unknownIntent, "no plugin claims intent \"\(intent)\"")))
         }
         let client = request.body["client"]?.stringValue ?? request.options["client"]?.stringValue
         switch donation(from: request.body, intent: intent, plugin: nil, client: client, source: .client) {
-        case .failure(let e): return .failure(e)
+        case .failure(let e): then(.failure(e))
         case .success(let d):
             if let plugin = d.plugin, !serves(plugin, intent) {
-                return .failure(BusError(.unknownPlugin, "plugin \(plugin) does not serve \(intent)"))
+                return then(.failure(BusError(.unknownPlugin, "plugin \(plugin) does not serve \(intent)")))
             }
-            do { return .success(["donation": try store.donate(d).json]) } catch { return .failure(storeFailure(error)) }
+            submit({ store in
+                do { return .success(["donation": try store.donate(d).json]) } catch { return .failure(Self.failure(error)) }
+            }, then: then)
         }
     }
 
     /// `ib.donations.list {"plugin"?}`: newest first.
-    func listDonations(_ request: ControlRequest) -> Result<JSON, BusError> {
-        switch (requireStore(), ShortcutInput.text(request.body, "plugin")) {
-        case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
-        case (.success(let store), .success(let plugin)):
-            do {
-                return .success(["donations": .array(try store.donations(plugin: plugin).map(\.json)),
-                                 "maximum": .int(Int64(ShortcutStore.maximumDonations))])
-            } catch { return .failure(storeFailure(error)) }
+    func listDonations(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
+        switch ShortcutInput.text(request.body, "plugin") {
+        case .failure(let e): then(.failure(e))
+        case .success(let plugin):
+            submit({ store in
+                do {
+                    return .success(["donations": .array(try store.donations(plugin: plugin).map(\.json)),
+                                     "maximum": .int(Int64(ShortcutStore.maximumDonations))])
+                } catch { return .failure(Self.failure(error)) }
+            }, then: then)
         }
     }
 
     /// `ib.donations.delete`: `{"identifiers": […]}`, `{"group": …}`, `{"plugin": …}` or
-    /// `{"all": true}`.
-    func deleteDonations(_ request: ControlRequest) -> Result<JSON, BusError> {
-        switch (requireStore(), Self.selector(request.body)) {
-        case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
-        case (.success(let store), .success(let selector)):
-            do {
-                let removed = try store.deleteDonations(selector)
-                logger.info("deleted \(removed) donation(s) (\(selector))")
-                return .success(["removed": .int(Int64(removed))])
-            } catch { return .failure(storeFailure(error)) }
+    /// `{"all": true}`; answered after the commit.
+    func deleteDonations(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
+        switch Self.selector(request.body) {
+        case .failure(let e): then(.failure(e))
+        case .success(let selector):
+            let logger = logger
+            submit({ store in
+                do {
+                    let removed = try store.deleteDonations(selector)
+                    logger.info("deleted \(removed) donation(s) (\(selector))")
+                    return .success(["removed": .int(Int64(removed))])
+                } catch { return .failure(Self.failure(error)) }
+            }, then: then)
         }
     }
 
-    /// `ib.suggestions {"limit"?, "now"?}`: what the user is likely to want now.
-    func suggestions(_ request: ControlRequest) -> Result<JSON, BusError> {
+    /// `ib.suggestions {"limit"?, "now"?}`: what the user is likely to want now. Ranked on
+    /// the store's thread; the phrase to say is added here, from the phrases.
+    func suggestions(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
         let limit: Int64, now: Date
         switch ShortcutInput.integer(request.body, "limit", in: 1...50, fallback: 5) {
-        case .failure(let e): return .failure(e)
+        case .failure(let e): return then(.failure(e))
         case .success(let l): limit = l
         }
         if let text = request.body["now"]?.stringValue {
             guard let parsed = ShortcutTime.parse(text) else {
-                return .failure(BusError(.invalidParameters, "\"now\" must be an ISO 8601 time (2026-11-30T08:00:00Z), got \(text)"))
+                return then(.failure(BusError(.invalidParameters, "\"now\" must be an ISO 8601 time (2026-11-30T08:00:00Z), got \(text)")))
             }
             now = parsed
+        } else if let given = request.body["now"], !given.isNull {
+            return then(.failure(BusError(.invalidParameters, "\"now\" must be an ISO 8601 time, got \(given.typeName)")))
         } else {
             now = clock()
         }
-        let store: ShortcutStore
-        switch requireStore() {
-        case .failure(let e): return .failure(e)
-        case .success(let s): store = s
-        }
-        let donations: [Donation]
-        do { donations = try store.donations() } catch { return .failure(storeFailure(error)) }
-        let users = (try? store.userPhrases()) ?? []
-        let ranked = SuggestionRanker().rank(donations, now: now, limit: Int(limit))
-        return .success(["suggestions": .array(ranked.map { s in
-            var o: [String: JSON] = ["intent": .string(s.intent), "parameters": s.parameters,
-                                     "plugin": s.plugin.map { .string($0) } ?? .null, "score": .double(s.score),
-                                     "count": .int(Int64(s.count)), "last": .string(ShortcutTime.text(s.last))]
-            if let t = s.title { o["title"] = .string(t) }
-            if let i = s.identifier { o["identifier"] = .string(i) }
-            o["phrase"] = phrase(for: s, users: users).map { .string($0.0) } ?? .null
-            o["phrase_source"] = phrase(for: s, users: users).map { .string($0.1) } ?? .null
-            return .object(o)
-        }), "now": .string(ShortcutTime.text(now))])
+        submit({ store in
+            do {
+                let ranked = SuggestionRanker().rank(try store.donations(), now: now, limit: Int(limit))
+                return .success(.array(ranked.map(Self.json)))
+            } catch { return .failure(Self.failure(error)) }
+        }, then: { [unowned self] result in
+            then(result.map { ranked in
+                let list = (ranked.arrayValue ?? []).map { s -> JSON in
+                    var o = s.objectValue ?? [:]
+                    let said = phrase(intent: o["intent"]?.stringValue ?? "", parameters: o["parameters"] ?? .object([:]),
+                                      plugin: o["plugin"]?.stringValue, suggested: o.removeValue(forKey: "suggested_phrase")?.stringValue)
+                    o["phrase"] = said.map { .string($0.0) } ?? .null
+                    o["phrase_source"] = said.map { .string($0.1) } ?? .null
+                    return .object(o)
+                }
+                return ["suggestions": .array(list), "now": .string(ShortcutTime.text(now))]
+            })
+        })
+    }
+
+    private static func json(_ s: SuggestionRanker.Suggestion) -> JSON {
+        var o: [String: JSON] = ["intent": .string(s.intent), "parameters": s.parameters,
+                                 "plugin": s.plugin.map { .string($0) } ?? .null, "score": .double(s.score),
+                                 "count": .int(Int64(s.count)), "last": .string(ShortcutTime.text(s.last))]
+        if let t = s.title { o["title"] = .string(t) }
+        if let i = s.identifier { o["identifier"] = .string(i) }
+        if let p = s.suggestedPhrase { o["suggested_phrase"] = .string(p) }
+        return .object(o)
     }
 
     /// What to say for a suggestion: the user's own phrase for it, the donation's
-    /// suggested phrase, or an app phrase of the intent without slots.
-    private func phrase(for s: SuggestionRanker.Suggestion, users: [UserPhrase]) -> (String, String)? {
-        if let user = users.first(where: { $0.intent == s.intent && $0.parameters == s.parameters }) { return (user.phrase, "user") }
-        if let suggested = s.suggestedPhrase { return (suggested, "suggested") }
-        for app in catalog.all where app.intent == s.intent && (s.plugin == nil || app.plugin == s.plugin) {
-            if let said = app.said(with: s.parameters.objectValue ?? [:], applicationName: catalog.applicationName(app.plugin)) {
+    /// suggested phrase, or a plugin phrase of the intent with its slots filled.
+    private func phrase(intent: String, parameters: JSON, plugin: String?, suggested: String?) -> (String, String)? {
+        if let user = userPhrases.keys.sorted().lazy.compactMap({ self.userPhrases[$0] })
+            .first(where: { $0.intent == intent && $0.parameters == parameters }) { return (user.phrase, "user") }
+        if let suggested { return (suggested, "suggested") }
+        for app in catalog.all where app.intent == intent && (plugin == nil || app.plugin == plugin) {
+            if let said = app.said(with: parameters.objectValue ?? [:], applicationName: catalog.applicationName(app.plugin)) {
                 return (said, app.source.rawValue)
             }
         }

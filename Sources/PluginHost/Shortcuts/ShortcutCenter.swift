@@ -15,9 +15,17 @@ final class ShortcutCenter: RouterExtension {
     let catalog: ShortcutCatalog
     let logger: Logger
     unowned let view: any RouterView
-    /// Nil when the store could not be opened; `storeProblem` says why.
-    let store: ShortcutStore?
+    /// Runs the store on its own thread; nil when the store could not be opened
+    /// (`storeProblem` says why).
+    private(set) var writer: ShortcutWriter?
+    let storePath: String
     let storeProblem: String?
+    /// The user phrases by their words: the store's, as the router thread knows them
+    /// (changed when a change is submitted, put back if its commit fails).
+    var userPhrases: [String: UserPhrase] = [:]
+    /// What to do when each submitted job has finished, by job id.
+    private var pending: [UInt64: (Result<JSON, BusError>) -> Void] = [:]
+    private var nextJob: UInt64 = 0
     var clock: () -> Date = Date.init
     /// Plugin id → the intents its HELLO declares `requires_authentication` (never
     /// donated by the host).
@@ -26,20 +34,54 @@ final class ShortcutCenter: RouterExtension {
     /// removed when the exchange ends, so it holds at most the open exchanges.
     var openParameters: [UInt64: JSON] = [:]
 
+    /// Opens the store and reads the user phrases (before routing starts), then hands
+    /// the store to its writer thread.
     init(view: any RouterView, stateDirectory: String) {
         self.view = view
         logger = view.logger
         catalog = ShortcutCatalog(manifest: view.manifest)
+        storePath = (stateDirectory as NSString).appendingPathComponent(ShortcutStore.fileName)
         do {
             let opened = try ShortcutStore(directory: stateDirectory)
             if let note = opened.recoveryNote { view.logger.warning(note) }
-            store = opened
+            for phrase in try opened.userPhrases() { userPhrases[phrase.key] = phrase }
+            writer = ShortcutWriter(store: opened, logger: view.logger, post: view.post)
             storeProblem = nil
         } catch {
             view.logger.error("shortcut store: \(error); user phrases and donations are unavailable")
-            store = nil
             storeProblem = error.description
         }
+    }
+
+    /// Runs `job` on the store's thread; `then` gets its result on the router thread.
+    func submit(_ job: @escaping @Sendable (ShortcutStore) -> Result<JSON, BusError>,
+                then: @escaping (Result<JSON, BusError>) -> Void) {
+        guard let writer else { return then(.failure(unavailable)) }
+        nextJob += 1
+        let id = nextJob
+        pending[id] = then
+        if !writer.submit(.work(id: id, run: job)) {
+            pending.removeValue(forKey: id)
+            then(.failure(BusError(.busy, "the shortcut store is behind with its writes; try again later")))
+        }
+    }
+
+    func finished(id: UInt64, result: Result<JSON, BusError>) {
+        pending.removeValue(forKey: id)?(result)
+    }
+
+    func stop() {
+        writer?.stop()
+        writer = nil
+    }
+
+    var unavailable: BusError {
+        BusError(.internalError, "the shortcut store is unavailable: \(storeProblem ?? "stopped")")
+    }
+
+    /// A store failure as clients see it.
+    static func failure(_ error: any Error) -> BusError {
+        BusError(.internalError, "the shortcut store failed: \((error as? ShortcutStoreError)?.detail ?? "\(error)")")
     }
 
     // MARK: - Which plugins count
@@ -75,13 +117,13 @@ final class ShortcutCenter: RouterExtension {
             "ib.say": .handOn { [unowned self] in say($0) },
             "ib.say.match": .answer { [unowned self] in sayMatch($0) },
             "ib.shortcuts.list": .answer { [unowned self] in listShortcuts($0) },
-            "ib.shortcuts.add": .answer { [unowned self] in addShortcut($0) },
-            "ib.shortcuts.edit": .answer { [unowned self] in editShortcut($0) },
-            "ib.shortcuts.delete": .answer { [unowned self] in deleteShortcut($0) },
-            "ib.donate": .answer { [unowned self] in donate($0) },
-            "ib.donations.list": .answer { [unowned self] in listDonations($0) },
-            "ib.donations.delete": .answer { [unowned self] in deleteDonations($0) },
-            "ib.suggestions": .answer { [unowned self] in suggestions($0) },
+            "ib.shortcuts.add": .later { [unowned self] in addShortcut($0, then: $1) },
+            "ib.shortcuts.edit": .later { [unowned self] in editShortcut($0, then: $1) },
+            "ib.shortcuts.delete": .later { [unowned self] in deleteShortcut($0, then: $1) },
+            "ib.donate": .later { [unowned self] in donate($0, then: $1) },
+            "ib.donations.list": .later { [unowned self] in listDonations($0, then: $1) },
+            "ib.donations.delete": .later { [unowned self] in deleteDonations($0, then: $1) },
+            "ib.suggestions": .later { [unowned self] in suggestions($0, then: $1) },
         ]
     }
 
@@ -95,7 +137,7 @@ final class ShortcutCenter: RouterExtension {
         guard count <= Self.maximumSaidWords else {
             return .failure(BusError(.invalidParameters, "the text has \(count) words; a phrase has at most \(Self.maximumSaidWords)"))
         }
-        if let store, let user = try? store.userPhrase(key: key) {
+        if let user = userPhrases[key] {
             let via: JSON = ["source": "user", "phrase": .string(user.phrase), "intent": .string(user.intent),
                              "parameters": user.parameters, "plugin": user.plugin.map { .string($0) } ?? .null]
             return .success((HandOn(intent: user.intent, parameters: user.parameters, plugin: user.plugin), via))
@@ -145,17 +187,5 @@ final class ShortcutCenter: RouterExtension {
         case .failure(let e): return .failure(e)
         case .success(let text): return resolve(text!).map { $0.1 }
         }
-    }
-
-    func storeFailure(_ error: ShortcutStoreError) -> BusError {
-        logger.error("shortcut store: \(error)")
-        return BusError(.internalError, "the shortcut store failed: \(error.detail)")
-    }
-
-    func requireStore() -> Result<ShortcutStore, BusError> {
-        guard let store else {
-            return .failure(BusError(.internalError, "the shortcut store is unavailable: \(storeProblem ?? "?")"))
-        }
-        return .success(store)
     }
 }

@@ -11,16 +11,37 @@ extension ShortcutStore {
                 try db.run("""
                     INSERT INTO donations (identifier, group_id, intent, parameters, plugin, client, title, phrase, predict, source, at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [Self.text(donation.identifier), Self.text(donation.group), .text(donation.intent),
-                          .text(donation.parameters.canonicalString), Self.text(donation.plugin), Self.text(donation.client),
-                          Self.text(donation.title), Self.text(donation.phrase), .int(donation.eligibleForPrediction ? 1 : 0),
-                          .text(donation.source.rawValue), .int(Self.milliseconds(donation.at))])
+                    """, Self.values(donation))
                 var stored = donation
                 stored.id = try db.scalarInt("SELECT last_insert_rowid()") ?? 0
                 try db.run("DELETE FROM donations WHERE id <= ?", [.int(stored.id - Int64(Self.maximumDonations))])
                 return stored
             }
         }
+    }
+
+    /// Records several donations in one transaction (one fsync), then drops the oldest
+    /// beyond `maximumDonations`.
+    func donate(batch: [Donation]) throws(ShortcutStoreError) {
+        try access("donate") { db in
+            try db.transaction {
+                for donation in batch {
+                    try db.run("""
+                        INSERT INTO donations (identifier, group_id, intent, parameters, plugin, client, title, phrase, predict, source, at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, Self.values(donation))
+                }
+                let last = try db.scalarInt("SELECT last_insert_rowid()") ?? 0
+                try db.run("DELETE FROM donations WHERE id <= ?", [.int(last - Int64(Self.maximumDonations))])
+            }
+        }
+    }
+
+    private static func values(_ donation: Donation) -> [SQLiteValue] {
+        [text(donation.identifier), text(donation.group), .text(donation.intent),
+         .text(donation.parameters.canonicalString), text(donation.plugin), text(donation.client),
+         text(donation.title), text(donation.phrase), .int(donation.eligibleForPrediction ? 1 : 0),
+         .text(donation.source.rawValue), .int(milliseconds(donation.at))]
     }
 
     /// Donations, newest first; `plugin` narrows them to one plugin's.
