@@ -167,6 +167,8 @@ ERROR_BODIES = [
     ("timeout", "plugin coffee did not answer within 10 s", {"plugin": "coffee", "timeout_ms": 10000}),
     ("plugin_crashed", "plugin coffee (pid 4242) exited with status 1 while handling this request",
      {"plugin": "coffee", "exit": {"code": 1}}),
+    ("plugin_hung", "plugin coffee (pid 4242) stopped answering heartbeats (silent for 1.5 s, heartbeat 1 s) while "
+                    "handling this request; it is being restarted", {"plugin": "coffee"}),
     ("plugin_unavailable", "plugin coffee is unavailable: crashed 5 times within 60 s", {"plugin": "coffee"}),
     ("busy", "plugin coffee has 256 requests in flight; try again later", {"plugin": "coffee"}),
     ("invalid_parameters", "quantity must be an integer from 1 to 10", {"parameter": "quantity"}),

@@ -12,19 +12,14 @@ public struct HostStartError: Error, Sendable, CustomStringConvertible {
 ///
 /// Lifecycle: `run()` blocks the calling thread, which becomes the router thread. SIGINT
 /// and SIGTERM start a graceful shutdown: open requests get `shutting_down`, plugins get
-/// DISCONNECT and SIGTERM (SIGKILL after 2 s), and `run()` returns.
+/// DISCONNECT, then SIGTERM after 1 s and SIGKILL after 3 s, and `run()` returns.
 public final class IntentHost {
     public let manifest: Manifest
     private let logger: Logger
     private let context = ZMQContext()
-    /// Installs extra behaviour (flows, metadata checks, choice handling) before routing
-    /// starts. Later features hook in here.
-    private let configure: [(IntentRouterHooks) -> Void]
-
-    public init(manifest: Manifest, logger: Logger, extensions: [(IntentRouterHooks) -> Void] = []) {
+    public init(manifest: Manifest, logger: Logger) {
         self.manifest = manifest
         self.logger = logger
-        self.configure = extensions
     }
 
     /// Runs the host until it is told to stop.
@@ -70,7 +65,6 @@ public final class IntentHost {
         LegacyHandlers.install(definitions, into: hooks)
         NewStyleSupport.install(hooks, definitions: definitions)
         ShortcutSupport.install(hooks, definitions: definitions)
-        for install in configure { install(hooks) }
         hooks.extensions.forEach(router.install)
 
         for warning in manifest.warnings { logger.warning("\(warning)") }

@@ -11,7 +11,7 @@ func legacyTestPlugin(_ id: String = "legacytest", callLog: String? = nil, defin
         "    exec: \(Products.path("plugin-legacytest"))",
         "    IntentsSupported: [ResolveIntent, CodeIntent, ConfirmIntent, TypesIntent, SecretIntent]",
     ]
-    if definitions { lines.append("    definitions: [\(Products.root)/definitions/legacytest.yaml]") }
+    if definitions { lines.append("    definitions: [\(Products.root)/Tests/Plugins/definitions/legacytest.yaml]") }
     if let callLog { lines += ["    env:", "      LEGACY_CALL_LOG: \(callLog)"] }
     return (lines + extra.map { "    " + $0 }).joined(separator: "\n")
 }

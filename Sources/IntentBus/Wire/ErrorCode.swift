@@ -14,6 +14,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case timeout = "timeout"
     /// The plugin exited while it held the request.
     case pluginCrashed = "plugin_crashed"
+    /// The plugin stopped answering heartbeats while it held the request.
+    case pluginHung = "plugin_hung"
     /// The plugin can't run (missing binary, failed handshake, crash loop).
     case pluginUnavailable = "plugin_unavailable"
     /// Too many requests in flight for the plugin; try again later.

@@ -22,6 +22,7 @@ extension ManifestAssembler {
             let definitions = m.optional("definitions", as: [String].self, default: [])
             let maxInFlight = m.optional("max_in_flight", as: Marked<Int>.self)
             let enabled = m.optional("enabled", as: Bool.self, default: true)
+            let lifecycle = decodeLifecycle(m)
             let synonyms = m.optional("synonyms", as: [Marked<String>].self, default: [])
 
             if let id { checkID(id) }
@@ -44,7 +45,7 @@ extension ManifestAssembler {
             let exec = command.map { executable(for: $0) }
 
             guard context.errors.count == errorsBefore, let id, let exec, let intents else { return nil }
-            return PluginSpec(
+            var spec = PluginSpec(
                 id: id.value,
                 name: name?.value ?? id.value,
                 exec: exec,
@@ -57,8 +58,10 @@ extension ManifestAssembler {
                 maxInFlight: maxInFlight?.value ?? Self.defaultMaxInFlight,
                 mark: m.mark,
                 intentMarks: intents.map(\.mark),
-                enabled: enabled,
-                synonyms: synonyms.map(\.value))
+                enabled: enabled)
+            spec.lifecycle = lifecycle
+            spec.synonyms = synonyms.map(\.value)
+            return spec
         }
     }
 

@@ -16,6 +16,20 @@ final class PluginSlot: PluginView {
         case failed(reason: String)
         /// `enabled: false` in the manifest: never started, never routed to.
         case disabled
+        /// Being stopped on purpose (hung, idle, a restart asked for); its exit is expected.
+        case stopping(pid: pid_t, why: StopReason)
+    }
+
+    /// Why the host stops a running plugin.
+    enum StopReason: String {
+        /// It stopped answering heartbeats: counts as a crash, restarts with backoff.
+        case hung
+        /// An on-demand plugin with nothing to do: stopped until the next request.
+        case idle
+        /// `ib.plugins.restart`: started again at once.
+        case restart
+        /// `ib.plugins.disable`: stays stopped.
+        case disable
     }
 
     let index: Int
@@ -41,6 +55,14 @@ final class PluginSlot: PluginView {
     var spawnGeneration: UInt64 = 0
     /// When the last spawn failed, to retry a missing binary at most once a second.
     var lastSpawnFailure: UInt64?
+    /// When the plugin last sent anything (monotonic ns): its liveness.
+    var lastHeard: UInt64 = 0
+    /// Bumped when the plugin starts work, so that a stale idle timer does nothing.
+    var idleGeneration: UInt64 = 0
+    /// The breaker is open: started again only after the cool-down (then half-open).
+    var breakerOpen = false
+    /// Disabled at run time (`ib.plugins.disable`), whatever the manifest says.
+    var disabledAtRunTime = false
     /// The last REPLY header from this plugin that passed the host's checks
     /// (IntentRouter+PluginOutput.swift).
     var goodReplyHeader: Data?
@@ -53,7 +75,7 @@ final class PluginSlot: PluginView {
 
     var pid: pid_t? {
         switch state {
-        case .starting(let pid), .ready(let pid, _): pid
+        case .starting(let pid), .ready(let pid, _), .stopping(let pid, _): pid
         default: nil
         }
     }
@@ -73,6 +95,7 @@ final class PluginSlot: PluginView {
         case .backoff: "restarting"
         case .failed: "failed"
         case .disabled: "disabled"
+        case .stopping: "stopping"
         }
     }
 

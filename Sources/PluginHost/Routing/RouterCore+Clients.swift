@@ -50,6 +50,9 @@ extension RouterCore {
         if msg.requestId.isEmpty {
             return BusError(.badFrame, "the request id (frame 2) must not be empty")
         }
+        if draining || stopping {
+            return BusError(.shuttingDown, "the host is shutting down; it takes no new requests")
+        }
         if msg.header.count > 0 {
             do { options = try msg.headerJSON() } catch {
                 return BusError(.badFrame, "the header (frame 4) is \(error.message)")

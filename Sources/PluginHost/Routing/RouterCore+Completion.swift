@@ -13,6 +13,7 @@ extension RouterCore {
         switch exchange.stage {
         case .delivered, .prompting:
             slot.inFlight -= 1
+            if slot.inFlight == 0, slot.spec.lifecycle.idleTimeout != nil { noteIdle(slot) }
         case .pending:
             if let i = slot.waiting.firstIndex(of: exchange.hostId) { slot.waiting.remove(at: i) }
         case .choosing:
@@ -21,6 +22,7 @@ extension RouterCore {
         exchange.generation += 1
         for ext in extensions { ext.exchangeEnded(exchange, final: final) }
         effects.sendToClient(exchange.client, final)
+        if draining { drainProgress() }
     }
 
     func fail(_ exchange: Exchange, _ error: BusError) {
@@ -117,6 +119,19 @@ extension RouterCore {
                 guard let pid = slot.pid else { continue }
                 logger.warning("plugin \(slot.spec.id) (pid \(pid)) is still running; sending \(signal == SIGKILL ? "SIGKILL" : "SIGTERM")")
                 effects.signal(pid, signal)
+            }
+        case .heartbeat(let index, let generation):
+            heartbeatDue(slots[index], generation: generation)
+        case .stopStopping(let index, let pid, let signal):
+            stopStoppingDue(slots[index], pid: pid, signal: signal)
+        case .idle(let index, let generation):
+            idleDue(slots[index], generation: generation)
+        case .breakerRetry(let index):
+            breakerRetryDue(slots[index])
+        case .drainOver:
+            if !stopping {
+                logger.warning("the drain is over with \(exchanges.count) requests still open; they end now")
+                finishShutdown()
             }
         case .stopRejected(let pid):
             guard rejectedPids.remove(pid) != nil else { return }

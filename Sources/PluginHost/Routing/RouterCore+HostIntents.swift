@@ -11,6 +11,7 @@ extension RouterCore {
         hostIntents["ib.plugins"] = .answer { [unowned self] _ in
             .success(["plugins": .array(slots.map(pluginSummary)), "conflicts": conflicts()])
         }
+        installPluginControl()
     }
 
     func handleControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON) {

@@ -4,9 +4,6 @@ import IntentBus
 /// The plugin side: messages from plugins, and the plugin lifecycle (spawn, handshake,
 /// crash, restart).
 extension RouterCore {
-    /// How many crashes within `crashWindow` make the host give up on a plugin.
-    static let crashLimit = 5
-    static let crashWindow: UInt64 = 60_000_000_000
     static let handshakeTimeout: UInt64 = 10_000_000_000
 
     /// A message a plugin sent (its frames, connection identity first).
@@ -27,6 +24,7 @@ extension RouterCore {
             return
         }
         let slot = slots[index]
+        slot.lastHeard = effects.now()  // any message is a sign of life
         switch msg.kind {
         case .reply, .error, .prompt, .progress:
             guard let exchange = exchanges[wireId: msg.requestId], exchange.pluginIndex == index, exchange.isDelivered else {
@@ -168,6 +166,8 @@ extension RouterCore {
         _ = effects.sendToPlugin(envelope.identity, WireMessage(kind: .welcome, header: nil,
                                                                 body: ["protocol": .int(WireProtocol.version)]).frames)
         logger.info("plugin \(id) is ready (pid \(pid)): \(styles.keys.sorted().joined(separator: ", "))")
+        startHeartbeats(slot)
+        closeBreaker(slot)
         let waiting = slot.waiting
         slot.waiting.removeAll()
         for hostId in waiting {
@@ -183,11 +183,17 @@ extension RouterCore {
             logger.info("plugin \(slot.spec.id) (pid \(pid)) stopped: \(status)")
             return
         }
+        if case .stopping(_, let why) = slot.state, why != .hung {
+            return stoppedOnPurpose(slot, pid: pid, why: why, status: status)
+        }
         let now = effects.now()
-        slot.crashTimes = slot.crashTimes.filter { now - $0 < Self.crashWindow } + [now]
+        let window = slot.spec.lifecycle.crashWindow.nanoseconds
+        slot.crashTimes = slot.crashTimes.filter { now - $0 < window } + [now]
         // A rejected handshake is the real story; the exit that follows is its consequence.
         if let rejection = slot.lastError, rejection.hasPrefix("handshake rejected"), slot.identity == nil {
             slot.lastError = "\(rejection); pid \(pid) then \(status)"
+        } else if case .stopping(_, .hung) = slot.state {
+            slot.lastError = "pid \(pid) hung and was stopped (\(status))"
         } else {
             slot.lastError = "pid \(pid) \(status)"
         }
@@ -199,14 +205,10 @@ extension RouterCore {
             failWaiting(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(slot.lastError ?? "")"))
             return
         }
-        if slot.crashTimes.count >= Self.crashLimit {
-            let reason = "crashed \(slot.crashTimes.count) times within \(Self.crashWindow / 1_000_000_000) s; not restarting (last: \(status))"
-            slot.state = .failed(reason: reason)
-            logger.error("plugin \(slot.spec.id) \(reason)")
-            failWaiting(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)"))
-            return
+        if slot.crashTimes.count >= slot.spec.lifecycle.crashLimit {
+            return openBreaker(slot, last: status)
         }
-        let delay = min(UInt64(100_000_000) << UInt64(slot.crashTimes.count - 1), 5_000_000_000)
+        let delay = min(UInt64(100_000_000) << UInt64(min(slot.crashTimes.count - 1, 6)), 5_000_000_000)
         slot.state = .backoff
         slot.restarts += 1
         timers.schedule(at: now + delay, .restart(index: slot.index))

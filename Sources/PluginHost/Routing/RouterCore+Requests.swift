@@ -89,6 +89,10 @@ extension RouterCore {
                                 details: ["plugin": .string(slot.spec.id)])
             }
         }
+        if slot.disabledAtRunTime {
+            return BusError(.pluginUnavailable, "plugin \(slot.spec.id) is disabled (ib.plugins.disable)",
+                            details: ["plugin": .string(slot.spec.id)])
+        }
         if slot.inFlight + slot.waiting.count >= slot.spec.maxInFlight {
             return BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight; try again later",
                             details: ["plugin": .string(slot.spec.id)])
@@ -114,6 +118,7 @@ extension RouterCore {
             begin(exchange, slot, received: msg)
         } else {
             slot.waiting.append(exchange.hostId)
+            activateIfNeeded(slot)
         }
     }
 
@@ -122,6 +127,7 @@ extension RouterCore {
     func begin(_ exchange: Exchange, _ slot: PluginSlot, received: WireMessage? = nil) {
         guard case .pending(let header, let body) = exchange.stage else { return }
         slot.inFlight += 1
+        noteBusy(slot)
         exchange.stage = .delivered
         if exchange.flow == nil {
             let style = slot.style(for: exchange.intent)

@@ -37,6 +37,8 @@ final class RouterCore: RouterView {
     /// directory before routing starts.
     var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
     private(set) var stopping = false
+    /// SIGTERM arrived: no new requests; open ones may finish (`host.drain_timeout`).
+    var draining = false
     /// What extensions added (flows, HELLO checks, host intents).
     var extensions: [any RouterExtension] = []
     var hostIntents: [String: HostIntent] = [:]
@@ -78,7 +80,7 @@ final class RouterCore: RouterView {
         #if DEBUG
         owner = pthread_self()
         #endif
-        for slot in slots where slot.spec.enabled { startPlugin(slot) }
+        for slot in slots where slot.spec.enabled && slot.spec.lifecycle.activation == .eager { startPlugin(slot) }
     }
 
     /// Debug builds: the core is used from the thread that started it, and only that one.
@@ -124,7 +126,7 @@ final class RouterCore: RouterView {
         case .extensionFinished(let id, let result):
             for ext in extensions { ext.finished(id: id, result: result) }
         case .shutdown:
-            beginShutdown()
+            beginDrain()
         }
     }
 
@@ -140,7 +142,8 @@ final class RouterCore: RouterView {
 
     // MARK: - Shutdown
 
-    private func beginShutdown() {
+    /// Ends every open request with `shutting_down` and stops the plugins.
+    func finishShutdown() {
         guard !stopping else { return }
         stopping = true
         logger.info("shutting down: answering open requests and stopping plugins")

@@ -58,4 +58,14 @@ enum RouterTimer {
     case stopPlugins(signal: Int32)
     /// A plugin whose handshake was rejected has not exited on its own.
     case stopRejected(pid: pid_t)
+    /// Send a ready plugin its next HEARTBEAT and check that it is alive.
+    case heartbeat(index: Int, generation: UInt64)
+    /// A plugin being stopped on purpose: signal it if it is still running.
+    case stopStopping(index: Int, pid: pid_t, signal: Int32)
+    /// An on-demand plugin may have been idle long enough.
+    case idle(index: Int, generation: UInt64)
+    /// The breaker's cool-down is over: try one start.
+    case breakerRetry(index: Int)
+    /// Shutdown: the drain is over, whatever is still open.
+    case drainOver
 }

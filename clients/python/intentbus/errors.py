@@ -39,6 +39,7 @@ class ErrorCode(str, Enum):
     UNKNOWN_PLUGIN = "unknown_plugin"
     TIMEOUT = "timeout"
     PLUGIN_CRASHED = "plugin_crashed"
+    PLUGIN_HUNG = "plugin_hung"
     PLUGIN_UNAVAILABLE = "plugin_unavailable"
     BUSY = "busy"
     INVALID_PARAMETERS = "invalid_parameters"
@@ -144,6 +145,11 @@ class PluginCrashed(BusError):
     code = ErrorCode.PLUGIN_CRASHED
 
 
+class PluginHung(BusError):
+    """The plugin stopped answering heartbeats while it held the request; it is restarted."""
+    code = ErrorCode.PLUGIN_HUNG
+
+
 class PluginUnavailable(BusError):
     """The plugin can't be started, was rejected, disconnected or is in a crash loop."""
     code = ErrorCode.PLUGIN_UNAVAILABLE
@@ -207,7 +213,7 @@ class InternalError(BusError):
 _BY_CODE: Dict[str, Type[BusError]] = {
     cls.code.value: cls
     for cls in (BadFrame, UnsupportedVersion, UnknownIntent, ChoiceRequired, UnknownPlugin, BusTimeout,
-                PluginCrashed, PluginUnavailable, Busy, InvalidParameters, AuthenticationRequired,
+                PluginCrashed, PluginHung, PluginUnavailable, Busy, InvalidParameters, AuthenticationRequired,
                 ConversationExpired, Cancelled, DuplicateRequest, UnexpectedAnswer, TooLarge, PluginError,
                 ShuttingDown, InternalError)
 }
