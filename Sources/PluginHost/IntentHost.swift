@@ -91,6 +91,9 @@ public final class IntentHost {
         logger.info("IntentBus host \(getpid()) listening: clients \(frontend.lastEndpoint), plugins \(backend.lastEndpoint); \(manifest.plugins.count) plugins from \(manifest.path)")
         shell.run()
         sources.forEach { $0.cancel() }
+        // The last final answers may still be queued in libzmq: give them up to 2 s to
+        // leave (a linger of 0 would drop them with the socket).
+        try? frontend.setLinger(milliseconds: 2_000)
         frontend.close()
         backend.close()
         for endpoint in [host.frontend, host.backend] where endpoint.hasPrefix("ipc://") {

@@ -94,6 +94,12 @@ public final class ZMQSocket {
         try setOption(ZMQ_RCVHWM, receive)
     }
 
+    /// Milliseconds that closing the socket may wait to send what is still queued
+    /// (0: drop it at once, the default here; -1: wait forever).
+    public func setLinger(milliseconds: Int32) throws(ZMQError) {
+        try setOption(ZMQ_LINGER, milliseconds)
+    }
+
     /// Milliseconds a blocking receive waits before giving up (-1 = forever).
     public func setReceiveTimeout(milliseconds: Int32) throws(ZMQError) {
         try setOption(ZMQ_RCVTIMEO, milliseconds)

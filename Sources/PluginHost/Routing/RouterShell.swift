@@ -60,10 +60,10 @@ final class RouterShell: RouterEffects {
             if ready[1] { drain(backend, into: core.pluginFrames) }
             if ready[2] {
                 for event in mailbox.drain() { core.handle(event) }
-                if core.isFinished { break }
             }
             core.fireDueTimers()
             if let flushAt, flushAt <= MonotonicClock.now() { flushClients() }
+            if core.isFinished { break }  // checks `stopping` first: nothing on the hot path
         }
         core.choiceBook.stopWriter()  // queued writes finish; their outcomes are not needed any more
         for ext in core.extensions { ext.stop() }  // likewise for extensions' own threads
