@@ -14,8 +14,9 @@ enum SuggestionsCommand {
 
     suggestions  what you are likely to want now, ranked by how often, how recently and
                  at what time of day you did it, each with a phrase to say
-    donations    the interactions the host remembers (it donates each request that
-                 succeeds; plugins and clients donate too), and deleting them
+    donations    the interactions the host remembers (it donates each legacy or
+                 new-style request that succeeds; plugins and clients donate too),
+                 and deleting them
     """
 
     static func run(_ argv: [String], command: String) throws -> Int32 {
