@@ -47,6 +47,7 @@ public final class IntentHost {
         let hooks = IntentRouterHooks(view: router)
         LegacyHandlers.install(definitions, into: hooks)
         NewStyleSupport.install(hooks, definitions: definitions)
+        ShortcutSupport.install(hooks, definitions: definitions)
         hooks.extensions.forEach(router.install)
 
         for warning in manifest.warnings { logger.warning("\(warning)") }

@@ -81,6 +81,9 @@ public struct PluginSpec: Sendable {
     public var enabled: Bool = true
     /// Activation, heartbeats and the crash breaker (docs/lifecycle.md).
     public var lifecycle = PluginLifecycle()
+    /// `synonyms:`: other names people use for the plugin; a phrase's
+    /// `${applicationName}` matches `name` or any of these (docs/shortcuts.md).
+    public var synonyms: [String] = []
 }
 
 /// Host settings from the manifest's `host:` section.

@@ -144,7 +144,10 @@ extension RouterCore {
                 }
             }
         }
-        if let flow = exchange.flow { return flow.start(exchange, body: body, self) }
+        if let flow = exchange.flow {
+            for ext in extensions { ext.flowStarting(exchange, body: body) }
+            return flow.start(exchange, body: body, self)
+        }
         let message = received ?? WireMessage(kind: .request, intent: exchange.intent)
         message.requestId = exchange.wireId
         message.header = header

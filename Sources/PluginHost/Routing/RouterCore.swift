@@ -126,6 +126,8 @@ final class RouterCore: RouterView {
             pluginExited(slots[index], pid: pid, status: status)
         case .choiceWritten(let id, let result):
             choiceBook.completed(id, result)
+        case .extensionFinished(let id, let result):
+            for ext in extensions { ext.finished(id: id, result: result) }
         case .shutdown:
             beginDrain()
         }

@@ -74,6 +74,7 @@ final class RouterShell: RouterEffects {
             if core.isFinished { break }  // checks `stopping` first: nothing on the hot path
         }
         core.choiceBook.stopWriter()  // queued writes finish; their outcomes are not needed any more
+        for ext in core.extensions { ext.stop() }  // likewise for extensions' own threads
         mailbox.close()
     }
 

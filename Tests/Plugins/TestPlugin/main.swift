@@ -9,6 +9,7 @@ import IntentBus
 //   {"confirm": true}   ask a yes/no question first
 //   {"progress": N}     send N progress updates first
 //   {"fail": true}      answer with status failure
+//   {"reply_header": {…}} add these fields to the REPLY header (donations)
 // Every reply says which plugin answered and echoes the parameters.
 // TEST_BAD_TOKEN=1 makes it present a wrong token; TEST_EXIT_AT_START=CODE makes it exit
 // before connecting.
@@ -45,7 +46,8 @@ do {
                 out["confirmed"] = try await context.prompt(["kind": "confirmation", "dialog": "Really?"])
             }
             if let client = request.client { out["client"] = .string(client) }
-            return p["fail"]?.boolValue == true ? .failure(.object(out)) : .success(.object(out))
+            return PluginReply(status: p["fail"]?.boolValue == true ? .failure : .success, body: .object(out),
+                               header: p["reply_header"]?.objectValue ?? [:])
         }
     }
     runtime.run()

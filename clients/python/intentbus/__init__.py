@@ -21,6 +21,7 @@ from .plugin import (Context, Handler, HandlerStyle, PlainHandler, Plugin, Plugi
 from .legacy import LegacyFunctionHandler, LegacyHandler, LegacyIntent, Resolution, Response
 from .appintents import (ALWAYS_ALLOWED, REQUIRES_AUTHENTICATION, AppIntent, Entity, EntityQuery, EntityType,
                          EnumType, IntentResult, NeedsValue, NewStyleHandler, Parameter, PerformContext)
+from .shortcuts import APPLICATION_NAME, AppShortcut, IntentDonation, deletion, slot
 from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json, parse_json
 
 __version__ = "0.1.0"
@@ -32,6 +33,7 @@ __all__ = [
     "LegacyHandler", "LegacyFunctionHandler", "LegacyIntent", "Resolution", "Response",
     "AppIntent", "Parameter", "EnumType", "EntityType", "Entity", "EntityQuery", "IntentResult", "NeedsValue",
     "PerformContext", "NewStyleHandler", "ALWAYS_ALLOWED", "REQUIRES_AUTHENTICATION",
+    "AppShortcut", "APPLICATION_NAME", "slot", "IntentDonation", "deletion",
     "Kind", "Message", "canonical_json", "parse_json", "PROTOCOL_VERSION",
     "ErrorCode", "IntentBusError", "BusError", "WireError", "NoAnswer", "ProtocolViolation", "Unanswered",
     "error_class", "BadFrame", "UnsupportedVersion", "UnknownIntent", "ChoiceRequired", "UnknownPlugin",

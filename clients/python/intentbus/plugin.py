@@ -413,8 +413,9 @@ class Plugin:
 
     def register(self, item: Any) -> Any:
         """Registers a new-style intent (an `AppIntent` subclass: its handler, its
-        migrated legacy name, its entity and enum types) or an `EntityType` that no
-        parameter uses. Returns `item`, so it works as a class decorator."""
+        migrated legacy name, its entity and enum types), an `EntityType` that no
+        parameter uses, or an `AppShortcut` (shortcuts.py). Returns `item`, so it works
+        as a class decorator."""
         from .appintents import install
         install(self, item)
         return item
