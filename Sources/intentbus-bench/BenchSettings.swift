@@ -20,6 +20,13 @@ struct BenchSettings: Encodable {
     /// Throughput rounds per path: a round's rate swings by ±25 % on a shared 2-core
     /// machine, so more, shorter rounds give a steadier median than a few long ones.
     var throughputRounds = 12
+    /// The depths and connection counts of the throughput sweep (100 B). The sweep's
+    /// other depths run fewer, shorter rounds than `window`, which gets the full ones.
+    var sweepWindows = [1, 16, 100, 200, 1_000]
+    var sweepConnections = [1, 10, 100]
+    var sweepRounds = 6
+    var sweepSeconds = 0.5
+    var sweepCount = 60_000
     /// 1 MB bodies: requests kept in flight and per round. 200 × 1 MB in flight would
     /// measure the machine's memory, not forwarding; 16 keeps every hop's pipe busy.
     var largeWindow = 16
@@ -35,6 +42,7 @@ struct BenchSettings: Encodable {
 
     static let quick = BenchSettings(rounds: 2, latencyCount: 200, latencyCountLarge: 30, latencySeconds: 0.5,
                                      window: 200, throughputCount: 2_000, throughputSeconds: 0.5, throughputRounds: 2,
+                                     sweepRounds: 2, sweepSeconds: 0.3, sweepCount: 2_000,
                                      largeWindow: 16, largeCount: 100, styleCount: 50, coldStarts: 2)
 }
 

@@ -1,0 +1,92 @@
+import Foundation
+import IntentBus
+
+extension Bench {
+    /// The median of each role's CPU per request over a path's rounds.
+    static func medianCPU(_ m: PathMeasurement) -> CPUPerRequest? {
+        guard let c = m.cpu, !c.isEmpty else { return nil }
+        return CPUPerRequest(client: median(c.map(\.client)), middle: median(c.map(\.middle)), farEnd: median(c.map(\.farEnd)))
+    }
+
+    /// The load generator's capacity check: the relay loaded from two load processes
+    /// against the same relay loaded from one, the same total in flight. If the generator
+    /// limited the relay, two would carry more; the baseline counts only if they do not.
+    func runGeneratorCheck(relay: Subject) throws {
+        var one = relay, two = relay
+        (one.name, one.loadProcesses) = ("relay, 1 load process", 1)
+        (two.name, two.loadProcesses) = ("relay, 2 load processes", 2)
+        let scenario = "generator ×2, relay, \(settings.window) in flight, 100 B"
+        log(scenario)
+        let (t, o) = try throughput(scenario, subject: two, baseline: one, size: 100, window: settings.window,
+                                    count: settings.throughputCount, bytes: false, minRatio: nil, connections: 2)
+        // The verdict: the baseline must not rise with twice the generator (5 % for noise).
+        if let index = rows.lastIndex(where: { $0.scenario == scenario && $0.metric == "req/s" }) {
+            let ratio = median(t.rounds) / median(o.rounds)
+            rows[index].target = "≤ 1.05×"
+            rows[index].verdict = ratio <= 1.05 ? .pass : .fail
+        }
+        _ = o
+    }
+
+    /// Throughput of the host against the relay at several depths and connection counts,
+    /// with the host's own CPU, the p99 at the standard depth, and the SDK's cost.
+    func runThroughputSweep(host: Subject, relay: Subject, rawRelay: Subject) throws {
+        let window = settings.window
+        for depth in settings.sweepWindows {
+            let standard = depth == window
+            let scenario = "\(depth) in flight, 100 B"
+            log(scenario)
+            let judged = depth == 100 || depth == 200
+            let (h, r) = try throughput(scenario, subject: host, baseline: relay, size: 100, window: depth,
+                                        count: standard ? settings.throughputCount : settings.sweepCount,
+                                        bytes: false, minRatio: judged ? 0.8 : nil,
+                                        rounds: standard ? nil : settings.sweepRounds,
+                                        seconds: standard ? nil : settings.sweepSeconds)
+            guard standard else { continue }
+            if let hc = Self.medianCPU(h), let rc = Self.medianCPU(r) {
+                let ratio = hc.middle / rc.middle
+                rows.append(ResultRow(
+                    scenario: scenario, metric: "host CPU per request", value: String(format: "%.2f µs", hc.middle),
+                    baseline: String(format: "zmq_proxy %.2f µs", rc.middle), ratio: ratio, target: "≤ 1.30×",
+                    verdict: ratio <= 1.3 ? .pass : .fail, rawValue: hc.middle, rawBaseline: rc.middle, unit: "µs CPU",
+                    note: "user + system CPU of the host process against the bench-relay process (zmq_proxy), all threads, per answered request, median of the rounds"))
+            }
+            if let hp99 = h.p99, let rp99 = r.p99 {
+                rows.append(ResultRow(
+                    scenario: scenario, metric: "p99", value: Format.micros(hp99), baseline: "relay \(Format.micros(rp99))",
+                    ratio: hp99 / rp99, target: "reported", verdict: .info, rawValue: hp99, rawBaseline: rp99, unit: "ns",
+                    note: "round trip of every REPLY in every round, measured by the load process from send to answer; missing answers: host \(h.counts.missing), relay \(r.counts.missing)"))
+            }
+        }
+        for connections in settings.sweepConnections where connections > 1 {
+            let scenario = "\(window) in flight over \(connections) connections, 100 B"
+            log(scenario)
+            _ = try throughput(scenario, subject: host, baseline: relay, size: 100, window: window,
+                               count: settings.sweepCount, bytes: false, minRatio: nil, connections: connections,
+                               rounds: settings.sweepRounds, seconds: settings.sweepSeconds)
+        }
+        // The SDK's own cost: the echo plugin (the SDK's raw path) against the worker that
+        // decodes nothing, as far ends of their paths, in the same rounds.
+        let scenario = "plugin SDK, \(window) in flight, 100 B"
+        log(scenario)
+        let (h, w) = try throughput(scenario, subject: host, baseline: rawRelay, size: 100, window: window,
+                                    count: settings.sweepCount, bytes: false, minRatio: nil,
+                                    rounds: settings.sweepRounds, seconds: settings.sweepSeconds)
+        if let hc = Self.medianCPU(h), let wc = Self.medianCPU(w) {
+            let ratio = hc.farEnd / wc.farEnd
+            rows.append(ResultRow(
+                scenario: scenario, metric: "far-end CPU per request", value: String(format: "plugin-echo %.2f µs", hc.farEnd),
+                baseline: String(format: "no-decode worker %.2f µs", wc.farEnd), ratio: ratio, target: "≤ 1.20×",
+                verdict: ratio <= 1.2 ? .pass : .fail, rawValue: hc.farEnd, rawBaseline: wc.farEnd, unit: "µs CPU",
+                note: "user + system CPU of the far end (all threads) per answered request, median of the rounds: plugin-echo (the Swift SDK's raw path: decode, dispatch, reply) behind the host against bench-worker --no-decode (echoes the frames as received) behind the relay"))
+        }
+        if let decoding = details.first(where: { $0.name == "\(window) in flight, 100 B" })?.measurements.last,
+           let dc = Self.medianCPU(decoding), let wc = Self.medianCPU(w) {
+            rows.append(ResultRow(
+                scenario: scenario, metric: "decoding worker CPU per request", value: String(format: "bench-worker %.2f µs", dc.farEnd),
+                baseline: String(format: "no-decode worker %.2f µs", wc.farEnd), ratio: dc.farEnd / wc.farEnd, target: "–",
+                verdict: .info, rawValue: dc.farEnd, rawBaseline: wc.farEnd, unit: "µs CPU",
+                note: "bench-worker decodes with the SDK's own WireMessage, as plugin-echo does; from the \(window)-in-flight rounds above"))
+        }
+    }
+}
