@@ -81,11 +81,12 @@ final class Bench {
     /// The load processes for throughput, started on first use.
     private var startedFleet: LoadFleet?
     /// How many load processes a throughput round uses unless a scenario says otherwise.
-    var loadProcesses = 1
+    /// The fleet has twice as many, for the generator capacity check.
+    var loadProcesses = 2
 
     func fleet() throws -> LoadFleet {
         if let startedFleet { return startedFleet }
-        let f = try LoadFleet(bench: self, processes: 2)
+        let f = try LoadFleet(bench: self, processes: loadProcesses * 2)
         startedFleet = f
         return f
     }
@@ -263,7 +264,7 @@ final class Bench {
         var result = [subject.name: PathMeasurement(path: subject.name), baseline.name: PathMeasurement(path: baseline.name)]
         var samples: [String: [UInt64]] = [:]
         func load(_ s: Subject, count: Int, seconds: Double) throws -> FleetRound {
-            let processes = s.loadProcesses ?? processes
+            let processes = min(s.loadProcesses ?? processes, window)
             return try fleet.round(processes: processes, endpoint: s.client.endpoint, intent: s.intent, size: size, key: s.parameter,
                             window: window, connections: max(connections, processes), count: count, seconds: seconds, echo: s.echoes)
         }
