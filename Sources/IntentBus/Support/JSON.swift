@@ -109,6 +109,15 @@ extension JSON {
     }
 
     private static func writeString(_ s: String, to out: inout String) {
+        // Most strings need no escape at all: append them whole. Going scalar by scalar
+        // was the largest single cost of a new-style reply in the plugin (perf,
+        // docs/performance.md).
+        if !s.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {
