@@ -53,8 +53,11 @@ extension JSON {
     /// means "nothing".
     public static func parse(_ data: Data) throws(JSONParseError) -> JSON {
         if data.isEmpty { return .object([:]) }
-        var parser = JSONParser(data)
-        return try parser.parseDocument()
+        let result = data.withUnsafeBytes { raw -> Result<JSON, JSONParseError> in
+            var parser = JSONParser(raw.bindMemory(to: UInt8.self))
+            do throws(JSONParseError) { return .success(try parser.parseDocument()) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 
     /// Parses a UTF-8 string.
