@@ -6,15 +6,22 @@ extension Bench {
     /// bytes per second with 1 MB bodies. Both paths stay up for the whole phase.
     func runHostAgainstRelay() throws {
         let (relayEndpoint, relayChildren) = try startRelay("relay")
-        let (rawEndpoint, rawChildren) = try startRelay("raw", workerArguments: ["--no-decode"])
         let (hostEndpoint, host) = try startHost("host", plugins: echoPluginEntry())
+        // The same host in front of the echo worker that decodes nothing: the SDK's baseline.
+        let (rawEndpoint, rawHost) = try startHost("host-raw", plugins: """
+          - id: echo
+            exec: \(bin("bench-worker")) --no-decode --plugin
+            IntentsSupported: [EchoIntent]
+            timeout: 30s
+            max_in_flight: 4096
+        """)
         var relay = try connect("relay", relayEndpoint, intent: "EchoIntent", watching: relayChildren)
-        var rawRelay = try connect("relay, no-decode worker", rawEndpoint, intent: "EchoIntent", watching: rawChildren)
+        var rawPlugin = try connect("host, no-decode plugin", rawEndpoint, intent: "EchoIntent", watching: [rawHost])
         var hostPath = try connect("host", hostEndpoint, intent: "EchoIntent", watching: [host])
         (relay.middle, relay.farEnd) = ([relayChildren[0].pid], [relayChildren[1].pid])
-        (rawRelay.middle, rawRelay.farEnd) = ([rawChildren[0].pid], [rawChildren[1].pid])
+        (rawPlugin.middle, rawPlugin.farEnd, rawPlugin.roles) = ([rawHost.pid], BenchChild.childPids(of: rawHost.pid), ("host", "worker"))
         (hostPath.middle, hostPath.farEnd, hostPath.roles) = ([host.pid], BenchChild.childPids(of: host.pid), ("host", "plugin"))
-        log("paths ready: relay \(relayEndpoint), no-decode relay \(rawEndpoint), host pid \(host.pid)")
+        log("paths ready: relay \(relayEndpoint), host pid \(host.pid), host with the no-decode plugin pid \(rawHost.pid)")
 
         for (label, size) in [("100 B", 100), ("10 KB", 10_000), ("1 MB", 1_000_000)] {
             let count = size >= 1_000_000 ? settings.latencyCountLarge : settings.latencyCount
@@ -23,7 +30,7 @@ extension Bench {
                             p50Target: size == 100 ? 1.10 : 1.25)
         }
         try runGeneratorCheck(relay: relay)
-        try runThroughputSweep(host: hostPath, relay: relay, rawRelay: rawRelay)
+        try runThroughputSweep(host: hostPath, relay: relay, rawPlugin: rawPlugin)
         log("\(settings.window) in flight, 10 KB")
         _ = try throughput("\(settings.window) in flight, 10 KB", subject: hostPath, baseline: relay, size: 10_000,
                            window: settings.window, count: settings.throughputCount, bytes: false, minRatio: 0.6)
@@ -39,7 +46,7 @@ extension Bench {
                                   note: "VmHWM of the host process alone (plugins excluded), after 1 MB bodies went through it"))
         }
         try fleet().closeConnections()
-        for child in [host] + relayChildren + rawChildren { child.stop() }
+        for child in [host, rawHost] + relayChildren { child.stop() }
     }
 
     /// Routing cost with 1,000 declared intents and 100 declared plugins (10 running)
