@@ -204,7 +204,7 @@ def table(summary: List[dict]) -> str:
     ib = summary[0]
     lines = ["| peer | p50, 1 in flight | p99, 1 in flight | req/s, 100 in flight (median; min–max) | p99, 100 in flight "
              "| server-side CPU per request (100 in flight) | client CPU per request | answered / sent, missing "
-             "| IntentBus p50 vs it | IntentBus req/s vs it |",
+             "| IntentBus p50 ÷ its p50 (< 1: IntentBus ahead) | IntentBus req/s ÷ its req/s (> 1: IntentBus ahead) |",
              "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
     for s in summary:
         a, b = s["1"], s["100"]
