@@ -52,7 +52,9 @@ extension Bench {
         let window = settings.window
         for depth in settings.sweepWindows {
             let standard = depth == window
-            let scenario = "\(depth) in flight, 100 B, \(loadProcesses) connections"
+            // One load process per connection, and no more processes than requests in flight.
+            let connections = min(loadProcesses, depth)
+            let scenario = "\(depth) in flight, 100 B, \(connections) connection\(connections == 1 ? "" : "s")"
             log(scenario)
             let judged = depth == 100 || depth == 200
             let (h, r) = try throughput(scenario, subject: host, baseline: relay, size: 100, window: depth,
