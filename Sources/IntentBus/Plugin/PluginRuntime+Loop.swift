@@ -152,11 +152,8 @@ extension PluginRuntime {
             lock.withLock { live[msg.requestId] = ctx }
             state.pendingTasks += 1
             let work = Self.task(handler, request: request, context: ctx, pluginId: pluginId, logger: logger, outbox: outbox)
-            if runsHandlersOnSocketThread {
-                Task(executorPreference: executor, operation: work)
-            } else {
-                Task(operation: work)
-            }
+            let task = runsHandlersOnSocketThread ? Task(executorPreference: executor, operation: work) : Task(operation: work)
+            ctx.attach(task)
         case .answer:
             let ctx = lock.withLock { live[msg.requestId] }
             ctx?.deliverAnswer((try? msg.bodyJSON()) ?? .object([:]))
@@ -167,7 +164,11 @@ extension PluginRuntime {
         case .disconnect:
             logger.debug("host said DISCONNECT")
             return 0
-        case .heartbeat, .welcome:
+        case .heartbeat:
+            // Answered here, on the socket thread, never by handler code: a plugin whose
+            // handlers are all busy is still alive (docs/lifecycle.md).
+            try socket.send(WireMessage(kind: .heartbeat, header: nil, body: nil).frames)
+        case .welcome:
             break
         default:
             logger.warning("unexpected \(msg.kind.rawValue) from host")
@@ -194,6 +195,10 @@ extension PluginRuntime {
                 logger.debug("request \(request.id) ended: \(error)")
                 out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
                                       header: nil, body: BusError(.cancelled, error.description).json)
+            } catch is CancellationError {
+                logger.debug("request \(request.id) was cancelled; its handler stopped")
+                out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
+                                      header: nil, body: BusError(.cancelled, "the handler was cancelled").json)
             } catch {
                 out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
                                       header: nil, body: BusError(.pluginError, "\(error)").json)

@@ -20,8 +20,8 @@ public struct PluginStartError: Error, Sendable, CustomStringConvertible {
 /// the HELLO handshake, and dispatches requests to the registered handlers.
 ///
 /// Register handlers, then call `run()`. Threading: `run()` owns the socket on the
-/// calling thread; async handlers run as tasks, on that same thread by default
-/// (`runsHandlersOnSocketThread`), and hand their messages back through a
+/// calling thread; async handlers run as tasks (on Swift's global executor, or on that
+/// same thread with `runsHandlersOnSocketThread`) and hand their messages back through a
 /// `PluginOutbox`. Registration is not thread-safe and must finish before `run()`.
 public final class PluginRuntime: @unchecked Sendable {
     // @unchecked: handler tables are written before run() and only read after; live
@@ -35,12 +35,15 @@ public final class PluginRuntime: @unchecked Sendable {
     var live: [String: PluginContext] = [:]
     /// The REPLY header of raw handlers, which never changes.
     let rawReplyHeader: String
-    /// Whether async handlers run on the socket thread (the default) or on Swift's global
-    /// executor. On the socket thread a handler that answers without waiting costs no
-    /// thread switch; a handler that blocks the thread or computes for long without
-    /// suspending holds up the plugin's other requests, and should run with this set to
-    /// false (see `SocketThreadExecutor`). Set it before `run()`.
-    public var runsHandlersOnSocketThread = true
+    /// Whether async handlers run on the socket thread instead of Swift's global executor
+    /// (the default). On the socket thread a handler that answers without waiting costs no
+    /// thread switch, which makes a `perform()` or a legacy phase markedly faster
+    /// (docs/performance.md); but a handler that blocks its thread or computes for long
+    /// without suspending then holds up the socket loop: the plugin's other requests,
+    /// CANCELs and prompt answers, and its HEARTBEAT answers, so the host would find it
+    /// hung (docs/lifecycle.md). Turn it on only when every handler is quick or suspends
+    /// (see `SocketThreadExecutor`). Set it before `run()`.
+    public var runsHandlersOnSocketThread = false
     /// New-style declarations sent in HELLO (see the plugin guide).
     public var metadata: JSON = .object([:])
     public var logger: Logger

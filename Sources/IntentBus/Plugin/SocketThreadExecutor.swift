@@ -12,9 +12,10 @@ import Foundation
 /// whoever resumes it enqueues its next job, and a job enqueued from another thread wakes
 /// the loop through `wake`. Handler code therefore runs one piece at a time, between the
 /// loop's socket work: a handler that blocks the thread (or computes for long without
-/// suspending) holds up every other request of the plugin. Such handlers should move the
-/// work off (`Task.detached`), or the plugin can opt out with
-/// `PluginRuntime.runsHandlersOnSocketThread = false`.
+/// suspending) holds up every other request of the plugin, and its HEARTBEAT answers, so
+/// the host would find it hung. That is why it is opt-in
+/// (`PluginRuntime.runsHandlersOnSocketThread = true`), for plugins whose handlers are
+/// all quick or suspend.
 ///
 /// Threading: `enqueue` from any thread; `runPending` on the loop's thread only.
 final class SocketThreadExecutor: TaskExecutor, @unchecked Sendable {
