@@ -36,6 +36,7 @@ struct RawEcho {
         let header = Array(headerText.utf8)
         let reply: StaticString = "REPLY"
         let request: StaticString = "REQUEST"
+        let heartbeat: StaticString = "HEARTBEAT"
         while true {
             var count = 0
             repeat {
@@ -50,9 +51,16 @@ struct RawEcho {
             let kind = count - 5, head = count - 2
             guard kind >= (plugin == nil ? 1 : 0) else { continue }
             if plugin != nil {
-                // Behind the host only REQUESTs are answered (it sends nothing else in a run).
+                // Behind the host: REQUESTs are echoed, HEARTBEATs answered as the SDK does
+                // (an idle plugin that stays silent is found hung), anything else ignored.
                 guard zmq_msg_size(frames + kind) == request.utf8CodeUnitCount,
-                      memcmp(zmq_msg_data(frames + kind), request.utf8Start, request.utf8CodeUnitCount) == 0 else { continue }
+                      memcmp(zmq_msg_data(frames + kind), request.utf8Start, request.utf8CodeUnitCount) == 0 else {
+                    if zmq_msg_size(frames + kind) == heartbeat.utf8CodeUnitCount,
+                       memcmp(zmq_msg_data(frames + kind), heartbeat.utf8Start, heartbeat.utf8CodeUnitCount) == 0 {
+                        try sendHeartbeat(socket)
+                    }
+                    continue
+                }
             }
             for i in 0..<count {
                 let flags: Int32 = i < count - 1 ? ZMQ_SNDMORE : 0
@@ -71,6 +79,15 @@ struct RawEcho {
 }
 
 extension RawEcho {
+    /// A HEARTBEAT of its own: IB1, HEARTBEAT and four empty frames.
+    private func sendHeartbeat(_ socket: UnsafeMutableRawPointer) throws {
+        let parts: [StaticString] = ["IB1", "HEARTBEAT", "", "", "", ""]
+        for (i, part) in parts.enumerated() {
+            let rc = zmq_send(socket, part.utf8Start, part.utf8CodeUnitCount, i < parts.count - 1 ? ZMQ_SNDMORE : 0)
+            if rc < 0 { throw EchoFailure(function: "zmq_send (HEARTBEAT)", code: zmq_errno()) }
+        }
+    }
+
     /// HELLO for `EchoIntent`, then waits up to 10 s for WELCOME.
     private func handshake(_ socket: UnsafeMutableRawPointer, _ frames: UnsafeMutablePointer<zmq_msg_t>,
                            _ plugin: (id: String, token: String)) throws {
