@@ -1,20 +1,6 @@
 internal import CZeroMQ
 import Foundation
 
-/// The load process's libzmq context, with one I/O thread like every other process on
-/// the measured paths.
-final class LeanContext {
-    let handle: UnsafeMutableRawPointer
-
-    init() {
-        guard let ctx = zmq_ctx_new() else { fatalError("zmq_ctx_new failed: out of memory") }
-        handle = ctx
-        _ = zmq_ctx_set(ctx, ZMQ_MAX_SOCKETS, 4096)
-    }
-
-    deinit { _ = zmq_ctx_term(handle) }
-}
-
 /// A request body prepared once and shared by every request of a round (`zmq_msg_copy`
 /// counts references instead of copying the bytes).
 final class LoadBody {
@@ -37,10 +23,4 @@ final class LoadBody {
         zmq_msg_close(msg)
         msg.deallocate()
     }
-}
-
-/// A load process step that could not run.
-struct LoadFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
