@@ -190,7 +190,7 @@ enum IntentRunner {
         var restarts = 0
         while true {
             let intent = I()
-            let params = IntentReflection.parameters(of: intent)
+            let params = IntentParameterTable.of(I.self)?.parameters(of: intent) ?? IntentReflection.parameters(of: intent)
             do {
                 let result = try await IntentQuestions.$context.withValue(context) {
                     for (name, parameter) in params {

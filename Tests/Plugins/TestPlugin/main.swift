@@ -12,7 +12,7 @@ import IntentBus
 //   {"reply_header": {…}} add these fields to the REPLY header (donations)
 // Every reply says which plugin answered and echoes the parameters.
 // TEST_BAD_TOKEN=1 makes it present a wrong token; TEST_EXIT_AT_START=CODE makes it exit
-// before connecting.
+// before connecting; TEST_SOCKET_THREAD=1 runs its handlers on the socket thread.
 let env = ProcessInfo.processInfo.environment
 if let code = env["TEST_EXIT_AT_START"].flatMap(Int32.init) { exit(code) }
 var runtimeEnv = env
@@ -20,6 +20,7 @@ if env["TEST_BAD_TOKEN"] == "1" { runtimeEnv["INTENTBUS_TOKEN"] = "not-the-token
 
 do {
     let runtime = try PluginRuntime(environment: runtimeEnv)
+    runtime.runsHandlersOnSocketThread = env["TEST_SOCKET_THREAD"] == "1"
     let id = runtime.pluginId
     let intents = (env["TEST_INTENTS"] ?? "TestIntent").split(separator: ",").map(String.init)
     for intent in intents {
