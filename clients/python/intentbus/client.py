@@ -453,7 +453,13 @@ class Client:
             pass
 
     def _send(self, msg: Message) -> None:
-        self._socket.send_multipart(msg.encode(), copy=False)
+        # A DEALER with no connected peer (no host, or a CURVE handshake the host refused)
+        # blocks on send: give up after `slack` instead, as NoAnswer.
+        self._socket.setsockopt(zmq.SNDTIMEO, int(max(0.1, self.slack) * 1000))
+        try:
+            self._socket.send_multipart(msg.encode(), copy=False)
+        except zmq.Again:
+            raise NoAnswer(self.endpoint, self.slack, msg.request_id) from None
 
     def _forget(self, request_id: str) -> None:
         self._inbox.pop(request_id, None)
