@@ -49,6 +49,7 @@ class CurveHost:
             stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=str(REPO), env=env,
             preexec_fn=(lambda: os.umask(umask)) if umask is not None else None)
         self.state = os.path.join(self.dir, "state")
+        self._clients = []
         deadline = time.monotonic() + 20
         while not os.path.exists(os.path.join(self.state, "host.pub")):
             if self.process.poll() is not None or time.monotonic() > deadline:
@@ -64,16 +65,22 @@ class CurveHost:
             return f.read().decode("utf-8", "replace")
 
     def client(self, secret=None, server_key=None, slack=1.0):
-        c = Client(self.frontend, slack=slack)
-        if secret is not None:
-            c.close()
+        """A client, closed by `stop()` (an unclosed client's context would be ended by the
+        garbage collector at some later moment, which can block)."""
+        if secret is None:
+            c = Client(self.frontend, slack=slack)
+        else:
             key_file = os.path.join(self.dir, f"c-{time.monotonic_ns()}.key")
             with open(key_file, "w") as f:
                 f.write(secret + "\n")
             c = Client(self.frontend, slack=slack, client_key=key_file, server_key=server_key or self.server_key)
+        self._clients.append(c)
         return c
 
     def stop(self):
+        for c in self._clients:
+            c.close()
+        self._clients = []
         if self.process.poll() is None:
             self.process.terminate()
             try:
