@@ -43,8 +43,10 @@ extension IntentHost {
                 logger.warning("the frontend \(host.frontend) takes CURVE clients, but host.clients lists none: nobody can connect")
             }
             do {
-                zap = try ZAPHandler(context: context, policy: AccessPolicy(clients: host.clients, localPluginKey: localKey?.publicKey),
-                                     logger: logger)
+                var remote: [String: String] = [:]
+                for spec in manifest.plugins { if let key = spec.remoteKey { remote[key] = spec.id } }
+                zap = try ZAPHandler(context: context, policy: AccessPolicy(clients: host.clients, localPluginKey: localKey?.publicKey,
+                                                                            remotePlugins: remote), logger: logger)
             } catch {
                 throw HostStartError(message: "can't start the ZAP handler: \(error)")
             }

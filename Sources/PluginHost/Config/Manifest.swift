@@ -79,6 +79,9 @@ public struct PluginSpec: Sendable {
     /// `enabled:`; false keeps the plugin declared but never started or routed to, so
     /// that remembered choices naming it are asked again rather than dropped.
     public var enabled: Bool = true
+    /// `remote: true` with `public_key`: a plugin on another machine that connects to a
+    /// tcp+CURVE backend with this key; never spawned, supervised by heartbeats.
+    public var remoteKey: String?
     /// Activation, heartbeats and the crash breaker (docs/lifecycle.md).
     public var lifecycle = PluginLifecycle()
     /// `synonyms:`: other names people use for the plugin; a phrase's

@@ -83,7 +83,9 @@ final class RouterCore: RouterView {
         #if DEBUG
         owner = pthread_self()
         #endif
-        for slot in slots where slot.spec.enabled && slot.spec.lifecycle.activation == .eager { startPlugin(slot) }
+        for slot in slots where slot.spec.enabled && slot.spec.remoteKey == nil && slot.spec.lifecycle.activation == .eager {
+            startPlugin(slot)
+        }
     }
 
     /// Debug builds: the core is used from the thread that started it, and only that one.

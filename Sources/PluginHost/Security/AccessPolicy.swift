@@ -15,12 +15,15 @@ struct AccessPolicy: Sendable {
     let clients: [String: String]
     /// The key the host gives the plugins it spawns.
     let localPluginKey: String?
+    /// Remote plugins' public keys (Z85) → plugin id.
+    let remotePlugins: [String: String]
 
-    init(clients: [ClientGrant], localPluginKey: String?) {
+    init(clients: [ClientGrant], localPluginKey: String?, remotePlugins: [String: String] = [:]) {
         var byKey: [String: String] = [:]
         for grant in clients { byKey[grant.publicKey] = grant.name }
         self.clients = byKey
         self.localPluginKey = localPluginKey
+        self.remotePlugins = remotePlugins
     }
 
     /// The decision for one connection: the User-Id on success, the reason otherwise.
@@ -36,6 +39,7 @@ struct AccessPolicy: Sendable {
             return .success("client:\(name)")
         case Self.backendDomain:
             if publicKey == localPluginKey { return .success(Self.localPluginUser) }
+            if let id = remotePlugins[publicKey] { return .success("plugin:\(id)") }
             return .failure(AccessDenied("plugin key \(publicKey) is not known to this host"))
         default:
             return .failure(AccessDenied("unknown ZAP domain \"\(domain)\""))

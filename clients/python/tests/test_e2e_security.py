@@ -160,3 +160,42 @@ def test_a_world_writable_state_dir_is_refused(tmp_path):
                          timeout=20, cwd=str(REPO))
     assert out.returncode != 0
     assert "world-writable" in out.stderr
+
+
+def test_a_remote_plugin_connects_with_its_own_key_and_a_wrong_key_is_refused(curve_host, tmp_path):
+    alice_pub, alice_sec = keypair()
+    plugin_pub, plugin_sec = keypair()
+    remote = "\n".join(["  - id: far", "    remote: true", f"    public_key: \"{plugin_pub}\"",
+                        "    IntentsSupported: [FarIntent]", "    timeout: 3s"])
+    host = curve_host([{"name": "alice", "public": alice_pub}], [remote])
+    assert host.client(alice_sec)  # the host is up
+    backend = [ln for ln in open(os.path.join(host.dir, "plugins.yaml")) if "backend:" in ln][0].split()[-1]
+
+    def start_plugin(secret):
+        env = dict(os.environ, PYTHONPATH=str(REPO / "clients" / "python"), INTENTBUS_BACKEND=backend,
+                   INTENTBUS_PLUGIN_ID="far", INTENTBUS_SERVER_KEY=host.server_key, INTENTBUS_CURVE_SECRET=secret,
+                   TEST_INTENTS="FarIntent")
+        env.pop("INTENTBUS_HOST_PID", None)
+        env.pop("INTENTBUS_TOKEN", None)
+        return subprocess.Popen([sys.executable, str(REPO / "clients/python/tests/plugins/pyplugin.py")], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    # The wrong key: refused during the CURVE handshake, so the request waits and times out.
+    impostor = start_plugin(keypair()[1])
+    try:
+        alice = host.client(alice_sec, slack=2.0)
+        with pytest.raises(Exception) as e:
+            alice.send("FarIntent", {}, timeout=1.5)
+        assert "did not become ready" in str(e.value) or "timeout" in str(e.value)
+        assert "plugin key" in host.log and "is not known to this host" in host.log
+    finally:
+        impostor.terminate()
+        impostor.wait(timeout=10)
+    # Its own key: it says HELLO over CURVE (no token) and serves.
+    plugin = start_plugin(plugin_sec)
+    try:
+        reply = wait_reply(alice, "FarIntent", {"hello": "far"})
+        assert reply.status == "success" and reply.body["params"] == {"hello": "far"}
+    finally:
+        plugin.terminate()
+        plugin.wait(timeout=10)
