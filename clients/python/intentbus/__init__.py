@@ -23,7 +23,7 @@ from .appintents import (ALWAYS_ALLOWED, REQUIRES_AUTHENTICATION, AppIntent, Ent
                          EnumType, IntentResult, NeedsValue, NewStyleHandler, Parameter, PerformContext)
 from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json, parse_json
 
-__version__ = "0.1.0"
+from ._version import __version__ as __version__
 
 __all__ = [
     "Client", "AsyncClient", "Conversation", "Reply", "Prompt", "Progress", "Answer", "Event", "DEFAULT_TIMEOUT",

@@ -390,7 +390,8 @@ class Plugin:
 
     # -- registration ------------------------------------------------------------------
 
-    def handler(self, intent: str, style: HandlerStyle = HandlerStyle.PLAIN) -> Callable[[Callable], Callable]:
+    def handler(self, intent: str,
+                style: HandlerStyle = HandlerStyle.PLAIN) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator: handles `intent` with the decorated function, wrapped in the
         handler class registered for `style` (plain: `fn(request, ctx) -> JSON | Result`)."""
         if HandlerStyle(style) is HandlerStyle.LEGACY:
@@ -400,8 +401,8 @@ class Plugin:
             raise NotImplementedError(f"functions can't be {HandlerStyle(style).value}-style handlers: declare an "
                                       f"AppIntent class and plugin.register() it (docs/python.md)")
 
-        def register(fn: Callable) -> Callable:
-            self.add(intent, cls(fn))
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            self.add(intent, cls(fn))  # type: ignore[call-arg]  # each registered style takes the function
             return fn
         return register
 
@@ -497,7 +498,7 @@ class Plugin:
             sock.close(linger=0 if self.host_pid is not None and not _alive(self.host_pid) else 2000)
             context.term()
 
-    def _handshake(self, sock: zmq.Socket) -> Optional[int]:
+    def _handshake(self, sock: "zmq.Socket[bytes]") -> Optional[int]:
         sock.send_multipart(Message.build(Kind.HELLO, "", "", None, self.hello_body()).encode())
         deadline = time.monotonic() + HANDSHAKE_TIMEOUT
         while True:
@@ -525,7 +526,7 @@ class Plugin:
                 return 2
             self.logger.warning(f"expected WELCOME, got {msg.kind.value}; ignored")
 
-    def _loop(self, sock: zmq.Socket) -> int:
+    def _loop(self, sock: "zmq.Socket[bytes]") -> int:
         poller = zmq.Poller()
         poller.register(sock, zmq.POLLIN)
         poller.register(self._wake_r, zmq.POLLIN)
@@ -555,7 +556,7 @@ class Plugin:
                 self.logger.error(f"the host (pid {self.host_pid}) is gone; stopping")
                 return 3
 
-    def _flush(self, sock: zmq.Socket) -> None:
+    def _flush(self, sock: "zmq.Socket[bytes]") -> None:
         while True:
             try:
                 msg = self._outbox.get_nowait()
@@ -568,7 +569,7 @@ class Plugin:
                 with self._live_lock:
                     self._live.pop(msg.request_id, None)
 
-    def _dispatch(self, frames: List[bytes], sock: zmq.Socket) -> Optional[int]:
+    def _dispatch(self, frames: List[bytes], sock: "zmq.Socket[bytes]") -> Optional[int]:
         try:
             msg = Message.decode(frames)
         except WireError as e:
@@ -590,7 +591,7 @@ class Plugin:
                 else "cancelled"
             if ctx is not None:
                 self.logger.info(f"request {msg.request_id} cancelled: {reason}")
-                ctx._cancel(reason)
+                ctx._cancel(str(reason))
         elif msg.kind is Kind.DISCONNECT:
             self.logger.info("the host said DISCONNECT; stopping")
             return 0
@@ -600,7 +601,7 @@ class Plugin:
             self.logger.warning(f"unexpected {msg.kind.value} from the host; ignored")
         return None
 
-    def _start_request(self, msg: Message, sock: zmq.Socket) -> None:
+    def _start_request(self, msg: Message, sock: "zmq.Socket[bytes]") -> None:
         handler = self.handlers.get(msg.intent)
         if handler is None:
             err = BusError(ErrorCode.PLUGIN_ERROR, f"plugin {self.plugin_id} has no handler for {msg.intent}")
