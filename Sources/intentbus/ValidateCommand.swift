@@ -1,27 +1,33 @@
 import Foundation
 import IntentBus
+import IntentBusCLI
 import PluginHost
 
 /// `intentbus validate`: runs a plugin in describe mode and checks its new-style
 /// metadata the way the host does at HELLO, like a build step (App Intents' metadata
 /// extractor).
 enum ValidateCommand {
-    static let usage = """
-    usage: intentbus validate [--config FILE] PLUGIN-ID [--json]
-           intentbus validate --exec PATH [ARG …] [--json]
+    static let spec = CommandSpec(
+        name: "validate", summary: "check a plugin's declarations (describe mode), like a build step",
+        synopsis: ["validate [--config FILE] PLUGIN-ID [--json]", "validate --exec PATH [ARG …] [--json]"],
+        discussion: """
+        Runs the plugin with INTENTBUS_DESCRIBE=1 (the SDK prints its HELLO declarations as
+        JSON and exits without connecting) and checks its new-style metadata: titles,
+        defaults within their ranges, entity queries, unique identifiers, migrations.
+        With PLUGIN-ID the plugin's exec and env come from the manifest, and every intent
+        the manifest lists in IntentsSupported must have a handler.
+        """,
+        positionals: [PositionalSpec("PLUGIN-ID", completion: .dynamic("plugins")),
+                      PositionalSpec("ARG", variadic: true)],
+        options: [
+            .value("exec", "PATH", "run this executable (with the ARGs) instead of a manifest entry",
+                   completion: .file),
+            CommonOptions.config,
+            .flag("json", "print the plugin's declarations as JSON instead of a summary"),
+        ],
+        footer: "Exit codes: 0 valid, 1 invalid metadata, 2 usage, 6 manifest error.")
 
-    Runs the plugin with INTENTBUS_DESCRIBE=1 (the SDK prints its HELLO declarations as
-    JSON and exits without connecting) and checks its new-style metadata: titles,
-    defaults within their ranges, entity queries, unique identifiers, migrations.
-    With PLUGIN-ID the plugin's exec and env come from the manifest, and every intent
-    the manifest lists in IntentsSupported must have a handler.
-      --json   print the plugin's declarations as JSON instead of a summary
-    Exit codes: 0 valid, 1 invalid metadata, 2 usage, 6 manifest error.
-    """
-
-    static func run(_ argv: [String]) throws -> Int32 {
-        let args = try Arguments(argv, valued: ["config", "exec"], booleans: ["json", "help"])
-        if args.flag("help") { print(usage); return ExitCode.success }
+    static func run(_ args: Arguments) throws -> Int32 {
         var path: String, arguments: [String], environment = ProcessInfo.processInfo.environment
         var claimed: [String] = []
         var label: String

@@ -8,6 +8,15 @@ public struct Logger: Sendable {
     public enum Level: Int, Sendable, Comparable, CaseIterable {
         case debug, info, warning, error
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+        /// The level's name, as `--log-level` and `INTENTBUS_LOG` take it.
+        public var name: String { tag }
+
+        /// The level named `name` (debug, info, warning, error), or nil.
+        public init?(name: String) {
+            guard let level = Level.allCases.first(where: { $0.tag == name.lowercased() }) else { return nil }
+            self = level
+        }
+
         var tag: String {
             switch self {
             case .debug: "debug"

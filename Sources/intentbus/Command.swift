@@ -1,0 +1,37 @@
+import IntentBusCLI
+
+/// One `intentbus` command: its declaration and what runs it.
+///
+/// To add a command: declare its `CommandSpec` (options once, with their help), write
+/// `run(_ args: Arguments) throws -> Int32`, and add one line to `Commands.all`. The
+/// parser, `--help`, "did you mean" and the completion scripts follow from the
+/// declaration.
+struct Command: Sendable {
+    let spec: CommandSpec
+    let run: @Sendable (Arguments) throws -> Int32
+}
+
+/// Every command, in the order `intentbus --help` lists them.
+enum Commands {
+    static let all: [Command] = [
+        Command(spec: HostCommand.spec, run: HostCommand.run),
+        Command(spec: SendCommand.spec, run: SendCommand.run),
+        Command(spec: PluginsCommand.spec, run: PluginsCommand.run),
+        Command(spec: ExplainCommand.spec, run: ExplainCommand.run),
+        Command(spec: ChoicesCommand.spec, run: ChoicesCommand.run),
+        Command(spec: ValidateCommand.spec, run: ValidateCommand.run),
+        Command(spec: CompletionCommand.spec, run: CompletionCommand.run),
+        Command(spec: CompletionCommand.helperSpec, run: CompletionCommand.runHelper),
+    ]
+
+    static let tool = ToolSpec(
+        name: "intentbus",
+        summary: "IntentBus routes Siri-style intent requests over ZeroMQ to plugin processes.",
+        commands: all.map(\.spec),
+        footer: """
+        Exit codes: 0 success, 1 the intent failed, 2 usage, 3 bus error, 4 timeout,
+        5 host unreachable, 6 manifest or start-up error.
+        """)
+
+    static func named(_ name: String) -> Command? { all.first { $0.spec.name == name } }
+}
