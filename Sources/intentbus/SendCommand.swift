@@ -69,16 +69,30 @@ enum SendCommand {
                                                wait: .seconds(3)) else { return [] }
             return body["results"]?.arrayValue ?? []
         }
+        let progress = ProgressDisplay()
         do {
             let reply = try client.send(intent, parameters: .object(parameters), options: options) { event in
                 switch event {
                 case .progress(let body):
-                    let fraction = body["fraction"]?.doubleValue.map { " (\(Int($0 * 100)) %)" } ?? ""
-                    printError("… \(body["message"]?.stringValue ?? body.canonicalString)\(fraction)")
+                    progress.show(body)
                     return nil
                 case .prompt(let prompt):
+                    progress.clear()
                     return prompter.answer(prompt)
                 }
+            }
+            progress.clear()
+            if prompter.declinedIntentConfirmation {
+                // The person said no to the intent as a whole: nothing was done, whatever
+                // status the plugin chose for the words it answers with.
+                if args.flag("json") {
+                    print(JSON.object(["status": "declined", "plugin": reply.plugin.map { .string($0) } ?? .null,
+                                       "header": reply.header, "body": reply.body]).canonicalString)
+                } else {
+                    printDialog(reply)
+                    printError("(declined; \(reply.plugin ?? "?") did not go ahead)")
+                }
+                return ExitCode.intentFailed
             }
             if args.flag("json") {
                 print(JSON.object(["status": .string(reply.status), "plugin": reply.plugin.map { .string($0) } ?? .null,
@@ -88,6 +102,7 @@ enum SendCommand {
             }
             return reply.succeeded ? ExitCode.success : ExitCode.intentFailed
         } catch {
+            progress.clear()
             if args.flag("json"), case .bus(let e) = error {
                 print(JSON.object(["status": "error", "error": e.json]).canonicalString)
             } else {
@@ -108,16 +123,24 @@ enum SendCommand {
         }
     }
 
-    /// Shows the reply as a person reads it: the dialog when there is one, else JSON.
+    /// Shows the reply as a person reads it: the dialog when there is one, else JSON, then
+    /// on stderr who answered with what: the legacy response code, or the status.
     static func printReply(_ reply: IntentReply) {
-        let body = reply.body
-        if let dialog = body["dialog"]?.stringValue, !dialog.isEmpty {
-            print(dialog)
-            if let code = body["code"]?.stringValue { printError("(\(code) from \(reply.plugin ?? "?"))") }
-        } else {
-            print(prettyJSON(body))
+        if printDialog(reply) {
+            printError("(\(reply.body["code"]?.stringValue ?? reply.status) from \(reply.plugin ?? "?"))")
         }
         if !reply.succeeded { printError("the intent reported failure (\(reply.plugin ?? "?"))") }
+    }
+
+    /// Prints the dialog, or the body as JSON when there is none; true for a dialog.
+    @discardableResult
+    static func printDialog(_ reply: IntentReply) -> Bool {
+        if let dialog = reply.body["dialog"]?.stringValue, !dialog.isEmpty {
+            print(dialog)
+            return true
+        }
+        print(prettyJSON(reply.body))
+        return false
     }
 
     /// `key=value` and `key:=JSON` arguments, merged over `--params`.
