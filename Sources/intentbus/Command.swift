@@ -17,6 +17,7 @@ enum Commands {
         Command(spec: HostCommand.spec, run: HostCommand.run),
         Command(spec: SendCommand.spec, run: SendCommand.run),
         Command(spec: PluginsCommand.spec, run: PluginsCommand.run),
+        Command(spec: DescribeCommand.spec, run: DescribeCommand.run),
         Command(spec: ExplainCommand.spec, run: ExplainCommand.run),
         Command(spec: ChoicesCommand.spec, run: ChoicesCommand.run),
         Command(spec: ValidateCommand.spec, run: ValidateCommand.run),

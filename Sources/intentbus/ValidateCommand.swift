@@ -28,83 +28,67 @@ enum ValidateCommand {
         footer: "Exit codes: 0 valid, 1 invalid metadata, 2 usage, 6 manifest error.")
 
     static func run(_ args: Arguments) throws -> Int32 {
-        var path: String, arguments: [String], environment = ProcessInfo.processInfo.environment
+        let declarations: PluginDeclarations
         var claimed: [String] = []
-        var label: String
-        if let exec = args.value("exec") {
-            path = exec
-            arguments = args.positionals
-            label = exec
-        } else {
-            guard let id = args.positionals.first else { throw UsageError("validate needs a PLUGIN-ID or --exec PATH") }
-            let manifest = try ManifestLoader.load(path: configPath(args))
-            guard let spec = manifest.plugins.first(where: { $0.id == id }) else {
-                throw UsageError("no plugin \"\(id)\" in \(manifest.path) (plugins: \(manifest.plugins.map(\.id).joined(separator: ", ")))")
+        var definitions: [String: IntentDefinition] = [:]
+        let label: String
+        do {
+            if let exec = args.value("exec") {
+                label = exec
+                declarations = try PluginDeclarations.read(path: exec, arguments: args.positionals,
+                                                           environment: ProcessInfo.processInfo.environment, label: exec)
+            } else {
+                guard let id = args.positionals.first else { throw UsageError("validate needs a PLUGIN-ID or --exec PATH") }
+                guard args.positionals.count == 1 else { throw UsageError("ARGs go with --exec PATH") }
+                let manifest = try ManifestLoader.load(path: configPath(args))
+                guard let spec = manifest.plugins.first(where: { $0.id == id }) else {
+                    throw UsageError("no plugin \"\(id)\" in \(manifest.path)" + Suggestion.hint(for: id, among: manifest.plugins.map(\.id))
+                                     + " (plugins: \(manifest.plugins.map(\.id).joined(separator: ", ")))")
+                }
+                label = id
+                claimed = spec.intentsSupported
+                let catalog = try DefinitionLoader.load(manifest: manifest)
+                for intent in spec.intentsSupported {
+                    if let d = catalog.definition(of: intent, plugin: id) { definitions[intent] = d }
+                }
+                declarations = try PluginDeclarations.read(spec)
             }
-            path = spec.exec.path
-            arguments = spec.exec.arguments
-            for (k, v) in spec.environment { environment[k] = v }
-            environment["INTENTBUS_PLUGIN_ID"] = id
-            claimed = spec.intentsSupported
-            label = id
-        }
-        environment["INTENTBUS_DESCRIBE"] = "1"
-        environment.removeValue(forKey: "INTENTBUS_BACKEND")
-        environment.removeValue(forKey: "INTENTBUS_TOKEN")
-
-        let (status, output, errors) = try describe(path: path, arguments: arguments, environment: environment)
-        guard status == 0 else {
-            printError("error: \(label): describe mode exited with status \(status)\(errors.isEmpty ? "" : ":\n\(errors)")")
+        } catch let failure as PluginDeclarations.Failure {
+            printError("error: \(failure)")
             return ExitCode.intentFailed
         }
-        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
-              let hello = try? JSON.parse(String(line)), hello.objectValue != nil else {
-            printError("error: \(label) did not print its declarations as JSON; is it built with the IntentBus SDK (IntentPlugin.run())?")
-            return ExitCode.intentFailed
-        }
+        let hello = declarations.hello
         var problems = NewStyleMetadata.problems(inHello: hello)
-        let handled = Set((hello["intents"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
-        for intent in claimed where !handled.contains(intent) {
+        let styles = declarations.styles
+        for intent in claimed where styles[intent] == nil {
             problems.append("no handler for \(intent), which the manifest lists in IntentsSupported")
+        }
+        // A legacy handler needs its intent's definition (resolve, confirm, codes), as the
+        // host does when the first request comes: only with the manifest can it be checked.
+        if args.value("exec") == nil {
+            for (intent, style) in styles.sorted(by: { $0.key < $1.key }) where style == "legacy" && definitions[intent] == nil {
+                problems.append("legacy handler for \(intent) has no intent definition: list its file under definitions: in the manifest (docs/definitions.md)")
+            }
         }
         if !problems.isEmpty {
             for problem in problems { printError("error: \(label): \(problem)") }
-            printError("\(problems.count) error\(problems.count == 1 ? "" : "s"): the host would reject this plugin's HELLO")
+            printError("\(problems.count) error\(problems.count == 1 ? "" : "s"): the host would reject this plugin or fail its requests")
             return ExitCode.intentFailed
         }
         if args.flag("json") { print(prettyJSON(hello)); return ExitCode.success }
-        printSummary(hello, label: label)
+        printSummary(hello, label: label, styles: styles, definitions: definitions)
         return ExitCode.success
     }
 
-    /// Runs the plugin and collects its output; kills it if it hangs (it should exit).
-    private static func describe(path: String, arguments: [String], environment: [String: String]) throws -> (Int32, String, String) {
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw UsageError("\(path) is not an executable file (build it first: swift build)")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let killer = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: killer)
-        let errors = ErrorCollector(err.fileHandleForReading)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        killer.cancel()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), errors.text)
-    }
-
-    private static func printSummary(_ hello: JSON, label: String) {
+    private static func printSummary(_ hello: JSON, label: String, styles: [String: String],
+                                     definitions: [String: IntentDefinition]) {
         let section = hello["metadata"]?["new_style"]
         let intents = section?["intents"]?.arrayValue ?? []
-        print("\(label): valid — \(intents.count) new-style intent\(intents.count == 1 ? "" : "s")")
+        let counts = ["new", "legacy", "plain"].compactMap { style -> String? in
+            let n = styles.filter { $0.key.hasPrefix("ib.") == false && $0.value == style }.count
+            return n == 0 ? nil : "\(n) \(style == "new" ? "new-style" : style)"
+        }
+        print("\(label): valid — \(counts.isEmpty ? "no intents" : counts.joined(separator: ", ") + " handler\(styles.count == 1 ? "" : "s")")")
         for intent in intents {
             var line = "  \(intent["identifier"]?.displayText ?? "?")  \"\(intent["title"]?.displayText ?? "")\""
             if let m = intent["migrated_from"]?.stringValue { line += "  (migrates \(m))" }
@@ -129,30 +113,11 @@ enum ValidateCommand {
             let cases = (e["cases"]?.arrayValue ?? []).map { $0["value"]?.displayText ?? "?" }
             print("  enum \(e["name"]?.displayText ?? "?"): \(cases.joined(separator: ", "))")
         }
-        let others = (hello["intents"]?.arrayValue ?? []).filter { $0["style"]?.stringValue != "new" && $0["name"]?.stringValue?.hasPrefix("ib.") == false }
-        if !others.isEmpty {
-            print("  other handlers: " + others.map { "\($0["name"]?.displayText ?? "?") (\($0["style"]?.displayText ?? "plain"))" }.joined(separator: ", "))
+        for (intent, style) in styles.sorted(by: { $0.key < $1.key }) where style == "legacy" {
+            let d = definitions[intent]
+            print("  \(intent)  (legacy)\(d.map { "  \"\($0.title)\", \($0.parameters.count) parameter\($0.parameters.count == 1 ? "" : "s"), \($0.codes.count) response codes" } ?? "")")
         }
-    }
-}
-
-/// Reads a pipe on another thread, so that a chatty stderr can't block the plugin.
-private final class ErrorCollector: @unchecked Sendable {
-    // @unchecked: `data` is only touched under `lock`; `done` orders the final read.
-    private let lock = Lock()
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            let d = handle.readDataToEndOfFile()
-            lock.withLock { data = d }
-            done.signal()
-        }
-    }
-
-    var text: String {
-        done.wait()
-        return lock.withLock { String(decoding: data, as: UTF8.self) }.trimmingCharacters(in: .whitespacesAndNewlines)
+        let plain = styles.filter { $0.value == "plain" && !$0.key.hasPrefix("ib.") }.keys.sorted()
+        if !plain.isEmpty { print("  plain handlers (any JSON object): \(plain.joined(separator: ", "))") }
     }
 }
