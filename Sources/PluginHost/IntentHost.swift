@@ -50,7 +50,8 @@ public final class IntentHost {
         } catch {
             throw HostStartError(message: "can't bind: \(error)")
         }
-        let launcher = ChildProcessLauncher(logger: logger)
+        let logBook = PluginLogBook()
+        let launcher = ChildProcessLauncher(logger: logger, logBook: logBook)
         let router: IntentRouter
         do {
             router = try IntentRouter(manifest: manifest, logger: logger, context: context, frontend: frontend,
@@ -62,6 +63,7 @@ public final class IntentHost {
         // recovered (and logged), any other problem leaves them in memory only.
         router.installChoices(stateDirectory: host.stateDirectory)
         let hooks = IntentRouterHooks(router: router)
+        logBook.install(into: hooks)
         LegacyHandlers.install(definitions, into: hooks)
         NewStyleSupport.install(hooks, definitions: definitions)
         for install in configure { install(hooks) }

@@ -15,14 +15,39 @@ enum PluginsCommand {
 
     static func run(_ args: Arguments) throws -> Int32 {
         let client = try connectedClient(args)
-        let body = try client.control("ib.plugins")
-        if args.flag("json") { print(prettyJSON(body)); return ExitCode.success }
-        print(render(body), terminator: "")
+        var body = try client.control("ib.plugins")
+        // A plugin that failed or keeps restarting: its last output lines say why.
+        var tails: [String: [JSON]] = [:]
+        for p in body["plugins"]?.arrayValue ?? [] where ["failed", "restarting"].contains(p["state"]?.stringValue ?? "") {
+            guard let id = p["id"]?.stringValue else { continue }
+            let lines = LogsCommand.tail(client, plugin: id, count: tailLength)
+            if !lines.isEmpty { tails[id] = lines }
+        }
+        if args.flag("json") {
+            if !tails.isEmpty, var plugins = body["plugins"]?.arrayValue {
+                for i in plugins.indices {
+                    if let id = plugins[i]["id"]?.stringValue, let lines = tails[id] {
+                        var fields = plugins[i].objectValue ?? [:]
+                        fields["recent_output"] = .array(lines)
+                        plugins[i] = .object(fields)
+                    }
+                }
+                var fields = body.objectValue ?? [:]
+                fields["plugins"] = .array(plugins)
+                body = .object(fields)
+            }
+            print(prettyJSON(body))
+            return ExitCode.success
+        }
+        print(render(body, tails: tails), terminator: "")
         return ExitCode.success
     }
 
+    /// How many output lines of a failed plugin `plugins` shows.
+    static let tailLength = 5
+
     /// The list as people read it.
-    static func render(_ body: JSON) -> String {
+    static func render(_ body: JSON, tails: [String: [JSON]] = [:]) -> String {
         let plugins = body["plugins"]?.arrayValue ?? []
         var rows = [["PLUGIN", "STATE", "PID", "RESTARTS", "INTENTS"]]
         for p in plugins {
@@ -41,6 +66,10 @@ enum PluginsCommand {
                 out += "! \(id): \(reason)\n"
             } else if let e = p["last_error"]?.stringValue {
                 out += "  \(id): last error: \(e)\n"
+            }
+            if let lines = tails[id] {
+                out += "    its last output (intentbus logs \(id)):\n"
+                for line in lines { out += "    | \(line["text"]?.displayText ?? "")\n" }
             }
         }
         if let conflicts = body["conflicts"]?.objectValue, !conflicts.isEmpty {

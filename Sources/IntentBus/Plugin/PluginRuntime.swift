@@ -205,7 +205,7 @@ public final class PluginRuntime: @unchecked Sendable {
                     out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
                                           header: nil, body: error.json)
                 } catch let error as RequestCancelled {
-                    logger.debug("request \(request.id) ended: \(error)")
+                    logger.debug("request \(request.id) ended: \(error)", [("request", request.id)])
                     out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
                                           header: nil, body: BusError(.cancelled, error.description).json)
                 } catch {

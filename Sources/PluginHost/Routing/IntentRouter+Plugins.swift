@@ -27,7 +27,7 @@ extension IntentRouter {
             }
             slot.state = .starting(pid: pid)
             slot.lastSpawnFailure = nil
-            logger.info("started plugin \(spec.id) (pid \(pid)): \(spec.exec.path)")
+            logger.info("started plugin \(spec.id) (pid \(pid)): \(spec.exec.commandLine)")
             timers.schedule(at: MonotonicClock.now() + Self.handshakeTimeout,
                             .handshakeDeadline(index: index, generation: slot.spawnGeneration))
         } catch {

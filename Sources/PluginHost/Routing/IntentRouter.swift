@@ -176,7 +176,7 @@ final class IntentRouter: @unchecked Sendable {
 
     /// Sends an ERROR straight to a client that has no exchange (yet).
     func reject(_ envelope: RoutingEnvelope, _ msg: WireMessage, _ error: BusError) {
-        logger.info("request \(msg.requestId) for \(msg.intent): \(error)")
+        logger.info("request \(msg.requestId) for \(msg.intent): \(error)", [("request", msg.requestId)])
         sendToClient(envelope, WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
                                            header: nil, body: error.json))
     }
@@ -415,7 +415,8 @@ final class IntentRouter: @unchecked Sendable {
 
     func fail(_ exchange: Exchange, _ error: BusError) {
         let target = exchange.choosing == nil ? slots[exchange.pluginIndex].spec.id : "(no plugin chosen yet)"
-        logger.info("request \(exchange.clientRequestId) (\(exchange.intent)) → \(target): \(error)")
+        logger.info("request \(exchange.clientRequestId) (\(exchange.intent)) → \(target): \(error)",
+                    [("request", exchange.clientRequestId)])
         complete(exchange, WireMessage(kind: .error, requestId: exchange.clientRequestId, intent: exchange.intent,
                                        header: nil, body: error.json))
     }

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import json
 import logging
 import os
 import queue
@@ -342,11 +343,39 @@ def _alive(pid: int) -> bool:
     return True
 
 
+class JSONLogFormatter(logging.Formatter):
+    """One JSON object a line, as the host's `--log-format json` writes them: `time` (ISO
+    8601 UTC with the date), `level`, `label`, `message`, and `request` when the record
+    carries one (`logger.info(..., extra={"request": id})`). The host relays these lines
+    with the plugin's id and pid added."""
+
+    _LEVELS = {"DEBUG": "debug", "INFO": "info", "WARNING": "warning", "ERROR": "error", "CRITICAL": "error"}
+
+    def __init__(self, label: str):
+        super().__init__()
+        self.label = label
+
+    def format(self, record: logging.LogRecord) -> str:
+        moment = time.gmtime(record.created)
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", moment) + f".{int(record.msecs):03d}Z"
+        out: Dict[str, Any] = {"time": stamp, "level": self._LEVELS.get(record.levelname, "info"),
+                               "label": self.label, "message": record.getMessage()}
+        request = getattr(record, "request", None)
+        if request is not None:
+            out["request"] = str(request)
+        if record.exc_info:
+            out["message"] += "\n" + self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
 def _logger_for(plugin_id: str) -> logging.Logger:
     logger = logging.getLogger(f"intentbus.plugin.{plugin_id}")
     if not logger.handlers:
         h = logging.StreamHandler(sys.stderr)
-        h.setFormatter(logging.Formatter(f"%(asctime)s %(levelname)s [{plugin_id}] %(message)s", "%H:%M:%S"))
+        if os.environ.get("INTENTBUS_LOG_FORMAT", "text").lower() == "json":
+            h.setFormatter(JSONLogFormatter(plugin_id))
+        else:
+            h.setFormatter(logging.Formatter(f"%(asctime)s %(levelname)s [{plugin_id}] %(message)s", "%H:%M:%S"))
         logger.addHandler(h)
         logger.propagate = False
     level = os.environ.get("INTENTBUS_LOG", "info").upper()
@@ -631,14 +660,14 @@ class Plugin:
             header["plugin"] = self.plugin_id
             out = Message.build(Kind.REPLY, request.id, request.intent, header, result.body)
         except RequestCancelled as e:
-            self.logger.debug(f"request {request.id} ended: {e}")
+            self.logger.debug(f"request {request.id} ended: {e}", extra={"request": request.id})
             out = Message.build(Kind.ERROR, request.id, request.intent, None,
                                 BusError(ErrorCode.CANCELLED, str(e)).body)
         except BusError as e:
             out = Message.build(Kind.ERROR, request.id, request.intent, None, e.body)
         except Exception as e:  # a handler bug must still answer the request
             self.logger.error(f"handler for {request.intent} failed on request {request.id}:\n"
-                              f"{traceback.format_exc()}")
+                              f"{traceback.format_exc()}", extra={"request": request.id})
             out = Message.build(Kind.ERROR, request.id, request.intent, None,
                                 BusError(ErrorCode.PLUGIN_ERROR, f"{type(e).__name__}: {e}").body)
         self._post(out)
