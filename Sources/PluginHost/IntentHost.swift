@@ -81,15 +81,18 @@ public final class IntentHost {
             logger.info("plugin \(spec.id) is disabled in the manifest (enabled: false); not starting it")
         }
         signal(SIGPIPE, SIG_IGN)
+        let systemd = SystemdService(frontend: host.frontend, logger: logger)
         let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { router.post(.shutdown) }
+            source.setEventHandler { systemd.stopping(); router.post(.shutdown) }
             source.resume()
             return source
         }
         logger.info("IntentBus host \(getpid()) listening: clients \(frontend.lastEndpoint), plugins \(backend.lastEndpoint); \(manifest.plugins.count) plugins from \(manifest.path)")
+        systemd.ready(status: "serving \(manifest.plugins.count) plugins on \(frontend.lastEndpoint)")
         router.run()
+        systemd.stopped()
         sources.forEach { $0.cancel() }
         frontend.close()
         backend.close()
