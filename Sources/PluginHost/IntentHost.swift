@@ -64,6 +64,7 @@ public final class IntentHost {
         router.installChoices(stateDirectory: host.stateDirectory)
         let hooks = IntentRouterHooks(router: router)
         logBook.install(into: hooks)
+        HostStats.install(into: hooks)
         LegacyHandlers.install(definitions, into: hooks)
         NewStyleSupport.install(hooks, definitions: definitions)
         for install in configure { install(hooks) }
@@ -91,7 +92,9 @@ public final class IntentHost {
         }
         logger.info("IntentBus host \(getpid()) listening: clients \(frontend.lastEndpoint), plugins \(backend.lastEndpoint); \(manifest.plugins.count) plugins from \(manifest.path)")
         systemd.ready(status: "serving \(manifest.plugins.count) plugins on \(frontend.lastEndpoint)")
+        let metricsFile = MetricsFileWriter.start(host, logger: logger)
         router.run()
+        metricsFile?.stop()
         systemd.stopped()
         sources.forEach { $0.cancel() }
         frontend.close()

@@ -18,6 +18,8 @@ enum Commands {
         Command(spec: SendCommand.spec, run: SendCommand.run),
         Command(spec: PluginsCommand.spec, run: PluginsCommand.run),
         Command(spec: DescribeCommand.spec, run: DescribeCommand.run),
+        Command(spec: StatusCommand.spec, run: StatusCommand.run),
+        Command(spec: StatusCommand.metricsSpec, run: StatusCommand.runMetrics),
         Command(spec: LogsCommand.spec, run: LogsCommand.run),
         Command(spec: ExplainCommand.spec, run: ExplainCommand.run),
         Command(spec: ChoicesCommand.spec, run: ChoicesCommand.run),

@@ -56,6 +56,8 @@ final class Exchange {
     /// Set while the client is asked which plugin to use (IntentRouter+Choice.swift);
     /// `pluginIndex` means nothing until it is cleared.
     var choosing: PluginChoiceStage?
+    /// When the host took the request (monotonic ns), for the latency in `HostStats`.
+    let startedAt = MonotonicClock.now()
 
     init(hostId: UInt64, client: RoutingEnvelope, clientRequestId: String, intent: String,
          pluginIndex: Int, timeout: UInt64, options: JSON) {

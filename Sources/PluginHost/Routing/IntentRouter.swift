@@ -67,6 +67,8 @@ final class IntentRouter: @unchecked Sendable {
     /// Host intents (`ib.*`) that an extension answers through a plugin (ib.entities): the
     /// closure picks the plugin and the body, and the plugin's answer is relayed.
     var controlForwarders: [String: (ControlRequest) -> Result<ControlForward, BusError>] = [:]
+    /// Counters for `ib.status` and `ib.metrics` (Stats/HostStats.swift), fed by `complete` and `reject`.
+    var stats: HostStats?
 
     init(manifest: Manifest, logger: Logger, context: ZMQContext, frontend: ZMQSocket, backend: ZMQSocket,
          backendEndpoint: String, launcher: ChildProcessLauncher) throws(ZMQError) {
@@ -177,6 +179,7 @@ final class IntentRouter: @unchecked Sendable {
     /// Sends an ERROR straight to a client that has no exchange (yet).
     func reject(_ envelope: RoutingEnvelope, _ msg: WireMessage, _ error: BusError) {
         logger.info("request \(msg.requestId) for \(msg.intent): \(error)", [("request", msg.requestId)])
+        stats?.rejected(error, intent: msg.intent)
         sendToClient(envelope, WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
                                            header: nil, body: error.json))
     }
@@ -410,6 +413,7 @@ final class IntentRouter: @unchecked Sendable {
         if exchange.delivered { slot.inFlight -= 1 }
         if !exchange.delivered, let i = slot.waiting.firstIndex(of: exchange.hostId) { slot.waiting.remove(at: i) }
         exchange.generation += 1
+        stats?.completed(plugin: exchange.choosing == nil ? exchange.pluginIndex : nil, final: final, startedAt: exchange.startedAt)
         sendToClient(exchange.client, final)
     }
 

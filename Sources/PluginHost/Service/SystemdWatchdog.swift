@@ -33,13 +33,15 @@ public final class SystemdWatchdog: @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Stops the pings and waits for the thread to finish its current one.
+    /// Stops the pings and waits (at most 0.5 s) for the thread to finish its current one.
     public func stop() {
         let wasRunning = lock.withLock { () -> Bool in
             defer { stopped = true }
             return !stopped
         }
-        if wasRunning { done.wait() }
+        // A request in progress may wait for a router that is shutting down: do not hold
+        // the host's exit for it.
+        if wasRunning { _ = done.wait(timeout: .now() + 0.5) }
     }
 
     private var isStopped: Bool { lock.withLock { stopped } }
