@@ -9,6 +9,22 @@ import IntentBusCLI
 struct Command: Sendable {
     let spec: CommandSpec
     let run: @Sendable (Arguments) throws -> Int32
+    /// For a command not yet declared: it parses its own words (`Arguments(argv, valued:,
+    /// booleans:)`) and prints its own `--help`. Only its name and summary are declared
+    /// (the list of commands, "did you mean" for its name, completion of its name).
+    let runRaw: (@Sendable ([String]) throws -> Int32)?
+
+    init(spec: CommandSpec, run: @escaping @Sendable (Arguments) throws -> Int32) {
+        self.spec = spec
+        self.run = run
+        self.runRaw = nil
+    }
+
+    init(name: String, summary: String, runRaw: @escaping @Sendable ([String]) throws -> Int32) {
+        self.spec = CommandSpec(name: name, summary: summary, options: [])
+        self.run = { _ in ExitCode.usage }
+        self.runRaw = runRaw
+    }
 }
 
 /// Every command, in the order `intentbus --help` lists them.
