@@ -34,7 +34,7 @@ enum ValidateCommand {
         let label: String
         do {
             if let exec = args.value("exec") {
-                label = exec
+                label = ([exec] + args.positionals).joined(separator: " ")
                 declarations = try PluginDeclarations.read(path: exec, arguments: args.positionals,
                                                            environment: ProcessInfo.processInfo.environment, label: exec)
             } else {
