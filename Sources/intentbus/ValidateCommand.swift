@@ -58,23 +58,28 @@ enum ValidateCommand {
             return ExitCode.intentFailed
         }
         let hello = declarations.hello
+        // What the host checks at HELLO, and what would fail later, on the first request.
         var problems = NewStyleMetadata.problems(inHello: hello)
         let styles = declarations.styles
         for intent in claimed where styles[intent] == nil {
             problems.append("no handler for \(intent), which the manifest lists in IntentsSupported")
         }
+        var later: [String] = []
         // A legacy handler needs its intent's definition (resolve, confirm, codes), as the
         // host does when the first request comes: only with the manifest can it be checked.
         if args.value("exec") == nil {
             for (intent, style) in styles.sorted(by: { $0.key < $1.key }) where style == "legacy" && definitions[intent] == nil {
-                problems.append("legacy handler for \(intent) has no intent definition: list its file under definitions: in the manifest (docs/definitions.md)")
+                later.append("legacy handler for \(intent) has no intent definition: list its file under definitions: in the manifest (docs/definitions.md)")
             }
         }
+        for problem in problems + later { printError("error: \(label): \(problem)") }
         if !problems.isEmpty {
-            for problem in problems { printError("error: \(label): \(problem)") }
-            printError("\(problems.count) error\(problems.count == 1 ? "" : "s"): the host would reject this plugin or fail its requests")
-            return ExitCode.intentFailed
+            printError("\(problems.count) error\(problems.count == 1 ? "" : "s"): the host would reject this plugin's HELLO")
         }
+        if !later.isEmpty {
+            printError("\(later.count) error\(later.count == 1 ? "" : "s"): requests for these intents would fail")
+        }
+        if !problems.isEmpty || !later.isEmpty { return ExitCode.intentFailed }
         if args.flag("json") { print(prettyJSON(hello)); return ExitCode.success }
         printSummary(hello, label: label, styles: styles, definitions: definitions)
         return ExitCode.success
@@ -84,11 +89,14 @@ enum ValidateCommand {
                                      definitions: [String: IntentDefinition]) {
         let section = hello["metadata"]?["new_style"]
         let intents = section?["intents"]?.arrayValue ?? []
-        let counts = ["new", "legacy", "plain"].compactMap { style -> String? in
-            let n = styles.filter { $0.key.hasPrefix("ib.") == false && $0.value == style }.count
-            return n == 0 ? nil : "\(n) \(style == "new" ? "new-style" : style)"
+        // New-style intents as declared (a migrated legacy name is the same intent), then
+        // the other handlers.
+        var counts = intents.isEmpty ? [] : ["\(intents.count) new-style intent\(intents.count == 1 ? "" : "s")"]
+        for style in ["legacy", "plain"] {
+            let n = styles.filter { !$0.key.hasPrefix("ib.") && $0.value == style }.count
+            if n > 0 { counts.append("\(n) \(style) handler\(n == 1 ? "" : "s")") }
         }
-        print("\(label): valid — \(counts.isEmpty ? "no intents" : counts.joined(separator: ", ") + " handler\(styles.count == 1 ? "" : "s")")")
+        print("\(label): valid — \(counts.isEmpty ? "no intents" : counts.joined(separator: ", "))")
         for intent in intents {
             var line = "  \(intent["identifier"]?.displayText ?? "?")  \"\(intent["title"]?.displayText ?? "")\""
             if let m = intent["migrated_from"]?.stringValue { line += "  (migrates \(m))" }
