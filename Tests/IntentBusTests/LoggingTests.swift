@@ -28,10 +28,16 @@ struct LoggingTests {
 
     @Test("LogWriter: a reader that never reads blocks nobody; dropped lines are counted and reported once it reads")
     func writerNeverBlocks() throws {
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
+        var raw: [Int32] = [0, 0]
+        #expect(pipe(&raw) == 0)
+        // High descriptor numbers: a double close elsewhere in this test process (other
+        // suites run in parallel) hits recently freed low numbers, never these.
+        let fds = raw.map { fcntl($0, F_DUPFD_CLOEXEC, 900) }
+        raw.forEach { close($0) }
         let writer = LogWriter(fd: fds[1], maxLines: 100, maxBytes: 1 << 20)
+        // Closed only once the writer is idle: closing the read end under a blocked
+        // writer would raise SIGPIPE in the test process.
+        defer { if writer.flush(timeout: 1) { close(fds[1]); close(fds[0]) } }
         let line = String(repeating: "x", count: 1_000)
         let started = Date()
         for i in 0..<2_000 { writer.write("\(i) \(line)") }

@@ -79,6 +79,8 @@ public struct PluginSpec: Sendable {
     /// `enabled:`; false keeps the plugin declared but never started or routed to, so
     /// that remembered choices naming it are asked again rather than dropped.
     public var enabled: Bool = true
+    /// Activation, heartbeats and the crash breaker (docs/lifecycle.md).
+    public var lifecycle = PluginLifecycle()
 }
 
 /// Host settings from the manifest's `host:` section.
@@ -102,6 +104,10 @@ public struct HostSettings: Sendable {
     public var metricsFile: String?
     /// `metrics_interval:` how often `metricsFile` is rewritten. Default 5 s, 1 s…1 h.
     public var metricsInterval: Duration = .seconds(5)
+    /// How long open requests may finish after SIGTERM before the plugins are stopped.
+    public var drainTimeout: Duration = .seconds(10)
+    /// `limits:` what clients and plugins can make the host hold (docs/reliability.md).
+    public var limits = HostLimits()
 }
 
 /// The whole manifest: `plugins.yaml` plus any drop-ins.

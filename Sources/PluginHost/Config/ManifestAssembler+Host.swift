@@ -31,6 +31,14 @@ extension ManifestAssembler {
                 let metricsFile = m.optional("metrics_file", as: Marked<String>.self)
                 let metricsInterval = m.optional("metrics_interval", as: Marked<Duration>.self)
                 presetDefaultEntries = decodePresetDefaults(m.node(for: "defaults"))
+                settings.limits = decodeLimits(m.node(for: "limits"))
+                if let drain = m.optional("drain_timeout", as: Marked<Duration>.self) {
+                    if drain.value >= .zero && drain.value <= .seconds(3_600) {
+                        settings.drainTimeout = drain.value
+                    } else {
+                        error("must be from 0 s to 1 h, got \(drain.value.humanText)", key: "drain_timeout", at: drain.mark)
+                    }
+                }
 
                 if let stateDirectory {
                     if stateDirectory.value.isEmpty {

@@ -2,26 +2,15 @@ import Foundation
 import IntentBus
 
 extension HostStats {
-    /// Registers the host intents `ib.status` (the report as JSON) and `ib.metrics` (the
-    /// same figures in the Prometheus text exposition format, `{"text": …}`).
-    static func install(into hooks: IntentRouterHooks) {
-        let router = hooks.router
-        let stats = HostStats(pluginIds: router.slots.map(\.spec.id))
-        router.stats = stats
-        hooks.addHostIntent("ib.status") { [unowned router] _ in .success(stats.report(router)) }
-        hooks.addHostIntent("ib.metrics") { [unowned router] _ in
-            .success(["text": .string(PrometheusExposition.render(stats.report(router)))])
-        }
-    }
-
     /// The status report: the host, then each plugin (docs/operations.md has the fields).
-    func report(_ router: IntentRouter) -> JSON {
+    func report(_ router: RouterCore) -> JSON {
         var clients = Set<Data>()
         var openByPlugin = [Int](repeating: 0, count: plugins.count)
         let open = router.exchanges.all
         for exchange in open {
             clients.insert(exchange.client.identity)
-            if exchange.choosing == nil, exchange.pluginIndex < openByPlugin.count { openByPlugin[exchange.pluginIndex] += 1 }
+            if case .choosing = exchange.stage { continue }
+            if exchange.pluginIndex < openByPlugin.count { openByPlugin[exchange.pluginIndex] += 1 }
         }
         let host: JSON = [
             "pid": .int(Int64(getpid())), "uptime_s": .double(Self.rounded(uptimeSeconds)),

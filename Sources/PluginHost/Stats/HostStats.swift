@@ -6,8 +6,8 @@ import IntentBus
 /// metrics` (host intents `ib.status`, `ib.metrics`) read it.
 ///
 /// The router feeds it at two points only: `completed` where every exchange ends
-/// (`IntentRouter.complete`) and `rejected` where a request is refused before it has one
-/// (`IntentRouter.reject`). Recording a reply is a few stores: no hashing, no allocation
+/// (`RouterCore.complete`) and `rejected` where a request is refused before it has one
+/// (`RouterCore.reject`). Recording a reply is a few stores: no hashing, no allocation
 /// once the latency windows are full (measured in docs/operations.md).
 ///
 /// Owned by the router thread, like the router's own state: no locks.
@@ -34,6 +34,15 @@ final class HostStats {
         var index: [String: Int] = [:]
         for (i, id) in pluginIds.enumerated() { index[id] = i }
         indexById = index
+    }
+
+    /// `exchange` ended with `final` (REPLY or ERROR), maybe before a plugin was chosen.
+    func completed(_ exchange: Exchange, final: WireMessage) {
+        if case .choosing = exchange.stage {
+            completed(plugin: nil, final: final, startedAt: exchange.startedAt)
+        } else {
+            completed(plugin: exchange.pluginIndex, final: final, startedAt: exchange.startedAt)
+        }
     }
 
     /// An exchange ended with `final` (REPLY or ERROR); `plugin` is nil when it ended

@@ -3,7 +3,7 @@ import IntentBus
 
 // A plugin for the end-to-end tests. It handles the intents listed in TEST_INTENTS
 // (comma-separated; default TestIntent) and behaves as the request asks:
-//   {"sleep_ms": N}     answer after N ms
+//   {"sleep_ms": N}     answer after N ms (a CANCEL cancels the wait, and it says so on stdout)
 //   {"crash": CODE}     exit with CODE at once, while holding whatever is in flight
 //   {"ask": "param"}    ask the client for a value first and return it
 //   {"confirm": true}   ask a yes/no question first
@@ -30,7 +30,12 @@ do {
                     context.progress("step \(i) of \(n)", fraction: Double(i) / Double(n))
                 }
             }
-            if let ms = p["sleep_ms"]?.intValue { try await Task.sleep(for: .milliseconds(ms)) }
+            if let ms = p["sleep_ms"]?.intValue {
+                do { try await Task.sleep(for: .milliseconds(ms)) } catch is CancellationError {
+                    FileHandle.standardError.write(Data("handler for \(request.id) saw its task cancelled\n".utf8))
+                    throw CancellationError()
+                }
+            }
             var out: [String: JSON] = ["plugin": .string(id), "intent": .string(request.intent), "params": p]
             if let param = p["ask"]?.stringValue {
                 out["answer"] = try await context.prompt(["kind": "value", "parameter": .string(param),
