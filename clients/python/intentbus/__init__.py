@@ -35,7 +35,8 @@ __all__ = [
     "Kind", "Message", "canonical_json", "parse_json", "PROTOCOL_VERSION",
     "ErrorCode", "IntentBusError", "BusError", "WireError", "NoAnswer", "ProtocolViolation", "Unanswered",
     "error_class", "BadFrame", "UnsupportedVersion", "UnknownIntent", "ChoiceRequired", "UnknownPlugin",
-    "BusTimeout", "PluginCrashed", "PluginHung", "PluginUnavailable", "Busy", "InvalidParameters", "AuthenticationRequired",
+    "BusTimeout", "PluginCrashed", "PluginHung", "PluginUnavailable", "Busy", "InvalidParameters",
+    "AuthenticationRequired",
     "ConversationExpired", "Cancelled", "DuplicateRequest", "UnexpectedAnswer", "TooLarge", "PluginError",
     "ShuttingDown", "InternalError",
 ]
