@@ -40,6 +40,16 @@ enum Commands {
         Command(spec: ExplainCommand.spec, run: ExplainCommand.run),
         Command(spec: ChoicesCommand.spec, run: ChoicesCommand.run),
         Command(spec: ValidateCommand.spec, run: ValidateCommand.run),
+        // Not declared yet: they parse their own words (SayCommand.swift, ShortcutsCommand.swift,
+        // SuggestionsCommand.swift).
+        Command(name: "say", summary: "run the intent a phrase names (\"Öffne Website in FocusFlow\")",
+                runRaw: { try SayCommand.run($0) }),
+        Command(name: "shortcuts", summary: "add, list, edit or delete your own phrases (\"Add to Siri\")",
+                runRaw: { try ShortcutsCommand.run($0) }),
+        Command(name: "suggestions", summary: "what you are likely to want now, from donations",
+                runRaw: { try SuggestionsCommand.run($0, command: "suggestions") }),
+        Command(name: "donations", summary: "list, add or delete donations",
+                runRaw: { try SuggestionsCommand.run($0, command: "donations") }),
         Command(spec: CompletionCommand.spec, run: CompletionCommand.run),
         Command(spec: CompletionCommand.helperSpec, run: CompletionCommand.runHelper),
     ]

@@ -13,7 +13,8 @@ enum ValidateCommand {
         discussion: """
         Runs the plugin with INTENTBUS_DESCRIBE=1 (the SDK prints its HELLO declarations as
         JSON and exits without connecting) and checks its new-style metadata: titles,
-        defaults within their ranges, entity queries, unique identifiers, migrations.
+        defaults within their ranges, entity queries, unique identifiers, migrations, and
+        the app shortcuts' phrases (docs/shortcuts.md "The rules").
         With PLUGIN-ID the plugin's exec and env come from the manifest, and every intent
         the manifest lists in IntentsSupported must have a handler.
         """,
@@ -32,6 +33,9 @@ enum ValidateCommand {
         var claimed: [String] = []
         var definitions: [String: IntentDefinition] = [:]
         let label: String
+        // For the app-shortcut rules: the plugin's names, and every other plugin's.
+        var names: [String] = [], others: [String: [String]] = [:]
+        var loaded: Manifest?
         do {
             if let exec = args.value("exec") {
                 label = ([exec] + args.positionals).joined(separator: " ")
@@ -47,6 +51,9 @@ enum ValidateCommand {
                 }
                 label = id
                 claimed = spec.intentsSupported
+                names = [spec.name] + spec.synonyms
+                loaded = manifest
+                for other in manifest.plugins where other.id != id { others[other.id] = [other.name] + other.synonyms }
                 let catalog = try DefinitionLoader.load(manifest: manifest)
                 for intent in spec.intentsSupported {
                     if let d = catalog.definition(of: intent, plugin: id) { definitions[intent] = d }
@@ -60,6 +67,16 @@ enum ValidateCommand {
         let hello = declarations.hello
         // What the host checks at HELLO, and what would fail later, on the first request.
         var problems = NewStyleMetadata.problems(inHello: hello)
+        let shortcutLabel = args.value("exec") ?? label
+        let shortcuts = ShortcutValidation.check(hello: hello, plugin: shortcutLabel,
+                                                 names: names.isEmpty ? [shortcutLabel] : names, others: others)
+        problems += shortcuts.errors
+        for warning in shortcuts.warnings { printError("warning: \(label): \(warning)") }
+        if let loaded, let definitions = try? DefinitionLoader.load(manifest: loaded) {
+            for repeated in ShortcutValidation.repeats(hello: hello, plugin: label, manifest: loaded, definitions: definitions) {
+                printError("warning: \(repeated)")
+            }
+        }
         let styles = declarations.styles
         for intent in claimed where styles[intent] == nil {
             problems.append("no handler for \(intent), which the manifest lists in IntentsSupported")
@@ -124,6 +141,10 @@ enum ValidateCommand {
         for (intent, style) in styles.sorted(by: { $0.key < $1.key }) where style == "legacy" {
             let d = definitions[intent]
             print("  \(intent)  (legacy)\(d.map { "  \"\($0.title)\", \($0.parameters.count) parameter\($0.parameters.count == 1 ? "" : "s"), \($0.codes.count) response codes" } ?? "")")
+        }
+        for s in section?["shortcuts"]?.arrayValue ?? [] {
+            let phrases = (s["phrases"]?.arrayValue ?? []).map { "“\($0.displayText)”" }.joined(separator: ", ")
+            print("  shortcut \(s["intent"]?.displayText ?? "?") \"\(s["short_title"]?.displayText ?? "")\": \(phrases)")
         }
         let plain = styles.filter { $0.value == "plain" && !$0.key.hasPrefix("ib.") }.keys.sorted()
         if !plain.isEmpty { print("  plain handlers (any JSON object): \(plain.joined(separator: ", "))") }

@@ -81,6 +81,9 @@ public struct PluginSpec: Sendable {
     public var enabled: Bool = true
     /// Activation, heartbeats and the crash breaker (docs/lifecycle.md).
     public var lifecycle = PluginLifecycle()
+    /// `synonyms:`: other names people use for the plugin; a phrase's
+    /// `${applicationName}` matches `name` or any of these (docs/shortcuts.md).
+    public var synonyms: [String] = []
 }
 
 /// Host settings from the manifest's `host:` section.
@@ -104,6 +107,10 @@ public struct HostSettings: Sendable {
     public var metricsFile: String?
     /// `metrics_interval:` how often `metricsFile` is rewritten. Default 5 s, 1 s…1 h.
     public var metricsInterval: Duration = .seconds(5)
+    /// `insecure: true`: tcp endpoints without CURVE (a warning at each start).
+    public var insecure = false
+    /// `clients:` the clients known by their CURVE public key, with their rights.
+    public var clients: [ClientGrant] = []
     /// How long open requests may finish after SIGTERM before the plugins are stopped.
     public var drainTimeout: Duration = .seconds(10)
     /// `limits:` what clients and plugins can make the host hold (docs/reliability.md).

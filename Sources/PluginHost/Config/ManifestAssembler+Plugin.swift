@@ -23,6 +23,7 @@ extension ManifestAssembler {
             let maxInFlight = m.optional("max_in_flight", as: Marked<Int>.self)
             let enabled = m.optional("enabled", as: Bool.self, default: true)
             let lifecycle = decodeLifecycle(m)
+            let synonyms = m.optional("synonyms", as: [Marked<String>].self, default: [])
 
             if let id { checkID(id) }
             if let name, name.value.isEmpty {
@@ -37,6 +38,9 @@ extension ManifestAssembler {
             }
             if let maxInFlight, maxInFlight.value <= 0 {
                 error("must be greater than zero", key: "max_in_flight", at: maxInFlight.mark)
+            }
+            for synonym in synonyms where PhraseText.words(synonym.value).isEmpty {
+                error("a synonym needs at least one letter or digit", key: "synonyms", at: synonym.mark)
             }
             let exec = command.map { executable(for: $0) }
 
@@ -56,6 +60,7 @@ extension ManifestAssembler {
                 intentMarks: intents.map(\.mark),
                 enabled: enabled)
             spec.lifecycle = lifecycle
+            spec.synonyms = synonyms.map(\.value)
             return spec
         }
     }

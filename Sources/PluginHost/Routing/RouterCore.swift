@@ -37,12 +37,16 @@ final class RouterCore: RouterView {
     /// directory before routing starts.
     var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
     private(set) var stopping = false
+    /// Clients must connect with a key listed in `host.clients` (CURVE frontend); their
+    /// rights are checked per request (RouterCore+Rights.swift).
+    var clientKeysRequired = false
     /// SIGTERM arrived: no new requests; open ones may finish (`host.drain_timeout`).
     var draining = false
     /// What extensions added (flows, HELLO checks, host intents).
     var extensions: [any RouterExtension] = []
     var hostIntents: [String: HostIntent] = [:]
-    /// Counters for `ib.status` and `ib.metrics` (Stats/HostStats.swift), fed by `complete` and `reject`.
+    /// Counters for `ib.status` and `ib.metrics` (Stats/HostStats.swift): `reject` feeds them
+    /// here; completed exchanges reach them through `OperationsExtension.exchangeEnded`.
     var stats: HostStats?
     #if DEBUG
     private var owner: pthread_t?
@@ -106,7 +110,7 @@ final class RouterCore: RouterView {
             return undecodable(envelope, rest, error)
         }
         switch msg.kind {
-        case .request: startRequest(envelope, msg)
+        case .request: startRequest(envelope, msg, frames: frames)
         case .answer: clientAnswer(envelope, msg)
         case .cancel: clientCancel(envelope, msg)
         case .heartbeat: break
@@ -125,6 +129,8 @@ final class RouterCore: RouterView {
             pluginExited(slots[index], pid: pid, status: status)
         case .choiceWritten(let id, let result):
             choiceBook.completed(id, result)
+        case .extensionFinished(let id, let result):
+            for ext in extensions { ext.finished(id: id, result: result) }
         case .shutdown:
             beginDrain()
         }

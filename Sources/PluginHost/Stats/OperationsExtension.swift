@@ -2,8 +2,9 @@ import Foundation
 import IntentBus
 
 /// The host intents for operating the host (docs/operations.md): `ib.status` and
-/// `ib.metrics` from `HostStats`, and `ib.logs` from the `PluginLogBook`. Installing it
-/// also hands the core its `HostStats`.
+/// `ib.metrics` from `HostStats`, and `ib.logs` from the `PluginLogBook`. It feeds the
+/// counters from `exchangeEnded`; installing it hands the core its `HostStats` for
+/// `RouterCore.reject`, where requests end before they have an exchange.
 ///
 /// Runs on the router thread, like every extension. It reads the core's plugin slots and
 /// open exchanges for the report; it changes nothing but `core.stats`, once.
@@ -17,6 +18,11 @@ final class OperationsExtension: RouterExtension {
         self.logBook = logBook
         stats = HostStats(pluginIds: core.slots.map(\.spec.id))
         core.stats = stats
+    }
+
+    /// Every final answer, just before it is sent (`RouterExtension.exchangeEnded`).
+    func exchangeEnded(_ exchange: Exchange, final: WireMessage) {
+        stats.completed(exchange, final: final)
     }
 
     var hostIntents: [String: HostIntent] {

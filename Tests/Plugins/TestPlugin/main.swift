@@ -9,9 +9,10 @@ import IntentBus
 //   {"confirm": true}   ask a yes/no question first
 //   {"progress": N}     send N progress updates first
 //   {"fail": true}      answer with status failure
+//   {"reply_header": {…}} add these fields to the REPLY header (donations)
 // Every reply says which plugin answered and echoes the parameters.
 // TEST_BAD_TOKEN=1 makes it present a wrong token; TEST_EXIT_AT_START=CODE makes it exit
-// before connecting.
+// before connecting; TEST_SOCKET_THREAD=1 runs its handlers on the socket thread.
 let env = ProcessInfo.processInfo.environment
 if let code = env["TEST_EXIT_AT_START"].flatMap(Int32.init) { exit(code) }
 var runtimeEnv = env
@@ -19,6 +20,7 @@ if env["TEST_BAD_TOKEN"] == "1" { runtimeEnv["INTENTBUS_TOKEN"] = "not-the-token
 
 do {
     let runtime = try PluginRuntime(environment: runtimeEnv)
+    runtime.runsHandlersOnSocketThread = env["TEST_SOCKET_THREAD"] == "1"
     let id = runtime.pluginId
     let intents = (env["TEST_INTENTS"] ?? "TestIntent").split(separator: ",").map(String.init)
     for intent in intents {
@@ -45,7 +47,8 @@ do {
                 out["confirmed"] = try await context.prompt(["kind": "confirmation", "dialog": "Really?"])
             }
             if let client = request.client { out["client"] = .string(client) }
-            return p["fail"]?.boolValue == true ? .failure(.object(out)) : .success(.object(out))
+            return PluginReply(status: p["fail"]?.boolValue == true ? .failure : .success, body: .object(out),
+                               header: p["reply_header"]?.objectValue ?? [:])
         }
     }
     runtime.run()
