@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from enum import Enum
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from .errors import ErrorCode, WireError
 
@@ -184,6 +184,6 @@ def split_envelope(frames: Sequence[bytes]) -> "tuple[List[bytes], List[bytes]]"
     return frames[:n], frames[n:]
 
 
-def optional_header(value: Optional[dict]) -> Optional[dict]:
+def optional_header(value: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
     """`value` or None when it is empty, so that an empty header goes out as an empty frame."""
     return value if value else None
