@@ -12,7 +12,7 @@ enum SendCommand {
 
     options:
       --params JSON        all parameters as one JSON object
-      --timeout S          seconds to wait for the plugin (overrides the manifest)
+      --timeout S          seconds to wait for the plugin, 0.001…86400 (overrides the manifest)
       --plugin ID          use this plugin when several claim the intent
       --remember           with --plugin: remember it as the "always" choice
       --choice POLICY      when several plugins claim it: ask (default), fail, default
@@ -39,8 +39,7 @@ enum SendCommand {
         let parameters = try parseParameters(Array(args.positionals.dropFirst()), json: args.value("params"))
         var options = RequestOptions()
         if let t = args.value("timeout") {
-            guard let s = Double(t), s > 0 else { throw UsageError("--timeout takes seconds > 0, got \(t)") }
-            options.timeout = .milliseconds(Int64(s * 1000))
+            options.timeout = try NumberOption.seconds(t, flag: "timeout", within: NumberOption.timeoutSeconds)
         }
         options.plugin = args.value("plugin")
         options.remember = args.flag("remember")
