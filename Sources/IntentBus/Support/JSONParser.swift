@@ -8,7 +8,8 @@ struct JSONParser {
     private let bytes: [UInt8]
     private var i = 0
     private var depth = 0
-    private static let maxDepth = 512
+    /// The deepest nesting of arrays and objects accepted (the Python SDK's limit too).
+    static let maxDepth = 512
 
     init(_ data: Data) { bytes = [UInt8](data) }
 
@@ -185,8 +186,13 @@ struct JSONParser {
             while i < bytes.count, isDigit(bytes[i]) { i += 1 }
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
-        if isInteger, let v = Int64(text) { return .int(v) }
-        guard let d = Double(text) else { throw error("number out of range") }
+        // The protocol's integers are 64-bit (docs/protocol.md §2): a longer one is refused,
+        // never read as an inexact decimal; so is a decimal beyond Double's range.
+        if isInteger {
+            guard let v = Int64(text) else { throw error("integer outside the 64-bit range") }
+            return .int(v)
+        }
+        guard let d = Double(text), d.isFinite else { throw error("number outside the range of a 64-bit decimal") }
         return .double(d)
     }
 

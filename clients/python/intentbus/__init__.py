@@ -12,7 +12,7 @@ follows it, and the shared vectors in conformance/ pin the bytes.
 from .aio import AsyncClient
 from .client import DEFAULT_TIMEOUT, Answer, Client, Conversation, Event, Progress, Prompt, Reply
 from .errors import (AuthenticationRequired, BadFrame, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
-                     ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError,
+                     ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError, JSONValueError,
                      InvalidParameters, NoAnswer, PluginCrashed, PluginError, PluginUnavailable,
                      ProtocolViolation, ShuttingDown, Unanswered, UnknownIntent, UnknownPlugin,
                      UnsupportedVersion, WireError, error_class)
@@ -33,7 +33,7 @@ __all__ = [
     "AppIntent", "Parameter", "EnumType", "EntityType", "Entity", "EntityQuery", "IntentResult", "NeedsValue",
     "PerformContext", "NewStyleHandler", "ALWAYS_ALLOWED", "REQUIRES_AUTHENTICATION",
     "Kind", "Message", "canonical_json", "parse_json", "PROTOCOL_VERSION",
-    "ErrorCode", "IntentBusError", "BusError", "WireError", "NoAnswer", "ProtocolViolation", "Unanswered",
+    "ErrorCode", "IntentBusError", "BusError", "WireError", "JSONValueError", "NoAnswer", "ProtocolViolation", "Unanswered",
     "error_class", "BadFrame", "UnsupportedVersion", "UnknownIntent", "ChoiceRequired", "UnknownPlugin",
     "BusTimeout", "PluginCrashed", "PluginUnavailable", "Busy", "InvalidParameters", "AuthenticationRequired",
     "ConversationExpired", "Cancelled", "DuplicateRequest", "PluginError", "ShuttingDown", "InternalError",
