@@ -10,6 +10,12 @@ public typealias PluginHandler = @Sendable (PluginRequest, PluginContext) async 
 /// returned as is: it is moved, not copied).
 public typealias RawPluginHandler = (_ requestId: String, _ intent: String, _ header: Frame, _ body: Frame) -> Frame
 
+/// A REQUEST whose parameters are JSON but not an object.
+struct ParametersNotObject: Error, CustomStringConvertible {
+    let found: String
+    var description: String { "got \(found)" }
+}
+
 /// Why a plugin could not start talking to its host.
 public struct PluginStartError: Error, Sendable, CustomStringConvertible {
     public let message: String
@@ -161,12 +167,15 @@ public final class PluginRuntime: @unchecked Sendable {
                                             header: nil, body: err.json).frames)
                 return nil
             }
+            // The host's plain path forwards bodies unread: the parameters are checked here,
+            // before any handler sees them (docs/protocol.md §5.2).
             let header: JSON, params: JSON
             do {
                 header = try msg.headerJSON()
                 params = try msg.bodyJSON()
+                guard case .object = params else { throw ParametersNotObject(found: params.typeName) }
             } catch {
-                let err = BusError(.invalidParameters, "request body is not JSON: \(error)")
+                let err = BusError(.invalidParameters, "the parameters body must be a JSON object: \(error)")
                 try socket.send(WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
                                             header: nil, body: err.json).frames)
                 return nil

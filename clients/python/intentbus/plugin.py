@@ -48,7 +48,7 @@ from typing import Any, Callable, Dict, List, Optional, Type
 import zmq
 
 from .errors import BusError, ErrorCode, WireError
-from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json
+from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json, json_type_name
 
 __all__ = ["Plugin", "Context", "Request", "Result", "Handler", "PlainHandler", "HandlerStyle",
            "RequestCancelled", "PluginStartError", "register_style", "HANDSHAKE_TIMEOUT"]
@@ -606,13 +606,22 @@ class Plugin:
             err = BusError(ErrorCode.PLUGIN_ERROR, f"plugin {self.plugin_id} has no handler for {msg.intent}")
             sock.send_multipart(Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
             return
+        # The host's plain path forwards bodies unread: the parameters are checked here,
+        # before any handler sees them (docs/protocol.md §5.2), as the Swift SDK does.
         try:
             header = msg.header_json()
-            params = msg.body_json()
             if not isinstance(header, dict):
                 raise WireError(ErrorCode.BAD_FRAME, "the header is not a JSON object")
         except WireError as e:
-            err = BusError(ErrorCode.INVALID_PARAMETERS, f"the request is not JSON: {e.message}")
+            err = BusError(ErrorCode.INVALID_PARAMETERS, f"the request header is not a JSON object: {e.message}")
+            sock.send_multipart(Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
+            return
+        try:
+            params = msg.body_json()
+            if not isinstance(params, dict):
+                raise WireError(ErrorCode.BAD_FRAME, f"got {json_type_name(params)}")
+        except WireError as e:
+            err = BusError(ErrorCode.INVALID_PARAMETERS, f"the parameters body must be a JSON object: {e.message}")
             sock.send_multipart(Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
             return
         request = Request(msg.request_id, msg.intent, header, params)

@@ -97,6 +97,21 @@ def parse_json(data: bytes) -> Any:
     return value
 
 
+def json_type_name(value: Any) -> str:
+    """The JSON type's name, as the Swift SDK words it ("an array", "a string", …)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
