@@ -333,13 +333,20 @@ def _die_with_parent(host_pid: Optional[int]) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether `pid` still runs. A killed host stays a zombie until its own parent reaps
+    it; `kill(pid, 0)` still succeeds then, so the state in /proc decides."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        return stat[stat.rindex(b")") + 2:][:1] not in (b"Z", b"X")
+    except (OSError, ValueError):
+        return True
 
 
 def _logger_for(plugin_id: str) -> logging.Logger:
@@ -472,9 +479,10 @@ class Plugin:
             self.logger.error("INTENTBUS_BACKEND and INTENTBUS_PLUGIN_ID are not set: plugins are started by "
                               "`intentbus host`, which sets them (see docs/python.md)")
             return 2
+        self._parent_at_start = os.getppid()
         _die_with_parent(self.host_pid)
         if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, lambda *_: self.stop("SIGTERM"))
+            signal.signal(signal.SIGTERM, self._on_sigterm)
         context = zmq.Context()
         sock = context.socket(zmq.DEALER)
         sock.setsockopt(zmq.LINGER, 2000)
@@ -494,8 +502,24 @@ class Plugin:
                 live = list(self._live.values())
             for ctx in live:
                 ctx._cancel("plugin stopping")
-            sock.close(linger=0 if self.host_pid is not None and not _alive(self.host_pid) else 2000)
+            # Nobody is left to read what is queued when the host is gone: don't linger.
+            sock.close(linger=0 if self._host_gone() else 2000)
             context.term()
+
+    def _host_gone(self) -> bool:
+        """Whether the host has died: our parent changed (the kernel reparented us), or
+        the host's pid is gone or a zombie."""
+        if os.getppid() != getattr(self, "_parent_at_start", os.getppid()):
+            return True
+        return self.host_pid is not None and not _alive(self.host_pid)
+
+    def _on_sigterm(self, *_: Any) -> None:
+        # SIGTERM from PR_SET_PDEATHSIG: the host is gone, so there is nobody to say
+        # DISCONNECT to; exit now, as a Swift plugin does (its SIGTERM is not handled).
+        # Otherwise the host asks us to stop: do so gracefully.
+        if self._host_gone():
+            os._exit(3)
+        self.stop("SIGTERM")
 
     def _handshake(self, sock: zmq.Socket) -> Optional[int]:
         sock.send_multipart(Message.build(Kind.HELLO, "", "", None, self.hello_body()).encode())
@@ -551,7 +575,7 @@ class Plugin:
                 self.logger.info(f"disconnecting ({self._stop_requested})")
                 sock.send_multipart(Message.build(Kind.DISCONNECT, "", "", None, None).encode())
                 return 0
-            if self.host_pid is not None and not _alive(self.host_pid):
+            if self._host_gone():
                 self.logger.error(f"the host (pid {self.host_pid}) is gone; stopping")
                 return 3
 
