@@ -35,6 +35,8 @@ var targets: [Target] = [
     .executableTarget(name: "bench-relay", dependencies: ["IntentBus"], path: "Sources/BenchRelay"),
     .executableTarget(name: "bench-worker", dependencies: ["IntentBus"], path: "Sources/BenchWorker"),
     .executableTarget(name: "bench-plugin", dependencies: ["IntentBus"], path: "Sources/BenchPlugin"),
+    // The Swift side of the differential JSON fuzzer (docs/reliability.md).
+    .executableTarget(name: "json-canonical", dependencies: ["IntentBus"], path: "Sources/JSONCanonical"),
 ]
 for name in examplePlugins {
     targets.append(.executableTarget(

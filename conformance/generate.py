@@ -245,6 +245,8 @@ BAD_JSON += [
     bad_body("lone-surrogate-key", b'{"\\ud800":1}', "in a key"),
     bad_body("lone-surrogate-in-header", b'{"client":"\\udbff"}', "in a header", bad="header"),
     bad_body("nested-too-deep", b"[" * 513 + b"]" * 513, "513 levels: the limit is 512"),
+    bad_body("keys-differ-in-normalization", '{"\u00e9":1,"e\u0301":2}'.encode(),
+             "two keys canonically equivalent but not equal: one key to Swift, two to Python"),
 ]
 
 # ---------------------------------------------------------------------------------------
@@ -337,6 +339,8 @@ JSON_VALUES = [
                  "delete": "a\u007fb", "umlaut": "Grüße", "euro": "12,34 €", "emoji": "☕😀",
                  "line-separator": "a\u2028b", "empty": ""}),
     ("key-order", {"b": 1, "a": 2, "B": 3, "": 4, "aa": 5, "ä": 6, "z": 7, "€": 8, "😀": 9, "\uff01": 10}),
+    # Keys not in NFC sort by their own code points, as Python sorts: "e\u0301" before "f".
+    ("key-order-not-nfc", {"f": 1, "e\u0301": 2, "\u00e8": 3, "a\u030a": 4, "\u00e5x": 5}),
     ("nesting", {"list": [[], {}, [1, [2, [3]]], {"b": {"d": None, "c": True}}], "flags": [True, False, None]}),
     ("top-level-array", [1, "a", None]),
     ("top-level-string", "just text"),

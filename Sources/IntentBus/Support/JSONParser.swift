@@ -70,6 +70,13 @@ struct JSONParser {
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
             i += 1
             skipWhitespace()
+            // Swift Strings that are canonically equivalent are one key; Python's are two.
+            // Refuse such a pair on both sides rather than merge it here (an exact repeat is
+            // fine: the last value wins on both sides).
+            if let existing = object.index(forKey: key),
+               !object[existing].key.unicodeScalars.elementsEqual(key.unicodeScalars) {
+                throw error("two keys differ only in Unicode normalization")
+            }
             object[key] = try parseValue()
             skipWhitespace()
             guard i < bytes.count else { throw error("unterminated object") }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import unicodedata
 from enum import Enum
 from typing import Any, List, Optional, Sequence, Union
 
@@ -83,7 +84,7 @@ def parse_json(data: bytes) -> Any:
     data = bytes(data)
     try:
         value = json.loads(data.decode("utf-8"), parse_constant=_reject_constant, parse_int=_parse_int,
-                           parse_float=_parse_float)
+                           parse_float=_parse_float, object_pairs_hook=_object)
     except RecursionError:
         raise WireError(ErrorCode.BAD_FRAME, f"not valid JSON: nested deeper than {MAX_JSON_DEPTH} levels") from None
     except (UnicodeDecodeError, ValueError) as e:
@@ -130,6 +131,22 @@ def _parse_float(text: str) -> float:
     return value
 
 
+def _object(pairs: List[tuple]) -> dict:
+    obj = dict(pairs)
+    if _normalization_clash(obj):
+        raise ValueError("two keys differ only in Unicode normalization")
+    return obj
+
+
+def _normalization_clash(obj: dict) -> bool:
+    """Whether two keys are canonically equivalent but not equal ("é" and "e\u0301"): one
+    key in Swift, two here, so both sides refuse them."""
+    keys = [k for k in obj if isinstance(k, str)]
+    if len(keys) < 2 or all(k.isascii() for k in keys):
+        return False
+    return len({unicodedata.normalize("NFC", k) for k in keys}) < len(keys)
+
+
 def _has_lone_surrogate(text: str) -> bool:
     try:
         text.encode("utf-8")
@@ -152,6 +169,8 @@ def _unrepresentable(value: Any, *, writing: bool) -> Optional[str]:
             if depth > MAX_JSON_DEPTH:
                 return f"nested deeper than {MAX_JSON_DEPTH} levels"
             if isinstance(item, dict):
+                if writing and _normalization_clash(item):
+                    return "two keys differ only in Unicode normalization"
                 for key, inner in item.items():
                     if isinstance(key, str) and _has_lone_surrogate(key):
                         return "unpaired surrogate in a key"
