@@ -11,7 +11,7 @@ public typealias PluginHandler = @Sendable (PluginRequest, PluginContext) async 
 public typealias RawPluginHandler = (_ requestId: String, _ intent: String, _ header: Frame, _ body: Frame) -> Frame
 
 /// A REQUEST whose parameters are JSON but not an object.
-struct ParametersNotObject: Error, CustomStringConvertible {
+private struct ParametersNotObject: Error, CustomStringConvertible {
     let found: String
     var description: String { "got \(found)" }
 }
