@@ -7,8 +7,10 @@ let strictSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
-/// Example plugins: each is its own executable under Sources/Plugins/<Name>.
-let examplePlugins = ["Balance", "Messenger", "Chat", "Echo", "TestPlugin", "LegacyTest", "NewStyleTest", "FocusFlow", "Cart"]
+/// Example plugins, the ones a user reads: each is its own executable under Sources/Plugins/<Name>.
+let examplePlugins = ["Balance", "Messenger", "Chat", "Echo", "FocusFlow", "Cart"]
+/// Plugins that exist for the tests (fixtures), beside them under Tests/Plugins/<Name>.
+let testPlugins = ["TestPlugin", "LegacyTest", "NewStyleTest"]
 
 var targets: [Target] = [
     .systemLibrary(
@@ -42,6 +44,11 @@ for name in examplePlugins {
     targets.append(.executableTarget(
         name: "plugin-\(name.lowercased())", dependencies: ["IntentBus"],
         path: "Sources/Plugins/\(name)"))
+}
+for name in testPlugins {
+    targets.append(.executableTarget(
+        name: "plugin-\(name.lowercased())", dependencies: ["IntentBus"],
+        path: "Tests/Plugins/\(name)"))
 }
 for index in targets.indices where targets[index].type != .system && targets[index].name != "CLinuxSupport" {
     targets[index].swiftSettings = (targets[index].swiftSettings ?? []) + strictSettings

@@ -113,6 +113,11 @@ MESSAGES = [
     vector("disconnect", "DISCONNECT", "", "", None, None, direction=EITHER, section="5.4"),
     vector("heartbeat", "HEARTBEAT", "", "", None, None, direction=EITHER, section="3",
            note="reserved; receivers ignore it"),
+    vector("refused-duplicate-request", "REFUSED", "r1", "OrderCoffeeIntent", {"refused": "REQUEST"},
+           {"code": "duplicate_request",
+            "message": "request id \"r1\" is already open; this REQUEST was not taken and the open request goes on"},
+           direction=H2C, section="3",
+           note="never final: the request open under r1 goes on and gets its own REPLY or ERROR"),
     vector("longest-names", "REQUEST", "r" * 255, "I" * 255, None, {}, direction=C2H, section="2",
            note="request id and intent may be 255 bytes, not more"),
     vector("utf8-names", "REQUEST", "anfrage-ü", "BestellungAufgebenIntent€", None, {}, direction=C2H,
@@ -162,6 +167,8 @@ ERROR_BODIES = [
     ("timeout", "plugin coffee did not answer within 10 s", {"plugin": "coffee", "timeout_ms": 10000}),
     ("plugin_crashed", "plugin coffee (pid 4242) exited with status 1 while handling this request",
      {"plugin": "coffee", "exit": {"code": 1}}),
+    ("plugin_hung", "plugin coffee (pid 4242) stopped answering heartbeats (silent for 1.5 s, heartbeat 1 s) while "
+                    "handling this request; it is being restarted", {"plugin": "coffee"}),
     ("plugin_unavailable", "plugin coffee is unavailable: crashed 5 times within 60 s", {"plugin": "coffee"}),
     ("busy", "plugin coffee has 256 requests in flight; try again later", {"plugin": "coffee"}),
     ("invalid_parameters", "quantity must be an integer from 1 to 10", {"parameter": "quantity"}),
@@ -170,6 +177,9 @@ ERROR_BODIES = [
     ("conversation_expired", "no open question in conversation \"r9\"", None),
     ("cancelled", "the client cancelled the request", None),
     ("duplicate_request", "request id \"r1\" is already open", None),
+    ("unexpected_answer", "request \"r1\" is not waiting for an answer (no question is open); the request goes on", None),
+    ("too_large", "the request is 5000000 bytes; this host takes at most 4194304 (host.limits.max_message_size)",
+     {"size": 5000000, "limit": 4194304}),
     ("plugin_error", "plugin coffee has no handler for OrderTeaIntent", None),
     ("shutting_down", "the host is shutting down", None),
     ("internal", "a bug in the host", None),
@@ -185,10 +195,11 @@ def error_vector(code, message, details):
 
 
 ERRORS = [error_vector(*e) for e in ERROR_BODIES] + [
-    vector("error-unreadable-request-id", "ERROR", "", "", None,
+    vector("refused-unreadable-message", "REFUSED", "", "", None,
            {"code": "bad_frame", "message": "frame 1 is not a known message kind: \"REQUESTX\""},
-           direction=H2C, section="4.3", error_code="bad_frame",
-           note="a malformed message whose request id cannot be read is answered with an empty request id"),
+           direction=H2C, section="3", error_code="bad_frame",
+           note="a message that is not a REQUEST the host can take, and whose request id cannot be read, is refused "
+                "with an empty request id; it ends nothing"),
 ]
 
 # ---------------------------------------------------------------------------------------
@@ -318,9 +329,10 @@ CONVERSATIONS = [
     ], "a client that gives up instead of answering; the host tells the plugin"),
     conversation("answer-after-end", [
         (C2H, "ANSWER", "r6", MSG, None, {"value": "late"}),
-        (H2C, "ERROR", "r6", MSG, None, {"code": "conversation_expired",
-                                         "message": "no open question in conversation \"r6\""}),
-    ], "an ANSWER for a finished conversation"),
+        (H2C, "REFUSED", "r6", MSG, {"refused": "ANSWER"},
+         {"code": "conversation_expired",
+          "message": "no open conversation \"r6\": it has ended or expired, or never existed"}),
+    ], "an ANSWER for a finished conversation is refused (REFUSED is never final)"),
 ]
 
 # ---------------------------------------------------------------------------------------

@@ -12,19 +12,14 @@ public struct HostStartError: Error, Sendable, CustomStringConvertible {
 ///
 /// Lifecycle: `run()` blocks the calling thread, which becomes the router thread. SIGINT
 /// and SIGTERM start a graceful shutdown: open requests get `shutting_down`, plugins get
-/// DISCONNECT and SIGTERM (SIGKILL after 2 s), and `run()` returns.
+/// DISCONNECT, then SIGTERM after 1 s and SIGKILL after 3 s, and `run()` returns.
 public final class IntentHost {
     public let manifest: Manifest
     private let logger: Logger
     private let context = ZMQContext()
-    /// Installs extra behaviour (flows, metadata checks, choice handling) before routing
-    /// starts. Later features hook in here.
-    private let configure: [(IntentRouterHooks) -> Void]
-
-    public init(manifest: Manifest, logger: Logger, extensions: [(IntentRouterHooks) -> Void] = []) {
+    public init(manifest: Manifest, logger: Logger) {
         self.manifest = manifest
         self.logger = logger
-        self.configure = extensions
     }
 
     /// Runs the host until it is told to stop.
@@ -41,9 +36,13 @@ public final class IntentHost {
         do {
             frontend = try ZMQSocket(context, .router)
             backend = try ZMQSocket(context, .router)
+            try frontend.setHighWaterMarks(send: Int32(host.limits.clientQueue), receive: 100_000)
+            try backend.setHighWaterMarks(send: 100_000, receive: 100_000)
             for s in [frontend, backend] {
                 try s.setRouterMandatory()
-                try s.setHighWaterMarks(send: 100_000, receive: 100_000)
+                // The bound on memory where no answer is possible (docs/reliability.md):
+                // a bigger frame drops the peer's connection inside libzmq.
+                try s.setMaximumMessageSize(host.limits.transportFrameLimit)
             }
             try frontend.bind(host.frontend)
             try backend.bind(host.backend)
@@ -51,20 +50,21 @@ public final class IntentHost {
             throw HostStartError(message: "can't bind: \(error)")
         }
         let launcher = ChildProcessLauncher(logger: logger)
-        let router: IntentRouter
+        let shell: RouterShell
         do {
-            router = try IntentRouter(manifest: manifest, logger: logger, context: context, frontend: frontend,
-                                      backend: backend, backendEndpoint: backend.lastEndpoint, launcher: launcher)
+            shell = try RouterShell(manifest: manifest, logger: logger, context: context, frontend: frontend,
+                                    backend: backend, launcher: launcher)
         } catch {
             throw HostStartError(message: "can't set up the router: \(error)")
         }
+        let router = shell.core!
         // Remembered plugin choices live in the state directory; a corrupt file is
         // recovered (and logged), any other problem leaves them in memory only.
         router.installChoices(stateDirectory: host.stateDirectory)
-        let hooks = IntentRouterHooks(router: router)
+        let hooks = IntentRouterHooks(view: router)
         LegacyHandlers.install(definitions, into: hooks)
         NewStyleSupport.install(hooks, definitions: definitions)
-        for install in configure { install(hooks) }
+        hooks.extensions.forEach(router.install)
 
         for warning in manifest.warnings { logger.warning("\(warning)") }
         for (intent, indices) in router.routes.sorted(by: { $0.key < $1.key }) where indices.count > 1 {
@@ -79,15 +79,16 @@ public final class IntentHost {
             logger.info("plugin \(spec.id) is disabled in the manifest (enabled: false); not starting it")
         }
         signal(SIGPIPE, SIG_IGN)
+        let mailbox = shell.mailbox  // signal handlers hold the mailbox, never the router
         let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { router.post(.shutdown) }
+            source.setEventHandler { mailbox.post(.shutdown) }
             source.resume()
             return source
         }
         logger.info("IntentBus host \(getpid()) listening: clients \(frontend.lastEndpoint), plugins \(backend.lastEndpoint); \(manifest.plugins.count) plugins from \(manifest.path)")
-        router.run()
+        shell.run()
         sources.forEach { $0.cancel() }
         frontend.close()
         backend.close()
@@ -108,16 +109,4 @@ public final class IntentHost {
             throw HostStartError(message: "another host (pid \(pong["pid"]?.displayText ?? "?")) is already serving \(endpoint); stop it first or set host.state_dir")
         }
     }
-}
-
-/// What an extension may install into the router before it runs. Extensions run on the
-/// router thread afterwards, so they need no locking.
-public final class IntentRouterHooks {
-    let router: IntentRouter
-    init(router: IntentRouter) { self.router = router }
-
-    /// The manifest the host runs.
-    public var manifest: Manifest { router.manifest }
-    /// The host's logger.
-    public var logger: Logger { router.logger }
 }

@@ -246,6 +246,7 @@ struct ChoiceEndToEndTests {
         try dealer.send(WireMessage(kind: .answer, requestId: "left", intent: "SharedIntent", header: nil,
                                     body: ["value": "alpha"]).frames)
         let late = try WireMessage.decode(try #require(try dealer.receive())[...])
+        #expect(late.kind == .refused)
         #expect(BusError(json: try late.bodyJSON()).code == .conversationExpired)
     }
 

@@ -113,6 +113,18 @@ enum Conformance {
 
 @Suite("Conformance vectors")
 struct ConformanceTests {
+    @Test("every vector file is there, parses, and holds vectors: a missing file fails, never passes vacuously",
+          arguments: ["messages.json", "handshake.json", "errors.json", "json.json", "newstyle.json", "conversations.json",
+                      "legacy.json", "malformed.json"])
+    func vectorFileIsRead(_ name: String) throws {
+        let data = try #require(FileManager.default.contents(atPath: "\(Conformance.directory)/\(name)"),
+                                "conformance/\(name) is missing or unreadable")
+        let json = try JSON.parse(data)
+        let count = (json["vectors"]?.arrayValue?.count ?? 0) + (json["conversations"]?.arrayValue?.count ?? 0)
+            + (json["invalid"]?.arrayValue?.count ?? 0) + (json["bad_json"]?.arrayValue?.count ?? 0)
+        #expect(count > 0, "conformance/\(name) holds no vectors")
+    }
+
     @Test("the vectors cover every message kind, error code and prompt kind")
     func coverage() {
         #expect(Set(Conformance.vectors.map(\.kind)) == Set(MessageKind.allCases.map(\.rawValue)))

@@ -46,7 +46,7 @@ import Testing
         var table = ExchangeTable()
         func open() -> Exchange {
             let exchange = Exchange(hostId: table.nextId(), client: RoutingEnvelope(frames: [Frame("c")], identity: Data("c".utf8)),
-                                    clientRequestId: "r", intent: "I", pluginIndex: 0, timeout: 1, options: .object([:]))
+                                    clientState: ClientState(identity: Data("c".utf8)), clientRequestId: "r", intent: "I", pluginIndex: 0, timeout: 1, options: .object([:]), stage: .delivered)
             table.insert(exchange)
             return exchange
         }

@@ -211,7 +211,7 @@ struct LegacyDefinitionTests {
 
     @Test("parameter values: lenient where a person means it, strict where they can't")
     func coercion() throws {
-        let text = try String(contentsOfFile: "\(Self.definitionsDirectory)/legacytest.yaml", encoding: .utf8)
+        let text = try String(contentsOfFile: "\(Products.root)/Tests/Plugins/definitions/legacytest.yaml", encoding: .utf8)
         let types = try #require(DefinitionLoader.decode(text: text, file: "t.yaml").definitions.first { $0.name == "TypesIntent" })
         func check(_ name: String, _ value: JSON) -> Result<JSON, CoercionProblem> {
             ParameterCoercion.coerce(value, types.parameter(name)!, in: types)

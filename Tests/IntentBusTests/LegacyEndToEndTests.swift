@@ -11,7 +11,7 @@ func legacyTestPlugin(_ id: String = "legacytest", callLog: String? = nil, defin
         "    exec: \(Products.path("plugin-legacytest"))",
         "    IntentsSupported: [ResolveIntent, CodeIntent, ConfirmIntent, TypesIntent, SecretIntent]",
     ]
-    if definitions { lines.append("    definitions: [\(Products.root)/definitions/legacytest.yaml]") }
+    if definitions { lines.append("    definitions: [\(Products.root)/Tests/Plugins/definitions/legacytest.yaml]") }
     if let callLog { lines += ["    env:", "      LEGACY_CALL_LOG: \(callLog)"] }
     return (lines + extra.map { "    " + $0 }).joined(separator: "\n")
 }
@@ -344,7 +344,7 @@ struct LegacyEndToEndTests {
         #expect(error.message.contains("nobody answered the question within 300 ms"), "\(error.message)")
         try dealer.send(WireMessage(kind: .answer, requestId: "c1", intent: "ResolveIntent", header: nil, body: ["value": "late"]).frames)
         let late = try WireMessage.decode(try #require(try dealer.receive())[...])
-        #expect(late.kind == .error)
+        #expect(late.kind == .refused, "a late answer never brings a second final message")
         #expect(BusError(json: try late.bodyJSON()).code == .conversationExpired)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 
-/// A manifest entry for the new-style test plugin (Sources/Plugins/NewStyleTest).
+/// A manifest entry for the new-style test plugin (Tests/Plugins/NewStyleTest).
 func newStylePlugin(_ id: String, intents: [String] = NewStyleTests.allIntents, env: [String: String] = [:],
                     extra: [String] = []) -> String {
     var lines = [

@@ -132,11 +132,15 @@ struct RoutingEndToEndTests {
         defer { host.stop() }
         let dealer = try host.rawDealer(receiveTimeoutMs: 5000)
 
-        func expectError(_ frames: [Frame], _ code: ErrorCode, _ text: String) throws {
+        // A REQUEST under a readable id that is not open gets its final ERROR; anything
+        // else is REFUSED, which is never final (docs/protocol.md §3).
+        func expectError(_ frames: [Frame], _ code: ErrorCode, _ text: String, kind: MessageKind = .refused,
+                         id: String = "") throws {
             try dealer.send(frames)
             let reply = try #require(try dealer.receive())
             let msg = try WireMessage.decode(reply[...])
-            #expect(msg.kind == .error)
+            #expect(msg.kind == kind, "\(text)")
+            #expect(msg.requestId == id)
             let e = BusError(json: try msg.bodyJSON())
             #expect(e.code == code)
             #expect(e.message.contains(text), "\(e.message) should mention \(text)")
@@ -144,15 +148,24 @@ struct RoutingEndToEndTests {
         try expectError([Frame("hello")], .badFrame, "frame 0")
         try expectError([Frame("IB1"), Frame("REQUEST")], .badFrame, "expected 6 frames")
         try expectError([Frame("IB9"), Frame("REQUEST"), Frame("r"), Frame("TestIntent"), Frame(), Frame()],
-                        .unsupportedVersion, "IB9")
+                        .unsupportedVersion, "IB9", kind: .error, id: "r")
         try expectError([Frame("IB1"), Frame("EXPLODE"), Frame("r"), Frame("TestIntent"), Frame(), Frame()],
-                        .badFrame, "kind")
+                        .badFrame, "kind", id: "r")
         try expectError([Frame("IB1"), Frame("REQUEST"), Frame(bytes: [0xff, 0xfe]), Frame("TestIntent"), Frame(), Frame()],
                         .badFrame, "request id")
+        // An id of 256 bytes is never echoed back (the protocol allows 255).
+        try expectError([Frame("IB1"), Frame("REQUEST"), Frame(String(repeating: "x", count: 256)), Frame("TestIntent"),
+                         Frame(), Frame()], .badFrame, "request id")
+        try expectError([Frame("IB1"), Frame("REQUEST"), Frame(""), Frame("TestIntent"), Frame(), Frame()],
+                        .badFrame, "must not be empty", kind: .error)
         try expectError([Frame("IB1"), Frame("REQUEST"), Frame("r2"), Frame("TestIntent"), Frame("{not json"), Frame()],
-                        .badFrame, "header")
+                        .badFrame, "header", kind: .error, id: "r2")
+        try expectError([Frame("IB1"), Frame("REQUEST"), Frame("r4"), Frame("TestIntent"), Frame("[1]"), Frame()],
+                        .badFrame, "must be a JSON object", kind: .error, id: "r4")
         try expectError([Frame("IB1"), Frame("REPLY"), Frame("r3"), Frame("TestIntent"), Frame(), Frame()],
-                        .badFrame, "REQUEST, ANSWER or CANCEL")
+                        .badFrame, "REQUEST, ANSWER or CANCEL", id: "r3")
+        // A message of 100 frames costs the host no more than a short one.
+        try expectError((0..<100).map { _ in Frame("IB1") }, .badFrame, "frames", id: "IB1")
         // Still serving.
         let ok = try host.client().send("TestIntent", parameters: ["still": true]) { _ in nil }
         #expect(ok.body["params"]?["still"] == true)
@@ -194,14 +207,15 @@ struct RoutingEndToEndTests {
         #expect(reply.body["answer"] == "blue")
     }
 
-    @Test("an ANSWER with no open question gets conversation_expired")
+    @Test("an ANSWER with no open conversation is refused with conversation_expired, never a final ERROR")
     func answerWithoutQuestion() throws {
         let host = try TestHost(plugins: testPlugin("alpha"))
         defer { host.stop() }
         let dealer = try host.rawDealer(receiveTimeoutMs: 5000)
         try dealer.send(WireMessage(kind: .answer, requestId: "nope", intent: "", header: nil, body: ["value": 1]).frames)
         let msg = try WireMessage.decode(try #require(try dealer.receive())[...])
-        #expect(msg.kind == .error)
+        #expect(msg.kind == .refused)
+        #expect(try msg.headerJSON()["refused"] == "ANSWER")
         #expect(BusError(json: try msg.bodyJSON()).code == .conversationExpired)
     }
 
@@ -235,12 +249,12 @@ struct ClientMisbehaviourTests {
             dealer.close()
         }
         // The plugin's late reply reaches the host and is dropped.
-        #expect(host.logEventually(contains: "the client has gone away; its message was dropped"))
+        #expect(host.logEventually(contains: "the client has gone away; its REPLY was dropped"))
         let reply = try host.client().send("TestIntent", parameters: ["after": 1]) { _ in nil }
         #expect(reply.body["params"]?["after"] == 1)
     }
 
-    @Test("a request id reused while open gets duplicate_request; the first still gets its answer")
+    @Test("a request id reused while open is REFUSED (duplicate_request); the first still gets its one answer")
     func duplicateRequestId() throws {
         let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
         defer { host.stop() }
@@ -250,11 +264,33 @@ struct ClientMisbehaviourTests {
                                         header: nil, body: ["sleep_ms": 200]).frames)
         }
         let first = try WireMessage.decode(try #require(try dealer.receive())[...])
-        #expect(first.kind == .error)
+        #expect(first.kind == .refused && !first.kind.isFinal)
+        #expect(first.requestId == "same")
+        #expect(try first.headerJSON()["refused"] == "REQUEST")
         #expect(BusError(json: try first.bodyJSON()).code == .duplicateRequest)
         let second = try WireMessage.decode(try #require(try dealer.receive())[...])
         #expect(second.kind == .reply)
         #expect(second.requestId == "same")
+        try dealer.setReceiveTimeout(milliseconds: 500)
+        #expect(try dealer.receive() == nil, "exactly one final answer for the id")
+    }
+
+    @Test("an ANSWER before any prompt is REFUSED (unexpected_answer); the request's one final is its REPLY")
+    func strayAnswer() throws {
+        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
+        try dealer.send(WireMessage(kind: .request, requestId: "s1", intent: "TestIntent",
+                                    header: nil, body: ["sleep_ms": 300]).frames)
+        usleep(50_000)
+        try dealer.send(WireMessage(kind: .answer, requestId: "s1", intent: "", header: nil, body: ["value": 1]).frames)
+        let first = try WireMessage.decode(try #require(try dealer.receive())[...])
+        #expect(first.kind == .refused)
+        #expect(BusError(json: try first.bodyJSON()).code == .unexpectedAnswer)
+        let final = try WireMessage.decode(try #require(try dealer.receive())[...])
+        #expect(final.kind == .reply && final.requestId == "s1")
+        try dealer.setReceiveTimeout(milliseconds: 500)
+        #expect(try dealer.receive() == nil, "exactly one final answer for the id")
     }
 
     @Test("CANCEL ends a request with exactly one cancelled error")

@@ -156,6 +156,10 @@ public final class IntentClient {
                 }
                 let reply = WireMessage(kind: .answer, requestId: requestId, intent: intent, header: nil, body: answer)
                 do { try socket.send(reply.frames) } catch { throw .transport(error) }
+            case .refused:
+                // Not final: a message of ours was not taken (an answer that came too
+                // late, say); the request itself still ends with REPLY or ERROR.
+                continue
             default:
                 throw .protocolViolation("unexpected \(msg.kind.rawValue) from host")
             }

@@ -11,6 +11,9 @@ public final class PluginContext: @unchecked Sendable {
     private let lock = Lock()
     private var cancelled: String?
     private var waiting: CheckedContinuation<JSON, any Error>?
+    /// The handler's task, cancelled with the request (`Task.isCancelled`,
+    /// `CancellationError` in the handler).
+    private var task: Task<Void, Never>?
 
     init(request: PluginRequest, outbox: @escaping @Sendable (OutgoingMessage) -> Void) {
         self.request = request
@@ -60,12 +63,23 @@ public final class PluginContext: @unchecked Sendable {
     }
 
     func cancel(reason: String) {
-        let cont = lock.withLock { () -> CheckedContinuation<JSON, any Error>? in
+        let (cont, task) = lock.withLock { () -> (CheckedContinuation<JSON, any Error>?, Task<Void, Never>?) in
             cancelled = reason
             defer { waiting = nil }
-            return waiting
+            return (waiting, self.task)
         }
         cont?.resume(throwing: RequestCancelled(reason: reason))
+        task?.cancel()
+    }
+
+    /// Ties the handler's task to the request: cancelling the request cancels it (at
+    /// once, if the CANCEL came first).
+    func attach(_ task: Task<Void, Never>) {
+        let already = lock.withLock { () -> Bool in
+            self.task = task
+            return cancelled != nil
+        }
+        if already { task.cancel() }
     }
 }
 

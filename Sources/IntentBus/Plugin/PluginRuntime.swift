@@ -185,7 +185,7 @@ public final class PluginRuntime: @unchecked Sendable {
             lock.withLock { live[msg.requestId] = ctx }
             let pluginId = self.pluginId
             let logger = self.logger
-            Task {
+            let task = Task {
                 let out: OutgoingMessage
                 do {
                     let reply = try await handler(request, ctx)
@@ -201,12 +201,17 @@ public final class PluginRuntime: @unchecked Sendable {
                     logger.debug("request \(request.id) ended: \(error)")
                     out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
                                           header: nil, body: BusError(.cancelled, error.description).json)
+                } catch is CancellationError {
+                    logger.debug("request \(request.id) was cancelled; its handler stopped")
+                    out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
+                                          header: nil, body: BusError(.cancelled, "the handler was cancelled").json)
                 } catch {
                     out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
                                           header: nil, body: BusError(.pluginError, "\(error)").json)
                 }
                 outbox(out)
             }
+            ctx.attach(task)
         case .answer:
             let ctx = lock.withLock { live[msg.requestId] }
             ctx?.deliverAnswer((try? msg.bodyJSON()) ?? .object([:]))
@@ -217,7 +222,11 @@ public final class PluginRuntime: @unchecked Sendable {
         case .disconnect:
             logger.debug("host said DISCONNECT")
             return 0
-        case .heartbeat, .welcome:
+        case .heartbeat:
+            // Answered here, on the socket thread, never by handler code: a plugin whose
+            // handlers are all busy is still alive (docs/lifecycle.md).
+            try socket.send(WireMessage(kind: .heartbeat, header: nil, body: nil).frames)
+        case .welcome:
             break
         default:
             logger.warning("unexpected \(msg.kind.rawValue) from host")

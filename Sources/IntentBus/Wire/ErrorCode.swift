@@ -14,6 +14,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case timeout = "timeout"
     /// The plugin exited while it held the request.
     case pluginCrashed = "plugin_crashed"
+    /// The plugin stopped answering heartbeats while it held the request.
+    case pluginHung = "plugin_hung"
     /// The plugin can't run (missing binary, failed handshake, crash loop).
     case pluginUnavailable = "plugin_unavailable"
     /// Too many requests in flight for the plugin; try again later.
@@ -28,6 +30,10 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case cancelled = "cancelled"
     /// The request id is already in use by this client.
     case duplicateRequest = "duplicate_request"
+    /// An ANSWER for an open request that is not waiting for one (no PROMPT is open).
+    case unexpectedAnswer = "unexpected_answer"
+    /// The message is larger than the host's `limits.max_message_size`.
+    case tooLarge = "too_large"
     /// The plugin reported a failure it could not express as a response.
     case pluginError = "plugin_error"
     /// The host is shutting down.

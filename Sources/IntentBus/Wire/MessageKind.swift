@@ -17,6 +17,10 @@ public enum MessageKind: String, Sendable, CaseIterable {
     case prompt = "PROMPT"
     /// A progress update; not final.
     case progress = "PROGRESS"
+    /// Host → client: the message just sent (an ANSWER, a CANCEL, a REQUEST reusing an
+    /// open request id, …) was not accepted. Never final: a request open under the same
+    /// id goes on and still gets its one REPLY or ERROR.
+    case refused = "REFUSED"
 
     // Plugin ↔ host
     /// Plugin → host: handshake.

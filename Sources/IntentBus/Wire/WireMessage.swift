@@ -111,12 +111,13 @@ extension MessageKind {
         ("REQUEST", .request), ("REPLY", .reply), ("ERROR", .error), ("PROGRESS", .progress),
         ("PROMPT", .prompt), ("ANSWER", .answer), ("CANCEL", .cancel), ("HELLO", .hello),
         ("WELCOME", .welcome), ("REJECT", .reject), ("DISCONNECT", .disconnect), ("HEARTBEAT", .heartbeat),
+        ("REFUSED", .refused),
     ]
 
     /// The kind a frame names, compared byte by byte: building a `String` and matching it
     /// with `init(rawValue:)` cost ~500 instructions per request on the host's hot path
     /// (docs/performance.md).
-    init?(frame: Frame) {
+    public init?(frame: Frame) {
         let found = frame.withBytes { bytes -> MessageKind? in
             guard let base = bytes.baseAddress else { return nil }
             for (name, kind) in MessageKind.names where name.utf8CodeUnitCount == bytes.count {

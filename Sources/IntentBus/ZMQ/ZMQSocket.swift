@@ -156,10 +156,14 @@ public final class ZMQSocket {
 
     /// Receives one whole multipart message.
     ///
+    /// - Parameter maxFrames: frames kept at most; the rest of a longer message is read
+    ///   and discarded, and one empty frame stands for them at the end (so the result has
+    ///   `maxFrames + 1` frames), which keeps a peer's frame count from costing memory.
     /// - Returns: nil when nothing is waiting (`dontWait`) or the receive timed out.
-    public func receive(dontWait: Bool = false) throws(ZMQError) -> [Frame]? {
+    public func receive(dontWait: Bool = false, maxFrames: Int = Int.max) throws(ZMQError) -> [Frame]? {
         var frames: [Frame] = []
         frames.reserveCapacity(8)
+        var discarding = false
         while true {
             // A fresh zmq_msg_t per frame; ZMQ_RCVMORE is read before anything is closed.
             let frame = Frame()
@@ -169,9 +173,24 @@ public final class ZMQSocket {
                 if frames.isEmpty { return nil }
                 continue  // cannot happen mid-message; be safe and retry
             case .done:
-                frames.append(frame)
-                if zmq_msg_more(frame.msg) == 0 { return frames }
+                let more = zmq_msg_more(frame.msg) != 0
+                if frames.count < maxFrames {
+                    frames.append(frame)
+                } else if !discarding {
+                    discarding = true
+                    frames.append(Frame())
+                }
+                if !more { return frames }
             }
+        }
+    }
+
+    /// Frames larger than `bytes` make libzmq drop the sending peer's connection before
+    /// the message is delivered (ZMQ_MAXMSGSIZE; -1 = no limit).
+    public func setMaximumMessageSize(_ bytes: Int) throws(ZMQError) {
+        var v = Int64(bytes)
+        try zmqCheck("zmq_setsockopt", context: "ZMQ_MAXMSGSIZE") {
+            zmq_setsockopt(handle, ZMQ_MAXMSGSIZE, &v, MemoryLayout<Int64>.size)
         }
     }
 }

@@ -7,9 +7,9 @@ import IntentBus
 /// Why a copy: the router asks for a default on every request for a contested intent,
 /// on the thread that owns the sockets. Reading memory there costs nothing; a SQLite
 /// query would. Writes (a client answered "always", `ib.choices.set/reset`) go to the
-/// store first and to memory only once they have committed, so that what the host
-/// acknowledges has reached the disk and survives `kill -9`. Writes are rare and made by
-/// people, so their fsync on the router thread is an accepted cost.
+/// store first, on the `ChoiceWriter`'s thread, and to memory only once they have
+/// committed, so that what the host acknowledges has reached the disk and survives
+/// `kill -9`, and the fsync never stalls routing.
 ///
 /// The host owns the database while it runs; nothing else writes it behind its back
 /// (the CLI changes choices over the bus, through the host).
@@ -18,7 +18,8 @@ import IntentBus
 /// newer IntentBus), the book keeps choices in memory only and says why in
 /// `storeProblem`; the host keeps routing.
 ///
-/// Threading: owned by the router thread; not thread-safe.
+/// Threading: owned by the router thread; not thread-safe (the writer thread only ever
+/// touches the store, never the book).
 final class ChoiceBook {
     /// The durable copy, or nil when choices live in memory only.
     let store: ChoiceStore?
@@ -85,50 +86,113 @@ final class ChoiceBook {
         }
     }
 
-    /// Remembers `plugin` for `intent` (for `client`, or every client when nil),
-    /// durably first.
-    ///
-    /// - Returns: the entry as stored.
-    @discardableResult
-    func remember(intent: String, client: String?, plugin: String, source: String) throws(ChoiceStoreError) -> RememberedChoice {
-        let client = client.flatMap { $0.isEmpty ? nil : $0 }
-        let choice: RememberedChoice
-        if let store {
-            choice = try store.remember(intent: intent, client: client, plugin: plugin, source: source)
-        } else {
-            choice = RememberedChoice(intent: intent, client: client, plugin: plugin, setAt: Date(), source: source)
+    // MARK: - Writes
+
+    /// Sends writes to the store's own thread (nil: in memory only); set by `startWriter`.
+    private var writer: ChoiceWriter?
+    private var nextWrite: UInt64 = 0
+    /// What to do when each submitted write has committed, by write id.
+    private var pending: [UInt64: (Result<ChoiceWriteOutcome, ChoiceStoreError>) -> Void] = [:]
+
+    /// Starts the writer thread; `post` carries each outcome back to the router thread,
+    /// which hands it to `completed`.
+    func startWriter(post: @escaping @Sendable (UInt64, Result<ChoiceWriteOutcome, ChoiceStoreError>) -> Void) {
+        guard let store, writer == nil else { return }
+        writer = ChoiceWriter(store: store, done: post)
+    }
+
+    /// Finishes the queued writes and stops the writer thread (at shutdown).
+    func stopWriter() {
+        writer?.stop()
+        writer = nil
+    }
+
+    /// Writes still waiting for their commit.
+    var pendingWrites: Int { pending.count }
+
+    /// A write committed (or failed) on the writer thread: update memory, then run what
+    /// waited for it. Router thread.
+    func completed(_ id: UInt64, _ result: Result<ChoiceWriteOutcome, ChoiceStoreError>) {
+        pending.removeValue(forKey: id)?(result)
+    }
+
+    private func submit(_ write: ChoiceWrite, then: @escaping (Result<ChoiceWriteOutcome, ChoiceStoreError>) -> Void) {
+        guard let writer else {
+            then(.success(applyInMemoryOnly(write)))
+            return
         }
-        entries[intent, default: [:]][client ?? ""] = choice
-        return choice
+        nextWrite += 1
+        pending[nextWrite] = then
+        writer.submit(nextWrite, write)
+    }
+
+    /// Whether remembering `plugin` for `intent` and `client` would change anything.
+    func wouldChange(intent: String, client: String?, plugin: String, source: String) -> Bool {
+        guard let same = entries[intent]?[client.flatMap { $0.isEmpty ? nil : $0 } ?? ""] else { return true }
+        return same.plugin != plugin || same.source != source
+    }
+
+    /// Remembers `plugin` for `intent` (for `client`, or every client when nil): durably
+    /// first, then in memory, then `then` runs with the entry as stored. Remembering what
+    /// is already remembered for exactly that client writes nothing.
+    func remember(intent: String, client: String?, plugin: String, source: String,
+                  then: @escaping (Result<RememberedChoice, ChoiceStoreError>) -> Void) {
+        let client = client.flatMap { $0.isEmpty ? nil : $0 }
+        if let same = entries[intent]?[client ?? ""], same.plugin == plugin, same.source == source {
+            return then(.success(same))
+        }
+        submit(.remember(intent: intent, client: client, plugin: plugin, source: source)) { [self] result in
+            switch result {
+            case .success(.remembered(let choice)):
+                entries[intent, default: [:]][client ?? ""] = choice
+                then(.success(choice))
+            case .success(.removed):
+                then(.failure(ChoiceStoreError(.queryFailed, path: store?.databasePath ?? "", detail: "unexpected outcome of a write")))
+            case .failure(let error):
+                then(.failure(error))
+            }
+        }
     }
 
     /// Forgets the choices for `intent`: only `client`'s own when given, else every
-    /// entry for the intent. Returns how many were removed.
-    @discardableResult
-    func reset(intent: String, client: String?) throws(ChoiceStoreError) -> Int {
+    /// entry for the intent (or every choice, with `intent` nil). `then` gets how many
+    /// were removed, after commit.
+    func reset(intent: String?, client: String?, then: @escaping (Result<Int, ChoiceStoreError>) -> Void) {
         let client = client.flatMap { $0.isEmpty ? nil : $0 }
-        let removed: Int
-        if let store {
-            removed = try store.reset(intent: intent, client: client)
-        } else if let client {
-            removed = entries[intent]?[client] == nil ? 0 : 1
-        } else {
-            removed = entries[intent]?.count ?? 0
+        let write: ChoiceWrite = intent.map { .reset(intent: $0, client: client) } ?? .resetAll
+        submit(write) { [self] result in
+            switch result {
+            case .success(.removed(let removed)):
+                forget(intent: intent, client: client)
+                then(.success(removed))
+            case .success(.remembered):
+                then(.failure(ChoiceStoreError(.queryFailed, path: store?.databasePath ?? "", detail: "unexpected outcome of a write")))
+            case .failure(let error):
+                then(.failure(error))
+            }
         }
+    }
+
+    private func forget(intent: String?, client: String?) {
+        guard let intent else { return entries.removeAll() }
         if let client {
             entries[intent]?.removeValue(forKey: client)
             if entries[intent]?.isEmpty == true { entries.removeValue(forKey: intent) }
         } else {
             entries.removeValue(forKey: intent)
         }
-        return removed
     }
 
-    /// Forgets every choice. Returns how many were removed.
-    @discardableResult
-    func resetAll() throws(ChoiceStoreError) -> Int {
-        let removed = try store?.resetAll() ?? count
-        entries.removeAll()
-        return removed
+    /// The outcome of a write when there is no store (memory only).
+    private func applyInMemoryOnly(_ write: ChoiceWrite) -> ChoiceWriteOutcome {
+        switch write {
+        case .remember(let intent, let client, let plugin, let source):
+            return .remembered(RememberedChoice(intent: intent, client: client, plugin: plugin, setAt: Date(), source: source))
+        case .reset(let intent, let client):
+            if let client { return .removed(entries[intent]?[client] == nil ? 0 : 1) }
+            return .removed(entries[intent]?.count ?? 0)
+        case .resetAll:
+            return .removed(count)
+        }
     }
 }

@@ -79,6 +79,8 @@ public struct PluginSpec: Sendable {
     /// `enabled:`; false keeps the plugin declared but never started or routed to, so
     /// that remembered choices naming it are asked again rather than dropped.
     public var enabled: Bool = true
+    /// Activation, heartbeats and the crash breaker (docs/lifecycle.md).
+    public var lifecycle = PluginLifecycle()
 }
 
 /// Host settings from the manifest's `host:` section.
@@ -97,6 +99,10 @@ public struct HostSettings: Sendable {
     /// several plugins claim an intent and no remembered choice applies. Checked at load:
     /// each plugin exists and claims its intent.
     public var presetDefaults: [String: String] = [:]
+    /// How long open requests may finish after SIGTERM before the plugins are stopped.
+    public var drainTimeout: Duration = .seconds(10)
+    /// `limits:` what clients and plugins can make the host hold (docs/reliability.md).
+    public var limits = HostLimits()
 }
 
 /// The whole manifest: `plugins.yaml` plus any drop-ins.

@@ -29,6 +29,14 @@ extension ManifestAssembler {
                 let credential = m.optional("client_credential", as: Marked<String>.self)
                 let credentialFile = m.optional("client_credential_file", as: Marked<String>.self)
                 presetDefaultEntries = decodePresetDefaults(m.node(for: "defaults"))
+                settings.limits = decodeLimits(m.node(for: "limits"))
+                if let drain = m.optional("drain_timeout", as: Marked<Duration>.self) {
+                    if drain.value >= .zero && drain.value <= .seconds(3_600) {
+                        settings.drainTimeout = drain.value
+                    } else {
+                        error("must be from 0 s to 1 h, got \(drain.value.humanText)", key: "drain_timeout", at: drain.mark)
+                    }
+                }
 
                 if let stateDirectory {
                     if stateDirectory.value.isEmpty {

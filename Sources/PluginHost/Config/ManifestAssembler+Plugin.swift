@@ -22,6 +22,7 @@ extension ManifestAssembler {
             let definitions = m.optional("definitions", as: [String].self, default: [])
             let maxInFlight = m.optional("max_in_flight", as: Marked<Int>.self)
             let enabled = m.optional("enabled", as: Bool.self, default: true)
+            let lifecycle = decodeLifecycle(m)
 
             if let id { checkID(id) }
             if let name, name.value.isEmpty {
@@ -37,7 +38,7 @@ extension ManifestAssembler {
             let exec = command.map { executable(for: $0) }
 
             guard context.errors.count == errorsBefore, let id, let exec, let intents else { return nil }
-            return PluginSpec(
+            var spec = PluginSpec(
                 id: id.value,
                 name: name?.value ?? id.value,
                 exec: exec,
@@ -51,6 +52,8 @@ extension ManifestAssembler {
                 mark: m.mark,
                 intentMarks: intents.map(\.mark),
                 enabled: enabled)
+            spec.lifecycle = lifecycle
+            return spec
         }
     }
 

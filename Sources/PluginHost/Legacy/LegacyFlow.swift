@@ -54,9 +54,7 @@ final class LegacyFlow: ExchangeFlow {
 
     // MARK: - ExchangeFlow
 
-    func start(_ exchange: Exchange, _ ops: any FlowOperations) {
-        let body = exchange.pendingBody ?? Frame()
-        exchange.pendingBody = nil
+    func start(_ exchange: Exchange, body: Frame, _ ops: any FlowOperations) {
         let given: JSON
         do { given = try JSON.parse(body.data) } catch {
             return ops.fail(exchange, BusError(.invalidParameters, "the parameters (body) are \(error.message)"))
@@ -431,7 +429,7 @@ final class MissingDefinitionFlow: ExchangeFlow {
     private let pluginId: String
     init(pluginId: String) { self.pluginId = pluginId }
 
-    func start(_ exchange: Exchange, _ ops: any FlowOperations) {
+    func start(_ exchange: Exchange, body: Frame, _ ops: any FlowOperations) {
         ops.fail(exchange, BusError(.pluginError,
             "plugin \(pluginId) handles \(exchange.intent) in the legacy style, but \(exchange.intent) has no intent definition: list its definition file under the plugin's 'definitions:' in the manifest (built-in standard intents: \(StandardIntents.names.joined(separator: ", ")))",
             details: ["plugin": .string(pluginId)]))

@@ -22,11 +22,22 @@ public enum LegacyHandlers {
 
     /// Installs the legacy flow for `catalog` into the router.
     public static func install(_ catalog: DefinitionCatalog, into hooks: IntentRouterHooks) {
-        hooks.router.flowFactories[.legacy] = { exchange, slot in
-            guard let definition = catalog.definition(of: exchange.intent, plugin: slot.spec.id) else {
-                return MissingDefinitionFlow(pluginId: slot.spec.id)
-            }
-            return LegacyFlow(definition: definition, pluginId: slot.spec.id)
+        hooks.add(LegacyExtension(catalog: catalog))
+    }
+}
+
+/// The legacy flow as a router extension: every intent a plugin declares `legacy` runs
+/// through `LegacyFlow` (or explains that its definition is missing).
+final class LegacyExtension: RouterExtension {
+    let catalog: DefinitionCatalog
+
+    init(catalog: DefinitionCatalog) { self.catalog = catalog }
+
+    func flow(style: HandlerStyle, exchange: Exchange, plugin: any PluginView) -> (any ExchangeFlow)? {
+        guard style == .legacy else { return nil }
+        guard let definition = catalog.definition(of: exchange.intent, plugin: plugin.spec.id) else {
+            return MissingDefinitionFlow(pluginId: plugin.spec.id)
         }
+        return LegacyFlow(definition: definition, pluginId: plugin.spec.id)
     }
 }

@@ -43,7 +43,7 @@ final class NewStyleFlow: ExchangeFlow {
         self.clientCredential = clientCredential
     }
 
-    func start(_ exchange: Exchange, _ ops: any FlowOperations) {
+    func start(_ exchange: Exchange, body: Frame, _ ops: any FlowOperations) {
         if intent.authentication == "requires_authentication" {
             let given = exchange.options["credential"]?.stringValue
             guard let expected = clientCredential, let given, constantTimeEquals(given, expected) else {
@@ -53,10 +53,8 @@ final class NewStyleFlow: ExchangeFlow {
                     "\(intent.identifier) requires authentication: \(why)"))
             }
         }
-        let body = exchange.pendingBody
-        exchange.pendingBody = nil
         let parsed: JSON
-        do { parsed = try JSON.parse(body?.data ?? Data()) } catch {
+        do { parsed = try JSON.parse(body.data) } catch {
             return ops.fail(exchange, BusError(.invalidParameters, "the parameters are \(error.message)"))
         }
         guard var given = parsed.objectValue else {

@@ -7,39 +7,50 @@ public enum NewStyleSupport {
     /// The host intent that forwards entity queries to the plugin declaring the entity.
     public static let entityQueryIntent = "ib.entities"
 
-    /// Called by `IntentHost` before routing starts. Keeps any metadata check installed
-    /// before it (it runs first). `definitions` are the legacy intent definitions: a
-    /// migrated intent maps a legacy request's parameters by the types they declare.
+    /// Called by `IntentHost` before routing starts. `definitions` are the legacy intent
+    /// definitions: a migrated intent maps a legacy request's parameters by the types
+    /// they declare.
     public static func install(_ hooks: IntentRouterHooks, definitions: DefinitionCatalog = DefinitionCatalog()) {
-        let router = hooks.router
-        let catalogs = CatalogTable()
-        let logger = hooks.logger
-        let previous = router.validateMetadata
-        router.validateMetadata = { slot, hello in
-            if let problem = previous?(slot, hello) { return problem }
-            let (catalog, problems) = NewStyleCatalog.parse(hello: hello)
-            guard problems.isEmpty else {
-                catalogs.byPlugin.removeValue(forKey: slot.spec.id)
-                return "invalid new-style metadata: " + problems.joined(separator: "; ")
-            }
-            for legacy in catalog.migrations.keys.sorted() where !slot.spec.intentsSupported.contains(legacy) {
-                logger.warning("plugin \(slot.spec.id): \(catalog.migrations[legacy]!) migrates \(legacy), but the manifest does not list \(legacy) in IntentsSupported, so no request for it reaches this plugin")
-            }
-            catalogs.byPlugin[slot.spec.id] = catalog
-            return nil
+        hooks.add(NewStyleExtension(view: hooks.view, definitions: definitions))
+    }
+}
+
+/// New-style handling as a router extension.
+final class NewStyleExtension: RouterExtension {
+    private unowned let view: any RouterView
+    private let definitions: DefinitionCatalog
+    private let catalogs = CatalogTable()
+
+    init(view: any RouterView, definitions: DefinitionCatalog) {
+        self.view = view
+        self.definitions = definitions
+    }
+
+    func checkHello(_ plugin: any PluginView, _ hello: JSON) -> String? {
+        let (catalog, problems) = NewStyleCatalog.parse(hello: hello)
+        guard problems.isEmpty else {
+            catalogs.byPlugin.removeValue(forKey: plugin.spec.id)
+            return "invalid new-style metadata: " + problems.joined(separator: "; ")
         }
-        let credential = hooks.manifest.host.clientCredential
-        router.flowFactories[.new] = { exchange, slot in
-            guard let catalog = catalogs.byPlugin[slot.spec.id], let (intent, legacy) = catalog.lookup(exchange.intent) else {
-                return nil
-            }
-            let legacyDefinition = legacy.flatMap { definitions.definition(of: $0, plugin: slot.spec.id) }
-            return NewStyleFlow(intent: intent, catalog: catalog, migratedFrom: legacy, legacyDefinition: legacyDefinition,
-                                clientCredential: credential)
+        for legacy in catalog.migrations.keys.sorted() where !plugin.spec.intentsSupported.contains(legacy) {
+            view.logger.warning("plugin \(plugin.spec.id): \(catalog.migrations[legacy]!) migrates \(legacy), but the manifest does not list \(legacy) in IntentsSupported, so no request for it reaches this plugin")
         }
-        router.controlForwarders[entityQueryIntent] = { [unowned router] request in
-            EntityQueryRouting.route(request, router: router, catalogs: catalogs)
-        }
+        catalogs.byPlugin[plugin.spec.id] = catalog
+        return nil
+    }
+
+    func flow(style: HandlerStyle, exchange: Exchange, plugin: any PluginView) -> (any ExchangeFlow)? {
+        guard style == .new, let catalog = catalogs.byPlugin[plugin.spec.id],
+              let (intent, legacy) = catalog.lookup(exchange.intent) else { return nil }
+        let legacyDefinition = legacy.flatMap { definitions.definition(of: $0, plugin: plugin.spec.id) }
+        return NewStyleFlow(intent: intent, catalog: catalog, migratedFrom: legacy, legacyDefinition: legacyDefinition,
+                            clientCredential: view.manifest.host.clientCredential)
+    }
+
+    var hostIntents: [String: HostIntent] {
+        [NewStyleSupport.entityQueryIntent: .forward { [unowned self] request in
+            EntityQueryRouting.route(request, plugins: view.plugins, catalogs: catalogs)
+        }]
     }
 }
 
@@ -52,7 +63,7 @@ final class CatalogTable {
 enum EntityQueryRouting {
     static let queries: Set<String> = ["ids", "suggested", "matching", "all"]
 
-    static func route(_ request: ControlRequest, router: IntentRouter, catalogs: CatalogTable) -> Result<ControlForward, BusError> {
+    static func route(_ request: ControlRequest, plugins: [any PluginView], catalogs: CatalogTable) -> Result<ControlForward, BusError> {
         let body = request.body
         guard let entity = body["entity"]?.stringValue, !entity.isEmpty else {
             return .failure(BusError(.invalidParameters, "ib.entities needs \"entity\": the entity type's name"))
@@ -68,7 +79,7 @@ enum EntityQueryRouting {
             return .failure(BusError(.invalidParameters, "a matching query needs \"text\""))
         }
         let named = request.options["plugin"]?.stringValue ?? body["plugin"]?.stringValue
-        let owners = router.slots.filter { slot in
+        let owners = plugins.filter { slot in
             catalogs.byPlugin[slot.spec.id]?.entities[entity] != nil && (named == nil || slot.spec.id == named)
         }
         guard let owner = owners.first else {

@@ -2,9 +2,9 @@ import Foundation
 import IntentBus
 
 /// The router's view of one declared plugin. Owned by the router thread.
-final class PluginSlot {
+final class PluginSlot: PluginView {
     enum State {
-        /// Not running and not yet asked for (reserved for lazy activation).
+        /// Not running: the host is stopping, or has not started it yet.
         case stopped
         /// Spawned; waiting for its HELLO.
         case starting(pid: pid_t)
@@ -16,6 +16,20 @@ final class PluginSlot {
         case failed(reason: String)
         /// `enabled: false` in the manifest: never started, never routed to.
         case disabled
+        /// Being stopped on purpose (hung, idle, a restart asked for); its exit is expected.
+        case stopping(pid: pid_t, why: StopReason)
+    }
+
+    /// Why the host stops a running plugin.
+    enum StopReason: String {
+        /// It stopped answering heartbeats: counts as a crash, restarts with backoff.
+        case hung
+        /// An on-demand plugin with nothing to do: stopped until the next request.
+        case idle
+        /// `ib.plugins.restart`: started again at once.
+        case restart
+        /// `ib.plugins.disable`: stays stopped.
+        case disable
     }
 
     let index: Int
@@ -41,6 +55,17 @@ final class PluginSlot {
     var spawnGeneration: UInt64 = 0
     /// When the last spawn failed, to retry a missing binary at most once a second.
     var lastSpawnFailure: UInt64?
+    /// When the plugin last sent anything (monotonic ns): its liveness.
+    var lastHeard: UInt64 = 0
+    /// Bumped when the plugin starts work, so that a stale idle timer does nothing.
+    var idleGeneration: UInt64 = 0
+    /// The breaker is open: started again only after the cool-down (then half-open).
+    var breakerOpen = false
+    /// Disabled at run time (`ib.plugins.disable`), whatever the manifest says.
+    var disabledAtRunTime = false
+    /// The last REPLY header from this plugin that passed the host's checks
+    /// (IntentRouter+PluginOutput.swift).
+    var goodReplyHeader: Data?
 
     init(index: Int, spec: PluginSpec) {
         self.index = index
@@ -50,10 +75,12 @@ final class PluginSlot {
 
     var pid: pid_t? {
         switch state {
-        case .starting(let pid), .ready(let pid, _): pid
+        case .starting(let pid), .ready(let pid, _), .stopping(let pid, _): pid
         default: nil
         }
     }
+
+    var isReady: Bool { identity != nil }
 
     var identity: Data? {
         if case .ready(_, let id) = state { return id }
@@ -68,6 +95,7 @@ final class PluginSlot {
         case .backoff: "restarting"
         case .failed: "failed"
         case .disabled: "disabled"
+        case .stopping: "stopping"
         }
     }
 

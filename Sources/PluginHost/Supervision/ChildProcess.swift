@@ -62,7 +62,7 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
 /// which then stops its plugins in order), a pipe for stdout and stderr whose lines go to
 /// the host's log tagged with the plugin id, and a thread that waits for its exit.
 ///
-/// Thread-safe: `spawn` and `terminate` may be called from any thread; `onExit` runs on
+/// Thread-safe: `spawn` and `signal` may be called from any thread; `onExit` runs on
 /// the child's waiter thread.
 public final class ChildProcessLauncher: Sendable {
     private let logger: Logger

@@ -13,9 +13,9 @@ from .aio import AsyncClient
 from .client import DEFAULT_TIMEOUT, Answer, Client, Conversation, Event, Progress, Prompt, Reply
 from .errors import (AuthenticationRequired, BadFrame, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
                      ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError, JSONValueError,
-                     InvalidParameters, NoAnswer, PluginCrashed, PluginError, PluginUnavailable,
-                     ProtocolViolation, ShuttingDown, Unanswered, UnknownIntent, UnknownPlugin,
-                     UnsupportedVersion, WireError, error_class)
+                     InvalidParameters, NoAnswer, PluginCrashed, PluginError, PluginHung, PluginUnavailable,
+                     ProtocolViolation, ShuttingDown, TooLarge, Unanswered, UnexpectedAnswer, UnknownIntent,
+                     UnknownPlugin, UnsupportedVersion, WireError, error_class)
 from .plugin import (Context, Handler, HandlerStyle, PlainHandler, Plugin, PluginStartError, Request,
                      RequestCancelled, Result, register_style)
 from .legacy import LegacyFunctionHandler, LegacyHandler, LegacyIntent, Resolution, Response
@@ -35,6 +35,7 @@ __all__ = [
     "Kind", "Message", "canonical_json", "parse_json", "PROTOCOL_VERSION",
     "ErrorCode", "IntentBusError", "BusError", "WireError", "JSONValueError", "NoAnswer", "ProtocolViolation", "Unanswered",
     "error_class", "BadFrame", "UnsupportedVersion", "UnknownIntent", "ChoiceRequired", "UnknownPlugin",
-    "BusTimeout", "PluginCrashed", "PluginUnavailable", "Busy", "InvalidParameters", "AuthenticationRequired",
-    "ConversationExpired", "Cancelled", "DuplicateRequest", "PluginError", "ShuttingDown", "InternalError",
+    "BusTimeout", "PluginCrashed", "PluginHung", "PluginUnavailable", "Busy", "InvalidParameters", "AuthenticationRequired",
+    "ConversationExpired", "Cancelled", "DuplicateRequest", "UnexpectedAnswer", "TooLarge", "PluginError",
+    "ShuttingDown", "InternalError",
 ]

@@ -87,6 +87,8 @@ class AsyncClient:
                     msg = await asyncio.wait_for(queue.get(), wait)
                 except asyncio.TimeoutError:
                     raise NoAnswer(self.endpoint, wait, rid) from None
+                if msg.kind is Kind.REFUSED:
+                    continue  # not final: a message of ours was not taken; the request goes on
                 event = to_event(msg, rid, intent)  # raises the BusError of a final ERROR
                 if isinstance(event, Reply):
                     return event

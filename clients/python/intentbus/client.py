@@ -157,6 +157,9 @@ class Conversation:
         self.reply: Optional[Reply] = None
         self.error: Optional[BusError] = None
         self.pending_prompt: Optional[Prompt] = None
+        #: Messages of this conversation the host refused (REFUSED, never final), e.g.
+        #: an answer sent after the question had expired. The request itself went on.
+        self.refusals: List[BusError] = []
 
     @property
     def done(self) -> bool:
@@ -175,6 +178,11 @@ class Conversation:
         if self.error is not None:
             raise self.error
         msg = self.client._receive_for(self.request_id, self.wait if wait is None else wait)
+        while msg.kind is Kind.REFUSED:
+            # Not final (docs/protocol.md §3): a message of ours was not taken, e.g. an
+            # answer that came too late; the request goes on. Kept in `refusals`.
+            self.refusals.append(refusal(msg, self.request_id, self.intent))
+            msg = self.client._receive_for(self.request_id, self.wait if wait is None else wait)
         try:
             event = to_event(msg, self.request_id, self.intent)
         except BusError as e:
@@ -211,6 +219,15 @@ class Conversation:
             yield event
             if isinstance(event, Reply):
                 return
+
+
+def refusal(msg: Message, request_id: str, intent: str) -> BusError:
+    """The error a REFUSED message carries (never final: the request it names goes on)."""
+    try:
+        body = msg.body_json()
+    except WireError:
+        body = {}
+    return BusError.from_body(body, request_id=request_id, intent=intent)
 
 
 def to_event(msg: Message, request_id: str, intent: str) -> Event:

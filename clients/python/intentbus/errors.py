@@ -39,6 +39,7 @@ class ErrorCode(str, Enum):
     UNKNOWN_PLUGIN = "unknown_plugin"
     TIMEOUT = "timeout"
     PLUGIN_CRASHED = "plugin_crashed"
+    PLUGIN_HUNG = "plugin_hung"
     PLUGIN_UNAVAILABLE = "plugin_unavailable"
     BUSY = "busy"
     INVALID_PARAMETERS = "invalid_parameters"
@@ -46,6 +47,8 @@ class ErrorCode(str, Enum):
     CONVERSATION_EXPIRED = "conversation_expired"
     CANCELLED = "cancelled"
     DUPLICATE_REQUEST = "duplicate_request"
+    UNEXPECTED_ANSWER = "unexpected_answer"
+    TOO_LARGE = "too_large"
     PLUGIN_ERROR = "plugin_error"
     SHUTTING_DOWN = "shutting_down"
     INTERNAL = "internal"
@@ -142,6 +145,11 @@ class PluginCrashed(BusError):
     code = ErrorCode.PLUGIN_CRASHED
 
 
+class PluginHung(BusError):
+    """The plugin stopped answering heartbeats while it held the request; it is restarted."""
+    code = ErrorCode.PLUGIN_HUNG
+
+
 class PluginUnavailable(BusError):
     """The plugin can't be started, was rejected, disconnected or is in a crash loop."""
     code = ErrorCode.PLUGIN_UNAVAILABLE
@@ -177,6 +185,16 @@ class DuplicateRequest(BusError):
     code = ErrorCode.DUPLICATE_REQUEST
 
 
+class UnexpectedAnswer(BusError):
+    """An ANSWER for a request that is not waiting for one (no prompt is open)."""
+    code = ErrorCode.UNEXPECTED_ANSWER
+
+
+class TooLarge(BusError):
+    """The message is larger than the host's `limits.max_message_size`."""
+    code = ErrorCode.TOO_LARGE
+
+
 class PluginError(BusError):
     """The plugin reported an error."""
     code = ErrorCode.PLUGIN_ERROR
@@ -195,8 +213,9 @@ class InternalError(BusError):
 _BY_CODE: Dict[str, Type[BusError]] = {
     cls.code.value: cls
     for cls in (BadFrame, UnsupportedVersion, UnknownIntent, ChoiceRequired, UnknownPlugin, BusTimeout,
-                PluginCrashed, PluginUnavailable, Busy, InvalidParameters, AuthenticationRequired,
-                ConversationExpired, Cancelled, DuplicateRequest, PluginError, ShuttingDown, InternalError)
+                PluginCrashed, PluginHung, PluginUnavailable, Busy, InvalidParameters, AuthenticationRequired,
+                ConversationExpired, Cancelled, DuplicateRequest, UnexpectedAnswer, TooLarge, PluginError,
+                ShuttingDown, InternalError)
 }
 
 

@@ -619,7 +619,9 @@ class Plugin:
             self.logger.info("the host said DISCONNECT; stopping")
             return 0
         elif msg.kind is Kind.HEARTBEAT:
-            pass
+            # Answered on the socket thread, never by handler code: a plugin whose handlers
+            # are all busy is still alive (docs/lifecycle.md).
+            sock.send_multipart(Message.build(Kind.HEARTBEAT, "", "", None, None).encode())
         else:
             self.logger.warning(f"unexpected {msg.kind.value} from the host; ignored")
         return None

@@ -47,6 +47,7 @@ class Kind(str, Enum):
     REJECT = "REJECT"
     DISCONNECT = "DISCONNECT"
     HEARTBEAT = "HEARTBEAT"
+    REFUSED = "REFUSED"
 
     @property
     def is_final(self) -> bool:

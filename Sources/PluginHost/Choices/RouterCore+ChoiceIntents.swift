@@ -4,15 +4,16 @@ import IntentBus
 /// The host intents for choices (docs/protocol.md §6): `ib.explain`, `ib.choices.list`,
 /// `ib.choices.set` and `ib.choices.reset`. What `intentbus explain` and
 /// `intentbus choices` show comes from here, so that programs get the same answers.
-extension IntentRouter {
+extension RouterCore {
     /// Opens the choice store in the host's state directory and registers the host
     /// intents. Called once by the host, before routing starts.
     func installChoices(stateDirectory: String) {
         choiceBook = ChoiceBook.open(directory: stateDirectory, logger: logger)
-        controlHandlers["ib.explain"] = { [unowned self] in explainIntent($0) }
-        controlHandlers["ib.choices.list"] = { [unowned self] in listChoices($0) }
-        controlHandlers["ib.choices.set"] = { [unowned self] in setChoice($0) }
-        controlHandlers["ib.choices.reset"] = { [unowned self] in resetChoices($0) }
+        choiceBook.startWriter { [post] id, result in post(.choiceWritten(id: id, result: result)) }
+        hostIntents["ib.explain"] = .answer { [unowned self] in explainIntent($0) }
+        hostIntents["ib.choices.list"] = .answer { [unowned self] in listChoices($0) }
+        hostIntents["ib.choices.set"] = .later { [unowned self] in setChoice($0, then: $1) }
+        hostIntents["ib.choices.reset"] = .later { [unowned self] in resetChoices($0, then: $1) }
     }
 
     // MARK: - ib.explain
@@ -94,7 +95,27 @@ extension IntentRouter {
 
     /// Remembers `plugin` for `intent` (for `client`, or everyone). The plugin must claim
     /// the intent now.
-    func setChoice(_ request: ControlRequest) -> Result<JSON, BusError> {
+    func setChoice(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
+        switch checkedChoice(request) {
+        case .failure(let error): then(.failure(error))
+        case .success(let (intent, plugin, client, source)):
+            let previous = choiceBook.lookup(intent: intent, client: client)
+                .flatMap { $0.client == client ? $0 : nil }
+            choiceBook.remember(intent: intent, client: client, plugin: plugin, source: source ?? "api") { [self] result in
+                switch result {
+                case .success(let choice):
+                    logger.info("remembered \(plugin) for \(intent)\(client.map { " (client \($0))" } ?? "") (\(choice.source))")
+                    then(.success(["choice": choiceJSON(choice), "previous": previous.map(choiceJSON) ?? .null,
+                                   "store": storeJSON()]))
+                case .failure(let error):
+                    then(.failure(storeFailure(error)))
+                }
+            }
+        }
+    }
+
+    /// The body of `ib.choices.set`, checked: intent, plugin, client, source.
+    private func checkedChoice(_ request: ControlRequest) -> Result<(String, String, String?, String?), BusError> {
         let intent: String, plugin: String, client: String?, source: String?
         switch (requiredText(request.body, "intent"), requiredText(request.body, "plugin"),
                 optionalText(request.body, "client"), optionalText(request.body, "source")) {
@@ -116,43 +137,31 @@ extension IntentRouter {
                 exists ? "plugin \(plugin) does not claim \(intent)" : "there is no plugin \"\(plugin)\"",
                 details: ["candidates": candidateList(candidates, intent: intent)]))
         }
-        let previous = choiceBook.lookup(intent: intent, client: client)
-            .flatMap { $0.client == client ? $0 : nil }
-        do {
-            let choice = try choiceBook.remember(intent: intent, client: client, plugin: plugin, source: source ?? "api")
-            logger.info("remembered \(plugin) for \(intent)\(client.map { " (client \($0))" } ?? "") (\(choice.source))")
-            return .success(["choice": choiceJSON(choice), "previous": previous.map(choiceJSON) ?? .null,
-                             "store": storeJSON()])
-        } catch {
-            return .failure(storeFailure(error))
-        }
+        return .success((intent, plugin, client, source))
     }
 
     /// Forgets choices: `{"intent": X}` every entry for X, `{"intent": X, "client": C}`
     /// only C's own, `{"all": true}` everything. The intent need not be claimed any more,
     /// so that entries for removed plugins can be cleared.
-    func resetChoices(_ request: ControlRequest) -> Result<JSON, BusError> {
+    func resetChoices(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
         let all = request.body["all"]?.boolValue == true
         let intent: String?, client: String?
         switch (optionalText(request.body, "intent"), optionalText(request.body, "client")) {
-        case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
+        case (.failure(let e), _), (_, .failure(let e)): return then(.failure(e))
         case (.success(let i), .success(let c)): intent = i; client = c
         }
         if all == (intent != nil) || (all && client != nil) {
-            return .failure(BusError(.invalidParameters,
-                "ib.choices.reset takes {\"intent\": …} (optionally with \"client\") or {\"all\": true}"))
+            return then(.failure(BusError(.invalidParameters,
+                "ib.choices.reset takes {\"intent\": …} (optionally with \"client\") or {\"all\": true}")))
         }
-        do {
-            let removed: Int
-            if let intent {
-                removed = try choiceBook.reset(intent: intent, client: client)
-            } else {
-                removed = try choiceBook.resetAll()
+        choiceBook.reset(intent: intent, client: client) { [self] result in
+            switch result {
+            case .success(let removed):
+                logger.info("forgot \(removed) remembered choice(s)\(intent.map { " for \($0)" } ?? "")\(client.map { " (client \($0))" } ?? "")")
+                then(.success(["removed": .int(Int64(removed)), "store": storeJSON()]))
+            case .failure(let error):
+                then(.failure(storeFailure(error)))
             }
-            logger.info("forgot \(removed) remembered choice(s)\(intent.map { " for \($0)" } ?? "")\(client.map { " (client \($0))" } ?? "")")
-            return .success(["removed": .int(Int64(removed)), "store": storeJSON()])
-        } catch {
-            return .failure(storeFailure(error))
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import IntentBus
 
 // The plugin the legacy end-to-end tests run (Tests/IntentBusTests/Legacy*.swift), with
-// the intents of definitions/legacytest.yaml:
+// the intents of Tests/Plugins/definitions/legacytest.yaml:
 //   ResolveIntent   resolves `target` with the result that `kind` names
 //   CodeIntent      written against the raw phase protocol (docs/protocol.md §8), as a
 //                   plugin in another language would be: no confirm; handle sends

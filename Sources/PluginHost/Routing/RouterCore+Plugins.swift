@@ -1,39 +1,102 @@
 import Foundation
 import IntentBus
 
-/// Plugin lifecycle: spawn, handshake, crash, restart.
-extension IntentRouter {
-    /// How many crashes within `crashWindow` make the host give up on a plugin.
-    static let crashLimit = 5
-    static let crashWindow: UInt64 = 60_000_000_000
+/// The plugin side: messages from plugins, and the plugin lifecycle (spawn, handshake,
+/// crash, restart).
+extension RouterCore {
     static let handshakeTimeout: UInt64 = 10_000_000_000
+
+    /// A message a plugin sent (its frames, connection identity first).
+    func pluginFrames(_ frames: [Frame]) {
+        assertConfined()
+        guard let (envelope, rest) = RoutingEnvelope.split(frames) else { return }
+        let msg: WireMessage
+        do { msg = try WireMessage.decode(rest) } catch {
+            let who = identities[envelope.identity].map { slots[$0].spec.id } ?? "an unknown peer"
+            logger.warning("malformed message from \(who) on the backend: \(error.message)")
+            return
+        }
+        guard let index = identities[envelope.identity] else {
+            if msg.kind == .hello { return handshake(envelope, msg) }
+            logger.warning("\(msg.kind.rawValue) from a peer that has not said HELLO; rejected")
+            _ = effects.sendToPlugin(envelope.identity, WireMessage(kind: .reject, header: nil,
+                body: ["code": "handshake_required", "reason": "say HELLO first"]).frames)
+            return
+        }
+        let slot = slots[index]
+        slot.lastHeard = effects.now()  // any message is a sign of life
+        switch msg.kind {
+        case .reply, .error, .prompt, .progress:
+            guard let exchange = exchanges[wireId: msg.requestId], exchange.pluginIndex == index, exchange.isDelivered else {
+                logger.debug("\(msg.kind.rawValue) for request \(msg.requestId) from \(slot.spec.id) arrived after it ended; dropped")
+                return
+            }
+            if let flow = exchange.flow {
+                flow.pluginMessage(msg, exchange, self)
+            } else {
+                relayPlain(msg, exchange)
+            }
+        case .disconnect:
+            logger.info("plugin \(slot.spec.id) said DISCONNECT")
+            identities.removeValue(forKey: envelope.identity)
+            if let pid = slot.pid { slot.state = .starting(pid: pid) }
+            failInFlight(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) disconnected while handling this request",
+                                        details: ["plugin": .string(slot.spec.id)]))
+        case .hello:
+            handshake(envelope, msg)
+        case .heartbeat:
+            break
+        default:
+            logger.warning("plugin \(slot.spec.id) sent \(msg.kind.rawValue), which plugins may not send")
+        }
+    }
+
+    /// The plain path: forward the plugin's message itself to the client, under the client's
+    /// request id and intent, moving its frames.
+    func relayPlain(_ msg: WireMessage, _ exchange: Exchange) {
+        let slot = slots[exchange.pluginIndex]
+        if let problem = pluginMessageProblem(msg, slot) {
+            logger.warning("plugin \(slot.spec.id) broke the protocol on request \(exchange.clientRequestId): \(problem)")
+            if msg.kind == .progress { return }  // not needed: dropped
+            if msg.kind == .prompt { cancelAtPlugin(exchange, reason: "invalid prompt") }
+            return fail(exchange, BusError(.pluginError, "plugin \(slot.spec.id) sent an invalid answer: \(problem)",
+                                           details: ["plugin": .string(slot.spec.id)]))
+        }
+        msg.requestId = exchange.clientRequestId
+        msg.intent = exchange.intent
+        switch msg.kind {
+        case .reply, .error:
+            complete(exchange, msg)
+        case .prompt:
+            exchange.stage = .prompting
+            armConversationExpiry(exchange)
+            effects.sendToClient(exchange.client, msg)
+        case .progress:
+            guard !exchange.client.isRequestReply else { return }
+            effects.sendToClient(exchange.client, msg)
+        default:
+            break
+        }
+    }
+
 
     func startPlugin(_ slot: PluginSlot) {
         let spec = slot.spec
         slot.token = Self.makeToken()
         slot.spawnGeneration += 1
         if slot.lastError?.hasPrefix("handshake rejected") == true { slot.lastError = "previous " + slot.lastError! }
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in spec.environment { env[k] = v }
-        env["INTENTBUS_BACKEND"] = backendEndpointForPlugins
-        env["INTENTBUS_PLUGIN_ID"] = spec.id
-        env["INTENTBUS_TOKEN"] = slot.token
-        env["INTENTBUS_HOST_PID"] = String(getpid())
         let index = slot.index
-        do {
-            let pid = try launcherForPlugins.spawn(path: spec.exec.path, arguments: spec.exec.arguments,
-                                                   environment: env, label: spec.id) { [weak self] pid, status in
-                self?.post(.pluginExited(index: index, pid: pid, status: status))
-            }
+        switch effects.spawn(spec, index: index, token: slot.token) {
+        case .success(let pid):
             slot.state = .starting(pid: pid)
             slot.lastSpawnFailure = nil
             logger.info("started plugin \(spec.id) (pid \(pid)): \(spec.exec.path)")
-            timers.schedule(at: MonotonicClock.now() + Self.handshakeTimeout,
+            timers.schedule(at: deadline(after: Self.handshakeTimeout),
                             .handshakeDeadline(index: index, generation: slot.spawnGeneration))
-        } catch {
+        case .failure(let error):
             slot.state = .failed(reason: error.description)
             slot.lastError = error.description
-            slot.lastSpawnFailure = MonotonicClock.now()
+            slot.lastSpawnFailure = effects.now()
             logger.error("plugin \(spec.id) can't start: \(error) (declared at \(spec.mark))")
             failWaiting(slot, BusError(.pluginUnavailable, "plugin \(spec.id) is unavailable: \(error)",
                                        details: ["plugin": .string(spec.id)]))
@@ -43,7 +106,7 @@ extension IntentRouter {
     /// A plugin whose binary was missing is tried again when a request needs it, at most
     /// once a second, so that building it later is enough. Returns true if it is starting.
     func retryFailedSpawn(_ slot: PluginSlot) -> Bool {
-        guard let failedAt = slot.lastSpawnFailure, MonotonicClock.now() - failedAt > 1_000_000_000 else { return false }
+        guard let failedAt = slot.lastSpawnFailure, effects.now() - failedAt > 1_000_000_000 else { return false }
         startPlugin(slot)
         if case .starting = slot.state { return true }
         return false
@@ -53,7 +116,7 @@ extension IntentRouter {
         func refuse(_ code: String, _ reason: String, slot: PluginSlot?) {
             logger.error("rejected HELLO\(slot.map { " from plugin \($0.spec.id)" } ?? ""): \(reason)")
             if let slot { slot.lastError = "handshake rejected: \(reason)" }
-            sendToBackend(envelope.copyFrames() + WireMessage(kind: .reject, header: nil,
+            _ = effects.sendToPlugin(envelope.identity, WireMessage(kind: .reject, header: nil,
                 body: ["code": .string(code), "reason": .string(reason)]).frames)
         }
         let hello: JSON
@@ -90,7 +153,7 @@ extension IntentRouter {
             stopRejected(pid)
             return
         }
-        if let problem = validateMetadata?(slot, hello) {
+        if let problem = extensions.lazy.compactMap({ $0.checkHello(slot, hello) }).first {
             refuse("bad_metadata", problem, slot: slot)
             slot.state = .failed(reason: "handshake rejected: \(problem)")
             stopRejected(pid)
@@ -99,30 +162,38 @@ extension IntentRouter {
         slot.styles = styles
         slot.metadata = hello["metadata"] ?? .object([:])
         slot.state = .ready(pid: pid, identity: envelope.identity)
-        registerIdentity(envelope.identity, index: slot.index)
-        sendToBackend(envelope.copyFrames() + WireMessage(kind: .welcome, header: nil,
-                                                          body: ["protocol": .int(WireProtocol.version)]).frames)
+        identities[envelope.identity] = slot.index
+        _ = effects.sendToPlugin(envelope.identity, WireMessage(kind: .welcome, header: nil,
+                                                                body: ["protocol": .int(WireProtocol.version)]).frames)
         logger.info("plugin \(id) is ready (pid \(pid)): \(styles.keys.sorted().joined(separator: ", "))")
+        startHeartbeats(slot)
+        closeBreaker(slot)
         let waiting = slot.waiting
         slot.waiting.removeAll()
         for hostId in waiting {
-            if let exchange = exchanges[hostId] { beginWaiting(exchange, slot) }
+            if let exchange = exchanges[hostId] { begin(exchange, slot) }
         }
     }
 
     func pluginExited(_ slot: PluginSlot, pid: pid_t, status: ExitStatus) {
         guard slot.pid == pid else { return }  // a previous process of this plugin
-        if let identity = slot.identity { unregisterIdentity(identity) }
-        if isStopping {
+        if let identity = slot.identity { identities.removeValue(forKey: identity) }
+        if stopping {
             slot.state = .stopped
             logger.info("plugin \(slot.spec.id) (pid \(pid)) stopped: \(status)")
             return
         }
-        let now = MonotonicClock.now()
-        slot.crashTimes = slot.crashTimes.filter { now - $0 < Self.crashWindow } + [now]
+        if case .stopping(_, let why) = slot.state, why != .hung {
+            return stoppedOnPurpose(slot, pid: pid, why: why, status: status)
+        }
+        let now = effects.now()
+        let window = slot.spec.lifecycle.crashWindow.nanoseconds
+        slot.crashTimes = slot.crashTimes.filter { now - $0 < window } + [now]
         // A rejected handshake is the real story; the exit that follows is its consequence.
         if let rejection = slot.lastError, rejection.hasPrefix("handshake rejected"), slot.identity == nil {
             slot.lastError = "\(rejection); pid \(pid) then \(status)"
+        } else if case .stopping(_, .hung) = slot.state {
+            slot.lastError = "pid \(pid) hung and was stopped (\(status))"
         } else {
             slot.lastError = "pid \(pid) \(status)"
         }
@@ -134,14 +205,10 @@ extension IntentRouter {
             failWaiting(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(slot.lastError ?? "")"))
             return
         }
-        if slot.crashTimes.count >= Self.crashLimit {
-            let reason = "crashed \(slot.crashTimes.count) times within \(Self.crashWindow / 1_000_000_000) s; not restarting (last: \(status))"
-            slot.state = .failed(reason: reason)
-            logger.error("plugin \(slot.spec.id) \(reason)")
-            failWaiting(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)"))
-            return
+        if slot.crashTimes.count >= slot.spec.lifecycle.crashLimit {
+            return openBreaker(slot, last: status)
         }
-        let delay = min(UInt64(100_000_000) << UInt64(slot.crashTimes.count - 1), 5_000_000_000)
+        let delay = min(UInt64(100_000_000) << UInt64(min(slot.crashTimes.count - 1, 6)), 5_000_000_000)
         slot.state = .backoff
         slot.restarts += 1
         timers.schedule(at: now + delay, .restart(index: slot.index))
@@ -151,7 +218,7 @@ extension IntentRouter {
     /// would race its last log line. It gets SIGTERM only if it is still running 2 s later.
     func stopRejected(_ pid: pid_t) {
         rejectedPids.insert(pid)
-        timers.schedule(at: MonotonicClock.now() + 2_000_000_000, .stopRejected(pid: pid))
+        timers.schedule(at: deadline(after: 2_000_000_000), .stopRejected(pid: pid))
     }
 
     static func makeToken() -> String {

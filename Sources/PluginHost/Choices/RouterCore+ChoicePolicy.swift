@@ -54,7 +54,7 @@ struct ChoiceDecision {
 ///
 /// Everything here runs on the router thread. Uncontested intents never get here past
 /// the first two checks of `choosePlugin`.
-extension IntentRouter {
+extension RouterCore {
     /// Most unusable answers to one plugin-choice prompt before the request fails.
     static let maximumBadChoiceAnswers = 3
     static let choicePolicies = ["ask", "fail", "default"]
@@ -78,10 +78,7 @@ extension IntentRouter {
                     : "there is no plugin \"\(named)\"",
                     details: ["candidates": candidateList(candidates, intent: intent)]))
             }
-            if options["remember"]?.boolValue == true {
-                rememberChoice(intent: intent, client: options["client"]?.stringValue, plugin: named, source: "always")
-            }
-            return .plugin(index)
+            return .plugin(index)  // `remember: true` is stored by the caller, before dispatch
         }
         let client = options["client"]?.stringValue
         if candidates.count == 1, !defaultIsDisabled(intent, client: client) { return .plugin(candidates[0]) }
@@ -193,14 +190,25 @@ extension IntentRouter {
         return slots.contains { $0.spec.id == id && !$0.spec.enabled }
     }
 
-    /// Stores a choice, logging rather than failing the request when the store can't.
-    func rememberChoice(intent: String, client: String?, plugin: String, source: String) {
-        do {
-            let choice = try choiceBook.remember(intent: intent, client: client, plugin: plugin, source: source)
-            logger.info("remembered \(plugin) for \(intent)\(choice.client.map { " (client \($0))" } ?? "") (\(source))")
-        } catch {
-            logger.error("could not remember \(plugin) for \(intent): \(error); it applies to this request only")
+    /// Stores a choice, then calls `then` once it has committed; logs rather than failing
+    /// the request when the store can't.
+    func rememberChoice(intent: String, client: String?, plugin: String, source: String, then: @escaping () -> Void) {
+        choiceBook.remember(intent: intent, client: client, plugin: plugin, source: source) { [logger] result in
+            switch result {
+            case .success(let choice):
+                logger.info("remembered \(plugin) for \(intent)\(choice.client.map { " (client \($0))" } ?? "") (\(source))")
+            case .failure(let error):
+                logger.error("could not remember \(plugin) for \(intent): \(error); it applies to this request only")
+            }
+            then()
         }
+    }
+
+    /// The answer to a client over its rate of remembered-choice changes.
+    func choiceWriteRateError() -> BusError {
+        let limits = manifest.host.limits
+        return BusError(.busy, "this client changes remembered choices too often (at most \(limits.choiceWritesPerSecond) a second, host.limits.choice_writes_per_second); try again later",
+                        details: ["retry_after_ms": .int(Int64(1_000 / max(1, limits.choiceWritesPerSecond)))])
     }
 
     // MARK: - The prompt
@@ -221,7 +229,9 @@ extension IntentRouter {
 
     /// Puts a new exchange in the choosing stage and asks its client.
     func askForPlugin(_ exchange: Exchange, candidates: [Int], prompt: JSON) {
-        exchange.choosing = PluginChoiceStage(candidates: candidates, staleReason: prompt["reason"]?.stringValue)
+        guard case .pending(let header, let body) = exchange.stage else { return }
+        exchange.stage = .choosing(PluginChoiceStage(candidates: candidates, staleReason: prompt["reason"]?.stringValue),
+                                   header: header, body: body)
         logger.debug("request \(exchange.clientRequestId) (\(exchange.intent)): asking the client to choose among \(candidates.map { slots[$0].spec.id })")
         promptClient(exchange, prompt: prompt)
     }
@@ -229,7 +239,7 @@ extension IntentRouter {
     /// The client answered the plugin-choice prompt: route to its pick (remembering it
     /// for "always"), or ask again when the answer is unusable.
     func pluginChoiceAnswer(_ msg: WireMessage, _ exchange: Exchange) {
-        guard let stage = exchange.choosing else { return }
+        guard case .choosing(let stage, let header, let body) = exchange.stage else { return }
         let ids = stage.candidates.map { slots[$0].spec.id }
         let answer = try? msg.bodyJSON()
         var problem: String?
@@ -257,18 +267,26 @@ extension IntentRouter {
                                                                staleReason: stage.staleReason, problem: problem))
         }
         let index = chosen!
-        if always {
-            rememberChoice(intent: exchange.intent, client: exchange.options["client"]?.stringValue,
-                           plugin: slots[index].spec.id, source: "always")
-        }
-        exchange.choosing = nil
+        exchange.stage = .pending(header: header, body: body)
         exchange.pluginIndex = index
         let slot = slots[index]
         if let error = admissionError(slot, intent: exchange.intent, options: exchange.options) {
             return fail(exchange, error)
         }
         exchange.timeout = requestTimeout(slot, options: exchange.options)
-        dispatch(exchange, slot)
+        guard always else { return dispatch(exchange, slot) }
+        // Stored before the request goes on (docs/choices.md); a client over its rate of
+        // changes gets its pick for this request only.
+        guard exchange.clientState.takeWriteToken(now: effects.now(), perSecond: manifest.host.limits.choiceWritesPerSecond,
+                                                  burst: manifest.host.limits.choiceWriteBurst) else {
+            logger.warning("not remembering \(slot.spec.id) for \(exchange.intent): the client changes choices too often")
+            return dispatch(exchange, slot)
+        }
+        armDeadline(exchange)
+        rememberChoice(intent: exchange.intent, client: exchange.options["client"]?.stringValue,
+                       plugin: slot.spec.id, source: "always") { [unowned self] in
+            if exchanges[exchange.hostId] === exchange { dispatch(exchange, slot) }
+        }
     }
 
     /// The candidates as the client sees them: id, display name (`name` and `title`, the

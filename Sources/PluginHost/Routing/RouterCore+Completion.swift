@@ -1,0 +1,192 @@
+import Foundation
+import IntentBus
+
+/// Ending exchanges (the one place a final answer is sent), sending to plugins, and the
+/// timers: a request's deadline, a conversation's expiry, restarts and stops.
+extension RouterCore {
+
+    /// Sends the final message and forgets the exchange.
+    func complete(_ exchange: Exchange, _ final: WireMessage) {
+        guard exchanges.remove(exchange.hostId) != nil else { return }
+        exchange.clientState.open.removeValue(forKey: exchange.clientRequestId)
+        let slot = slots[exchange.pluginIndex]
+        switch exchange.stage {
+        case .delivered, .prompting:
+            slot.inFlight -= 1
+            if slot.inFlight == 0, slot.spec.lifecycle.idleTimeout != nil { noteIdle(slot) }
+        case .pending:
+            if let i = slot.waiting.firstIndex(of: exchange.hostId) { slot.waiting.remove(at: i) }
+        case .choosing:
+            break
+        }
+        exchange.generation += 1
+        effects.sendToClient(exchange.client, final)
+        if draining { drainProgress() }
+    }
+
+    func fail(_ exchange: Exchange, _ error: BusError) {
+        let target = exchange.choosing == nil ? slots[exchange.pluginIndex].spec.id : "(no plugin chosen yet)"
+        logger.info("request \(exchange.clientRequestId) (\(exchange.intent)) → \(target): \(error)")
+        complete(exchange, WireMessage(kind: .error, requestId: exchange.clientRequestId, intent: exchange.intent,
+                                       header: nil, body: error.json))
+    }
+
+    func cancelAtPlugin(_ exchange: Exchange, reason: String) {
+        let slot = slots[exchange.pluginIndex]
+        guard exchange.isDelivered, slot.identity != nil else { return }
+        sendToPlugin(slot, WireMessage(kind: .cancel, requestId: exchange.wireId, intent: exchange.intent,
+                                       header: nil, body: ["reason": .string(reason)]), exchange: nil)
+    }
+
+    func failInFlight(_ slot: PluginSlot, _ error: BusError) {
+        for exchange in exchanges.all where exchange.isDelivered && exchange.pluginIndex == slot.index {
+            fail(exchange, error)
+        }
+        slot.inFlight = 0
+    }
+
+    func failWaiting(_ slot: PluginSlot, _ error: BusError) {
+        let waiting = slot.waiting
+        slot.waiting.removeAll()
+        for hostId in waiting {
+            if let exchange = exchanges[hostId] { fail(exchange, error) }
+        }
+    }
+
+    // MARK: - Timers
+
+    func armDeadline(_ exchange: Exchange) {
+        exchange.generation += 1
+        timers.schedule(at: deadline(after: exchange.timeout),
+                        .requestDeadline(hostId: exchange.hostId, generation: exchange.generation))
+        compactTimersIfStale()
+    }
+
+    func armConversationExpiry(_ exchange: Exchange) {
+        exchange.generation += 1
+        timers.schedule(at: deadline(after: manifest.host.conversationTimeout.nanoseconds),
+                        .conversationExpiry(hostId: exchange.hostId, generation: exchange.generation))
+        compactTimersIfStale()
+    }
+
+    /// A finished request leaves its deadline in the heap until it would fire. Under load
+    /// that is one stale entry per request for a whole timeout: at 70,000 requests/s and a
+    /// 10 s timeout, hundreds of thousands of entries and tens of MB (docs/performance.md).
+    /// Dropping them once they outnumber the open requests keeps the heap proportional to
+    /// the work in progress, at an amortised O(1) per request.
+    private func compactTimersIfStale() {
+        guard timers.count > 4_096 + 4 * exchanges.count else { return }
+        timers.compact { timer in
+            if case .requestDeadline(let hostId, let generation) = timer {
+                return exchanges[hostId]?.generation == generation
+            }
+            if case .conversationExpiry(let hostId, let generation) = timer {
+                return exchanges[hostId]?.generation == generation
+            }
+            return true  // plugin timers are few and check their own generation
+        }
+    }
+
+    func fire(_ timer: RouterTimer) {
+        switch timer {
+        case .requestDeadline(let hostId, let generation):
+            guard let exchange = exchanges[hostId], exchange.generation == generation else { return }
+            let slot = slots[exchange.pluginIndex]
+            let waited = Duration.nanoseconds(Int64(exchange.timeout))
+            let why = exchange.isDelivered
+                ? "plugin \(slot.spec.id) did not answer within \(waited.humanText)"
+                : "plugin \(slot.spec.id) did not become ready within \(waited.humanText) (\(slot.stateName)\(slot.lastError.map { ": \($0)" } ?? ""))"
+            cancelAtPlugin(exchange, reason: "timeout")
+            fail(exchange, BusError(.timeout, why, details: ["plugin": .string(slot.spec.id),
+                                                             "timeout_ms": .int(Int64(exchange.timeout / 1_000_000))]))
+        case .conversationExpiry(let hostId, let generation):
+            guard let exchange = exchanges[hostId], exchange.generation == generation else { return }
+            cancelAtPlugin(exchange, reason: "conversation expired")
+            fail(exchange, BusError(.conversationExpired,
+                "nobody answered the question within \(manifest.host.conversationTimeout.humanText); the conversation has expired"))
+        case .restart(let index):
+            let slot = slots[index]
+            if case .backoff = slot.state, !stopping { startPlugin(slot) }
+        case .handshakeDeadline(let index, let generation):
+            let slot = slots[index]
+            guard slot.spawnGeneration == generation, case .starting(let pid) = slot.state else { return }
+            slot.lastError = "no HELLO within 10 s of starting"
+            logger.error("plugin \(slot.spec.id) (pid \(pid)) did not say HELLO within 10 s; killing it")
+            effects.signal(pid, SIGKILL)
+        case .stopPlugins(let signal):
+            for slot in slots {
+                guard let pid = slot.pid else { continue }
+                logger.warning("plugin \(slot.spec.id) (pid \(pid)) is still running; sending \(signal == SIGKILL ? "SIGKILL" : "SIGTERM")")
+                effects.signal(pid, signal)
+            }
+        case .heartbeat(let index, let generation):
+            heartbeatDue(slots[index], generation: generation)
+        case .stopStopping(let index, let pid, let signal):
+            stopStoppingDue(slots[index], pid: pid, signal: signal)
+        case .idle(let index, let generation):
+            idleDue(slots[index], generation: generation)
+        case .breakerRetry(let index):
+            breakerRetryDue(slots[index])
+        case .drainOver:
+            if !stopping {
+                logger.warning("the drain is over with \(exchanges.count) requests still open; they end now")
+                finishShutdown()
+            }
+        case .stopRejected(let pid):
+            guard rejectedPids.remove(pid) != nil else { return }
+            logger.warning("plugin process \(pid) is still running 2 s after its handshake was rejected; sending SIGTERM")
+            effects.signal(pid, SIGTERM)
+        }
+    }
+
+    /// Sends to a plugin; a full pipe ends the exchange with `busy` instead of losing it.
+    func sendToPlugin(_ slot: PluginSlot, _ msg: WireMessage, exchange: Exchange?) {
+        guard let identity = slot.identity else {
+            if let exchange { fail(exchange, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is not connected")) }
+            return
+        }
+        switch effects.sendToPlugin(identity, msg.frames) {
+        case .sent:
+            return
+        case .full:
+            if let exchange {
+                fail(exchange, BusError(.busy, "plugin \(slot.spec.id) is not reading its messages fast enough; try again later"))
+            }
+        case .unreachable(let why):
+            logger.warning("could not send \(msg.kind.rawValue) to plugin \(slot.spec.id): \(why)")
+            if let exchange {
+                fail(exchange, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is not reachable: \(why)"))
+            }
+        }
+    }
+
+}
+
+extension RouterCore: FlowOperations {
+    func sendToPlugin(_ exchange: Exchange, kind: MessageKind, header: JSON?, body: JSON?) {
+        armDeadline(exchange)
+        sendToPlugin(slots[exchange.pluginIndex], WireMessage(kind: kind, requestId: exchange.wireId, intent: exchange.intent,
+                                                            header: header, body: body), exchange: exchange)
+    }
+
+    func promptClient(_ exchange: Exchange, prompt: JSON) {
+        if exchange.isDelivered { exchange.stage = .prompting }  // a plugin choice stays `choosing`
+        armConversationExpiry(exchange)
+        effects.sendToClient(exchange.client, WireMessage(kind: .prompt, requestId: exchange.clientRequestId,
+                                                  intent: exchange.intent, header: nil, body: prompt))
+    }
+
+    func progressToClient(_ exchange: Exchange, body: JSON) {
+        guard !exchange.client.isRequestReply else { return }
+        effects.sendToClient(exchange.client, WireMessage(kind: .progress, requestId: exchange.clientRequestId,
+                                                  intent: exchange.intent, header: nil, body: body))
+    }
+
+    func finish(_ exchange: Exchange, header: JSON, body: JSON) {
+        complete(exchange, WireMessage(kind: .reply, requestId: exchange.clientRequestId, intent: exchange.intent,
+                                       header: header, body: body))
+    }
+
+    func pluginSpec(of exchange: Exchange) -> PluginSpec { slots[exchange.pluginIndex].spec }
+}
+

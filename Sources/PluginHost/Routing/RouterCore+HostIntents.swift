@@ -1,0 +1,80 @@
+import Foundation
+import IntentBus
+
+/// Host intents (`ib.*`, docs/protocol.md §6): `ib.ping` and `ib.plugins` here; the rest
+/// come from the choice logic and from extensions, all through `hostIntents`.
+extension RouterCore {
+    func installCoreIntents() {
+        hostIntents["ib.ping"] = .answer { _ in
+            .success(["protocol": .int(WireProtocol.version), "pid": .int(Int64(getpid()))])
+        }
+        hostIntents["ib.plugins"] = .answer { [unowned self] _ in
+            .success(["plugins": .array(slots.map(pluginSummary)), "conflicts": conflicts()])
+        }
+        installPluginControl()
+    }
+
+    func handleControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON) {
+        guard let handler = hostIntents[msg.intent] else {
+            let known = hostIntents.keys.sorted().joined(separator: ", ")
+            return reject(envelope, msg, BusError(.unknownIntent, "\(msg.intent) is not a host intent (\(known))"))
+        }
+        let body: JSON
+        do { body = try msg.bodyJSON() } catch {
+            return reject(envelope, msg, BusError(.badFrame, "the body is \(error.message)"))
+        }
+        let request = ControlRequest(intent: msg.intent, options: options, body: body)
+        let (requestId, intent) = (msg.requestId, msg.intent)
+        let answer: (Result<JSON, BusError>) -> Void = { [unowned self] result in
+            switch result {
+            case .success(let body):
+                effects.sendToClient(envelope, WireMessage(kind: .reply, requestId: requestId, intent: intent,
+                                                           header: ["status": "success", "plugin": "ib"], body: body))
+            case .failure(let error):
+                reject(envelope, msg, error)
+            }
+        }
+        switch handler {
+        case .answer(let handle):
+            answer(handle(request))
+        case .later(let handle):
+            let limits = manifest.host.limits
+            guard clients.state(for: envelope.identity).takeWriteToken(now: effects.now(), perSecond: limits.choiceWritesPerSecond,
+                                                                       burst: limits.choiceWriteBurst) else {
+                return reject(envelope, msg, choiceWriteRateError())
+            }
+            handle(request, answer)
+        case .forward(let route):
+            switch route(request) {
+            case .success(let forward): forwardControl(envelope, msg, options: options, to: forward)
+            case .failure(let error): reject(envelope, msg, error)
+            }
+        }
+    }
+
+    func pluginSummary(_ slot: PluginSlot) -> JSON {
+        var o: [String: JSON] = [
+            "id": .string(slot.spec.id), "name": .string(slot.spec.name), "state": .string(slot.stateName),
+            "intents": .array(slot.spec.intentsSupported.map { .string($0) }),
+            "styles": .object(slot.styles.mapValues { .string($0.rawValue) }),
+            "restarts": .int(Int64(slot.restarts)), "in_flight": .int(Int64(slot.inFlight)),
+            "exec": .string(slot.spec.exec.path),
+        ]
+        if let pid = slot.pid { o["pid"] = .int(Int64(pid)) }
+        if case .failed(let reason) = slot.state { o["reason"] = .string(reason) }
+        if let e = slot.lastError { o["last_error"] = .string(e) }
+        if !slot.spec.intentsRestrictedWhileLocked.isEmpty {
+            o["restricted"] = .array(slot.spec.intentsRestrictedWhileLocked.map { .string($0) })
+        }
+        return .object(o)
+    }
+
+    /// Every intent claimed by more than one plugin, with the claimants' ids.
+    func conflicts() -> JSON {
+        var out: [String: JSON] = [:]
+        for (intent, indices) in routes where indices.count > 1 {
+            out[intent] = .array(indices.map { .string(slots[$0].spec.id) })
+        }
+        return .object(out)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import IntentBus
+
+/// Acting on plugins at run time (docs/lifecycle.md): `ib.plugins.restart`,
+/// `ib.plugins.enable` and `ib.plugins.disable`, each with `{"plugin": ID}`.
+extension RouterCore {
+    func installPluginControl() {
+        hostIntents["ib.plugins.restart"] = .answer { [unowned self] in pluginControl($0) { restart($0) } }
+        hostIntents["ib.plugins.enable"] = .answer { [unowned self] in pluginControl($0) { enable($0) } }
+        hostIntents["ib.plugins.disable"] = .answer { [unowned self] in pluginControl($0) { disable($0) } }
+    }
+
+    private func pluginControl(_ request: ControlRequest, _ act: (PluginSlot) -> String) -> Result<JSON, BusError> {
+        guard let id = request.body["plugin"]?.stringValue else {
+            return .failure(BusError(.invalidParameters, "\(request.intent) needs {\"plugin\": ID}"))
+        }
+        guard let slot = slots.first(where: { $0.spec.id == id }) else {
+            return .failure(BusError(.unknownPlugin, "there is no plugin \"\(id)\""))
+        }
+        guard slot.spec.enabled else {
+            return .failure(BusError(.pluginUnavailable, "plugin \(id) is disabled in the manifest (enabled: false); change the manifest to run it"))
+        }
+        let what = act(slot)
+        logger.info("plugin \(id): \(what) (\(request.intent))")
+        return .success(["plugin": .string(id), "done": .string(what), "state": .string(slot.stateName)])
+    }
+
+    private func restart(_ slot: PluginSlot) -> String {
+        slot.breakerOpen = false
+        slot.crashTimes.removeAll()
+        if let pid = slot.pid {
+            stop(slot, pid: pid, why: .restart, graceful: true)
+            return "restarting"
+        }
+        if slot.disabledAtRunTime { return "disabled; enable it first" }
+        startPlugin(slot)
+        return "starting"
+    }
+
+    private func enable(_ slot: PluginSlot) -> String {
+        guard slot.disabledAtRunTime else { return "already enabled" }
+        slot.disabledAtRunTime = false
+        slot.state = .stopped
+        if slot.spec.lifecycle.activation == .eager { startPlugin(slot) }
+        return "enabled"
+    }
+
+    private func disable(_ slot: PluginSlot) -> String {
+        guard !slot.disabledAtRunTime else { return "already disabled" }
+        slot.disabledAtRunTime = true
+        slot.breakerOpen = false
+        failWaiting(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) was disabled", details: ["plugin": .string(slot.spec.id)]))
+        if let pid = slot.pid {
+            stop(slot, pid: pid, why: .disable, graceful: true)
+            return "disabled; stopping"
+        }
+        slot.state = .disabled
+        return "disabled"
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import IntentBus
+
+/// The checks on what a plugin sends on the plain path before the host passes it on to
+/// a client: everything the host writes must follow docs/protocol.md, whatever the
+/// plugin wrote. The small frames are read (headers, ERROR and PROMPT bodies); a REPLY
+/// body is not, so the plain path still moves it without decoding (the SDKs write JSON).
+///
+/// Runs on the router thread.
+extension RouterCore {
+    /// What is wrong with a plugin's REPLY, ERROR, PROMPT or PROGRESS, or nil.
+    func pluginMessageProblem(_ msg: WireMessage, _ slot: PluginSlot) -> String? {
+        let size = msg.header.count + msg.body.count
+        let limit = manifest.host.limits.maxMessageSize
+        if size > limit {
+            return "the \(msg.kind.rawValue) is \(size) bytes, over the host's limit of \(limit) (host.limits.max_message_size)"
+        }
+        if msg.header.count > 0, !slot.isKnownGoodHeader(msg.header, kind: msg.kind) {
+            let header: JSON
+            do { header = try msg.headerJSON() } catch { return "its header is \(error.message)" }
+            guard case .object(let fields) = header else { return "its header is not a JSON object" }
+            if msg.kind == .reply {
+                if let status = fields["status"], status != "success", status != "failure" {
+                    return "its REPLY status is \(status.canonicalString.prefix(40)), not \"success\" or \"failure\""
+                }
+                if let plugin = fields["plugin"], plugin != .string(slot.spec.id) {
+                    return "its REPLY header names plugin \(plugin.canonicalString.prefix(80)), not its own id \(slot.spec.id)"
+                }
+                slot.rememberGoodHeader(msg.header, kind: msg.kind)
+            }
+        }
+        switch msg.kind {
+        case .error:
+            let body: JSON
+            do { body = try msg.bodyJSON() } catch { return "its ERROR body is \(error.message)" }
+            guard body["code"]?.stringValue != nil, body["message"]?.stringValue != nil else {
+                return "its ERROR body must be an object with a string \"code\" and \"message\""
+            }
+        case .prompt:
+            let body: JSON
+            do { body = try msg.bodyJSON() } catch { return "its PROMPT body is \(error.message)" }
+            guard body["kind"]?.stringValue != nil else { return "its PROMPT body must be an object with a string \"kind\"" }
+        case .progress:
+            let body: JSON
+            do { body = try msg.bodyJSON() } catch { return "its PROGRESS body is \(error.message)" }
+            guard body.objectValue != nil else { return "its PROGRESS body is not a JSON object" }
+        default:
+            break
+        }
+        return nil
+    }
+}
+
+extension PluginSlot {
+    /// Whether `header` has the same bytes as the last REPLY header of this plugin that
+    /// passed the checks: plugins send the same one every time, so the check costs a
+    /// compare, not a parse, on the hot path.
+    func isKnownGoodHeader(_ header: Frame, kind: MessageKind) -> Bool {
+        guard kind == .reply, let good = goodReplyHeader, good.count == header.count else { return false }
+        return header.withBytes { bytes in
+            good.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+        }
+    }
+
+    func rememberGoodHeader(_ header: Frame, kind: MessageKind) {
+        guard kind == .reply, header.count <= 1_024 else { return }
+        goodReplyHeader = header.data
+    }
+}

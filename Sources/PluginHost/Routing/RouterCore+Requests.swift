@@ -1,0 +1,201 @@
+import Foundation
+import IntentBus
+
+/// A client's REQUEST, ANSWER and CANCEL: admission, routing, and delivery to the plugin.
+extension RouterCore {
+    func startRequest(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
+        let state = clients.state(for: envelope.identity)
+        if state.open[msg.requestId] != nil {
+            // Not final: the id belongs to the open request, which goes on.
+            return refuse(envelope, kind: "REQUEST", requestId: msg.requestId, intent: msg.intent,
+                          BusError(.duplicateRequest, "request id \"\(msg.requestId)\" is already open; this REQUEST was not taken and the open request goes on"))
+        }
+        var options = JSON.object([:])
+        if let problem = requestProblem(envelope, msg, state, options: &options) { return reject(envelope, msg, problem) }
+        if msg.intent.hasPrefix("ib.") {
+            return handleControl(envelope, msg, options: options)
+        }
+        guard let candidates = routes[msg.intent], !candidates.isEmpty else {
+            if let disabled = disabledClaims[msg.intent] { return reject(envelope, msg, disabledError(msg.intent, disabled)) }
+            return reject(envelope, msg, unknownIntentError(msg.intent))
+        }
+        var chosen = candidates[0]
+        // Set when no default applies and the client must pick (the "choosing" stage):
+        // the exchange then exists before its plugin is known.
+        var question: JSON?
+        switch choosePlugin(msg.intent, candidates: candidates, options: options) {
+        case .plugin(let index): chosen = index
+        case .ask(let prompt): question = prompt
+        case .failure(let error): return reject(envelope, msg, error)
+        }
+        let slot = slots[chosen]
+        if question == nil, let error = admissionError(slot, intent: msg.intent, options: options) {
+            return reject(envelope, msg, error)
+        }
+        let exchange = openExchange(envelope, msg, pluginIndex: chosen, options: options,
+                                    header: pluginHeader(options: options), body: msg.body)
+        if let question { return askForPlugin(exchange, candidates: candidates, prompt: question) }
+        if let named = options["plugin"]?.stringValue, options["remember"]?.boolValue == true {
+            return rememberThenDispatch(exchange, slot, plugin: named, received: msg)
+        }
+        dispatch(exchange, slot, received: msg)
+    }
+
+    /// `plugin` with `remember: true`: stored before the request goes on, so that its
+    /// answer acknowledges the commit; a change beyond the client's rate gets `busy`.
+    private func rememberThenDispatch(_ exchange: Exchange, _ slot: PluginSlot, plugin: String, received msg: WireMessage) {
+        let client = exchange.options["client"]?.stringValue
+        let limits = manifest.host.limits
+        guard !choiceBook.wouldChange(intent: msg.intent, client: client, plugin: plugin, source: "always")
+                || exchange.clientState.takeWriteToken(now: effects.now(), perSecond: limits.choiceWritesPerSecond,
+                                                       burst: limits.choiceWriteBurst) else {
+            return fail(exchange, choiceWriteRateError())
+        }
+        armDeadline(exchange)
+        rememberChoice(intent: msg.intent, client: client, plugin: plugin, source: "always") { [unowned self] in
+            if exchanges[exchange.hostId] === exchange { dispatch(exchange, slot, received: msg) }
+        }
+    }
+
+    /// Registers a new exchange for a client request, under a fresh host request id.
+    func openExchange(_ envelope: RoutingEnvelope, _ msg: WireMessage, pluginIndex: Int, options: JSON,
+                      header: Frame, body: Frame) -> Exchange {
+        let state = clients.state(for: envelope.identity)
+        let exchange = Exchange(hostId: exchanges.nextId(), client: envelope, clientState: state,
+                                clientRequestId: msg.requestId, intent: msg.intent, pluginIndex: pluginIndex,
+                                timeout: requestTimeout(slots[pluginIndex], options: options), options: options,
+                                stage: .pending(header: header, body: body))
+        exchanges.insert(exchange)
+        state.open[msg.requestId] = exchange.hostId
+        return exchange
+    }
+
+    /// Why `slot` can't take a request for `intent` now (restricted without the right
+    /// credential, unavailable, full), or nil.
+    func admissionError(_ slot: PluginSlot, intent: String, options: JSON) -> BusError? {
+        if slot.spec.intentsRestrictedWhileLocked.contains(intent) {
+            let given = options["credential"]?.stringValue
+            guard let expected = manifest.host.clientCredential, let given, constantTimeEquals(given, expected) else {
+                let why = manifest.host.clientCredential == nil
+                    ? "no client credential is configured in the host (host.client_credential)"
+                    : (options["credential"] == nil ? "the request carries no credential" : "the credential is wrong")
+                return BusError(.authenticationRequired,
+                    "\(intent) is restricted while locked (\(slot.spec.id)): authentication is required; \(why)")
+            }
+        }
+        if case .failed(let reason) = slot.state {
+            if !retryFailedSpawn(slot) {
+                return BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)",
+                                details: ["plugin": .string(slot.spec.id)])
+            }
+        }
+        if slot.disabledAtRunTime {
+            return BusError(.pluginUnavailable, "plugin \(slot.spec.id) is disabled (ib.plugins.disable)",
+                            details: ["plugin": .string(slot.spec.id)])
+        }
+        if slot.inFlight + slot.waiting.count >= slot.spec.maxInFlight {
+            return BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight; try again later",
+                            details: ["plugin": .string(slot.spec.id)])
+        }
+        return nil
+    }
+
+    /// The plugin timeout for one request: the header's `timeout_ms`, else the manifest's,
+    /// at most 24 hours either way.
+    func requestTimeout(_ slot: PluginSlot, options: JSON) -> UInt64 {
+        // `timeout_ms` was range-checked on entry (RequestHeaderCheck).
+        if case .int(let ms)? = options["timeout_ms"], ms > 0, ms <= RequestHeaderCheck.maximumTimeoutMs {
+            return UInt64(ms) * 1_000_000
+        }
+        return min(slot.spec.timeout.nanoseconds, UInt64(RequestHeaderCheck.maximumTimeoutMs) * 1_000_000)
+    }
+
+    /// Sends an admitted exchange to its plugin, or queues it until the plugin is ready.
+    /// `received` is the client's REQUEST, forwarded itself when the plugin is ready.
+    func dispatch(_ exchange: Exchange, _ slot: PluginSlot, received msg: WireMessage? = nil) {
+        armDeadline(exchange)
+        if slot.identity != nil {
+            begin(exchange, slot, received: msg)
+        } else {
+            slot.waiting.append(exchange.hostId)
+            activateIfNeeded(slot)
+        }
+    }
+
+    /// Sends the first message of an exchange to its (ready) plugin. On the plain path the
+    /// client's `received` message, when given, is forwarded itself (its frames move on).
+    func begin(_ exchange: Exchange, _ slot: PluginSlot, received: WireMessage? = nil) {
+        guard case .pending(let header, let body) = exchange.stage else { return }
+        slot.inFlight += 1
+        noteBusy(slot)
+        exchange.stage = .delivered
+        if exchange.flow == nil {
+            let style = slot.style(for: exchange.intent)
+            for ext in extensions {
+                if let flow = ext.flow(style: style, exchange: exchange, plugin: slot) {
+                    exchange.flow = flow
+                    break
+                }
+            }
+        }
+        if let flow = exchange.flow { return flow.start(exchange, body: body, self) }
+        let message = received ?? WireMessage(kind: .request, intent: exchange.intent)
+        message.requestId = exchange.wireId
+        message.header = header
+        message.body = body
+        sendToPlugin(slot, message, exchange: exchange)
+    }
+
+    /// The delivery header for the plugin: only what the plugin may see (never the
+    /// credential). Empty on the fast path.
+    private func pluginHeader(options: JSON) -> Frame {
+        guard let client = options["client"]?.stringValue else { return Frame() }
+        return Frame(data: JSON.object(["client": .string(client)]).canonicalData)
+    }
+
+    func clientAnswer(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
+        guard let hostId = clients.existing(envelope.identity)?.open[msg.requestId], let exchange = exchanges[hostId] else {
+            return refuse(envelope, kind: "ANSWER", requestId: msg.requestId, intent: msg.intent, BusError(.conversationExpired,
+                "no open conversation \"\(msg.requestId)\": it has ended or expired, or never existed"))
+        }
+        guard exchange.isAwaitingClient else {
+            return refuse(envelope, kind: "ANSWER", requestId: msg.requestId, intent: msg.intent, BusError(.unexpectedAnswer,
+                "request \"\(msg.requestId)\" is not waiting for an answer (no question is open); the request goes on"))
+        }
+        if msg.header.count + msg.body.count > manifest.host.limits.maxMessageSize {
+            return refuse(envelope, kind: "ANSWER", requestId: msg.requestId, intent: msg.intent, BusError(.tooLarge,
+                "the answer is \(msg.header.count + msg.body.count) bytes; this host takes at most \(manifest.host.limits.maxMessageSize); answer again"))
+        }
+        if exchange.choosing != nil { return pluginChoiceAnswer(msg, exchange) }
+        exchange.stage = .delivered
+        armDeadline(exchange)
+        if let flow = exchange.flow {
+            flow.clientAnswer(msg, exchange, self)
+            return
+        }
+        let slot = slots[exchange.pluginIndex]
+        sendToPlugin(slot, WireMessage(kind: .answer, requestId: exchange.wireId, intent: exchange.intent,
+                                       header: Frame(), body: msg.body), exchange: exchange)
+    }
+
+    func clientCancel(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
+        guard let hostId = clients.existing(envelope.identity)?.open[msg.requestId], let exchange = exchanges[hostId] else {
+            return  // already finished: the client has its final answer
+        }
+        cancelAtPlugin(exchange, reason: "cancelled by the client")
+        fail(exchange, BusError(.cancelled, "the client cancelled the request"))
+    }
+
+    /// Sends a host intent that a forwarding handler routed to a plugin, as an exchange on
+    /// the plain path: the plugin's REPLY or ERROR is relayed, with the usual timeout, busy
+    /// and crash handling.
+    func forwardControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON, to forward: ControlForward) {
+        let slot = slots[forward.pluginIndex]
+        if let error = admissionError(slot, intent: msg.intent, options: options) {
+            return reject(envelope, msg, error)
+        }
+        let exchange = openExchange(envelope, msg, pluginIndex: forward.pluginIndex, options: options,
+                                    header: Frame(), body: Frame(data: forward.body.canonicalData))
+        dispatch(exchange, slot)
+    }
+}

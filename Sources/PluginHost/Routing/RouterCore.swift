@@ -1,0 +1,202 @@
+import Foundation
+import IntentBus
+
+/// The router's state and decisions: the routing table, the exchanges, the clients, the
+/// timers, admission and the choice policy (docs/design.md, "A plugin's REPLY arrives").
+///
+/// It does no I/O. Events come in through `clientFrames`, `pluginFrames`, `fireDueTimers`
+/// and `handle(_:)`; what they lead to goes out through `effects` (send, spawn, signal).
+/// `RouterShell` drives it from the poll loop; the unit tests drive it with recorded
+/// effects and a clock they set, without a process or a socket.
+///
+/// Threading: confined to the router thread, the one that calls `start()`; debug builds
+/// check it at every entry point. Nothing here is `Sendable`: other threads reach the
+/// core only through the shell's mailbox, as `RouterEvent`s.
+final class RouterCore: RouterView {
+    let manifest: Manifest
+    let logger: Logger
+    unowned let effects: any RouterEffects
+    /// Posts an event from another thread (the choice writer's); the shell's mailbox.
+    let post: @Sendable (RouterEvent) -> Void
+
+    var slots: [PluginSlot]
+    /// Intent name → indices of the plugins claiming it, sorted by plugin id so that
+    /// routing never depends on which plugin registered first.
+    var routes: [String: [Int]] = [:]
+    /// Intent name → indices of the disabled plugins (`enabled: false`) claiming it. They
+    /// are not in `routes`, but are named in errors and in `ib.explain`.
+    var disabledClaims: [String: [Int]] = [:]
+    var exchanges = ExchangeTable()
+    var clients = ClientTable()
+    /// Plugin connections (backend identities) → slot index, after HELLO.
+    var identities: [Data: Int] = [:]
+    var timers = TimerHeap<RouterTimer>()
+    /// Processes whose handshake was rejected and that have not exited yet.
+    var rejectedPids: Set<pid_t> = []
+    /// Remembered plugin choices (Choices/); replaced by one backed by the state
+    /// directory before routing starts.
+    var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
+    private(set) var stopping = false
+    /// SIGTERM arrived: no new requests; open ones may finish (`host.drain_timeout`).
+    var draining = false
+    /// What extensions added (flows, HELLO checks, host intents).
+    var extensions: [any RouterExtension] = []
+    var hostIntents: [String: HostIntent] = [:]
+    #if DEBUG
+    private var owner: pthread_t?
+    #endif
+
+    init(manifest: Manifest, logger: Logger, effects: any RouterEffects,
+         post: @escaping @Sendable (RouterEvent) -> Void) {
+        self.manifest = manifest
+        self.logger = logger
+        self.effects = effects
+        self.post = post
+        slots = manifest.plugins.enumerated().map { PluginSlot(index: $0.offset, spec: $0.element) }
+        for slot in slots {
+            for intent in slot.spec.intentsSupported {
+                if slot.spec.enabled {
+                    routes[intent, default: []].append(slot.index)
+                } else {
+                    disabledClaims[intent, default: []].append(slot.index)
+                }
+            }
+        }
+        for key in routes.keys { routes[key]!.sort { slots[$0].spec.id < slots[$1].spec.id } }
+        for key in disabledClaims.keys { disabledClaims[key]!.sort { slots[$0].spec.id < slots[$1].spec.id } }
+        installCoreIntents()
+    }
+
+    var plugins: [any PluginView] { slots }
+
+    /// Adds an extension: its host intents and, at HELLO and dispatch, its checks and flows.
+    func install(_ ext: any RouterExtension) {
+        extensions.append(ext)
+        for (name, intent) in ext.hostIntents { hostIntents[name] = intent }
+    }
+
+    /// Starts the enabled plugins. Call once, on the thread that will own the core.
+    func start() {
+        #if DEBUG
+        owner = pthread_self()
+        #endif
+        for slot in slots where slot.spec.enabled && slot.spec.lifecycle.activation == .eager { startPlugin(slot) }
+    }
+
+    /// Debug builds: the core is used from the thread that started it, and only that one.
+    @inline(__always) func assertConfined() {
+        #if DEBUG
+        if let owner { assert(pthread_equal(owner, pthread_self()) != 0, "RouterCore used off its thread") }
+        #endif
+    }
+
+    /// Whether the core has finished shutting down: stopping, and every plugin has exited.
+    var isFinished: Bool { stopping && slots.allSatisfy { $0.pid == nil } }
+
+    // MARK: - Events
+
+    /// A message a client sent (its frames, identity first).
+    func clientFrames(_ frames: [Frame]) {
+        assertConfined()
+        guard let (envelope, rest) = RoutingEnvelope.split(frames) else { return }
+        let msg: WireMessage
+        do { msg = try WireMessage.decode(rest) } catch {
+            return undecodable(envelope, rest, error)
+        }
+        switch msg.kind {
+        case .request: startRequest(envelope, msg)
+        case .answer: clientAnswer(envelope, msg)
+        case .cancel: clientCancel(envelope, msg)
+        case .heartbeat: break
+        default:
+            refuse(envelope, kind: msg.kind.rawValue, requestId: msg.requestId, intent: msg.intent,
+                   BusError(.badFrame, "clients may send REQUEST, ANSWER or CANCEL, not \(msg.kind.rawValue)"))
+        }
+    }
+
+    /// Something that happened off the router thread.
+    func handle(_ event: RouterEvent) {
+        assertConfined()
+        switch event {
+        case .pluginExited(let index, let pid, let status):
+            rejectedPids.remove(pid)  // reaped: the pid may be reused, never signal it again
+            pluginExited(slots[index], pid: pid, status: status)
+        case .choiceWritten(let id, let result):
+            choiceBook.completed(id, result)
+        case .shutdown:
+            beginDrain()
+        }
+    }
+
+    /// The earliest timer, in monotonic nanoseconds, or nil.
+    var nextDeadline: UInt64? { timers.nextDeadline }
+
+    /// Runs the timers that are due.
+    func fireDueTimers() {
+        assertConfined()
+        guard !timers.isEmpty else { return }
+        for timer in timers.popDue(now: effects.now()) { fire(timer) }
+    }
+
+    // MARK: - Shutdown
+
+    /// Ends every open request with `shutting_down` and stops the plugins.
+    func finishShutdown() {
+        guard !stopping else { return }
+        stopping = true
+        logger.info("shutting down: answering open requests and stopping plugins")
+        for exchange in exchanges.all {
+            cancelAtPlugin(exchange, reason: "host shutting down")
+            fail(exchange, BusError(.shuttingDown, "the host is shutting down"))
+        }
+        // Graceful first: DISCONNECT lets a plugin finish and exit on its own. Whatever is
+        // still running after 1 s gets SIGTERM, and after 3 s SIGKILL.
+        for slot in slots {
+            if let identity = slot.identity {
+                _ = effects.sendToPlugin(identity, WireMessage(kind: .disconnect, header: nil, body: nil).frames)
+            } else if let pid = slot.pid {
+                effects.signal(pid, SIGTERM)  // not connected: it can't hear DISCONNECT
+            }
+        }
+        for pid in rejectedPids { effects.signal(pid, SIGTERM) }
+        let now = effects.now()
+        timers.schedule(at: now + 1_000_000_000, .stopPlugins(signal: SIGTERM))
+        timers.schedule(at: now + 3_000_000_000, .stopPlugins(signal: SIGKILL))
+    }
+
+    // MARK: - Helpers
+
+    /// Now plus `nanoseconds`, saturating: a deadline never wraps around.
+    func deadline(after nanoseconds: UInt64) -> UInt64 {
+        let (sum, overflow) = effects.now().addingReportingOverflow(nanoseconds)
+        return overflow ? UInt64.max : sum
+    }
+
+    /// Every plugin claiming `intent` is disabled: say so, rather than unknown_intent,
+    /// since the intent is declared and enabling a plugin would serve it.
+    func disabledError(_ intent: String, _ disabled: [Int]) -> BusError {
+        let ids = disabled.map { slots[$0].spec.id }
+        let who = ids.count == 1 ? "plugin \(ids[0]), the only one claiming \(intent), is" : "plugins \(ids.joined(separator: ", ")), the only ones claiming \(intent), are"
+        return BusError(.pluginUnavailable, "\(who) disabled in the manifest (enabled: false)",
+                        details: ["plugin": .string(ids[0]), "disabled": .array(ids.map { .string($0) })])
+    }
+
+    func unknownIntentError(_ intent: String) -> BusError {
+        let known = routes.keys.sorted()
+        var message = "no plugin claims intent \"\(intent)\""
+        if let near = known.first(where: { $0.lowercased() == intent.lowercased() }) {
+            message += "; did you mean \"\(near)\"?"
+        }
+        return BusError(.unknownIntent, message, details: ["known_intents": .array(known.map { .string($0) })])
+    }
+}
+
+/// Compares secrets without leaking where they differ through timing.
+func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+    let x = Array(a.utf8), y = Array(b.utf8)
+    var diff = UInt8(x.count == y.count ? 0 : 1)
+    for i in 0..<max(x.count, y.count) {
+        diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
+    }
+    return diff == 0
+}

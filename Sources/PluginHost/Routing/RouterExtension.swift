@@ -1,0 +1,82 @@
+import Foundation
+import IntentBus
+
+/// What the legacy flow, the new-style flow and other extensions add to the router,
+/// through one small interface: they never touch the core's fields. Installed before
+/// routing starts; every method runs on the router thread.
+protocol RouterExtension: AnyObject {
+    /// Checks a plugin's HELLO beyond the basics (e.g. new-style metadata): the problem,
+    /// or nil to accept it.
+    func checkHello(_ plugin: any PluginView, _ hello: JSON) -> String?
+    /// The flow for a request to `plugin` whose declared style for the intent is
+    /// `style`, or nil for the plain path (frames forwarded without decoding).
+    func flow(style: HandlerStyle, exchange: Exchange, plugin: any PluginView) -> (any ExchangeFlow)?
+    /// The host intents (`ib.*`) this extension answers.
+    var hostIntents: [String: HostIntent] { get }
+}
+
+extension RouterExtension {
+    func checkHello(_ plugin: any PluginView, _ hello: JSON) -> String? { nil }
+    func flow(style: HandlerStyle, exchange: Exchange, plugin: any PluginView) -> (any ExchangeFlow)? { nil }
+    var hostIntents: [String: HostIntent] { [:] }
+}
+
+/// How a host intent is answered.
+enum HostIntent {
+    /// At once, by the host.
+    case answer((ControlRequest) -> Result<JSON, BusError>)
+    /// Later, once a change has committed: the closure calls its completion on the router
+    /// thread. Limited per client (limits.choice_writes_per_second).
+    case later((ControlRequest, @escaping (Result<JSON, BusError>) -> Void) -> Void)
+    /// By a plugin: the closure picks it and the body; its answer is relayed.
+    case forward((ControlRequest) -> Result<ControlForward, BusError>)
+}
+
+/// A host intent request, as a handler sees it.
+struct ControlRequest {
+    let intent: String
+    /// The request header (client identity, credential, …).
+    let options: JSON
+    /// The request body, parsed.
+    let body: JSON
+}
+
+/// Where a forwarded host intent goes: a plugin and the body it receives.
+struct ControlForward {
+    let pluginIndex: Int
+    let body: JSON
+}
+
+/// A plugin as extensions see it: read only.
+protocol PluginView: AnyObject {
+    var index: Int { get }
+    var spec: PluginSpec { get }
+    var stateName: String { get }
+    var isReady: Bool { get }
+    /// The style the plugin declared for `intent` in its HELLO (plain until then).
+    func style(for intent: String) -> HandlerStyle
+}
+
+/// The router as extensions see it: read only.
+protocol RouterView: AnyObject {
+    var manifest: Manifest { get }
+    var logger: Logger { get }
+    var plugins: [any PluginView] { get }
+}
+
+/// What an extension is handed when it is installed: the read-only view of the router
+/// and the place to add itself. Public, so that a host built from the library can add
+/// extensions of its own (`IntentHost(extensions:)`).
+public final class IntentRouterHooks {
+    let view: any RouterView
+    var extensions: [any RouterExtension] = []
+
+    init(view: any RouterView) { self.view = view }
+
+    /// The manifest the host runs.
+    public var manifest: Manifest { view.manifest }
+    /// The host's logger.
+    public var logger: Logger { view.logger }
+
+    func add(_ ext: any RouterExtension) { extensions.append(ext) }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import IntentBus
+
+/// The router's I/O: the two ROUTER sockets, the poll loop, the mailbox that carries
+/// events from other threads, the process launcher, and the messages kept for clients
+/// that do not read. It owns a `RouterCore` and carries out what the core decides
+/// (`RouterEffects`).
+///
+/// Threading: built on any thread, then `run()` on the router thread, which owns the
+/// sockets and the core from then on. Other threads reach it only through `mailbox`
+/// (a `Mailbox` is `Sendable`), so nothing here needs `@unchecked Sendable`.
+final class RouterShell: RouterEffects {
+    private let manifest: Manifest
+    private let logger: Logger
+    private let frontend: ZMQSocket
+    private let backend: ZMQSocket
+    /// Events from other threads: plugin exits, signals, committed choice writes.
+    let mailbox: Mailbox<RouterEvent>
+    private let launcher: ChildProcessLauncher
+    private let backendEndpoint: String
+    private var backlogs = ClientBacklogs()
+    /// When the next attempt to send what waits for slow clients is due, and the delay
+    /// after it (backing off from 1 ms to 50 ms while nobody reads).
+    private var flushAt: UInt64?
+    private var flushDelay: UInt64 = 1_000_000
+    /// Set by `init`; the core holds the shell unowned.
+    private(set) var core: RouterCore!
+
+    init(manifest: Manifest, logger: Logger, context: ZMQContext, frontend: ZMQSocket, backend: ZMQSocket,
+         launcher: ChildProcessLauncher) throws(ZMQError) {
+        self.manifest = manifest
+        self.logger = logger
+        self.frontend = frontend
+        self.backend = backend
+        self.launcher = launcher
+        backendEndpoint = backend.lastEndpoint
+        let mailbox = try Mailbox<RouterEvent>(context: context, name: "router")
+        self.mailbox = mailbox
+        core = RouterCore(manifest: manifest, logger: logger, effects: self, post: { mailbox.post($0) })
+    }
+
+    /// Runs until the core has shut down (after a `.shutdown` event).
+    func run() {
+        core.start()
+        var poller = Poller([frontend, backend, mailbox.receiver])
+        while true {
+            let next = [core.nextDeadline, flushAt].compactMap { $0 }.min()
+            var timeout = -1
+            if let next {
+                let now = MonotonicClock.now()
+                // At most a minute: a far deadline (up to UInt64.max) must not overflow.
+                timeout = next <= now ? 0 : Int(min(next - now, 60_000_000_000) / 1_000_000) + 1
+            }
+            let ready: [Bool]
+            do { ready = try poller.poll(timeoutMs: timeout) } catch {
+                logger.error("poll failed: \(error); stopping")
+                break
+            }
+            if ready[0] { drain(frontend, into: core.clientFrames) }
+            if ready[1] { drain(backend, into: core.pluginFrames) }
+            if ready[2] {
+                for event in mailbox.drain() { core.handle(event) }
+                if core.isFinished { break }
+            }
+            core.fireDueTimers()
+            if let flushAt, flushAt <= MonotonicClock.now() { flushClients() }
+        }
+        core.choiceBook.stopWriter()  // queued writes finish; their outcomes are not needed any more
+        mailbox.close()
+    }
+
+    /// Reads every message waiting on `socket`, so a burst costs one poll.
+    private func drain(_ socket: ZMQSocket, into handler: ([Frame]) -> Void) {
+        var budget = 1024
+        while budget > 0 {
+            budget -= 1
+            do {
+                // Identity, a REQ delimiter and six frames; a longer message is bad anyway.
+                guard let frames = try socket.receive(dontWait: true, maxFrames: 8) else { return }
+                handler(frames)
+            } catch {
+                logger.error("receive failed: \(error)")
+                return
+            }
+        }
+    }
+
+    // MARK: - RouterEffects
+
+    func now() -> UInt64 { MonotonicClock.now() }
+
+    func sendToPlugin(_ identity: Data, _ frames: [Frame]) -> PluginSendOutcome {
+        do {
+            return try backend.send(to: identity, frames, dontWait: true) ? .sent : .full
+        } catch {
+            return .unreachable(error.message)
+        }
+    }
+
+    func spawn(_ spec: PluginSpec, index: Int, token: String) -> Result<pid_t, SpawnError> {
+        var env = ProcessInfo.processInfo.environment
+        for (k, v) in spec.environment { env[k] = v }
+        env["INTENTBUS_BACKEND"] = backendEndpoint
+        env["INTENTBUS_PLUGIN_ID"] = spec.id
+        env["INTENTBUS_TOKEN"] = token
+        env["INTENTBUS_HOST_PID"] = String(getpid())
+        let mailbox = self.mailbox
+        do {
+            return .success(try launcher.spawn(path: spec.exec.path, arguments: spec.exec.arguments,
+                                               environment: env, label: spec.id) { pid, status in
+                mailbox.post(.pluginExited(index: index, pid: pid, status: status))
+            })
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    func signal(_ pid: pid_t, _ signal: Int32) { launcher.signal(pid, signal) }
+
+    func clientBacklog(_ identity: Data) -> Int { backlogs.backlog(for: identity)?.count ?? 0 }
+
+    /// Sends to a client. A client whose pipe is full (it is not reading) gets its
+    /// messages kept, in order, up to `limits.client_backlog`, and sent once it reads;
+    /// PROGRESS, which is never needed, is dropped for it instead.
+    func sendToClient(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
+        let frames = msg.frames(after: envelope.isRequestReply ? [Frame()] : [])
+        if let backlog = backlogs.backlog(for: envelope.identity), !backlog.isEmpty {
+            return keep(frames, in: backlog, kind: msg.kind)
+        }
+        do {
+            if try frontend.send(to: envelope.identity, frames, dontWait: true) { return }
+            keep(frames, in: backlogs.open(envelope.identity), kind: msg.kind)
+        } catch let error where error.isHostUnreachable {
+            logger.info("the client has gone away; its \(msg.kind.rawValue) was dropped")
+        } catch {
+            logger.warning("send to a client failed: \(error)")
+        }
+    }
+
+    private func keep(_ frames: [Frame], in backlog: ClientBacklogs.Backlog, kind: MessageKind) {
+        let limits = manifest.host.limits
+        if kind != .progress, backlog.append(frames, limit: limits.clientBacklog, byteLimit: limits.clientBacklogBytes) {
+            if backlog.count == 1 {
+                logger.warning("a client is not reading: its answers are kept for it (at most \(limits.clientBacklog)) and its new requests get busy")
+                if flushAt == nil { flushAt = MonotonicClock.now() + flushDelay }
+            }
+            return
+        }
+        if backlog.isEmpty { backlogs.close(backlog) }
+        if kind == .progress { return }
+        let now = MonotonicClock.now()
+        if now - backlog.lastDropReport > 1_000_000_000 {
+            logger.error("a client that is not reading has \(backlog.count) answers waiting, its limit: \(backlog.dropped) more were dropped (\(backlog.droppedTotal) in all)")
+            backlog.dropped = 0
+            backlog.lastDropReport = now
+        }
+    }
+
+    /// Sends what waits for clients that were not reading, in order, until a pipe is full
+    /// again; tried again later, backing off while nobody reads.
+    private func flushClients() {
+        var progressed = false
+        for backlog in Array(backlogs.waiting.values) {
+            while let frames = backlog.first {
+                do {
+                    guard try frontend.send(to: backlog.identity, frames, dontWait: true) else { break }
+                    backlog.removeFirst()
+                    progressed = true
+                } catch {
+                    logger.info("a client with \(backlog.count) waiting answers has gone away; they were dropped")
+                    backlog.clear()
+                }
+            }
+            if backlog.isEmpty {
+                if backlog.droppedTotal > 0 {
+                    logger.warning("a client read again after \(backlog.droppedTotal) of its answers were dropped")
+                }
+                backlogs.close(backlog)
+            }
+        }
+        guard !backlogs.isEmpty else {
+            flushAt = nil
+            flushDelay = 1_000_000
+            return
+        }
+        flushDelay = progressed ? 1_000_000 : min(flushDelay * 2, 50_000_000)
+        flushAt = MonotonicClock.now() + flushDelay
+    }
+}
