@@ -22,15 +22,26 @@ BUILD=.build/fuzz
 BIN=$BUILD/bin
 SANITIZE=(-sanitize=fuzzer,address)
 
+# The object files of one module's current sources, from SwiftPM's output file map: a
+# plain glob would also pick up objects of files since renamed or deleted.
+objects_of() {
+    python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+print("\n".join(v["object"] for k, v in sorted(m.items()) if k and "object" in v))' "$BUILD/debug/$1.build/output-file-map.json"
+}
+
 build() {
     swift build --build-path "$BUILD" --target PluginHost -Xswiftc -sanitize=fuzzer,address \
         -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | grep -v "prohibited flag" | tail -1
     local objects=$BUILD/debug
     mkdir -p "$BIN"
     for target in "${TARGETS[@]}"; do
-        local libs=("$objects"/IntentBus.build/*.swift.o "$objects"/CLinuxSupport.build/*.o -lzmq)
+        local libs
+        mapfile -t libs < <(objects_of IntentBus)
+        libs+=("$objects"/CLinuxSupport.build/*.c.o -lzmq)
         if grep -q "^import PluginHost" "fuzz/$target/main.swift"; then
-            libs+=("$objects"/PluginHost.build/*.swift.o -lyaml -lsqlite3)
+            mapfile -t -O "${#libs[@]}" libs < <(objects_of PluginHost)
+            libs+=(-lyaml -lsqlite3)
         fi
         # ld.gold warns about every ASan helper symbol it cannot export; those lines are noise.
         swiftc "${SANITIZE[@]}" -parse-as-library -module-name "Fuzz_${target//-/_}" "fuzz/$target/main.swift" \

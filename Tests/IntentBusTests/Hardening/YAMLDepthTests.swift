@@ -96,3 +96,26 @@ struct YAMLDepthTests {
         #expect(d.stderr.contains("defs.yaml:1:\(9 + Self.limit): error: lists and mappings are nested"), "\(d.stderr.prefix(500))")
     }
 }
+
+/// Typo suggestions cost no more than the candidates' lengths (found by the definitions
+/// fuzzer: a 200-character `locale:` took seconds, since every known locale was compared
+/// with it by edit distance).
+@Suite("Suggestions for long keys")
+struct LongKeySuggestionTests {
+    @Test("a 20,000-character locale or key is refused at once, with no suggestion")
+    func longValuesAreCheap() {
+        let long = String(repeating: "\u{FFFD}", count: 20_000)
+        let start = Date()
+        let result = DefinitionLoader.decode(text: "locale: \(long)\n", file: "defs.yaml")
+        let candidates = (0..<2_000).map { "key\($0)" }
+        #expect(YAMLMapping.closest(to: long, among: candidates) == nil)
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(elapsed < 5, "took \(elapsed) s")
+        #expect(result.errors.contains { $0.message.contains("is not a locale identifier") },
+                "\(result.errors.map { $0.message.prefix(80) })")
+        #expect(result.errors.allSatisfy { !$0.message.contains("did you mean") })
+        // Near keys still get their suggestion.
+        #expect(YAMLMapping.closest(to: "de_DX", among: ["de_DE", "en_US"]) == "de_DE")
+        #expect(YAMLMapping.closest(to: "timout", among: ["timeout", "priority"]) == "timeout")
+    }
+}
