@@ -4,7 +4,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 CONFIG ?= plugins.yaml
 
-.PHONY: all deps build run test test-swift bench clean python-venv test-python fuzz fuzz-build fuzz-smoke
+.PHONY: all deps build run test test-swift bench bench-peers clean python-venv test-python fuzz fuzz-build fuzz-smoke
 
 # The Python client/plugin SDK lives in clients/python; tests and the demo's coffee plugin
 # run from a venv in the repository (.venv, gitignored), made with the system python3.
@@ -70,5 +70,22 @@ bench: deps
 	$(SWIFT) build -c release
 	.build/release/intentbus-bench --out bench/results
 
+# IntentBus against what a user would pick instead (docs/performance.md, "Peers"): the host,
+# a bare pyzmq relay, D-Bus, a Python Majordomo broker and a gRPC host → plugin, with one
+# Python client shape. About a minute after the release build. grpcio and dbus-fast go
+# into a venv of their own (.venv-peers), never into the product's: IntentBus does not
+# depend on gRPC or D-Bus.
+PEERS_VENV ?= .venv-peers
+
+$(PEERS_VENV)/.installed: bench/peers/requirements.txt | deps
+	test -x $(PEERS_VENV)/bin/python || $(PYTHON) -m venv $(PEERS_VENV)
+	$(PEERS_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r bench/peers/requirements.txt
+	touch $@
+
+bench-peers: deps $(PEERS_VENV)/.installed
+	scripts/install-bench-peer-deps.sh
+	$(SWIFT) build -c release
+	$(PEERS_VENV)/bin/python bench/peers/run.py --bin .build/release --out bench/results
+
 clean:
-	rm -rf .build .intentbus $(VENV)
+	rm -rf .build .intentbus $(VENV) $(PEERS_VENV)

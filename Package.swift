@@ -32,10 +32,13 @@ var targets: [Target] = [
     .executableTarget(name: "intentbus", dependencies: ["IntentBus", "PluginHost"]),
     .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "PluginHost"]),
     // The benchmark (docs/performance.md): the driver and load client, the bare zmq_proxy
-    // relay and its echo worker (the baseline), and a raw echo plugin claiming many intents.
+    // relay and its echo workers (the baseline: one decoding like the SDK, one not decoding
+    // at all), the load processes, and a raw echo plugin claiming many intents.
     .executableTarget(name: "intentbus-bench", dependencies: ["IntentBus"]),
     .executableTarget(name: "bench-relay", dependencies: ["IntentBus"], path: "Sources/BenchRelay"),
-    .executableTarget(name: "bench-worker", dependencies: ["IntentBus"], path: "Sources/BenchWorker"),
+    .executableTarget(name: "bench-worker", dependencies: ["IntentBus", "CZeroMQ"], path: "Sources/BenchWorker"),
+    // The load generator's processes: lean, so that the generator is not what limits a path.
+    .executableTarget(name: "bench-load", dependencies: ["IntentBus", "CZeroMQ"], path: "Sources/BenchLoad"),
     .executableTarget(name: "bench-plugin", dependencies: ["IntentBus"], path: "Sources/BenchPlugin"),
     // The Swift side of the differential JSON fuzzer (docs/reliability.md).
     .executableTarget(name: "json-canonical", dependencies: ["IntentBus"], path: "Sources/JSONCanonical"),

@@ -174,6 +174,7 @@ ERROR_BODIES = [
     ("invalid_parameters", "quantity must be an integer from 1 to 10", {"parameter": "quantity"}),
     ("authentication_required", "SwitchContractIntent is restricted while locked (balance): authentication is "
                                 "required; the request carries no credential", None),
+    ("forbidden", "client bob may not call OrderCoffeeIntent (allowed: Tea*)", {"client": "bob"}),
     ("conversation_expired", "no open question in conversation \"r9\"", None),
     ("cancelled", "the client cancelled the request", None),
     ("duplicate_request", "request id \"r1\" is already open", None),

@@ -5,11 +5,33 @@ import IntentBus
 // carries the request's body frame unchanged (moved, not copied), as the echo plugin does
 // behind the host. It does the same small work as the plugin's raw path (decode the six
 // frames, build a REPLY with a status header) so that the two paths differ only in what
-// sits in the middle. Usage: bench-worker BACKEND (the relay's DEALER side).
-let arguments = CommandLine.arguments
+// sits in the middle. Usage: bench-worker [--no-decode] BACKEND (the relay's DEALER side).
+// With --no-decode it decodes nothing at all (RawEcho.swift): the baseline for the SDK's
+// own cost.
+// With --no-decode --plugin it is a plugin behind the host instead (endpoint, id and token
+// from the environment the host gives every plugin).
+var arguments = CommandLine.arguments
+let environment = ProcessInfo.processInfo.environment
+if arguments.count == 3 && arguments[1] == "--no-decode" && arguments[2] == "--plugin" {
+    do {
+        try RawEcho(endpoint: environment["INTENTBUS_BACKEND"] ?? "",
+                    plugin: (environment["INTENTBUS_PLUGIN_ID"] ?? "", environment["INTENTBUS_TOKEN"] ?? "")).run()
+    } catch {
+        FileHandle.standardError.write(Data("bench-worker: \(error)\n".utf8))
+        exit(2)
+    }
+}
+let noDecode = arguments.count == 3 && arguments[1] == "--no-decode"
+if noDecode { arguments.remove(at: 1) }
 guard arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: bench-worker RELAY-BACKEND-ENDPOINT\n".utf8))
+    FileHandle.standardError.write(Data("usage: bench-worker [--no-decode] RELAY-BACKEND-ENDPOINT | --no-decode --plugin\n".utf8))
     exit(64)
+}
+if noDecode {
+    do { try RawEcho(endpoint: arguments[1]).run() } catch {
+        FileHandle.standardError.write(Data("bench-worker: \(error)\n".utf8))
+        exit(2)
+    }
 }
 do {
     let context = ZMQContext()

@@ -15,7 +15,7 @@ public struct HostStartError: Error, Sendable, CustomStringConvertible {
 /// DISCONNECT, then SIGTERM after 1 s and SIGKILL after 3 s, and `run()` returns.
 public final class IntentHost {
     public let manifest: Manifest
-    private let logger: Logger
+    let logger: Logger
     private let context = ZMQContext()
     public init(manifest: Manifest, logger: Logger) {
         self.manifest = manifest
@@ -26,34 +26,15 @@ public final class IntentHost {
     public func run() throws(HostStartError) {
         let host = manifest.host
         let definitions = try LegacyHandlers.loadDefinitions(manifest, logger: logger)
-        do {
-            try FileManager.default.createDirectory(atPath: host.stateDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw HostStartError(message: "can't create the state directory \(host.stateDirectory): \(error.localizedDescription)")
-        }
+        try StateDirectory.prepare(host.stateDirectory)
         try refuseIfAnotherHostAnswers(host.frontend)
-        let frontend: ZMQSocket, backend: ZMQSocket
-        do {
-            frontend = try ZMQSocket(context, .router)
-            backend = try ZMQSocket(context, .router)
-            try frontend.setHighWaterMarks(send: Int32(host.limits.clientQueue), receive: 100_000)
-            try backend.setHighWaterMarks(send: 100_000, receive: 100_000)
-            for s in [frontend, backend] {
-                try s.setRouterMandatory()
-                // The bound on memory where no answer is possible (docs/reliability.md):
-                // a bigger frame drops the peer's connection inside libzmq.
-                try s.setMaximumMessageSize(host.limits.transportFrameLimit)
-            }
-            try frontend.bind(host.frontend)
-            try backend.bind(host.backend)
-        } catch {
-            throw HostStartError(message: "can't bind: \(error)")
-        }
+        let sockets = try bindSockets(context: context)
+        let (frontend, backend) = (sockets.frontend, sockets.backend)
         let launcher = ChildProcessLauncher(logger: logger)
         let shell: RouterShell
         do {
-            shell = try RouterShell(manifest: manifest, logger: logger, context: context, frontend: frontend,
-                                    backend: backend, launcher: launcher)
+            shell = try RouterShell(manifest: manifest, logger: logger, context: context, sockets: sockets,
+                                    launcher: launcher)
         } catch {
             throw HostStartError(message: "can't set up the router: \(error)")
         }
@@ -61,9 +42,12 @@ public final class IntentHost {
         // Remembered plugin choices live in the state directory; a corrupt file is
         // recovered (and logged), any other problem leaves them in memory only.
         router.installChoices(stateDirectory: host.stateDirectory)
+        let database = "\(host.stateDirectory)/choices.sqlite3"
+        StateDirectory.restrict([database, database + "-wal", database + "-shm"], mode: 0o600)
         let hooks = IntentRouterHooks(view: router)
         LegacyHandlers.install(definitions, into: hooks)
         NewStyleSupport.install(hooks, definitions: definitions)
+        ShortcutSupport.install(hooks, definitions: definitions)
         hooks.extensions.forEach(router.install)
 
         for warning in manifest.warnings { logger.warning("\(warning)") }
@@ -90,6 +74,9 @@ public final class IntentHost {
         logger.info("IntentBus host \(getpid()) listening: clients \(frontend.lastEndpoint), plugins \(backend.lastEndpoint); \(manifest.plugins.count) plugins from \(manifest.path)")
         shell.run()
         sources.forEach { $0.cancel() }
+        // The last final answers may still be queued in libzmq: give them up to 2 s to
+        // leave (a linger of 0 would drop them with the socket).
+        try? frontend.setLinger(milliseconds: 2_000)
         frontend.close()
         backend.close()
         for endpoint in [host.frontend, host.backend] where endpoint.hasPrefix("ipc://") {

@@ -7,23 +7,33 @@ extension Bench {
     func runHostAgainstRelay() throws {
         let (relayEndpoint, relayChildren) = try startRelay("relay")
         let (hostEndpoint, host) = try startHost("host", plugins: echoPluginEntry())
+        // The same host in front of the echo worker that decodes nothing: the SDK's baseline.
+        let (rawEndpoint, rawHost) = try startHost("host-raw", plugins: """
+          - id: echo
+            exec: \(bin("bench-worker")) --no-decode --plugin
+            IntentsSupported: [EchoIntent]
+            timeout: 30s
+            max_in_flight: 4096
+        """)
         var relay = try connect("relay", relayEndpoint, intent: "EchoIntent", watching: relayChildren)
+        var rawPlugin = try connect("host, no-decode plugin", rawEndpoint, intent: "EchoIntent", watching: [rawHost])
         var hostPath = try connect("host", hostEndpoint, intent: "EchoIntent", watching: [host])
         (relay.middle, relay.farEnd) = ([relayChildren[0].pid], [relayChildren[1].pid])
-        (hostPath.middle, hostPath.farEnd) = ([host.pid], BenchChild.childPids(of: host.pid))
-        log("paths ready: relay \(relayEndpoint), host pid \(host.pid)")
+        (rawPlugin.middle, rawPlugin.farEnd, rawPlugin.roles) = ([rawHost.pid], BenchChild.childPids(of: rawHost.pid), ("host", "worker"))
+        (hostPath.middle, hostPath.farEnd, hostPath.roles) = ([host.pid], BenchChild.childPids(of: host.pid), ("host", "plugin"))
+        log("paths ready: relay \(relayEndpoint), host pid \(host.pid), host with the no-decode plugin pid \(rawHost.pid)")
 
         for (label, size) in [("100 B", 100), ("10 KB", 10_000), ("1 MB", 1_000_000)] {
             let count = size >= 1_000_000 ? settings.latencyCountLarge : settings.latencyCount
             log("one in flight, \(label)")
             _ = try latency("one in flight, \(label)", subject: hostPath, baseline: relay, size: size, count: count,
-                            p50Target: 1.25)
+                            p50Target: size == 100 ? 1.10 : 1.25)
         }
-        for (label, size) in [("100 B", 100), ("10 KB", 10_000)] {
-            log("\(settings.window) in flight, \(label)")
-            _ = try throughput("\(settings.window) in flight, \(label)", subject: hostPath, baseline: relay, size: size,
-                               window: settings.window, count: settings.throughputCount, bytes: false, minRatio: 0.6)
-        }
+        try runGeneratorCheck(relay: relay)
+        try runThroughputSweep(host: hostPath, relay: relay, rawPlugin: rawPlugin)
+        log("\(settings.window) in flight, 10 KB")
+        _ = try throughput("\(settings.window) in flight, 10 KB", subject: hostPath, baseline: relay, size: 10_000,
+                           window: settings.window, count: settings.throughputCount, bytes: false, minRatio: 0.6)
         log("\(settings.largeWindow) in flight, 1 MB")
         _ = try throughput("\(settings.largeWindow) in flight, 1 MB", subject: hostPath, baseline: relay, size: 1_000_000,
                            window: settings.largeWindow, count: settings.largeCount, bytes: true, minRatio: 0.6)
@@ -35,7 +45,8 @@ extension Bench {
                                   verdict: .info, rawValue: hostPeak, rawBaseline: relayPeak, unit: "kB",
                                   note: "VmHWM of the host process alone (plugins excluded), after 1 MB bodies went through it"))
         }
-        for child in [host] + relayChildren { child.stop() }
+        try fleet().closeConnections()
+        for child in [host, rawHost] + relayChildren { child.stop() }
     }
 
     /// Routing cost with 1,000 declared intents and 100 declared plugins (10 running)
@@ -76,8 +87,8 @@ extension Bench {
         for p in 0..<settings.scaleRunningPlugins {
             _ = try connect("plugin p\(p)", bigEndpoint, intent: intents(of: p)[0], watching: [big])
         }
-        (one.middle, one.farEnd) = ([small.pid], BenchChild.childPids(of: small.pid))
-        (many.middle, many.farEnd) = ([big.pid], BenchChild.childPids(of: big.pid))
+        (one.middle, one.farEnd, one.roles) = ([small.pid], BenchChild.childPids(of: small.pid), ("host", "plugins"))
+        (many.middle, many.farEnd, many.roles) = ([big.pid], BenchChild.childPids(of: big.pid), ("host", "plugins"))
         let bigIdle = big.rssKilobytes.map(Double.init) ?? .nan
         let smallIdle = small.rssKilobytes.map(Double.init) ?? .nan
         log("scale hosts ready: \(settings.scalePlugins) plugins (\(settings.scaleRunningPlugins) running), \(settings.scaleIntents) intents")
@@ -105,6 +116,7 @@ extension Bench {
             PathMeasurement(path: "\(settings.scaleIntents) intents", rounds: [bigPeak, bigIdle]),
             PathMeasurement(path: "1 intent", rounds: [smallPeak, smallIdle]),
         ], note: "rounds: [peak VmHWM after load, VmRSS idle before load], kB"))
+        try fleet().closeConnections()
         big.stop()
         small.stop()
     }

@@ -25,7 +25,7 @@ struct ScenarioDetail: Encodable {
 
 /// One side of a comparison: a client connected to a path, and the intent it asks for.
 struct Subject {
-    let name: String
+    var name: String
     let client: LoadClient
     let intent: String
     /// The processes between the client and the far end (the relay, or the host), and the
@@ -36,6 +36,10 @@ struct Subject {
     /// any successful REPLY counts).
     var parameter = "p"
     var echoes = true
+    /// Throughput: the load processes this path is loaded from (nil: the scenario's).
+    var loadProcesses: Int?
+    /// What the CPU row calls the middle and the far end.
+    var roles = ("relay", "worker")
 }
 
 /// CPU time used per answered request in one path, by role, in microseconds.
@@ -46,25 +50,20 @@ struct CPUPerRequest: Encodable {
     var total: Double { client + middle + farEnd }
 }
 
-/// Reads the CPU time of the client (this process) and of a subject's processes.
+/// Reads the CPU time of a subject's processes; the load generator's CPU comes from the
+/// load processes' own reports (`FleetRound.cpuSeconds`).
 struct CPUSnapshot {
-    var client: Double
     var middle: Double
     var farEnd: Double
 
     init(_ subject: Subject) {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        client = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         middle = subject.middle.compactMap { BenchChild.cpuSeconds(pid: $0) }.reduce(0, +)
         farEnd = subject.farEnd.compactMap { BenchChild.cpuSeconds(pid: $0) }.reduce(0, +)
     }
 
-    func perRequest(since start: CPUSnapshot, requests: Int) -> CPUPerRequest {
+    func perRequest(since start: CPUSnapshot, client: Double, requests: Int) -> CPUPerRequest {
         let n = Double(max(requests, 1)) / 1e6
-        return CPUPerRequest(client: (client - start.client) / n, middle: (middle - start.middle) / n,
-                             farEnd: (farEnd - start.farEnd) / n)
+        return CPUPerRequest(client: client / n, middle: (middle - start.middle) / n, farEnd: (farEnd - start.farEnd) / n)
     }
 }
 
@@ -79,11 +78,23 @@ final class Bench {
     let work = "/tmp/ibb-\(getpid())"
     var rows: [ResultRow] = []
     var details: [ScenarioDetail] = []
+    /// The load processes for throughput, started on first use.
+    private var startedFleet: LoadFleet?
+    /// How many load processes a throughput round uses unless a scenario says otherwise.
+    /// The fleet has twice as many, for the generator capacity check.
+    var loadProcesses = 2
+
+    func fleet() throws -> LoadFleet {
+        if let startedFleet { return startedFleet }
+        let f = try LoadFleet(bench: self, processes: loadProcesses * 2)
+        startedFleet = f
+        return f
+    }
 
     init(options: BenchOptions) throws {
         self.options = options
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        for name in ["intentbus", "plugin-echo", "bench-relay", "bench-worker", "bench-plugin"] {
+        for name in ["intentbus", "plugin-echo", "bench-relay", "bench-worker", "bench-plugin", "bench-load"] {
             guard FileManager.default.isExecutableFile(atPath: bin(name)) else {
                 throw BenchFailure("\(bin(name)) is missing: build first with `swift build -c release` (or run `make bench`)")
             }
@@ -105,7 +116,7 @@ final class Bench {
     // MARK: - Starting the paths
 
     /// The bare relay and its echo worker; returns the endpoint clients connect to.
-    func startRelay(_ name: String, dieWithUs: Bool = true) throws -> (String, [BenchChild]) {
+    func startRelay(_ name: String, workerArguments: [String] = [], dieWithUs: Bool = true) throws -> (String, [BenchChild]) {
         let dir = "\(work)/\(name)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let front = "ipc://\(dir)/front.sock", back = "ipc://\(dir)/back.sock"
@@ -114,7 +125,7 @@ final class Bench {
         // The worker starts once the relay has bound: a connect before the bind would wait
         // for libzmq's 100 ms reconnect interval, which the cold-start figure would show.
         try waitForFile(String(back.dropFirst("ipc://".count)), seconds: 10, watching: relay)
-        let worker = try registry.spawn(bin("bench-worker"), [back], label: "\(name)-worker",
+        let worker = try registry.spawn(bin("bench-worker"), workerArguments + [back], label: "\(name)-worker",
                                         logPath: "\(dir)/worker.log", dieWithUs: dieWithUs)
         return (front, [relay, worker])
     }
@@ -155,6 +166,7 @@ final class Bench {
             exec: \(bin("plugin-echo")) --raw
             IntentsSupported: [EchoIntent]
             timeout: 30s
+            max_in_flight: 4096
         """
     }
 
@@ -240,25 +252,41 @@ final class Bench {
     }
 
     /// `window` requests in flight: requests (or bytes) per second, median of the rounds.
+    /// The load comes from the load processes (`LoadFleet`), over `connections` client
+    /// connections per path, from `processes` load processes (default `loadProcesses`).
     /// - Parameter middleCPUTarget: judge the middle's CPU per request (the host's own
     ///   cost) against this ratio; otherwise the CPU row is for information.
     func throughput(_ scenario: String, subject: Subject, baseline: Subject, size: Int, window: Int, count: Int,
-                    bytes: Bool, minRatio: Double?, middleCPUTarget: Double? = nil) throws -> (PathMeasurement, PathMeasurement) {
-        let body = LoadClient.payload(size: size)
+                    bytes: Bool, minRatio: Double?, middleCPUTarget: Double? = nil, connections: Int = 1,
+                    processes: Int? = nil, rounds: Int? = nil, seconds: Double? = nil) throws -> (PathMeasurement, PathMeasurement) {
+        let fleet = try fleet()
+        let processes = processes ?? loadProcesses
         var result = [subject.name: PathMeasurement(path: subject.name), baseline.name: PathMeasurement(path: baseline.name)]
-        try interleaved(subject, baseline, rounds: settings.throughputRounds, warmUp: { s in
-            _ = try s.client.throughputRound(intent: s.intent, body: body, window: window, count: min(count, window * 5), seconds: 0.3)
+        var samples: [String: [UInt64]] = [:]
+        func load(_ s: Subject, count: Int, seconds: Double) throws -> FleetRound {
+            let processes = min(s.loadProcesses ?? processes, window)
+            return try fleet.round(processes: processes, endpoint: s.client.endpoint, intent: s.intent, size: size, key: s.parameter,
+                            window: window, connections: max(connections, processes), count: count, seconds: seconds, echo: s.echoes)
+        }
+        try interleaved(subject, baseline, rounds: rounds ?? settings.throughputRounds, warmUp: { s in
+            _ = try load(s, count: min(count, window * 5), seconds: 0.3)
         }, measure: { s, _ in
             let before = CPUSnapshot(s)
-            let (seconds, counts) = try s.client.throughputRound(intent: s.intent, body: body, window: window, count: count,
-                                                                  seconds: settings.throughputSeconds)
-            if !s.middle.isEmpty {
-                result[s.name]!.cpu = (result[s.name]!.cpu ?? []) + [CPUSnapshot(s).perRequest(since: before, requests: counts.ok)]
-            }
-            let perSecond = seconds > 0 ? Double(counts.ok) / seconds : 0
+            let round = try load(s, count: count, seconds: seconds ?? settings.throughputSeconds)
+            let counts = round.counts
+            result[s.name]!.cpu = (result[s.name]!.cpu ?? [])
+                + [CPUSnapshot(s).perRequest(since: before, client: round.cpuSeconds, requests: counts.ok)]
+            let perSecond = round.seconds > 0 ? Double(counts.ok) / round.seconds : 0
             result[s.name]!.rounds.append(bytes ? perSecond * Double(size) : perSecond)
             result[s.name]!.counts.add(counts)
+            samples[s.name, default: []] += round.samples
         })
+        for name in [subject.name, baseline.name] {
+            let all = samples[name] ?? []
+            result[name]!.p50 = percentile(all, 50)
+            result[name]!.p99 = percentile(all, 99)
+            result[name]!.samples = all.count
+        }
         let s = result[subject.name]!, b = result[baseline.name]!
         let sv = median(s.rounds), bv = median(b.rounds)
         let unit = bytes ? "bytes/s" : "req/s"
@@ -295,8 +323,8 @@ final class Bench {
                     note: "user + system CPU of the host process (all threads) per answered request, median of the rounds: the routing cost itself, without the wake-up noise of a round trip"))
             } else {
                 rows.append(ResultRow(
-                    scenario: scenario, metric: "CPU per request", value: text(sm, "host", "plugin"),
-                    baseline: "relay " + text(bm, "relay", "worker"), ratio: sm.total / bm.total, target: "–", verdict: .info,
+                    scenario: scenario, metric: "CPU per request", value: text(sm, subject.roles.0, subject.roles.1),
+                    baseline: "\(baseline.name) " + text(bm, baseline.roles.0, baseline.roles.1), ratio: sm.total / bm.total, target: "–", verdict: .info,
                     rawValue: sm.total, rawBaseline: bm.total, unit: "µs CPU",
                     note: "user + system CPU of every process on the path (all threads) per answered request, median of the rounds; on 2 cores the path that needs more CPU per request runs out of cores first"))
             }

@@ -20,6 +20,13 @@ struct BenchSettings: Encodable {
     /// Throughput rounds per path: a round's rate swings by ±25 % on a shared 2-core
     /// machine, so more, shorter rounds give a steadier median than a few long ones.
     var throughputRounds = 12
+    /// The depths and connection counts of the throughput sweep (100 B). The sweep's
+    /// other depths run fewer, shorter rounds than `window`, which gets the full ones.
+    var sweepWindows = [1, 16, 100, 200, 1_000]
+    var sweepConnections = [1, 10, 100]
+    var sweepRounds = 6
+    var sweepSeconds = 0.5
+    var sweepCount = 60_000
     /// 1 MB bodies: requests kept in flight and per round. 200 × 1 MB in flight would
     /// measure the machine's memory, not forwarding; 16 keeps every hop's pipe busy.
     var largeWindow = 16
@@ -35,6 +42,7 @@ struct BenchSettings: Encodable {
 
     static let quick = BenchSettings(rounds: 2, latencyCount: 200, latencyCountLarge: 30, latencySeconds: 0.5,
                                      window: 200, throughputCount: 2_000, throughputSeconds: 0.5, throughputRounds: 2,
+                                     sweepRounds: 2, sweepSeconds: 0.3, sweepCount: 2_000,
                                      largeWindow: 16, largeCount: 100, styleCount: 50, coldStarts: 2)
 }
 
@@ -48,12 +56,13 @@ struct BenchOptions {
     /// `--profile SECONDS`: only load one host, for a profiler (see Bench+Profile.swift).
     var profileSeconds: Double?
     /// `--only relay,scale,styles,cold`: run only these groups of scenarios (default: all).
+    /// `generator` (not in the default set) runs only the load generator's capacity check.
     var only: Set<String> = ["relay", "scale", "styles", "cold"]
     /// `--host-prefix "CMD ARGS"`: the command the profiled host runs under.
     var hostPrefix: [String] = []
 
     static let usage = """
-    usage: intentbus-bench [--quick] [--rounds N] [--only relay,scale,styles,cold] [--out DIR] [--bin DIR]
+    usage: intentbus-bench [--quick] [--rounds N] [--only relay,scale,styles,cold,generator] [--out DIR] [--bin DIR]
            intentbus-bench --profile SECONDS [--host-prefix "valgrind --tool=callgrind ..."]
 
     Measures the IntentBus host against a bare zmq_proxy relay in the same run, prints a
@@ -78,8 +87,8 @@ struct BenchOptions {
                 options.settings.rounds = n
             case "--only":
                 let groups = Set(try value().split(separator: ",").map(String.init))
-                guard !groups.isEmpty, groups.isSubset(of: ["relay", "scale", "styles", "cold"]) else {
-                    throw BenchFailure("--only takes relay, scale, styles and/or cold, separated by commas")
+                guard !groups.isEmpty, groups.isSubset(of: ["relay", "scale", "styles", "cold", "generator"]) else {
+                    throw BenchFailure("--only takes relay, scale, styles, cold and/or generator, separated by commas")
                 }
                 options.only = groups
             case "--out": options.outputDirectory = try value()

@@ -46,6 +46,7 @@ func runBenchmark() -> Int32 {
     var failed = false
     do {
         if options.only.contains("relay") { try bench.runHostAgainstRelay() }
+        if options.only.contains("generator") && !options.only.contains("relay") { try bench.runGeneratorCheckAlone() }
         if options.only.contains("scale") { try bench.runScale() }
         if options.only.contains("styles") { try bench.runLegacyCost() }
         if options.only.contains("cold") { try bench.runColdStart() }

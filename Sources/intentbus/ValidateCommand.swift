@@ -12,7 +12,8 @@ enum ValidateCommand {
 
     Runs the plugin with INTENTBUS_DESCRIBE=1 (the SDK prints its HELLO declarations as
     JSON and exits without connecting) and checks its new-style metadata: titles,
-    defaults within their ranges, entity queries, unique identifiers, migrations.
+    defaults within their ranges, entity queries, unique identifiers, migrations, and
+    the app shortcuts' phrases (docs/shortcuts.md "The rules").
     With PLUGIN-ID the plugin's exec and env come from the manifest, and every intent
     the manifest lists in IntentsSupported must have a handler.
       --json   print the plugin's declarations as JSON instead of a summary
@@ -25,6 +26,9 @@ enum ValidateCommand {
         var path: String, arguments: [String], environment = ProcessInfo.processInfo.environment
         var claimed: [String] = []
         var label: String
+        // For the app-shortcut rules: the plugin's names, and every other plugin's.
+        var names: [String] = [], others: [String: [String]] = [:]
+        var loaded: Manifest?
         if let exec = args.value("exec") {
             path = exec
             arguments = args.positionals
@@ -41,6 +45,9 @@ enum ValidateCommand {
             environment["INTENTBUS_PLUGIN_ID"] = id
             claimed = spec.intentsSupported
             label = id
+            names = [spec.name] + spec.synonyms
+            loaded = manifest
+            for other in manifest.plugins where other.id != id { others[other.id] = [other.name] + other.synonyms }
         }
         environment["INTENTBUS_DESCRIBE"] = "1"
         environment.removeValue(forKey: "INTENTBUS_BACKEND")
@@ -57,6 +64,14 @@ enum ValidateCommand {
             return ExitCode.intentFailed
         }
         var problems = NewStyleMetadata.problems(inHello: hello)
+        let shortcuts = ShortcutValidation.check(hello: hello, plugin: label, names: names.isEmpty ? [label] : names, others: others)
+        problems += shortcuts.errors
+        for warning in shortcuts.warnings { printError("warning: \(label): \(warning)") }
+        if let loaded, let definitions = try? DefinitionLoader.load(manifest: loaded) {
+            for repeated in ShortcutValidation.repeats(hello: hello, plugin: label, manifest: loaded, definitions: definitions) {
+                printError("warning: \(repeated)")
+            }
+        }
         let handled = Set((hello["intents"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
         for intent in claimed where !handled.contains(intent) {
             problems.append("no handler for \(intent), which the manifest lists in IntentsSupported")
@@ -122,6 +137,10 @@ enum ValidateCommand {
         for e in section?["enums"]?.arrayValue ?? [] {
             let cases = (e["cases"]?.arrayValue ?? []).map { $0["value"]?.displayText ?? "?" }
             print("  enum \(e["name"]?.displayText ?? "?"): \(cases.joined(separator: ", "))")
+        }
+        for s in section?["shortcuts"]?.arrayValue ?? [] {
+            let phrases = (s["phrases"]?.arrayValue ?? []).map { "“\($0.displayText)”" }.joined(separator: ", ")
+            print("  shortcut \(s["intent"]?.displayText ?? "?") \"\(s["short_title"]?.displayText ?? "")\": \(phrases)")
         }
         let others = (hello["intents"]?.arrayValue ?? []).filter { $0["style"]?.stringValue != "new" && $0["name"]?.stringValue?.hasPrefix("ib.") == false }
         if !others.isEmpty {

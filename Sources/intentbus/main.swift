@@ -14,6 +14,10 @@ commands:
   explain    who would handle an intent, and why
   choices    list, set or reset remembered plugin choices
   validate   check a plugin's new-style metadata (describe mode), like a build step
+  say        run the intent a phrase names ("Öffne Website in FocusFlow")
+  shortcuts  add, list, edit or delete your own phrases ("Add to Siri")
+  suggestions  what you are likely to want now, from donations
+  donations  list, add or delete donations
 
 Run `intentbus COMMAND --help` for a command's options.
 """
@@ -95,6 +99,9 @@ func main() -> Int32 {
         case "explain": return try ExplainCommand.run(argv)
         case "choices": return try ChoicesCommand.run(argv)
         case "validate": return try ValidateCommand.run(argv)
+        case "say": return try SayCommand.run(argv)
+        case "shortcuts": return try ShortcutsCommand.run(argv)
+        case "suggestions", "donations": return try SuggestionsCommand.run(argv, command: command)
         case "--help", "-h", "help": print(topUsage); return ExitCode.success
         default: throw UsageError("unknown command \"\(command)\"")
         }

@@ -113,6 +113,24 @@ struct RouterCoreTests {
         #expect(h.take().isEmpty)
     }
 
+    @Test("a plugin can't answer another plugin's request, nor say HELLO as another plugin")
+    func pluginsStayInTheirLane() throws {
+        let h = try ready([("a", ["I"]), ("b", ["J"])])
+        h.client("c", .request, "r", "I")
+        let forA = try #require(h.lastRequest(to: "a"))
+        h.plugin("b", .reply, forA.requestId, header: ["plugin": "b", "status": "success"], body: ["forged": true])
+        #expect(finals(h.take()).isEmpty, "b's answer for a's request is dropped")
+        h.plugin("a", .reply, forA.requestId, header: ["plugin": "b", "status": "success"], body: [:])
+        let final = try #require(finals(h.take()).first)
+        #expect(BusError(json: try final.bodyJSON()).message.contains("not its own id a"), "a may not sign as b")
+        // A process that knows only its own token can't connect as the other plugin.
+        let tokenOfB = h.spawned.last { $0.id == "b" }!.token
+        h.core.pluginFrames([Frame("x")] + WireMessage(kind: .hello, header: nil,
+            body: ["protocol": 1, "plugin": "a", "token": .string(tokenOfB), "intents": ["I"]]).frames)
+        let reject = try #require(h.take().first?.msg)
+        #expect(reject.kind == .reject)
+    }
+
     @Test("a plugin whose pipe is full: busy at once, nothing lost")
     func pluginPipeFull() throws {
         let h = try ready([("a", ["I"])])

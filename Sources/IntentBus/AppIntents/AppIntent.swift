@@ -87,6 +87,10 @@ public struct IntentResult: Sendable {
     public var dialog: String?
     public var value: JSON?
     public var snippet: JSON?
+    /// Donated when the request succeeds (REPLY header `donation`; IntentDonation.swift).
+    public var donation: IntentDonation?
+    /// Donations of this plugin to delete (REPLY header `delete_donations`).
+    public var deletedDonations: DonationDeletion?
 
     public init(dialog: String? = nil, value: JSON? = nil, snippet: JSON? = nil) {
         self.dialog = dialog

@@ -27,6 +27,8 @@ public final class IntentPlugin {
     private var entities: [String: EntityDescriptor] = [:]
     private var enums: [String: EnumDescriptor] = [:]
     private var answersEntityQueries = false
+    /// The app shortcuts' metadata (`register(shortcuts:)`), sent in HELLO.
+    var appShortcuts: [JSON] = [] { didSet { updateMetadata() } }
 
     /// The intent name the host uses to forward entity queries to a plugin.
     public static let entityQueryIntent = "ib.entities"
@@ -73,9 +75,11 @@ public final class IntentPlugin {
 
     /// The new-style declarations as they stand: HELLO `metadata.new_style`.
     public var metadata: JSON {
-        ["version": 1, "intents": .array(intents),
-         "entities": .array(entities.keys.sorted().map { entities[$0]!.metadata }),
-         "enums": .array(enums.keys.sorted().map { enums[$0]!.metadata })]
+        var o: [String: JSON] = ["version": 1, "intents": .array(intents),
+                                 "entities": .array(entities.keys.sorted().map { entities[$0]!.metadata }),
+                                 "enums": .array(enums.keys.sorted().map { enums[$0]!.metadata })]
+        if !appShortcuts.isEmpty { o["shortcuts"] = .array(appShortcuts) }
+        return .object(o)
     }
 
     /// Keeps other sections of the HELLO metadata (legacy SDKs may add theirs).
@@ -186,7 +190,7 @@ enum IntentRunner {
         var restarts = 0
         while true {
             let intent = I()
-            let params = IntentReflection.parameters(of: intent)
+            let params = IntentParameterTable.of(I.self)?.parameters(of: intent) ?? IntentReflection.parameters(of: intent)
             do {
                 let result = try await IntentQuestions.$context.withValue(context) {
                     for (name, parameter) in params {
@@ -194,7 +198,7 @@ enum IntentRunner {
                     }
                     return try await intent.perform()
                 }
-                return .success(result.json)
+                return PluginReply(status: .success, body: result.json, header: result.donationHeader)
             } catch let needs as NeedsValueError {
                 restarts += 1
                 guard restarts <= maxRestarts else {

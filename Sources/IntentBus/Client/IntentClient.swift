@@ -102,10 +102,14 @@ public final class IntentClient {
     /// Extra time, beyond the request's own timeout, to wait for the host's final answer.
     public var hostSlack: Duration = .seconds(5)
 
-    public init(endpoint: String, context: ZMQContext = ZMQContext()) throws(ZMQError) {
+    /// - Parameter curve: for a host that takes CURVE clients (a tcp frontend): this
+    ///   client's key pair and the host's public key (docs/security.md).
+    public init(endpoint: String, context: ZMQContext = ZMQContext(),
+                curve: (keys: CurveKeyPair, serverKey: String)? = nil) throws(ZMQError) {
         self.endpoint = endpoint
         self.context = context
         socket = try ZMQSocket(context, .dealer)
+        if let curve { try socket.makeCurveClient(curve.keys, serverKey: curve.serverKey) }
         try socket.connect(endpoint)
     }
 

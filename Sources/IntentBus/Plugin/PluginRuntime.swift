@@ -10,12 +10,6 @@ public typealias PluginHandler = @Sendable (PluginRequest, PluginContext) async 
 /// returned as is: it is moved, not copied).
 public typealias RawPluginHandler = (_ requestId: String, _ intent: String, _ header: Frame, _ body: Frame) -> Frame
 
-/// A REQUEST whose parameters are JSON but not an object.
-private struct ParametersNotObject: Error, CustomStringConvertible {
-    let found: String
-    var description: String { "got \(found)" }
-}
-
 /// Why a plugin could not start talking to its host.
 public struct PluginStartError: Error, Sendable, CustomStringConvertible {
     public let message: String
@@ -26,20 +20,32 @@ public struct PluginStartError: Error, Sendable, CustomStringConvertible {
 /// the HELLO handshake, and dispatches requests to the registered handlers.
 ///
 /// Register handlers, then call `run()`. Threading: `run()` owns the socket on the
-/// calling thread; async handlers run as tasks and hand their messages back through a
-/// `Mailbox`. Registration is not thread-safe and must finish before `run()`.
+/// calling thread; async handlers run as tasks (on Swift's global executor, or on that
+/// same thread with `runsHandlersOnSocketThread`) and hand their messages back through a
+/// `PluginOutbox`. Registration is not thread-safe and must finish before `run()`.
 public final class PluginRuntime: @unchecked Sendable {
     // @unchecked: handler tables are written before run() and only read after; live
     // request contexts are guarded by `lock`.
     public let pluginId: String
     private let backend: String
     private let token: String
-    private var asyncHandlers: [String: (HandlerStyle, PluginHandler)] = [:]
-    private var rawHandlers: [String: RawPluginHandler] = [:]
-    private let lock = Lock()
-    private var live: [String: PluginContext] = [:]
+    var asyncHandlers: [String: (HandlerStyle, PluginHandler)] = [:]
+    var rawHandlers: [String: RawPluginHandler] = [:]
+    let lock = Lock()
+    var live: [String: PluginContext] = [:]
     /// The REPLY header of raw handlers, which never changes.
-    private let rawReplyHeader: String
+    let rawReplyHeader: String
+    /// Whether async handlers run on the socket thread instead of Swift's global executor
+    /// (the default). On the socket thread a handler that answers without waiting costs no
+    /// thread switch, which makes a `perform()` or a legacy phase markedly faster
+    /// (docs/performance.md); but a handler that blocks its thread or computes for long
+    /// without suspending then holds up the socket loop: the plugin's other requests,
+    /// CANCELs and prompt answers, and its HEARTBEAT answers, so the host would find it
+    /// hung (docs/lifecycle.md). Turn it on only when every handler is quick or suspends
+    /// (see `SocketThreadExecutor`). Set it before `run()`.
+    public var runsHandlersOnSocketThread = false
+    /// CURVE keys for a tcp backend, from the environment (docs/security.md).
+    private var curve: (keys: CurveKeyPair, serverKey: String)?
     /// New-style declarations sent in HELLO (see the plugin guide).
     public var metadata: JSON = .object([:])
     public var logger: Logger
@@ -54,6 +60,11 @@ public final class PluginRuntime: @unchecked Sendable {
         self.pluginId = id
         self.rawReplyHeader = "{\"plugin\":\"\(id)\",\"status\":\"success\"}"
         self.token = environment["INTENTBUS_TOKEN"] ?? ""
+        // A CURVE backend (tcp): the host's public key and this plugin's key pair.
+        if let server = environment["INTENTBUS_SERVER_KEY"], let secret = environment["INTENTBUS_CURVE_SECRET"],
+           let keys = CurveKeyPair(secretKey: secret) {
+            curve = (keys, server)
+        }
         self.logger = Logger(label: id, minimumLevel: Logger.levelFromEnvironment)
     }
 
@@ -89,6 +100,7 @@ public final class PluginRuntime: @unchecked Sendable {
         do {
             let socket = try ZMQSocket(context, .dealer)
             try socket.setHighWaterMarks(send: 100_000, receive: 100_000)
+            if let curve = curve { try socket.makeCurveClient(curve.keys, serverKey: curve.serverKey) }
             try socket.connect(backend)
             let mailbox = try Mailbox<OutgoingMessage>(context: context, name: "plugin-\(pluginId)")
             let hello: JSON = [
@@ -118,120 +130,6 @@ public final class PluginRuntime: @unchecked Sendable {
             logger.error("plugin stopped: \(error)")
             return 2
         }
-    }
-
-    private func loop(socket: ZMQSocket, mailbox: Mailbox<OutgoingMessage>) throws -> Int32 {
-        var poller = Poller([socket, mailbox.receiver])
-        let outbox: @Sendable (OutgoingMessage) -> Void = { mailbox.post($0) }
-        while true {
-            let ready = try poller.poll(timeoutMs: -1)
-            if ready[1] {
-                for out in mailbox.drain() {
-                    let msg = WireMessage(kind: out.kind, requestId: out.requestId, intent: out.intent,
-                                          header: out.header, body: out.body)
-                    try socket.send(msg.frames)
-                    if out.kind.isFinal { _ = lock.withLock { live.removeValue(forKey: out.requestId) } }
-                }
-            }
-            if ready[0] {
-                // Drain everything waiting, so a burst costs one poll.
-                while let frames = try socket.receive(dontWait: true) {
-                    if let exitCode = try handle(frames, socket: socket, outbox: outbox) { return exitCode }
-                }
-            }
-        }
-    }
-
-    /// Handles one message from the host; returns an exit code when the plugin should stop.
-    private func handle(_ frames: [Frame], socket: ZMQSocket, outbox: @escaping @Sendable (OutgoingMessage) -> Void) throws -> Int32? {
-        let msg: WireMessage
-        do { msg = try WireMessage.decode(frames[...]) } catch {
-            logger.error("malformed message from host: \(error)")
-            return nil
-        }
-        switch msg.kind {
-        case .request:
-            if let raw = rawHandlers[msg.intent] {
-                let body = raw(msg.requestId, msg.intent, msg.header, msg.body)
-                // The request itself becomes the reply: its signature and intent frames move
-                // back, and the header text is built once (measured: docs/performance.md).
-                msg.kind = .reply
-                msg.header = Frame(rawReplyHeader)
-                msg.body = body
-                try socket.send(msg.frames)
-                return nil
-            }
-            guard let (_, handler) = asyncHandlers[msg.intent] else {
-                let err = BusError(.pluginError, "plugin \(pluginId) has no handler for \(msg.intent)")
-                try socket.send(WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
-                                            header: nil, body: err.json).frames)
-                return nil
-            }
-            // The host's plain path forwards bodies unread: the parameters are checked here,
-            // before any handler sees them (docs/protocol.md §5.2).
-            let header: JSON, params: JSON
-            do {
-                header = try msg.headerJSON()
-                params = try msg.bodyJSON()
-                guard case .object = params else { throw ParametersNotObject(found: params.typeName) }
-            } catch {
-                let err = BusError(.invalidParameters, "the parameters body must be a JSON object: \(error)")
-                try socket.send(WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
-                                            header: nil, body: err.json).frames)
-                return nil
-            }
-            let request = PluginRequest(id: msg.requestId, intent: msg.intent, header: header, parameters: params)
-            let ctx = PluginContext(request: request, outbox: outbox)
-            lock.withLock { live[msg.requestId] = ctx }
-            let pluginId = self.pluginId
-            let logger = self.logger
-            let task = Task {
-                let out: OutgoingMessage
-                do {
-                    let reply = try await handler(request, ctx)
-                    var h = reply.header
-                    h["status"] = .string(reply.status.rawValue)
-                    h["plugin"] = .string(pluginId)
-                    out = OutgoingMessage(kind: .reply, requestId: request.id, intent: request.intent,
-                                          header: .object(h), body: reply.body)
-                } catch let error as BusError {
-                    out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
-                                          header: nil, body: error.json)
-                } catch let error as RequestCancelled {
-                    logger.debug("request \(request.id) ended: \(error)")
-                    out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
-                                          header: nil, body: BusError(.cancelled, error.description).json)
-                } catch is CancellationError {
-                    logger.debug("request \(request.id) was cancelled; its handler stopped")
-                    out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
-                                          header: nil, body: BusError(.cancelled, "the handler was cancelled").json)
-                } catch {
-                    out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
-                                          header: nil, body: BusError(.pluginError, "\(error)").json)
-                }
-                outbox(out)
-            }
-            ctx.attach(task)
-        case .answer:
-            let ctx = lock.withLock { live[msg.requestId] }
-            ctx?.deliverAnswer((try? msg.bodyJSON()) ?? .object([:]))
-        case .cancel:
-            let ctx = lock.withLock { live.removeValue(forKey: msg.requestId) }
-            let reason = ((try? msg.bodyJSON())?["reason"]?.stringValue) ?? "cancelled"
-            ctx?.cancel(reason: reason)
-        case .disconnect:
-            logger.debug("host said DISCONNECT")
-            return 0
-        case .heartbeat:
-            // Answered here, on the socket thread, never by handler code: a plugin whose
-            // handlers are all busy is still alive (docs/lifecycle.md).
-            try socket.send(WireMessage(kind: .heartbeat, header: nil, body: nil).frames)
-        case .welcome:
-            break
-        default:
-            logger.warning("unexpected \(msg.kind.rawValue) from host")
-        }
-        return nil
     }
 
     /// A plugin must not outlive the host that started it: ask the kernel for SIGTERM when

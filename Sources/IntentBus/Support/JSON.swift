@@ -53,8 +53,11 @@ extension JSON {
     /// means "nothing".
     public static func parse(_ data: Data) throws(JSONParseError) -> JSON {
         if data.isEmpty { return .object([:]) }
-        var parser = JSONParser(data)
-        return try parser.parseDocument()
+        let result = data.withUnsafeBytes { raw -> Result<JSON, JSONParseError> in
+            var parser = JSONParser(raw.bindMemory(to: UInt8.self))
+            do throws(JSONParseError) { return .success(try parser.parseDocument()) } catch { return .failure(error) }
+        }
+        return try result.get()
     }
 
     /// Parses a UTF-8 string.
@@ -111,6 +114,15 @@ extension JSON {
     }
 
     private static func writeString(_ s: String, to out: inout String) {
+        // Most strings need no escape at all: append them whole. Going scalar by scalar
+        // was the largest single cost of a new-style reply in the plugin (perf,
+        // docs/performance.md).
+        if !s.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            out += "\""
+            out += s
+            out += "\""
+            return
+        }
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {

@@ -4,14 +4,19 @@ import Foundation
 /// `.int`, `3.0` and `3e0` are `.double`s, as Python's `json` reads them. Foundation's
 /// decoders can't tell `0.0` from `0`, which breaks byte-for-byte round trips and the
 /// host's Integer/Decimal parameter checks.
+///
+/// It reads the bytes in place (`JSON.parse` lends it the data's buffer): copying them
+/// into an array first cost an allocation per header and body on the host's and the
+/// plugins' new-style and legacy paths (docs/performance.md).
 struct JSONParser {
-    private let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var i = 0
     private var depth = 0
     /// The deepest nesting of arrays and objects accepted (the Python SDK's limit too).
     static let maxDepth = 512
 
-    init(_ data: Data) { bytes = [UInt8](data) }
+    /// Parses `bytes`, which must stay valid while the parser is used.
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     mutating func parseDocument() throws(JSONParseError) -> JSON {
         skipWhitespace()
@@ -106,6 +111,28 @@ struct JSONParser {
 
     private mutating func parseString() throws(JSONParseError) -> String {
         i += 1  // opening quote
+        // Most strings have no escape: make the String straight from the bytes, and skip
+        // the UTF-8 validator for ASCII. Anything else takes the general loop below.
+        var end = i, ascii = true, plain = true
+        while end < bytes.count {
+            let b = bytes[end]
+            if b == UInt8(ascii: "\"") { break }
+            if b == UInt8(ascii: "\\") || b < 0x20 { plain = false; break }
+            if b >= 0x80 { ascii = false }
+            end += 1
+        }
+        if plain && end < bytes.count {
+            let run = UnsafeBufferPointer(rebasing: bytes[i..<end])
+            let text: String
+            if ascii {
+                text = String(decoding: run, as: UTF8.self)
+            } else {
+                guard let valid = String(validating: run, as: UTF8.self) else { throw error("string is not valid UTF-8") }
+                text = valid
+            }
+            i = end + 1
+            return text
+        }
         var out: [UInt8] = []
         while true {
             guard i < bytes.count else { throw error("unterminated string") }

@@ -32,6 +32,12 @@ public final class Mailbox<Item: Sendable>: @unchecked Sendable {
         }
     }
 
+    /// Wakes the loop without posting anything (it then finds its other work, such as
+    /// jobs queued for it). Any thread.
+    public func wake() {
+        lock.withLock { _ = try? push.send([Frame()]) }
+    }
+
     /// Takes everything posted so far. Loop thread only.
     public func drain() -> [Item] {
         while (try? receiver.receive(dontWait: true)) != nil {}

@@ -22,6 +22,8 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case busy = "busy"
     /// Parameters don't match the intent's definition.
     case invalidParameters = "invalid_parameters"
+    /// The client's key does not give it the right to do this (docs/security.md).
+    case forbidden = "forbidden"
     /// The intent is restricted and the client is not authenticated.
     case authenticationRequired = "authentication_required"
     /// An ANSWER for a conversation that doesn't exist or has expired.

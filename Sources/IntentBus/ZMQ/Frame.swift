@@ -101,6 +101,12 @@ public final class Frame {
         return withBytes { memcmp($0.baseAddress!, literal.utf8Start, n) == 0 }
     }
 
+    /// Replaces this frame's content with a copy of `other`'s, in place (no new object).
+    /// libzmq shares large contents by reference count and copies small ones inline.
+    func setContent(copyOf other: Frame) {
+        zmq_msg_copy(msg, other.msg)
+    }
+
     /// A new frame with a copy of this frame's bytes.
     public func copy() -> Frame {
         let f = Frame()

@@ -94,6 +94,12 @@ public final class ZMQSocket {
         try setOption(ZMQ_RCVHWM, receive)
     }
 
+    /// Milliseconds that closing the socket may wait to send what is still queued
+    /// (0: drop it at once, the default here; -1: wait forever).
+    public func setLinger(milliseconds: Int32) throws(ZMQError) {
+        try setOption(ZMQ_LINGER, milliseconds)
+    }
+
     /// Milliseconds a blocking receive waits before giving up (-1 = forever).
     public func setReceiveTimeout(milliseconds: Int32) throws(ZMQError) {
         try setOption(ZMQ_RCVTIMEO, milliseconds)
@@ -191,6 +197,44 @@ public final class ZMQSocket {
         var v = Int64(bytes)
         try zmqCheck("zmq_setsockopt", context: "ZMQ_MAXMSGSIZE") {
             zmq_setsockopt(handle, ZMQ_MAXMSGSIZE, &v, MemoryLayout<Int64>.size)
+        }
+    }
+}
+
+extension ZMQSocket {
+    /// Receives one whole multipart message into `frames`, reusing the `Frame` objects
+    /// already there when nothing else holds them (`isKnownUniquelyReferenced`), so that
+    /// a loop receiving message after message allocates no frames. Afterwards `frames`
+    /// holds exactly the message's frames. Each frame of a message still has its own
+    /// `zmq_msg_t`, and `zmq_msg_recv` releases what a reused one held before.
+    ///
+    /// - Returns: false when nothing is waiting (`dontWait`) or the receive timed out;
+    ///   `frames` then holds no new message (an empty array stays empty).
+    func receive(into frames: inout [Frame], dontWait: Bool = false) throws(ZMQError) -> Bool {
+        var count = 0
+        let appendedFirst = frames.isEmpty
+        while true {
+            if count == frames.count {
+                frames.append(Frame())
+            } else if !isKnownUniquelyReferenced(&frames[count]) {
+                frames[count] = Frame()
+            }
+            let frame = frames[count]
+            let flags: Int32 = (dontWait && count == 0) ? ZMQ_DONTWAIT : 0
+            switch try zmqCall("zmq_msg_recv", { zmq_msg_recv(frame.msg, handle, flags) }) {
+            case .wouldBlock:
+                if count == 0 {
+                    if frames.count == 1 && frame.count == 0 && appendedFirst { frames.removeAll() }
+                    return false
+                }
+                continue  // cannot happen mid-message; be safe and retry
+            case .done:
+                count += 1
+                if zmq_msg_more(frame.msg) == 0 {
+                    if frames.count > count { frames.removeLast(frames.count - count) }
+                    return true
+                }
+            }
         }
     }
 }

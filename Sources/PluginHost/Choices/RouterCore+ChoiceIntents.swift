@@ -89,13 +89,20 @@ extension RouterCore {
         case .failure(let e): return .failure(e)
         case .success(let i): filter = i
         }
-        let choices = choiceBook.all.filter { filter == nil || $0.intent == filter }
+        // An authenticated client without manage_choices sees its own and everyone's
+        // entries, not other clients' (docs/security.md).
+        let own: String? = clientKeysRequired && choiceChangeProblem(ControlRequest(intent: request.intent, options: request.options,
+            body: ["all": true])) != nil ? request.options["authenticated"]?.stringValue ?? "" : nil
+        let choices = choiceBook.all.filter {
+            (filter == nil || $0.intent == filter) && (own == nil || $0.client == nil || $0.client == own)
+        }
         return .success(["choices": .array(choices.map(choiceJSON)), "store": storeJSON()])
     }
 
     /// Remembers `plugin` for `intent` (for `client`, or everyone). The plugin must claim
     /// the intent now.
     func setChoice(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
+        if let problem = choiceChangeProblem(request) { return then(.failure(problem)) }
         switch checkedChoice(request) {
         case .failure(let error): then(.failure(error))
         case .success(let (intent, plugin, client, source)):
@@ -144,6 +151,7 @@ extension RouterCore {
     /// only C's own, `{"all": true}` everything. The intent need not be claimed any more,
     /// so that entries for removed plugins can be cleared.
     func resetChoices(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
+        if let problem = choiceChangeProblem(request) { return then(.failure(problem)) }
         let all = request.body["all"]?.boolValue == true
         let intent: String?, client: String?
         switch (optionalText(request.body, "intent"), optionalText(request.body, "client")) {

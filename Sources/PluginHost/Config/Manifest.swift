@@ -79,8 +79,14 @@ public struct PluginSpec: Sendable {
     /// `enabled:`; false keeps the plugin declared but never started or routed to, so
     /// that remembered choices naming it are asked again rather than dropped.
     public var enabled: Bool = true
+    /// `remote: true` with `public_key`: a plugin on another machine that connects to a
+    /// tcp+CURVE backend with this key; never spawned, supervised by heartbeats.
+    public var remoteKey: String?
     /// Activation, heartbeats and the crash breaker (docs/lifecycle.md).
     public var lifecycle = PluginLifecycle()
+    /// `synonyms:`: other names people use for the plugin; a phrase's
+    /// `${applicationName}` matches `name` or any of these (docs/shortcuts.md).
+    public var synonyms: [String] = []
 }
 
 /// Host settings from the manifest's `host:` section.
@@ -99,6 +105,10 @@ public struct HostSettings: Sendable {
     /// several plugins claim an intent and no remembered choice applies. Checked at load:
     /// each plugin exists and claims its intent.
     public var presetDefaults: [String: String] = [:]
+    /// `insecure: true`: tcp endpoints without CURVE (a warning at each start).
+    public var insecure = false
+    /// `clients:` the clients known by their CURVE public key, with their rights.
+    public var clients: [ClientGrant] = []
     /// How long open requests may finish after SIGTERM before the plugins are stopped.
     public var drainTimeout: Duration = .seconds(10)
     /// `limits:` what clients and plugins can make the host hold (docs/reliability.md).

@@ -1,4 +1,5 @@
 import Foundation
+import IntentBus
 
 extension ManifestAssembler {
     /// The ZeroMQ transports an endpoint may name.
@@ -30,6 +31,15 @@ extension ManifestAssembler {
                 let credentialFile = m.optional("client_credential_file", as: Marked<String>.self)
                 presetDefaultEntries = decodePresetDefaults(m.node(for: "defaults"))
                 settings.limits = decodeLimits(m.node(for: "limits"))
+                settings.insecure = m.optional("insecure", as: Bool.self, default: false)
+                settings.clients = decodeClients(m.node(for: "clients"))
+                let tcp = [("frontend", settings.frontend, frontend?.mark), ("backend", settings.backend, backend?.mark)]
+                    .filter { $0.1.hasPrefix("tcp://") }
+                if !tcp.isEmpty, !settings.insecure, !CurveKeyPair.isAvailable {
+                    for (key, endpoint, mark) in tcp {
+                        error("\(endpoint) would need CURVE, which this libzmq was built without (zmq_has(\"curve\") is false); use ipc, or set insecure: true", key: key, at: mark ?? m.mark)
+                    }
+                }
                 if let drain = m.optional("drain_timeout", as: Marked<Duration>.self) {
                     if drain.value >= .zero && drain.value <= .seconds(3_600) {
                         settings.drainTimeout = drain.value

@@ -1,4 +1,5 @@
 import Foundation
+import IntentBus
 
 extension ManifestAssembler {
     static let defaultTimeout = Duration.seconds(10)
@@ -13,7 +14,10 @@ extension ManifestAssembler {
             // Read every key before any early return, so that none is taken as unknown.
             let id = m.require("id", as: Marked<String>.self)
             let name = m.optional("name", as: Marked<String>.self)
-            let command = m.require("exec", as: Marked<ExecCommandLine>.self)
+            let remote = m.optional("remote", as: Bool.self, default: false)
+            let publicKey = m.optional("public_key", as: Marked<String>.self)
+            let command = remote ? m.optional("exec", as: Marked<ExecCommandLine>.self)
+                                 : m.require("exec", as: Marked<ExecCommandLine>.self)
             let intents = m.require("IntentsSupported", as: [Marked<String>].self)
             let restricted = m.optional("IntentsRestrictedWhileLocked", as: [Marked<String>].self)
             let environment = decodeEnvironment(m.node(for: "env"))
@@ -23,6 +27,7 @@ extension ManifestAssembler {
             let maxInFlight = m.optional("max_in_flight", as: Marked<Int>.self)
             let enabled = m.optional("enabled", as: Bool.self, default: true)
             let lifecycle = decodeLifecycle(m)
+            let synonyms = m.optional("synonyms", as: [Marked<String>].self, default: [])
 
             if let id { checkID(id) }
             if let name, name.value.isEmpty {
@@ -35,7 +40,23 @@ extension ManifestAssembler {
             checkRange(timeout, key: "timeout", within: ManifestLimits.timeout)
             checkRange(priority, key: "priority", within: ManifestLimits.priority)
             checkRange(maxInFlight, key: "max_in_flight", within: ManifestLimits.maxInFlight)
-            let exec = command.map { executable(for: $0) }
+            for synonym in synonyms where PhraseText.words(synonym.value).isEmpty {
+                error("a synonym needs at least one letter or digit", key: "synonyms", at: synonym.mark)
+            }
+            var exec = command.map { executable(for: $0) }
+            if remote {
+                if let command { error("a remote plugin is never started by the host: leave 'exec' out", key: "exec", at: command.mark) }
+                if let publicKey {
+                    if !CurveKeyPair.isKey(publicKey.value) {
+                        error("must be a CURVE public key: 40 characters of Z85", key: "public_key", at: publicKey.mark)
+                    }
+                } else {
+                    error("a remote plugin needs 'public_key': the CURVE key it connects with", key: "remote", at: m.mark)
+                }
+                exec = PluginExec(path: "(remote)", arguments: [])
+            } else if let publicKey {
+                error("'public_key' is for remote plugins (remote: true)", key: "public_key", at: publicKey.mark)
+            }
 
             guard context.errors.count == errorsBefore, let id, let exec, let intents else { return nil }
             var spec = PluginSpec(
@@ -53,6 +74,8 @@ extension ManifestAssembler {
                 intentMarks: intents.map(\.mark),
                 enabled: enabled)
             spec.lifecycle = lifecycle
+            if remote { spec.remoteKey = publicKey?.value }
+            spec.synonyms = synonyms.map(\.value)
             return spec
         }
     }

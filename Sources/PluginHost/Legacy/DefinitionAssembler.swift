@@ -189,6 +189,7 @@ final class DefinitionAssembler {
             let description = m.optional("description", as: String.self)
             let category = m.optional("category", as: Marked<String>.self)
             let phrases = m.optional("examplePhrases", as: [String].self, default: [])
+            let suggestedPhrase = m.optional("suggestedInvocationPhrase", as: String.self)
             let parameterNodes = m.optional("parameters", as: [YAMLNode].self)
             let responseNode = m.node(for: "response")
 
@@ -231,7 +232,8 @@ final class DefinitionAssembler {
                 name: name.value, title: title ?? name.value, description: description,
                 category: category?.value ?? "generic", examplePhrases: phrases,
                 parameters: parameters, responseParameters: responseParameters, codes: codes,
-                enums: enums, types: types, isStandard: isStandard, mark: name.mark, locale: locale)
+                enums: enums, types: types, isStandard: isStandard, mark: name.mark, locale: locale,
+                suggestedInvocationPhrase: suggestedPhrase)
         }
     }
 

@@ -150,6 +150,9 @@ public struct IntentDefinition: Sendable {
     /// How dialogs render values: the file's `locale:`, neutral when it names none
     /// (and for the standard intents).
     public var locale: DialogLocale = .neutral
+    /// `suggestedInvocationPhrase`: the phrase "Add to Siri" offers, and one the host
+    /// runs the intent by (docs/shortcuts.md).
+    public var suggestedInvocationPhrase: String? = nil
 
     /// The parameter named `name`.
     public func parameter(_ name: String) -> ParameterDefinition? { parameters.first { $0.name == name } }

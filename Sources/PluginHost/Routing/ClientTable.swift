@@ -27,11 +27,27 @@ final class ClientState {
     let identity: Data
     /// The client's open requests: its request id → the host id of the exchange.
     var open: [String: UInt64] = [:]
+    /// Its grant in `host.clients`, once its connection's key has been read.
+    var grant: ClientGrant?
+    /// Requests: a token bucket (its grant's `rate`).
+    private var requestTokens: Double = -1
+    private var requestRefilledAt: UInt64 = 0
     /// Remembered-choice writes: a token bucket (limits.choice_writes_per_second).
     private var writeTokens: Double = -1
     private var writeRefilledAt: UInt64 = 0
 
     init(identity: Data) { self.identity = identity }
+
+    /// Takes one request from the bucket; false when the client is over its rate.
+    func takeRequestToken(now: UInt64, perSecond: Int, burst: Int) -> Bool {
+        if requestTokens < 0 { requestTokens = Double(burst) } else {
+            requestTokens = min(Double(burst), requestTokens + Double(now &- requestRefilledAt) / 1e9 * Double(perSecond))
+        }
+        requestRefilledAt = now
+        guard requestTokens >= 1 else { return false }
+        requestTokens -= 1
+        return true
+    }
 
     /// Takes one remembered-choice write from the bucket; false when the client is over
     /// its rate.

@@ -18,6 +18,9 @@ final class PluginSlot: PluginView {
         case disabled
         /// Being stopped on purpose (hung, idle, a restart asked for); its exit is expected.
         case stopping(pid: pid_t, why: StopReason)
+        /// A remote plugin (`remote: true`): never spawned; connected when `identity` is
+        /// set, waited for otherwise. Supervised by heartbeats, not by a pid.
+        case remote(identity: Data?)
     }
 
     /// Why the host stops a running plugin.
@@ -70,7 +73,7 @@ final class PluginSlot: PluginView {
     init(index: Int, spec: PluginSpec) {
         self.index = index
         self.spec = spec
-        if !spec.enabled { state = .disabled }
+        if !spec.enabled { state = .disabled } else if spec.remoteKey != nil { state = .remote(identity: nil) }
     }
 
     var pid: pid_t? {
@@ -83,8 +86,11 @@ final class PluginSlot: PluginView {
     var isReady: Bool { identity != nil }
 
     var identity: Data? {
-        if case .ready(_, let id) = state { return id }
-        return nil
+        switch state {
+        case .ready(_, let id): id
+        case .remote(let id): id
+        default: nil
+        }
     }
 
     var stateName: String {
@@ -96,6 +102,7 @@ final class PluginSlot: PluginView {
         case .failed: "failed"
         case .disabled: "disabled"
         case .stopping: "stopping"
+        case .remote(let id): id == nil ? "waiting" : "ready"
         }
     }
 

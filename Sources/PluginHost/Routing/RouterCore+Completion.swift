@@ -20,6 +20,7 @@ extension RouterCore {
             break
         }
         exchange.generation += 1
+        for ext in extensions { ext.exchangeEnded(exchange, final: final) }
         effects.sendToClient(exchange.client, final)
         if draining { drainProgress() }
     }

@@ -39,7 +39,9 @@ extension RouterCore {
             answer(handle(request))
         case .later(let handle):
             let limits = manifest.host.limits
-            guard clients.state(for: envelope.identity).takeWriteToken(now: effects.now(), perSecond: limits.choiceWritesPerSecond,
+            // Remembered-choice changes are rate-limited per client; other deferred host
+            // intents have limits of their own.
+            guard !msg.intent.hasPrefix("ib.choices.") || clients.state(for: envelope.identity).takeWriteToken(now: effects.now(), perSecond: limits.choiceWritesPerSecond,
                                                                        burst: limits.choiceWriteBurst) else {
                 return reject(envelope, msg, choiceWriteRateError())
             }
@@ -49,7 +51,24 @@ extension RouterCore {
             case .success(let forward): forwardControl(envelope, msg, options: options, to: forward)
             case .failure(let error): reject(envelope, msg, error)
             }
+        case .handOn(let pick):
+            switch pick(request) {
+            case .success(let handOn): self.handOn(envelope, msg, options: options, as: handOn)
+            case .failure(let error): reject(envelope, msg, error)
+            }
         }
+    }
+
+    /// Hands a host intent's request on as an ordinary request for `request.intent`
+    /// with `request.parameters` (and `plugin` in the header when given): the usual
+    /// admission, routing, choice prompt, flows, prompts, progress and final answer,
+    /// under the client's request id. The client's own header (client, credential,
+    /// timeout_ms, choice) still applies.
+    func handOn(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON, as request: HandOn) {
+        var header = options.objectValue ?? [:]
+        if let plugin = request.plugin { header["plugin"] = .string(plugin) }
+        startRequest(envelope, WireMessage(kind: .request, requestId: msg.requestId, intent: request.intent,
+                                           header: .object(header), body: request.parameters))
     }
 
     func pluginSummary(_ slot: PluginSlot) -> JSON {

@@ -22,7 +22,8 @@ extension RouterCore {
     /// a HEARTBEAT, which the SDKs answer from their socket thread (a busy handler does not
     /// delay it). So a frozen plugin is found within two intervals.
     func heartbeatDue(_ slot: PluginSlot, generation: UInt64) {
-        guard slot.spawnGeneration == generation, case .ready(let pid, let identity) = slot.state else { return }
+        guard slot.spawnGeneration == generation, let identity = slot.identity else { return }
+        let pid = slot.pid ?? 0
         let interval = slot.spec.lifecycle.heartbeat.nanoseconds
         let silent = effects.now() &- slot.lastHeard
         if silent > interval + interval / 2 {
@@ -34,6 +35,15 @@ extension RouterCore {
 
     private func hung(_ slot: PluginSlot, pid: pid_t, silentFor silent: UInt64) {
         let silence = Duration.nanoseconds(Int64(min(silent, UInt64(Int64.max)))).humanText
+        if case .remote(let identity?) = slot.state {
+            // No process of ours to stop: forget the connection and wait for it to come back.
+            logger.error("remote plugin \(slot.spec.id) stopped answering heartbeats (silent for \(silence)); waiting for it to connect again")
+            identities.removeValue(forKey: identity)
+            slot.state = .remote(identity: nil)
+            slot.lastError = "hung: silent for \(silence)"
+            return failInFlight(slot, BusError(.pluginHung, "remote plugin \(slot.spec.id) stopped answering heartbeats (silent for \(silence)) while handling this request",
+                                               details: ["plugin": .string(slot.spec.id)]))
+        }
         let why = "plugin \(slot.spec.id) (pid \(pid)) stopped answering heartbeats (silent for \(silence), heartbeat \(slot.spec.lifecycle.heartbeat.humanText))"
         logger.error("\(why): it is hung; stopping it (SIGTERM, then SIGKILL after 1 s) and starting it again")
         slot.lastError = "hung: silent for \(silence)"

@@ -20,6 +20,9 @@ extension RouterCore {
         guard slot.spec.enabled else {
             return .failure(BusError(.pluginUnavailable, "plugin \(id) is disabled in the manifest (enabled: false); change the manifest to run it"))
         }
+        if slot.spec.remoteKey != nil, request.intent != "ib.plugins.disable" || slot.disabledAtRunTime {
+            return .failure(BusError(.pluginUnavailable, "plugin \(id) is remote: the host does not start it; it connects by itself"))
+        }
         let what = act(slot)
         logger.info("plugin \(id): \(what) (\(request.intent))")
         return .success(["plugin": .string(id), "done": .string(what), "state": .string(slot.stateName)])

@@ -17,7 +17,9 @@ extension RouterCore {
             return
         }
         guard let index = identities[envelope.identity] else {
-            if msg.kind == .hello { return handshake(envelope, msg) }
+            if msg.kind == .hello {
+                return handshake(envelope, msg, user: frames.count > 1 ? frames[1].property("User-Id") : nil)
+            }
             logger.warning("\(msg.kind.rawValue) from a peer that has not said HELLO; rejected")
             _ = effects.sendToPlugin(envelope.identity, WireMessage(kind: .reject, header: nil,
                 body: ["code": "handshake_required", "reason": "say HELLO first"]).frames)
@@ -40,10 +42,11 @@ extension RouterCore {
             logger.info("plugin \(slot.spec.id) said DISCONNECT")
             identities.removeValue(forKey: envelope.identity)
             if let pid = slot.pid { slot.state = .starting(pid: pid) }
+            if case .remote = slot.state { slot.state = .remote(identity: nil) }
             failInFlight(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) disconnected while handling this request",
                                         details: ["plugin": .string(slot.spec.id)]))
         case .hello:
-            handshake(envelope, msg)
+            handshake(envelope, msg, user: frames.count > 1 ? frames[1].property("User-Id") : nil)
         case .heartbeat:
             break
         default:
@@ -112,7 +115,7 @@ extension RouterCore {
         return false
     }
 
-    func handshake(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
+    func handshake(_ envelope: RoutingEnvelope, _ msg: WireMessage, user: String? = nil) {
         func refuse(_ code: String, _ reason: String, slot: PluginSlot?) {
             logger.error("rejected HELLO\(slot.map { " from plugin \($0.spec.id)" } ?? ""): \(reason)")
             if let slot { slot.lastError = "handshake rejected: \(reason)" }
@@ -129,9 +132,20 @@ extension RouterCore {
         guard hello["protocol"]?.intValue == WireProtocol.version else {
             return refuse("unsupported_version", "protocol \(hello["protocol"]?.displayText ?? "?") is not supported; this host speaks \(WireProtocol.version)", slot: slot)
         }
-        guard case .starting(let pid) = slot.state,
-              let token = hello["token"]?.stringValue, constantTimeEquals(token, slot.token) else {
-            return refuse("bad_token", "the token is wrong: only the process the host started may connect as \(id)", slot: slot)
+        // A spawned plugin proves its process with the token; a remote one its key, which
+        // the ZAP handler checked and named in the connection's User-Id.
+        let pid: pid_t
+        if case .remote = slot.state {
+            guard user == "plugin:\(id)" else {
+                return refuse("bad_key", "only the key listed for remote plugin \(id) may connect as it", slot: slot)
+            }
+            pid = 0
+        } else {
+            guard case .starting(let started) = slot.state,
+                  let token = hello["token"]?.stringValue, constantTimeEquals(token, slot.token) else {
+                return refuse("bad_token", "the token is wrong: only the process the host started may connect as \(id)", slot: slot)
+            }
+            pid = started
         }
         var styles: [String: HandlerStyle] = [:]
         for entry in hello["intents"]?.arrayValue ?? [] {
@@ -149,19 +163,21 @@ extension RouterCore {
         if !missing.isEmpty {
             let reason = "no handler for \(missing.joined(separator: ", ")), which the manifest lists in IntentsSupported"
             refuse("missing_handler", reason, slot: slot)
-            slot.state = .failed(reason: "handshake rejected: \(reason)")
-            stopRejected(pid)
+            rejected(slot, pid: pid, reason: reason)
             return
         }
         if let problem = extensions.lazy.compactMap({ $0.checkHello(slot, hello) }).first {
             refuse("bad_metadata", problem, slot: slot)
-            slot.state = .failed(reason: "handshake rejected: \(problem)")
-            stopRejected(pid)
+            rejected(slot, pid: pid, reason: problem)
             return
         }
         slot.styles = styles
         slot.metadata = hello["metadata"] ?? .object([:])
-        slot.state = .ready(pid: pid, identity: envelope.identity)
+        if case .remote = slot.state {
+            slot.state = .remote(identity: envelope.identity)
+        } else {
+            slot.state = .ready(pid: pid, identity: envelope.identity)
+        }
         identities[envelope.identity] = slot.index
         _ = effects.sendToPlugin(envelope.identity, WireMessage(kind: .welcome, header: nil,
                                                                 body: ["protocol": .int(WireProtocol.version)]).frames)
@@ -212,6 +228,14 @@ extension RouterCore {
         slot.state = .backoff
         slot.restarts += 1
         timers.schedule(at: now + delay, .restart(index: slot.index))
+    }
+
+    /// A HELLO was refused: a spawned plugin is failed and stopped; a remote one may
+    /// connect again (fixed) and stays waited for.
+    private func rejected(_ slot: PluginSlot, pid: pid_t, reason: String) {
+        if case .remote = slot.state { return }
+        slot.state = .failed(reason: "handshake rejected: \(reason)")
+        stopRejected(pid)
     }
 
     /// A rejected plugin is told why (REJECT) and should exit by itself; SIGTERM at once

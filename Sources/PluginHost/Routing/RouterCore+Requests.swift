@@ -3,8 +3,9 @@ import IntentBus
 
 /// A client's REQUEST, ANSWER and CANCEL: admission, routing, and delivery to the plugin.
 extension RouterCore {
-    func startRequest(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
+    func startRequest(_ envelope: RoutingEnvelope, _ msg: WireMessage, frames: [Frame] = []) {
         let state = clients.state(for: envelope.identity)
+        let grant = grant(for: state, frames: frames)
         if state.open[msg.requestId] != nil {
             // Not final: the id belongs to the open request, which goes on.
             return refuse(envelope, kind: "REQUEST", requestId: msg.requestId, intent: msg.intent,
@@ -12,6 +13,7 @@ extension RouterCore {
         }
         var options = JSON.object([:])
         if let problem = requestProblem(envelope, msg, state, options: &options) { return reject(envelope, msg, problem) }
+        if let problem = rightsProblem(grant, msg, state, options: &options) { return reject(envelope, msg, problem) }
         if msg.intent.hasPrefix("ib.") {
             return handleControl(envelope, msg, options: options)
         }
@@ -73,7 +75,11 @@ extension RouterCore {
     /// Why `slot` can't take a request for `intent` now (restricted without the right
     /// credential, unavailable, full), or nil.
     func admissionError(_ slot: PluginSlot, intent: String, options: JSON) -> BusError? {
-        if slot.spec.intentsRestrictedWhileLocked.contains(intent) {
+        if slot.spec.intentsRestrictedWhileLocked.contains(intent), let allowed = grantAllowsRestricted(options) {
+            if !allowed {
+                return BusError(.forbidden, "\(intent) is restricted while locked (\(slot.spec.id)) and client \(options["authenticated"]?.stringValue ?? "?") has no right to it (restricted: true in host.clients)")
+            }
+        } else if slot.spec.intentsRestrictedWhileLocked.contains(intent) {
             let given = options["credential"]?.stringValue
             guard let expected = manifest.host.clientCredential, let given, constantTimeEquals(given, expected) else {
                 let why = manifest.host.clientCredential == nil
@@ -138,7 +144,10 @@ extension RouterCore {
                 }
             }
         }
-        if let flow = exchange.flow { return flow.start(exchange, body: body, self) }
+        if let flow = exchange.flow {
+            for ext in extensions { ext.flowStarting(exchange, body: body) }
+            return flow.start(exchange, body: body, self)
+        }
         let message = received ?? WireMessage(kind: .request, intent: exchange.intent)
         message.requestId = exchange.wireId
         message.header = header

@@ -37,6 +37,9 @@ final class RouterCore: RouterView {
     /// directory before routing starts.
     var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
     private(set) var stopping = false
+    /// Clients must connect with a key listed in `host.clients` (CURVE frontend); their
+    /// rights are checked per request (RouterCore+Rights.swift).
+    var clientKeysRequired = false
     /// SIGTERM arrived: no new requests; open ones may finish (`host.drain_timeout`).
     var draining = false
     /// What extensions added (flows, HELLO checks, host intents).
@@ -80,7 +83,9 @@ final class RouterCore: RouterView {
         #if DEBUG
         owner = pthread_self()
         #endif
-        for slot in slots where slot.spec.enabled && slot.spec.lifecycle.activation == .eager { startPlugin(slot) }
+        for slot in slots where slot.spec.enabled && slot.spec.remoteKey == nil && slot.spec.lifecycle.activation == .eager {
+            startPlugin(slot)
+        }
     }
 
     /// Debug builds: the core is used from the thread that started it, and only that one.
@@ -104,7 +109,7 @@ final class RouterCore: RouterView {
             return undecodable(envelope, rest, error)
         }
         switch msg.kind {
-        case .request: startRequest(envelope, msg)
+        case .request: startRequest(envelope, msg, frames: frames)
         case .answer: clientAnswer(envelope, msg)
         case .cancel: clientCancel(envelope, msg)
         case .heartbeat: break
@@ -123,6 +128,8 @@ final class RouterCore: RouterView {
             pluginExited(slots[index], pid: pid, status: status)
         case .choiceWritten(let id, let result):
             choiceBook.completed(id, result)
+        case .extensionFinished(let id, let result):
+            for ext in extensions { ext.finished(id: id, result: result) }
         case .shutdown:
             beginDrain()
         }

@@ -38,6 +38,9 @@ enum RouterEvent: Sendable {
     case pluginExited(index: Int, pid: pid_t, status: ExitStatus)
     /// A remembered-choice write committed (or failed) on the choice writer's thread.
     case choiceWritten(id: UInt64, result: Result<ChoiceWriteOutcome, ChoiceStoreError>)
+    /// Work an extension ran on a thread of its own finished (the shortcut store's
+    /// writer); handed to the extensions' `finished(id:result:)`.
+    case extensionFinished(id: UInt64, result: Result<JSON, BusError>)
     case shutdown
 }
 

@@ -13,12 +13,27 @@ protocol RouterExtension: AnyObject {
     func flow(style: HandlerStyle, exchange: Exchange, plugin: any PluginView) -> (any ExchangeFlow)?
     /// The host intents (`ib.*`) this extension answers.
     var hostIntents: [String: HostIntent] { get }
+    /// A multi-phase exchange's flow is about to start with the request `body` (the
+    /// shortcuts extension keeps the parameters for its donation). Must not block.
+    func flowStarting(_ exchange: Exchange, body: Frame)
+    /// An exchange ends with `final`, just before it is sent (the shortcuts extension
+    /// records donations). Called for every exchange; must be cheap and not block.
+    func exchangeEnded(_ exchange: Exchange, final: WireMessage)
+    /// Work the extension posted as `RouterEvent.extensionFinished` has finished; ids are
+    /// the extension's own (an extension ignores ids it did not hand out).
+    func finished(id: UInt64, result: Result<JSON, BusError>)
+    /// The router has stopped: finish queued work and stop the extension's threads.
+    func stop()
 }
 
 extension RouterExtension {
     func checkHello(_ plugin: any PluginView, _ hello: JSON) -> String? { nil }
     func flow(style: HandlerStyle, exchange: Exchange, plugin: any PluginView) -> (any ExchangeFlow)? { nil }
     var hostIntents: [String: HostIntent] { [:] }
+    func flowStarting(_ exchange: Exchange, body: Frame) {}
+    func exchangeEnded(_ exchange: Exchange, final: WireMessage) {}
+    func finished(id: UInt64, result: Result<JSON, BusError>) {}
+    func stop() {}
 }
 
 /// How a host intent is answered.
@@ -30,6 +45,17 @@ enum HostIntent {
     case later((ControlRequest, @escaping (Result<JSON, BusError>) -> Void) -> Void)
     /// By a plugin: the closure picks it and the body; its answer is relayed.
     case forward((ControlRequest) -> Result<ControlForward, BusError>)
+    /// As an ordinary request (ib.say): the closure names the intent, parameters and
+    /// plugin, and the exchange goes on as a REQUEST for them (`RouterCore.handOn`).
+    case handOn((ControlRequest) -> Result<HandOn, BusError>)
+}
+
+/// What a hand-on host intent (ib.say) runs: an ordinary request for `intent` with
+/// `parameters`, on `plugin` when given (else the usual choice).
+struct HandOn {
+    let intent: String
+    let parameters: JSON
+    let plugin: String?
 }
 
 /// A host intent request, as a handler sees it.
@@ -61,6 +87,8 @@ protocol PluginView: AnyObject {
 protocol RouterView: AnyObject {
     var manifest: Manifest { get }
     var logger: Logger { get }
+    /// Posts an event to the router thread from any thread (the shell's mailbox).
+    var post: @Sendable (RouterEvent) -> Void { get }
     var plugins: [any PluginView] { get }
 }
 

@@ -18,6 +18,10 @@ final class RouterShell: RouterEffects {
     let mailbox: Mailbox<RouterEvent>
     private let launcher: ChildProcessLauncher
     private let backendEndpoint: String
+    /// The ZAP handler, polled with the sockets, when CURVE is on.
+    private let zap: ZAPHandler?
+    /// For spawned plugins of a CURVE backend: the host's public key and their key pair.
+    private let pluginCurve: (serverKey: String, keys: CurveKeyPair)?
     private var backlogs = ClientBacklogs()
     /// When the next attempt to send what waits for slow clients is due, and the delay
     /// after it (backing off from 1 ms to 50 ms while nobody reads).
@@ -26,23 +30,26 @@ final class RouterShell: RouterEffects {
     /// Set by `init`; the core holds the shell unowned.
     private(set) var core: RouterCore!
 
-    init(manifest: Manifest, logger: Logger, context: ZMQContext, frontend: ZMQSocket, backend: ZMQSocket,
+    init(manifest: Manifest, logger: Logger, context: ZMQContext, sockets: BoundSockets,
          launcher: ChildProcessLauncher) throws(ZMQError) {
         self.manifest = manifest
         self.logger = logger
-        self.frontend = frontend
-        self.backend = backend
+        frontend = sockets.frontend
+        backend = sockets.backend
+        zap = sockets.zap
+        pluginCurve = sockets.pluginCurve
         self.launcher = launcher
-        backendEndpoint = backend.lastEndpoint
+        backendEndpoint = sockets.backend.lastEndpoint
         let mailbox = try Mailbox<RouterEvent>(context: context, name: "router")
         self.mailbox = mailbox
         core = RouterCore(manifest: manifest, logger: logger, effects: self, post: { mailbox.post($0) })
+        core.clientKeysRequired = sockets.clientKeys
     }
 
     /// Runs until the core has shut down (after a `.shutdown` event).
     func run() {
         core.start()
-        var poller = Poller([frontend, backend, mailbox.receiver])
+        var poller = Poller([frontend, backend, mailbox.receiver] + (zap.map { [$0.socket] } ?? []))
         while true {
             let next = [core.nextDeadline, flushAt].compactMap { $0 }.min()
             var timeout = -1
@@ -60,12 +67,14 @@ final class RouterShell: RouterEffects {
             if ready[1] { drain(backend, into: core.pluginFrames) }
             if ready[2] {
                 for event in mailbox.drain() { core.handle(event) }
-                if core.isFinished { break }
             }
+            if ready.count > 3, ready[3] { zap?.answerWaiting() }
             core.fireDueTimers()
             if let flushAt, flushAt <= MonotonicClock.now() { flushClients() }
+            if core.isFinished { break }  // checks `stopping` first: nothing on the hot path
         }
         core.choiceBook.stopWriter()  // queued writes finish; their outcomes are not needed any more
+        for ext in core.extensions { ext.stop() }  // likewise for extensions' own threads
         mailbox.close()
     }
 
@@ -104,6 +113,11 @@ final class RouterShell: RouterEffects {
         env["INTENTBUS_PLUGIN_ID"] = spec.id
         env["INTENTBUS_TOKEN"] = token
         env["INTENTBUS_HOST_PID"] = String(getpid())
+        if let pluginCurve {
+            env["INTENTBUS_SERVER_KEY"] = pluginCurve.serverKey
+            env["INTENTBUS_CURVE_PUBLIC"] = pluginCurve.keys.publicKey
+            env["INTENTBUS_CURVE_SECRET"] = pluginCurve.keys.secretKey
+        }
         let mailbox = self.mailbox
         do {
             return .success(try launcher.spawn(path: spec.exec.path, arguments: spec.exec.arguments,

@@ -71,9 +71,24 @@ struct ShowCartAppIntent: MigratedAppIntent {
         let total = lines.reduce(0) { $0 + $1.cents * $1.quantity }
         let count = lines.reduce(0) { $0 + $1.quantity }
         let items: [JSON] = lines.map { ["item": .string($0.item), "quantity": $0.quantity.intentJSON] }
-        return .result(dialog: count == 0 ? "\(customer)'s cart is empty."
-                           : "\(count) items in \(customer)'s cart, \(currency.format(total)) in total.",
-                       snippet: ["items": .array(items), "total": .string(currency.format(total))])
+        var result = IntentResult.result(dialog: count == 0 ? "\(customer)'s cart is empty."
+                                             : "\(count) items in \(customer)'s cart, \(currency.format(total)) in total.",
+                                         snippet: ["items": .array(items), "total": .string(currency.format(total))])
+        // Seed 004's activity: a persistent identifier, a title and the suggested phrase
+        // "Show My Cart", eligible for prediction (docs/shortcuts.md).
+        result.donation = IntentDonation(identifier: "show-cart-\(customer.lowercased())", group: "cart-\(customer.lowercased())",
+                                         title: "Show my cart", suggestedInvocationPhrase: "Show My Cart",
+                                         parameters: ["customer": .string(customer)])
+        return result
+    }
+}
+
+/// The cart's app shortcut: the currency slot takes a case's display name ("US dollar").
+struct CartShortcuts: AppShortcutsProvider {
+    static var appShortcuts: [AppShortcut] {
+        [AppShortcut(intent: ShowCartAppIntent.self,
+                     phrases: ["Show my cart in \(parameter: "currency")", "Zeig meinen Warenkorb in \(parameter: "currency")"],
+                     shortTitle: "Show my cart", systemImageName: "cart")]
     }
 }
 
@@ -156,6 +171,7 @@ do {
     // Registered after the legacy handler, the migrated intent takes ShowCartIntent over.
     if ProcessInfo.processInfo.environment["CART_MIGRATION"] != "off" {
         plugin.register(ShowCartAppIntent.self)
+        plugin.register(shortcuts: CartShortcuts.self)
     }
     plugin.run()
 } catch {

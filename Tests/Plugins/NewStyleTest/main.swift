@@ -10,6 +10,8 @@ import IntentBus
 // NEWSTYLE_BROKEN=1 adds intents with invalid metadata (default outside its range, a
 // parameter without a title, a duplicate identifier); NEWSTYLE_BROKEN=noquery drops an
 // entity type's query from the metadata.
+// NEWSTYLE_SHORTCUTS=<JSON array of {intent, phrases, short_title}> declares those app
+// shortcuts as given, valid or not (the shortcut tests).
 let env = ProcessInfo.processInfo.environment
 
 do {
@@ -31,6 +33,13 @@ do {
     // Opt-in, so that the other suites see the intent set they count.
     if env["NEWSTYLE_DATES"] == "1" { plugin.register(ScheduleIntent.self) }
     if env["NEWSTYLE_NO_MIGRATION"] != "1" { plugin.register(GreetAppIntent.self) }
+    if let text = env["NEWSTYLE_SHORTCUTS"], let list = (try? JSON.parse(text))?.arrayValue {
+        plugin.register(shortcuts: list.map { s in
+            AppShortcut(intentIdentifier: s["intent"]?.stringValue ?? "",
+                        phrases: (s["phrases"]?.arrayValue ?? []).map { AppShortcutPhrase(stringLiteral: $0.stringValue ?? "") },
+                        shortTitle: s["short_title"]?.stringValue ?? "")
+        })
+    }
     switch env["NEWSTYLE_BROKEN"] {
     case "1":
         plugin.register(BrokenRangeIntent.self)

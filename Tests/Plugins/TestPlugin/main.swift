@@ -3,15 +3,16 @@ import IntentBus
 
 // A plugin for the end-to-end tests. It handles the intents listed in TEST_INTENTS
 // (comma-separated; default TestIntent) and behaves as the request asks:
-//   {"sleep_ms": N}     answer after N ms
+//   {"sleep_ms": N}     answer after N ms (a CANCEL cancels the wait, and it says so on stdout)
 //   {"crash": CODE}     exit with CODE at once, while holding whatever is in flight
 //   {"ask": "param"}    ask the client for a value first and return it
 //   {"confirm": true}   ask a yes/no question first
 //   {"progress": N}     send N progress updates first
 //   {"fail": true}      answer with status failure
+//   {"reply_header": {…}} add these fields to the REPLY header (donations)
 // Every reply says which plugin answered and echoes the parameters.
 // TEST_BAD_TOKEN=1 makes it present a wrong token; TEST_EXIT_AT_START=CODE makes it exit
-// before connecting.
+// before connecting; TEST_SOCKET_THREAD=1 runs its handlers on the socket thread.
 let env = ProcessInfo.processInfo.environment
 if let code = env["TEST_EXIT_AT_START"].flatMap(Int32.init) { exit(code) }
 var runtimeEnv = env
@@ -19,6 +20,7 @@ if env["TEST_BAD_TOKEN"] == "1" { runtimeEnv["INTENTBUS_TOKEN"] = "not-the-token
 
 do {
     let runtime = try PluginRuntime(environment: runtimeEnv)
+    runtime.runsHandlersOnSocketThread = env["TEST_SOCKET_THREAD"] == "1"
     let id = runtime.pluginId
     let intents = (env["TEST_INTENTS"] ?? "TestIntent").split(separator: ",").map(String.init)
     for intent in intents {
@@ -30,7 +32,12 @@ do {
                     context.progress("step \(i) of \(n)", fraction: Double(i) / Double(n))
                 }
             }
-            if let ms = p["sleep_ms"]?.intValue { try await Task.sleep(for: .milliseconds(ms)) }
+            if let ms = p["sleep_ms"]?.intValue {
+                do { try await Task.sleep(for: .milliseconds(ms)) } catch is CancellationError {
+                    FileHandle.standardError.write(Data("handler for \(request.id) saw its task cancelled\n".utf8))
+                    throw CancellationError()
+                }
+            }
             var out: [String: JSON] = ["plugin": .string(id), "intent": .string(request.intent), "params": p]
             if let param = p["ask"]?.stringValue {
                 out["answer"] = try await context.prompt(["kind": "value", "parameter": .string(param),
@@ -40,7 +47,8 @@ do {
                 out["confirmed"] = try await context.prompt(["kind": "confirmation", "dialog": "Really?"])
             }
             if let client = request.client { out["client"] = .string(client) }
-            return p["fail"]?.boolValue == true ? .failure(.object(out)) : .success(.object(out))
+            return PluginReply(status: p["fail"]?.boolValue == true ? .failure : .success, body: .object(out),
+                               header: p["reply_header"]?.objectValue ?? [:])
         }
     }
     runtime.run()

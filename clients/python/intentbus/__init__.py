@@ -11,7 +11,7 @@ follows it, and the shared vectors in conformance/ pin the bytes.
 
 from .aio import AsyncClient
 from .client import DEFAULT_TIMEOUT, Answer, Client, Conversation, Event, Progress, Prompt, Reply
-from .errors import (AuthenticationRequired, BadFrame, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
+from .errors import (AuthenticationRequired, BadFrame, Forbidden, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
                      ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError, JSONValueError,
                      InvalidParameters, NoAnswer, PluginCrashed, PluginError, PluginHung, PluginUnavailable,
                      ProtocolViolation, ShuttingDown, TooLarge, Unanswered, UnexpectedAnswer, UnknownIntent,
@@ -21,6 +21,7 @@ from .plugin import (Context, Handler, HandlerStyle, PlainHandler, Plugin, Plugi
 from .legacy import LegacyFunctionHandler, LegacyHandler, LegacyIntent, Resolution, Response
 from .appintents import (ALWAYS_ALLOWED, REQUIRES_AUTHENTICATION, AppIntent, Entity, EntityQuery, EntityType,
                          EnumType, IntentResult, NeedsValue, NewStyleHandler, Parameter, PerformContext)
+from .shortcuts import APPLICATION_NAME, AppShortcut, IntentDonation, deletion, slot
 from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json, parse_json
 
 __version__ = "0.1.0"
@@ -32,10 +33,11 @@ __all__ = [
     "LegacyHandler", "LegacyFunctionHandler", "LegacyIntent", "Resolution", "Response",
     "AppIntent", "Parameter", "EnumType", "EntityType", "Entity", "EntityQuery", "IntentResult", "NeedsValue",
     "PerformContext", "NewStyleHandler", "ALWAYS_ALLOWED", "REQUIRES_AUTHENTICATION",
+    "AppShortcut", "APPLICATION_NAME", "slot", "IntentDonation", "deletion",
     "Kind", "Message", "canonical_json", "parse_json", "PROTOCOL_VERSION",
     "ErrorCode", "IntentBusError", "BusError", "WireError", "JSONValueError", "NoAnswer", "ProtocolViolation", "Unanswered",
     "error_class", "BadFrame", "UnsupportedVersion", "UnknownIntent", "ChoiceRequired", "UnknownPlugin",
     "BusTimeout", "PluginCrashed", "PluginHung", "PluginUnavailable", "Busy", "InvalidParameters", "AuthenticationRequired",
-    "ConversationExpired", "Cancelled", "DuplicateRequest", "UnexpectedAnswer", "TooLarge", "PluginError",
+    "Forbidden", "ConversationExpired", "Cancelled", "DuplicateRequest", "UnexpectedAnswer", "TooLarge", "PluginError",
     "ShuttingDown", "InternalError",
 ]

@@ -19,7 +19,8 @@ from typing import Any, Callable, Dict, List, Optional
 import zmq
 import zmq.asyncio
 
-from .client import DEFAULT_TIMEOUT, Answer, Progress, Prompt, Reply, request_header, resolve_endpoint, route_incoming, to_event
+from .client import (DEFAULT_TIMEOUT, Answer, Progress, Prompt, Reply, apply_curve, request_header, resolve_endpoint,
+                     route_incoming, to_event)
 from .errors import NoAnswer, Unanswered
 from .wire import Kind, Message
 
@@ -30,13 +31,15 @@ class AsyncClient:
     """An asyncio client over one DEALER socket. See `Client` for the arguments."""
 
     def __init__(self, endpoint: Optional[str] = None, *, context: Optional[zmq.asyncio.Context] = None,
-                 slack: float = 5.0, client_id: Optional[str] = None):
+                 slack: float = 5.0, client_id: Optional[str] = None, client_key: Optional[str] = None,
+                 server_key: Optional[str] = None):
         self.endpoint = resolve_endpoint(endpoint)
         self.slack = slack
         self.client_id = client_id
         self._own_context = context is None
         self._context = context or zmq.asyncio.Context()
         self._socket = self._context.socket(zmq.DEALER)
+        apply_curve(self._socket, client_key, server_key)
         self._socket.setsockopt(zmq.LINGER, 0)
         self._socket.connect(endpoint)
         self._prefix = secrets.token_hex(4)

@@ -343,12 +343,17 @@ class IntentResult:
     enum case, a number …) and a structured `snippet`; each optional. Returning a plain
     string means a dialog; None means an empty result."""
 
-    __slots__ = ("dialog", "value", "snippet")
+    __slots__ = ("dialog", "value", "snippet", "donation", "delete_donations")
 
-    def __init__(self, dialog: Optional[str] = None, value: Any = None, snippet: Any = None):
+    def __init__(self, dialog: Optional[str] = None, value: Any = None, snippet: Any = None, *,
+                 donation: Any = None, delete_donations: Optional[Dict[str, Any]] = None):
         self.dialog = dialog
         self.value = value
         self.snippet = snippet
+        #: An `IntentDonation` (shortcuts.py), sent in the REPLY header.
+        self.donation = donation
+        #: `shortcuts.deletion(...)`: this plugin's donations to delete.
+        self.delete_donations = delete_donations
 
     def to_json(self) -> Dict[str, Any]:
         """The REPLY body: `{"dialog", "value", "snippet"}`, absent parts left out."""
@@ -623,7 +628,8 @@ class NewStyleHandler(Handler):
             if isinstance(out, str):
                 return Result.success({"dialog": out})
             if isinstance(out, IntentResult):
-                return Result.success(out.to_json())
+                from .shortcuts import reply_header
+                return Result("success", out.to_json(), reply_header(out.donation, out.delete_donations))
             return Result.success(IntentResult(value=out).to_json())
 
 
@@ -678,6 +684,7 @@ class NewStyleRegistry:
         self.intents: List[Type[AppIntent]] = []
         self.entities: Dict[str, EntityType] = {}
         self.enums: Dict[str, EnumType] = {}
+        self.shortcuts: List[Any] = []
 
     def add_intent(self, cls: Type[AppIntent]) -> None:
         """Declares an intent and the entity and enum types its parameters use."""
@@ -694,15 +701,22 @@ class NewStyleRegistry:
 
     def metadata(self) -> Dict[str, Any]:
         """HELLO `metadata.new_style` (docs/protocol.md §9.1)."""
-        return {"version": 1, "intents": [c.metadata() for c in self.intents],
-                "entities": [self.entities[n].metadata() for n in sorted(self.entities)],
-                "enums": [self.enums[n].metadata() for n in sorted(self.enums)]}
+        out = {"version": 1, "intents": [c.metadata() for c in self.intents],
+               "entities": [self.entities[n].metadata() for n in sorted(self.entities)],
+               "enums": [self.enums[n].metadata() for n in sorted(self.enums)]}
+        if self.shortcuts:
+            out["shortcuts"] = [s.metadata() for s in self.shortcuts]
+        return out
 
 
 def install(plugin: Any, item: Any) -> None:
     """Registers an `AppIntent` class or an `EntityType` with `plugin` (what
     `Plugin.register` does)."""
+    from .shortcuts import AppShortcut
     registry: NewStyleRegistry = plugin._new_style_registry()
+    if isinstance(item, AppShortcut):
+        registry.shortcuts.append(item)
+        return
     if isinstance(item, EntityType):
         registry.add_entity(item)
     elif isinstance(item, type) and issubclass(item, AppIntent):
@@ -713,6 +727,6 @@ def install(plugin: Any, item: Any) -> None:
             # Requests for the legacy name reach the new handler (style new in HELLO).
             plugin.add(item.migrated_from, handler)
     else:
-        raise TypeError(f"register() takes an AppIntent subclass or an EntityType, not {item!r}")
+        raise TypeError(f"register() takes an AppIntent subclass, an EntityType or an AppShortcut, not {item!r}")
     if registry.entities and ENTITY_QUERY_INTENT not in plugin.handlers:
         plugin._add_host_intent(ENTITY_QUERY_INTENT, EntityQueryHandler(registry.entities))

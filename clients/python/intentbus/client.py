@@ -272,6 +272,37 @@ def resolve_endpoint(endpoint: Optional[str]) -> str:
     return endpoint
 
 
+def read_key(value: str) -> bytes:
+    """A CURVE key given as 40 characters of Z85, or as the path of a key file (the
+    first line that is not a comment, as `intentbus keygen` writes them)."""
+    text = value.strip()
+    if len(text) != 40 or os.path.exists(text):
+        with open(text, encoding="utf-8") as f:
+            lines = [ln.strip() for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
+        if not lines:
+            raise ValueError(f"{value}: no CURVE key in the file")
+        text = lines[0]
+    if len(text) != 40:
+        raise ValueError(f"not a CURVE key (40 characters of Z85): {text[:12]}…")
+    return text.encode("ascii")
+
+
+def apply_curve(sock: zmq.Socket, client_key: Optional[str], server_key: Optional[str]) -> None:
+    """Makes `sock` a CURVE client when a key is given or set in the environment
+    (`INTENTBUS_CLIENT_KEY`: this client's secret key file; `INTENTBUS_SERVER_KEY`: the
+    host's public key or its host.pub file). Needed for a tcp frontend (docs/security.md)."""
+    client_key = client_key or os.environ.get("INTENTBUS_CLIENT_KEY")
+    server_key = server_key or os.environ.get("INTENTBUS_SERVER_KEY")
+    if not client_key and not server_key:
+        return
+    if not (client_key and server_key):
+        raise ValueError("CURVE needs both the client's secret key and the host's public key")
+    secret = read_key(client_key)
+    sock.curve_secretkey = secret
+    sock.curve_publickey = zmq.curve_public(secret)
+    sock.curve_serverkey = read_key(server_key)
+
+
 def route_incoming(frames: List[bytes], open_requests: Dict[str, Any]) -> "tuple[Message, Optional[str]]":
     """Decodes a message from the host and names the open request it belongs to (None:
     it belongs to none, a stray). Shared by the blocking and the asyncio client."""
@@ -297,13 +328,15 @@ class Client:
     """
 
     def __init__(self, endpoint: Optional[str] = None, *, context: Optional[zmq.Context] = None,
-                 slack: float = 5.0, client_id: Optional[str] = None):
+                 slack: float = 5.0, client_id: Optional[str] = None, client_key: Optional[str] = None,
+                 server_key: Optional[str] = None):
         self.endpoint = resolve_endpoint(endpoint)
         self.slack = slack
         self.client_id = client_id
         self._own_context = context is None
         self._context = context or zmq.Context()
         self._socket = self._context.socket(zmq.DEALER)
+        apply_curve(self._socket, client_key, server_key)
         self._socket.setsockopt(zmq.LINGER, 0)
         self._socket.connect(endpoint)
         self._prefix = secrets.token_hex(4)
@@ -421,7 +454,13 @@ class Client:
             pass
 
     def _send(self, msg: Message) -> None:
-        self._socket.send_multipart(msg.encode(), copy=False)
+        # A DEALER with no connected peer (no host, or a CURVE handshake the host refused)
+        # blocks on send: give up after `slack` instead, as NoAnswer.
+        self._socket.setsockopt(zmq.SNDTIMEO, int(max(0.1, self.slack) * 1000))
+        try:
+            self._socket.send_multipart(msg.encode(), copy=False)
+        except zmq.Again:
+            raise NoAnswer(self.endpoint, self.slack, msg.request_id) from None
 
     def _forget(self, request_id: str) -> None:
         self._inbox.pop(request_id, None)

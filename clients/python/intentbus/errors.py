@@ -44,6 +44,7 @@ class ErrorCode(str, Enum):
     BUSY = "busy"
     INVALID_PARAMETERS = "invalid_parameters"
     AUTHENTICATION_REQUIRED = "authentication_required"
+    FORBIDDEN = "forbidden"
     CONVERSATION_EXPIRED = "conversation_expired"
     CANCELLED = "cancelled"
     DUPLICATE_REQUEST = "duplicate_request"
@@ -170,6 +171,11 @@ class AuthenticationRequired(BusError):
     code = ErrorCode.AUTHENTICATION_REQUIRED
 
 
+class Forbidden(BusError):
+    """The client's key does not give it the right to do this (docs/security.md)."""
+    code = ErrorCode.FORBIDDEN
+
+
 class ConversationExpired(BusError):
     """An answer for a conversation that ended, or a prompt nobody answered in time."""
     code = ErrorCode.CONVERSATION_EXPIRED
@@ -213,7 +219,7 @@ class InternalError(BusError):
 _BY_CODE: Dict[str, Type[BusError]] = {
     cls.code.value: cls
     for cls in (BadFrame, UnsupportedVersion, UnknownIntent, ChoiceRequired, UnknownPlugin, BusTimeout,
-                PluginCrashed, PluginHung, PluginUnavailable, Busy, InvalidParameters, AuthenticationRequired,
+                PluginCrashed, PluginHung, PluginUnavailable, Busy, InvalidParameters, AuthenticationRequired, Forbidden,
                 ConversationExpired, Cancelled, DuplicateRequest, UnexpectedAnswer, TooLarge, PluginError,
                 ShuttingDown, InternalError)
 }

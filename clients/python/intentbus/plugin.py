@@ -420,8 +420,9 @@ class Plugin:
 
     def register(self, item: Any) -> Any:
         """Registers a new-style intent (an `AppIntent` subclass: its handler, its
-        migrated legacy name, its entity and enum types) or an `EntityType` that no
-        parameter uses. Returns `item`, so it works as a class decorator."""
+        migrated legacy name, its entity and enum types), an `EntityType` that no
+        parameter uses, or an `AppShortcut` (shortcuts.py). Returns `item`, so it works
+        as a class decorator."""
         from .appintents import install
         install(self, item)
         return item
@@ -485,6 +486,12 @@ class Plugin:
             signal.signal(signal.SIGTERM, self._on_sigterm)
         context = zmq.Context()
         sock = context.socket(zmq.DEALER)
+        server_key = os.environ.get("INTENTBUS_SERVER_KEY")
+        plugin_secret = os.environ.get("INTENTBUS_CURVE_SECRET")
+        if server_key and plugin_secret:  # a CURVE backend (tcp): docs/security.md
+            sock.curve_secretkey = plugin_secret.encode("ascii")
+            sock.curve_publickey = zmq.curve_public(plugin_secret.encode("ascii"))
+            sock.curve_serverkey = server_key.encode("ascii")
         sock.setsockopt(zmq.LINGER, 2000)
         sock.setsockopt(zmq.SNDHWM, 100_000)
         sock.setsockopt(zmq.RCVHWM, 100_000)

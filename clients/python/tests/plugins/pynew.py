@@ -12,6 +12,9 @@
   ScheduleIntent           (with PYNEW_DATES=1) due (date, required), start (date, default 2026-12-01), link (url,
                            optional): the snippet shows the Python types perform() got
 With PYNEW_INVALID=1 it also declares BrokenIntent, whose metadata the host refuses.
+With PYNEW_SHORTCUTS=1 it declares app shortcuts (German and English phrases, an enum and
+an entity slot) and StartFocusSessionIntent donates an activity; PYNEW_SHORTCUTS=bad
+declares a phrase with neither the application name nor a slot.
 Every result's snippet reports what perform() saw and how often it ran.
 """
 
@@ -19,8 +22,10 @@ import datetime
 import os
 import threading
 
-from intentbus import (REQUIRES_AUTHENTICATION, AppIntent, Entity, EntityQuery, EntityType, EnumType,
-                       IntentResult, Parameter, Plugin)
+from intentbus import (APPLICATION_NAME, REQUIRES_AUTHENTICATION, AppIntent, AppShortcut, Entity, EntityQuery,
+                       EntityType, EnumType, IntentDonation, IntentResult, Parameter, Plugin, slot)
+
+SHORTCUTS = os.environ.get("PYNEW_SHORTCUTS")
 
 PROJECTS = [Entity("p1", "Website relaunch", "due 2026-12-15"), Entity("p2", "Web shop"),
             Entity("p3", "Garden", "spring")]
@@ -76,7 +81,9 @@ class StartFocusSession(AppIntent):
         return IntentResult(dialog=f"Focus for {self.minutes} minutes ({self.mood}).",
                             value=self.project,
                             snippet={"minutes": self.minutes, "mood": self.mood, "note": self.note,
-                                     "project": self.project.id if self.project else None, "performs": runs})
+                                     "project": self.project.id if self.project else None, "performs": runs},
+                            donation=IntentDonation(identifier=f"focus-{self.mood}", group="focus", title="Focus",
+                                                    suggested_phrase="Fokus bitte") if SHORTCUTS else None)
 
 
 class Questions(AppIntent):
@@ -152,4 +159,11 @@ if os.environ.get("PYNEW_DATES") == "1":  # opt-in: other tests count the intent
     plugin.register(Schedule)
 if os.environ.get("PYNEW_INVALID") == "1":
     plugin.register(Broken)
+if SHORTCUTS == "1":
+    plugin.register(AppShortcut(StartFocusSession, [f"Starte {APPLICATION_NAME}",
+                                                    f"Fokus mit {slot(StartFocusSession.mood)} Stimmung",
+                                                    f"Focus on {slot('project')} with {APPLICATION_NAME}"],
+                                short_title="Fokus starten", system_image_name="timer"))
+elif SHORTCUTS == "bad":
+    plugin.register(AppShortcut(StartFocusSession, ["Fokus jetzt"], short_title="Fokus"))
 plugin.run()

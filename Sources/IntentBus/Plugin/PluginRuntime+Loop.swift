@@ -1,0 +1,174 @@
+import Foundation
+
+extension PluginRuntime {
+    /// Serves the host until DISCONNECT. Each turn: run the handler tasks that are ready,
+    /// send what they answered, then wait. With no async request in flight the loop waits
+    /// on the socket alone, in a blocking receive, as a bare worker would; otherwise it
+    /// polls the socket and the mailbox.
+    func loop(socket: ZMQSocket, mailbox: Mailbox<OutgoingMessage>) throws -> Int32 {
+        var poller = Poller([socket, mailbox.receiver])
+        let executor = SocketThreadExecutor(wake: { mailbox.wake() })
+        let outbox = PluginOutbox(mailbox: mailbox, executor: executor)
+        let state = PluginLoopState(rawHandlers: rawHandlers, rawReplyHeader: rawReplyHeader)
+        while true {
+            executor.runPending()
+            for out in outbox.takeLocal() { try send(out, on: socket, state: state) }
+            if state.pendingTasks == 0 && !executor.hasPending {
+                guard try socket.receive(into: &state.frames) else { continue }
+                repeat {
+                    if let exitCode = try dispatch(state, socket: socket, outbox: outbox, executor: executor) { return exitCode }
+                } while try socket.receive(into: &state.frames, dontWait: true)
+                continue
+            }
+            let ready = try poller.poll(timeoutMs: -1)
+            if ready[1] {
+                for out in mailbox.drain() { try send(out, on: socket, state: state) }
+            }
+            if ready[0] {
+                // Drain everything waiting, so a burst costs one poll.
+                while try socket.receive(into: &state.frames, dontWait: true) {
+                    if let exitCode = try dispatch(state, socket: socket, outbox: outbox, executor: executor) { return exitCode }
+                }
+            }
+        }
+    }
+
+    /// Sends a handler's message; a final one ends its request.
+    private func send(_ out: OutgoingMessage, on socket: ZMQSocket, state: PluginLoopState) throws {
+        let msg = WireMessage(kind: out.kind, requestId: out.requestId, intent: out.intent, header: out.header, body: out.body)
+        try socket.send(msg.frames)
+        if out.kind.isFinal {
+            _ = lock.withLock { live.removeValue(forKey: out.requestId) }
+            state.pendingTasks -= 1
+        }
+    }
+
+    /// Handles the message in `state.frames`. A REQUEST for a raw handler is answered right
+    /// here with the request's own frames (measured: docs/performance.md); anything else
+    /// goes through `handle`. Returns an exit code when the plugin should stop.
+    private func dispatch(_ state: PluginLoopState, socket: ZMQSocket, outbox: PluginOutbox,
+                          executor: SocketThreadExecutor) throws -> Int32? {
+        if state.frames.count == WireProtocol.frameCount, state.frames[0].equals("IB1"), state.frames[1].equals("REQUEST"),
+           let route = state.rawRoute(for: state.frames[3]),
+           state.frames[2].count <= WireProtocol.maxNameLength, let requestId = state.frames[2].validUTF8 {
+            let body = route.handler(requestId, route.intent, state.frames[4], state.frames[5])
+            // Signature, request id and intent go back as they came; kind and header are
+            // the constant frames, copied in place.
+            state.frames[1].setContent(copyOf: state.replyKind)
+            if isKnownUniquelyReferenced(&state.frames[4]) {
+                state.frames[4].setContent(copyOf: state.rawHeader)
+            } else {
+                state.frames[4] = state.rawHeader.copy()  // the handler kept the header frame
+            }
+            state.frames[5] = body
+            try socket.send(state.frames)
+            return nil
+        }
+        return try handle(state.frames[...], socket: socket, outbox: outbox, executor: executor, state: state)
+    }
+
+    /// Handles one message from the host; returns an exit code when the plugin should stop.
+    private func handle(_ frames: ArraySlice<Frame>, socket: ZMQSocket, outbox: PluginOutbox,
+                        executor: SocketThreadExecutor, state: PluginLoopState) throws -> Int32? {
+        let msg: WireMessage
+        do { msg = try WireMessage.decode(frames) } catch {
+            logger.error("malformed message from host: \(error)")
+            return nil
+        }
+        switch msg.kind {
+        case .request:
+            if let raw = rawHandlers[msg.intent] {
+                // A raw intent whose request id is not valid UTF-8 would not reach here; kept
+                // for completeness: the same answer as the fast path.
+                let body = raw(msg.requestId, msg.intent, msg.header, msg.body)
+                msg.kind = .reply
+                msg.header = Frame(rawReplyHeader)
+                msg.body = body
+                try socket.send(msg.frames)
+                return nil
+            }
+            guard let (_, handler) = asyncHandlers[msg.intent] else {
+                let err = BusError(.pluginError, "plugin \(pluginId) has no handler for \(msg.intent)")
+                try socket.send(WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
+                                            header: nil, body: err.json).frames)
+                return nil
+            }
+            // The host's plain path forwards bodies unread: the parameters are checked here,
+            // before any handler sees them (docs/protocol.md §5.2).
+            let header: JSON, params: JSON
+            do {
+                header = try msg.headerJSON()
+                params = try msg.bodyJSON()
+                guard case .object = params else { throw ParametersNotObject(found: params.typeName) }
+            } catch {
+                let err = BusError(.invalidParameters, "the parameters body must be a JSON object: \(error)")
+                try socket.send(WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
+                                            header: nil, body: err.json).frames)
+                return nil
+            }
+            let request = PluginRequest(id: msg.requestId, intent: msg.intent, header: header, parameters: params)
+            let ctx = PluginContext(request: request, outbox: { outbox.post($0) })
+            lock.withLock { live[msg.requestId] = ctx }
+            state.pendingTasks += 1
+            let work = Self.task(handler, request: request, context: ctx, pluginId: pluginId, logger: logger, outbox: outbox)
+            let task = runsHandlersOnSocketThread ? Task(executorPreference: executor, operation: work) : Task(operation: work)
+            ctx.attach(task)
+        case .answer:
+            let ctx = lock.withLock { live[msg.requestId] }
+            ctx?.deliverAnswer((try? msg.bodyJSON()) ?? .object([:]))
+        case .cancel:
+            let ctx = lock.withLock { live.removeValue(forKey: msg.requestId) }
+            let reason = ((try? msg.bodyJSON())?["reason"]?.stringValue) ?? "cancelled"
+            ctx?.cancel(reason: reason)
+        case .disconnect:
+            logger.debug("host said DISCONNECT")
+            return 0
+        case .heartbeat:
+            // Answered here, on the socket thread, never by handler code: a plugin whose
+            // handlers are all busy is still alive (docs/lifecycle.md).
+            try socket.send(WireMessage(kind: .heartbeat, header: nil, body: nil).frames)
+        case .welcome:
+            break
+        default:
+            logger.warning("unexpected \(msg.kind.rawValue) from host")
+        }
+        return nil
+    }
+
+    /// One request's task: runs the handler and posts exactly one final message.
+    private static func task(_ handler: @escaping PluginHandler, request: PluginRequest, context: PluginContext,
+                             pluginId: String, logger: Logger, outbox: PluginOutbox) -> @Sendable () async -> Void {
+        return {
+            let out: OutgoingMessage
+            do {
+                let reply = try await handler(request, context)
+                var h = reply.header
+                h["status"] = .string(reply.status.rawValue)
+                h["plugin"] = .string(pluginId)
+                out = OutgoingMessage(kind: .reply, requestId: request.id, intent: request.intent,
+                                      header: .object(h), body: reply.body)
+            } catch let error as BusError {
+                out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
+                                      header: nil, body: error.json)
+            } catch let error as RequestCancelled {
+                logger.debug("request \(request.id) ended: \(error)")
+                out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
+                                      header: nil, body: BusError(.cancelled, error.description).json)
+            } catch is CancellationError {
+                logger.debug("request \(request.id) was cancelled; its handler stopped")
+                out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
+                                      header: nil, body: BusError(.cancelled, "the handler was cancelled").json)
+            } catch {
+                out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
+                                      header: nil, body: BusError(.pluginError, "\(error)").json)
+            }
+            outbox.post(out)
+        }
+    }
+}
+
+/// A REQUEST whose parameters are JSON but not an object.
+private struct ParametersNotObject: Error, CustomStringConvertible {
+    let found: String
+    var description: String { "got \(found)" }
+}

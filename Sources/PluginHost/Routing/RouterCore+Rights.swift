@@ -1,0 +1,71 @@
+import Foundation
+import IntentBus
+
+/// What an authenticated client may do (docs/security.md). When the frontend takes CURVE
+/// clients, each connection carries the User-Id the ZAP handler gave it ("client:NAME"),
+/// and the manifest's grant for NAME decides: which intents, restricted ones or not,
+/// whether it may change other clients' remembered choices, and how fast it may ask.
+/// Its name is its client identity, whatever its header says.
+extension RouterCore {
+    /// The grant of the client that sent `frames` (identity first), read once per
+    /// connection from the message's User-Id; nil when clients are not authenticated.
+    func grant(for state: ClientState, frames: [Frame]) -> ClientGrant? {
+        guard clientKeysRequired else { return nil }
+        if let known = state.grant { return known }
+        guard frames.count > 1, let user = frames[1].property("User-Id"), user.hasPrefix("client:") else { return nil }
+        let name = String(user.dropFirst("client:".count))
+        state.grant = manifest.host.clients.first { $0.name == name }
+        return state.grant
+    }
+
+    /// Why an authenticated client may not send this request, or nil. Also makes its
+    /// client identity the one its key names.
+    func rightsProblem(_ grant: ClientGrant?, _ msg: WireMessage, _ state: ClientState, options: inout JSON) -> BusError? {
+        guard clientKeysRequired else { return nil }
+        guard let grant else {
+            return BusError(.forbidden, "this connection is not authenticated as any client in host.clients")
+        }
+        guard grant.allows(msg.intent) || msg.intent == "ib.ping" else {
+            return BusError(.forbidden, "client \(grant.name) may not call \(msg.intent) (allowed: \(grant.intents.joined(separator: ", ")))",
+                            details: ["client": .string(grant.name)])
+        }
+        if case .object(var fields) = options {
+            if let claimed = fields["client"]?.stringValue, claimed != grant.name, !grant.manageChoices {
+                return BusError(.forbidden, "client \(grant.name) may not act as client \(claimed)",
+                                details: ["client": .string(grant.name)])
+            }
+            if fields["client"] == nil || !grant.manageChoices { fields["client"] = .string(grant.name) }
+            fields["authenticated"] = .string(grant.name)
+            options = .object(fields)
+        }
+        if let perSecond = grant.ratePerSecond,
+           !state.takeRequestToken(now: effects.now(), perSecond: perSecond, burst: grant.rateBurst ?? perSecond) {
+            return BusError(.busy, "client \(grant.name) sends more than \(perSecond) requests a second (its rate in host.clients); try again shortly",
+                            details: ["retry_after_ms": .int(Int64(max(1, 1_000 / perSecond)))])
+        }
+        return nil
+    }
+
+    /// Whether the request's authenticated client may call a restricted intent (its
+    /// grant's `restricted`), or nil when clients are not authenticated (the shared
+    /// credential decides then).
+    func grantAllowsRestricted(_ options: JSON) -> Bool? {
+        guard clientKeysRequired else { return nil }
+        guard let name = options["authenticated"]?.stringValue else { return false }
+        return manifest.host.clients.first { $0.name == name }?.restricted ?? false
+    }
+
+    /// Changing remembered choices beyond one's own needs `manage_choices`.
+    func choiceChangeProblem(_ request: ControlRequest) -> BusError? {
+        guard clientKeysRequired else { return nil }
+        guard let name = request.options["authenticated"]?.stringValue,
+              let grant = manifest.host.clients.first(where: { $0.name == name }) else {
+            return BusError(.forbidden, "not authenticated")
+        }
+        if grant.manageChoices { return nil }
+        let target = request.body["client"]?.stringValue
+        if target == grant.name, request.body["all"]?.boolValue != true { return nil }
+        return BusError(.forbidden, "client \(grant.name) may change only its own remembered choices (\"client\": \"\(grant.name)\"); manage_choices in host.clients allows more",
+                        details: ["client": .string(grant.name)])
+    }
+}

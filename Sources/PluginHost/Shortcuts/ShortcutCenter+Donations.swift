@@ -1,0 +1,219 @@
+import Foundation
+import IntentBus
+
+/// Donations and suggestions: `ib.donate`, `ib.donations.list`, `ib.donations.delete`,
+/// `ib.suggestions`, and the donations the host records itself.
+extension ShortcutCenter {
+    /// Most identifiers one delete may name.
+    static let maximumIdentifiers = 100
+
+    /// Keeps the parameters of a legacy or new-style request as the client sent them.
+    func flowStarting(_ exchange: Exchange, body: Frame) {
+        guard writer != nil, let parsed = try? JSON.parse(body.data), parsed.objectValue != nil else { return }
+        openParameters[exchange.hostId] = parsed
+    }
+
+    /// Records what a finished exchange donates: a donation the plugin put in its REPLY
+    /// header (`donation`), deletions it asked for (`delete_donations`), and, when the
+    /// request succeeded through a multi-phase flow and the intent needs no
+    /// authentication (restricted while locked, `requires_authentication`), the host's
+    /// own donation of the intent with its parameters.
+    func exchangeEnded(_ exchange: Exchange, final: WireMessage) {
+        let parameters = openParameters.isEmpty ? nil : openParameters.removeValue(forKey: exchange.hostId)
+        guard let writer, final.kind == .reply, exchange.choosing == nil else { return }
+        // The plain path's header is parsed only when it may carry a donation: a scan of
+        // its bytes, without copying them (the hot path, docs/performance.md).
+        guard parameters != nil || Self.mentionsDonation(final.header) else { return }
+        guard let header = try? final.headerJSON(), header["status"]?.stringValue != "failure" else { return }
+        let plugin = view.plugins[exchange.pluginIndex].spec
+        let client = exchange.options["client"]?.stringValue
+        if let deletion = header["delete_donations"] {
+            switch Self.selector(deletion) {
+            case .success(let selector): writer.submit(.deleteDonations(selector, plugin: plugin.id))
+            case .failure(let e): logger.warning("plugin \(plugin.id): delete_donations ignored: \(e.message)")
+            }
+        }
+        if var given = header["donation"]?.objectValue {
+            if given["parameters"] == nil, let parameters { given["parameters"] = parameters }
+            switch donation(from: .object(given), intent: exchange.intent, plugin: plugin.id, client: client, source: .plugin) {
+            case .success(let d): writer.submit(.donate(d))
+            case .failure(let e): logger.warning("plugin \(plugin.id): donation ignored: \(e.message)")
+            }
+        } else if let parameters, !plugin.intentsRestrictedWhileLocked.contains(exchange.intent),
+                  !(authenticated[plugin.id]?.contains(exchange.intent) ?? false) {
+            writer.submit(.donate(Donation(intent: exchange.intent, parameters: parameters, plugin: plugin.id, client: client,
+                                           source: .host, at: clock())))
+        }
+    }
+
+    /// Whether the frame's bytes contain `donation` (also in `delete_donations`).
+    static func mentionsDonation(_ frame: Frame) -> Bool {
+        guard frame.count >= 8 else { return false }
+        let needle = Array("donation".utf8)
+        return frame.withBytes { bytes in
+            guard bytes.count >= needle.count else { return false }
+            for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+                if (1..<needle.count).allSatisfy({ bytes[start + $0] == needle[$0] }) { return true }
+            }
+            return false
+        }
+    }
+
+    /// `ib.donate`: a client donates an interaction or an activity; answered after the
+    /// commit.
+    func donate(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
+        guard case .success(let intent?) = ShortcutInput.text(request.body, "intent", required: true) else {
+            return then(.failure(BusError(.invalidParameters, "ib.donate needs \"intent\": a non-empty string")))
+        }
+        guard !claimants(intent).isEmpty else {
+            return then(.failure(BusError(.unknownIntent, "no plugin claims intent \"\(intent)\"")))
+        }
+        let client = request.body["client"]?.stringValue ?? request.options["client"]?.stringValue
+        switch donation(from: request.body, intent: intent, plugin: nil, client: client, source: .client) {
+        case .failure(let e): then(.failure(e))
+        case .success(let d):
+            if let plugin = d.plugin, !serves(plugin, intent) {
+                return then(.failure(BusError(.unknownPlugin, "plugin \(plugin) does not serve \(intent)")))
+            }
+            submit({ store in
+                do { return .success(["donation": try store.donate(d).json]) } catch { return .failure(Self.failure(error)) }
+            }, then: then)
+        }
+    }
+
+    /// `ib.donations.list {"plugin"?}`: newest first.
+    func listDonations(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
+        switch ShortcutInput.text(request.body, "plugin") {
+        case .failure(let e): then(.failure(e))
+        case .success(let plugin):
+            submit({ store in
+                do {
+                    return .success(["donations": .array(try store.donations(plugin: plugin).map(\.json)),
+                                     "maximum": .int(Int64(ShortcutStore.maximumDonations))])
+                } catch { return .failure(Self.failure(error)) }
+            }, then: then)
+        }
+    }
+
+    /// `ib.donations.delete`: `{"identifiers": […]}`, `{"group": …}`, `{"plugin": …}` or
+    /// `{"all": true}`; answered after the commit.
+    func deleteDonations(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
+        switch Self.selector(request.body) {
+        case .failure(let e): then(.failure(e))
+        case .success(let selector):
+            let logger = logger
+            submit({ store in
+                do {
+                    let removed = try store.deleteDonations(selector)
+                    logger.info("deleted \(removed) donation(s) (\(selector))")
+                    return .success(["removed": .int(Int64(removed))])
+                } catch { return .failure(Self.failure(error)) }
+            }, then: then)
+        }
+    }
+
+    /// `ib.suggestions {"limit"?, "now"?}`: what the user is likely to want now. Ranked on
+    /// the store's thread; the phrase to say is added here, from the phrases.
+    func suggestions(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
+        let limit: Int64, now: Date
+        switch ShortcutInput.integer(request.body, "limit", in: 1...50, fallback: 5) {
+        case .failure(let e): return then(.failure(e))
+        case .success(let l): limit = l
+        }
+        if let text = request.body["now"]?.stringValue {
+            guard let parsed = ShortcutTime.parse(text) else {
+                return then(.failure(BusError(.invalidParameters, "\"now\" must be an ISO 8601 time (2026-11-30T08:00:00Z), got \(text)")))
+            }
+            now = parsed
+        } else if let given = request.body["now"], !given.isNull {
+            return then(.failure(BusError(.invalidParameters, "\"now\" must be an ISO 8601 time, got \(given.typeName)")))
+        } else {
+            now = clock()
+        }
+        submit({ store in
+            do {
+                let ranked = SuggestionRanker().rank(try store.donations(), now: now, limit: Int(limit))
+                return .success(.array(ranked.map(Self.json)))
+            } catch { return .failure(Self.failure(error)) }
+        }, then: { [unowned self] result in
+            then(result.map { ranked in
+                let list = (ranked.arrayValue ?? []).map { s -> JSON in
+                    var o = s.objectValue ?? [:]
+                    let said = phrase(intent: o["intent"]?.stringValue ?? "", parameters: o["parameters"] ?? .object([:]),
+                                      plugin: o["plugin"]?.stringValue, suggested: o.removeValue(forKey: "suggested_phrase")?.stringValue)
+                    o["phrase"] = said.map { .string($0.0) } ?? .null
+                    o["phrase_source"] = said.map { .string($0.1) } ?? .null
+                    return .object(o)
+                }
+                return ["suggestions": .array(list), "now": .string(ShortcutTime.text(now))]
+            })
+        })
+    }
+
+    private static func json(_ s: SuggestionRanker.Suggestion) -> JSON {
+        var o: [String: JSON] = ["intent": .string(s.intent), "parameters": s.parameters,
+                                 "plugin": s.plugin.map { .string($0) } ?? .null, "score": .double(s.score),
+                                 "count": .int(Int64(s.count)), "last": .string(ShortcutTime.text(s.last))]
+        if let t = s.title { o["title"] = .string(t) }
+        if let i = s.identifier { o["identifier"] = .string(i) }
+        if let p = s.suggestedPhrase { o["suggested_phrase"] = .string(p) }
+        return .object(o)
+    }
+
+    /// What to say for a suggestion: the user's own phrase for it, the donation's
+    /// suggested phrase, or a plugin phrase of the intent with its slots filled.
+    private func phrase(intent: String, parameters: JSON, plugin: String?, suggested: String?) -> (String, String)? {
+        if let user = userPhrases.keys.sorted().lazy.compactMap({ self.userPhrases[$0] })
+            .first(where: { $0.intent == intent && $0.parameters == parameters }) { return (user.phrase, "user") }
+        if let suggested { return (suggested, "suggested") }
+        for app in catalog.all where app.intent == intent && (plugin == nil || app.plugin == plugin) {
+            if let said = app.said(with: parameters.objectValue ?? [:], applicationName: catalog.applicationName(app.plugin)) {
+                return (said, app.source.rawValue)
+            }
+        }
+        return nil
+    }
+
+    /// A donation from a JSON object: `parameters`, `identifier`, `group`, `title`,
+    /// `suggested_phrase`, `eligible_for_prediction`, `plugin`.
+    private func donation(from o: JSON, intent: String, plugin: String?, client: String?,
+                          source: Donation.Source) -> Result<Donation, BusError> {
+        switch (ShortcutInput.parameters(o), ShortcutInput.text(o, "identifier"), ShortcutInput.text(o, "group"),
+                ShortcutInput.text(o, "title"), ShortcutInput.text(o, "suggested_phrase"), ShortcutInput.text(o, "plugin"),
+                ShortcutInput.flag(o, "eligible_for_prediction", fallback: true)) {
+        case (.failure(let e), _, _, _, _, _, _), (_, .failure(let e), _, _, _, _, _), (_, _, .failure(let e), _, _, _, _),
+             (_, _, _, .failure(let e), _, _, _), (_, _, _, _, .failure(let e), _, _), (_, _, _, _, _, .failure(let e), _),
+             (_, _, _, _, _, _, .failure(let e)):
+            return .failure(e)
+        case (.success(let params), .success(let id), .success(let group), .success(let title), .success(let phrase),
+              .success(let named), .success(let predict)):
+            return .success(Donation(identifier: id, group: group, intent: intent, parameters: params, plugin: plugin ?? named,
+                                     client: client, title: title, phrase: phrase, eligibleForPrediction: predict,
+                                     source: source, at: clock()))
+        }
+    }
+
+    /// Which donations a delete names; exactly one way.
+    static func selector(_ body: JSON) -> Result<DonationSelector, BusError> {
+        var found: [DonationSelector] = []
+        if let ids = body["identifiers"] {
+            guard let list = ids.arrayValue, list.count <= maximumIdentifiers,
+                  let strings = Optional(list.compactMap(\.stringValue)), strings.count == list.count, !strings.isEmpty else {
+                return .failure(BusError(.invalidParameters, "\"identifiers\" must be 1…\(maximumIdentifiers) strings"))
+            }
+            found.append(.identifiers(strings))
+        }
+        switch (ShortcutInput.text(body, "group"), ShortcutInput.text(body, "plugin"), ShortcutInput.flag(body, "all", fallback: false)) {
+        case (.failure(let e), _, _), (_, .failure(let e), _), (_, _, .failure(let e)): return .failure(e)
+        case (.success(let g), .success(let p), .success(let all)):
+            if let g { found.append(.group(g)) }
+            if let p { found.append(.plugin(p)) }
+            if all { found.append(.all) }
+        }
+        guard found.count == 1 else {
+            return .failure(BusError(.invalidParameters,
+                "delete donations by one of {\"identifiers\": […]}, {\"group\": …}, {\"plugin\": …} or {\"all\": true}"))
+        }
+        return .success(found[0])
+    }
+}

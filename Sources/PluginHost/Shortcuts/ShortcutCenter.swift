@@ -1,0 +1,191 @@
+import Foundation
+import IntentBus
+
+/// The host side of shortcuts (docs/shortcuts.md): the phrase catalog, the store of user
+/// phrases and donations, and the host intents over them. A router extension: it sees
+/// the router read-only (`RouterView`) and runs on the router thread.
+final class ShortcutCenter: RouterExtension {
+    /// Longest phrase, identifier, title or group accepted from outside, in characters.
+    static let maximumTextLength = 200
+    /// Largest parameters object accepted in a user phrase or donation (canonical JSON).
+    static let maximumParametersBytes = 16_384
+    /// Most words a said text may have: phrases are short, and matching costs grow with it.
+    static let maximumSaidWords = 32
+
+    let catalog: ShortcutCatalog
+    let logger: Logger
+    unowned let view: any RouterView
+    /// Runs the store on its own thread; nil when the store could not be opened
+    /// (`storeProblem` says why).
+    private(set) var writer: ShortcutWriter?
+    let storePath: String
+    let storeProblem: String?
+    /// The user phrases by their words: the store's, as the router thread knows them
+    /// (changed when a change is submitted, put back if its commit fails).
+    var userPhrases: [String: UserPhrase] = [:]
+    /// What to do when each submitted job has finished, by job id.
+    private var pending: [UInt64: (Result<JSON, BusError>) -> Void] = [:]
+    private var nextJob: UInt64 = 0
+    var clock: () -> Date = Date.init
+    /// Plugin id → the intents its HELLO declares `requires_authentication` (never
+    /// donated by the host).
+    var authenticated: [String: Set<String>] = [:]
+    /// The parameters of open multi-phase exchanges, by host id, for their donation;
+    /// removed when the exchange ends, so it holds at most the open exchanges.
+    var openParameters: [UInt64: JSON] = [:]
+
+    /// Opens the store and reads the user phrases (before routing starts), then hands
+    /// the store to its writer thread.
+    init(view: any RouterView, stateDirectory: String) {
+        self.view = view
+        logger = view.logger
+        catalog = ShortcutCatalog(manifest: view.manifest)
+        storePath = (stateDirectory as NSString).appendingPathComponent(ShortcutStore.fileName)
+        do {
+            let opened = try ShortcutStore(directory: stateDirectory)
+            if let note = opened.recoveryNote { view.logger.warning(note) }
+            for phrase in try opened.userPhrases() { userPhrases[phrase.key] = phrase }
+            writer = ShortcutWriter(store: opened, logger: view.logger, post: view.post)
+            storeProblem = nil
+        } catch {
+            view.logger.error("shortcut store: \(error); user phrases and donations are unavailable")
+            storeProblem = error.description
+        }
+    }
+
+    /// Runs `job` on the store's thread; `then` gets its result on the router thread.
+    func submit(_ job: @escaping @Sendable (ShortcutStore) -> Result<JSON, BusError>,
+                then: @escaping (Result<JSON, BusError>) -> Void) {
+        guard let writer else { return then(.failure(unavailable)) }
+        nextJob += 1
+        let id = nextJob
+        pending[id] = then
+        if !writer.submit(.work(id: id, run: job)) {
+            pending.removeValue(forKey: id)
+            then(.failure(BusError(.busy, "the shortcut store is behind with its writes; try again later")))
+        }
+    }
+
+    func finished(id: UInt64, result: Result<JSON, BusError>) {
+        pending.removeValue(forKey: id)?(result)
+    }
+
+    func stop() {
+        writer?.stop()
+        writer = nil
+    }
+
+    var unavailable: BusError {
+        BusError(.internalError, "the shortcut store is unavailable: \(storeProblem ?? "stopped")")
+    }
+
+    /// A store failure as clients see it.
+    static func failure(_ error: any Error) -> BusError {
+        BusError(.internalError, "the shortcut store failed: \((error as? ShortcutStoreError)?.detail ?? "\(error)")")
+    }
+
+    // MARK: - Which plugins count
+
+    /// The enabled plugins claiming `intent`, by id.
+    func claimants(_ intent: String) -> [String] {
+        view.plugins.filter { $0.spec.enabled && $0.spec.intentsSupported.contains(intent) }.map(\.spec.id).sorted()
+    }
+
+    /// Whether `plugin` can serve `intent` now: enabled, and claiming it.
+    func serves(_ plugin: String, _ intent: String) -> Bool { claimants(intent).contains(plugin) }
+
+    /// Checks a plugin's app shortcuts at HELLO; returns the problem that refuses it.
+    func checkHello(_ plugin: any PluginView, _ hello: JSON) -> String? {
+        let id = plugin.spec.id
+        let section = hello["metadata"]?["new_style"]
+        let (newStyle, _) = NewStyleCatalog.parse(hello: hello)
+        let outcome = ShortcutRules.check(newStyle: section, catalog: newStyle, context: catalog.context(for: id))
+        guard outcome.errors.isEmpty else { return "invalid app shortcuts: " + outcome.errors.joined(separator: "; ") }
+        for warning in outcome.warnings { logger.warning("plugin \(id): \(warning)") }
+        for conflict in catalog.setApp(outcome.phrases, plugin: id) { logger.warning(conflict) }
+        var needsAuthentication: Set<String> = []
+        for intent in newStyle.intents.values where intent.authentication == "requires_authentication" {
+            needsAuthentication.insert(intent.identifier)
+            if let legacy = intent.migratedFrom { needsAuthentication.insert(legacy) }
+        }
+        authenticated[id] = needsAuthentication
+        return nil
+    }
+
+    var hostIntents: [String: HostIntent] {
+        [
+            "ib.say": .handOn { [unowned self] in say($0) },
+            "ib.say.match": .answer { [unowned self] in sayMatch($0) },
+            "ib.shortcuts.list": .answer { [unowned self] in listShortcuts($0) },
+            "ib.shortcuts.add": .later { [unowned self] in addShortcut($0, then: $1) },
+            "ib.shortcuts.edit": .later { [unowned self] in editShortcut($0, then: $1) },
+            "ib.shortcuts.delete": .later { [unowned self] in deleteShortcut($0, then: $1) },
+            "ib.donate": .later { [unowned self] in donate($0, then: $1) },
+            "ib.donations.list": .later { [unowned self] in listDonations($0, then: $1) },
+            "ib.donations.delete": .later { [unowned self] in deleteDonations($0, then: $1) },
+            "ib.suggestions": .later { [unowned self] in suggestions($0, then: $1) },
+        ]
+    }
+
+    // MARK: - Saying
+
+    /// What a said text runs: a user phrase first, then the app and legacy phrases.
+    func resolve(_ text: String) -> Result<(HandOn, JSON), BusError> {
+        let key = PhraseText.normalised(text)
+        guard !key.isEmpty else { return .failure(BusError(.invalidParameters, "say what? The text has no words")) }
+        let count = key.split(separator: " ").count
+        guard count <= Self.maximumSaidWords else {
+            return .failure(BusError(.invalidParameters, "the text has \(count) words; a phrase has at most \(Self.maximumSaidWords)"))
+        }
+        if let user = userPhrases[key] {
+            let via: JSON = ["source": "user", "phrase": .string(user.phrase), "intent": .string(user.intent),
+                             "parameters": user.parameters, "plugin": user.plugin.map { .string($0) } ?? .null]
+            return .success((HandOn(intent: user.intent, parameters: user.parameters, plugin: user.plugin), via))
+        }
+        let usable: (ShortcutPhrase) -> Bool = { [unowned self] in serves($0.plugin, $0.intent) }
+        let candidates = catalog.match(text, usable: usable)
+        guard let first = candidates.first else {
+            let closest = catalog.closest(to: text, usable: usable)
+            let hint = closest.isEmpty ? "" : "; closest: " + closest.map { "“\($0)”" }.joined(separator: ", ")
+            return .failure(BusError(.unknownIntent, "no phrase matches “\(text)”\(hint)",
+                                     details: ["closest": .array(closest.map { .string($0) })]))
+        }
+        let runs = Dictionary(grouping: candidates) { "\($0.phrase.intent) \(JSON.object($0.parameters).canonicalString)" }
+        if runs.count > 1 {
+            let options = candidates.map { c -> JSON in
+                ["plugin": .string(c.phrase.plugin), "intent": .string(c.phrase.intent),
+                 "phrase": .string(c.phrase.template.display(applicationName: catalog.applicationName(c.phrase.plugin)))]
+            }
+            let list = candidates.map { "\($0.phrase.intent) (\($0.phrase.plugin))" }.joined(separator: ", ")
+            return .failure(BusError(.choiceRequired, "“\(text)” matches phrases of different intents: \(list); say it more specifically",
+                                     details: ["candidates": .array(options)]))
+        }
+        // One intent with the same parameters. Several plugins declaring it is the usual
+        // contested intent: the usual choice decides (remembered, preset, or a prompt).
+        let plugins = Set(candidates.map(\.phrase.plugin)).sorted()
+        let plugin: String? = plugins.count == 1 && claimants(first.phrase.intent).count > 1 ? plugins[0] : nil
+        let via: JSON = ["source": .string(first.phrase.source.rawValue),
+                         "phrase": .string(first.phrase.template.display(applicationName: catalog.applicationName(first.phrase.plugin))),
+                         "intent": .string(first.phrase.intent), "parameters": .object(first.parameters),
+                         "plugins": .array(plugins.map { .string($0) })]
+        return .success((HandOn(intent: first.phrase.intent, parameters: .object(first.parameters), plugin: plugin), via))
+    }
+
+    func say(_ request: ControlRequest) -> Result<HandOn, BusError> {
+        switch ShortcutInput.text(request.body, "text", required: true) {
+        case .failure(let e): return .failure(e)
+        case .success(let text):
+            return resolve(text!).map { handOn, via in
+                logger.info("say “\(text!)” → \(handOn.intent) \(handOn.parameters.canonicalString) (\(via["source"]?.displayText ?? ""))")
+                return handOn
+            }
+        }
+    }
+
+    func sayMatch(_ request: ControlRequest) -> Result<JSON, BusError> {
+        switch ShortcutInput.text(request.body, "text", required: true) {
+        case .failure(let e): return .failure(e)
+        case .success(let text): return resolve(text!).map { $0.1 }
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import IntentBus
+
+extension ShortcutStore {
+    /// Records `donation` and drops the oldest beyond `maximumDonations`. Returns it
+    /// with its row id.
+    @discardableResult
+    func donate(_ donation: Donation) throws(ShortcutStoreError) -> Donation {
+        try access("donate") { db in
+            try db.transaction {
+                try db.run("""
+                    INSERT INTO donations (identifier, group_id, intent, parameters, plugin, client, title, phrase, predict, source, at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, Self.values(donation))
+                var stored = donation
+                stored.id = try db.scalarInt("SELECT last_insert_rowid()") ?? 0
+                try db.run("DELETE FROM donations WHERE id <= ?", [.int(stored.id - Int64(Self.maximumDonations))])
+                return stored
+            }
+        }
+    }
+
+    /// Records several donations in one transaction (one fsync), then drops the oldest
+    /// beyond `maximumDonations`.
+    func donate(batch: [Donation]) throws(ShortcutStoreError) {
+        try access("donate") { db in
+            try db.transaction {
+                for donation in batch {
+                    try db.run("""
+                        INSERT INTO donations (identifier, group_id, intent, parameters, plugin, client, title, phrase, predict, source, at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, Self.values(donation))
+                }
+                let last = try db.scalarInt("SELECT last_insert_rowid()") ?? 0
+                try db.run("DELETE FROM donations WHERE id <= ?", [.int(last - Int64(Self.maximumDonations))])
+            }
+        }
+    }
+
+    private static func values(_ donation: Donation) -> [SQLiteValue] {
+        [text(donation.identifier), text(donation.group), .text(donation.intent),
+         .text(donation.parameters.canonicalString), text(donation.plugin), text(donation.client),
+         text(donation.title), text(donation.phrase), .int(donation.eligibleForPrediction ? 1 : 0),
+         .text(donation.source.rawValue), .int(milliseconds(donation.at))]
+    }
+
+    /// Donations, newest first; `plugin` narrows them to one plugin's.
+    func donations(plugin: String? = nil) throws(ShortcutStoreError) -> [Donation] {
+        try access("list donations") { db in
+            let filter = plugin == nil ? "" : "WHERE plugin = ?"
+            return try db.query("""
+                SELECT id, identifier, group_id, intent, parameters, plugin, client, title, phrase, predict, source, at
+                FROM donations \(filter) ORDER BY id DESC
+                """, plugin.map { [.text($0)] } ?? []) { row in
+                Donation(id: row.int(0), identifier: row.text(1), group: row.text(2), intent: row.text(3) ?? "",
+                         parameters: (try? JSON.parse(row.text(4) ?? "{}")) ?? .object([:]), plugin: row.text(5),
+                         client: row.text(6), title: row.text(7), phrase: row.text(8), eligibleForPrediction: row.int(9) != 0,
+                         source: Donation.Source(rawValue: row.text(10) ?? "") ?? .host, at: Self.date(row.int(11)))
+            }
+        }
+    }
+
+    /// Deletes the donations `selector` picks, only `plugin`'s when given (a plugin
+    /// deletes its own). Returns how many were removed.
+    func deleteDonations(_ selector: DonationSelector, plugin: String? = nil) throws(ShortcutStoreError) -> Int {
+        var conditions: [String] = []
+        var values: [SQLiteValue] = []
+        switch selector {
+        case .identifiers(let ids):
+            guard !ids.isEmpty else { return 0 }
+            conditions.append("identifier IN (\(ids.map { _ in "?" }.joined(separator: ", ")))")
+            values += ids.map { .text($0) }
+        case .group(let group):
+            conditions.append("group_id = ?")
+            values.append(.text(group))
+        case .plugin(let id):
+            conditions.append("plugin = ?")
+            values.append(.text(id))
+        case .all:
+            break
+        }
+        if let plugin {
+            conditions.append("plugin = ?")
+            values.append(.text(plugin))
+        }
+        let clause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        return try access("delete donations") { db in
+            try db.transaction { try db.run("DELETE FROM donations" + clause, values) }
+        }
+    }
+
+    private static func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+}

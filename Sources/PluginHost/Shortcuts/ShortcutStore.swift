@@ -1,0 +1,190 @@
+import Foundation
+import IntentBus
+
+/// A phrase a user recorded for an intent with fixed parameters ("Add to Siri").
+struct UserPhrase: Sendable, Equatable {
+    /// The phrase as the user wrote it.
+    let phrase: String
+    let intent: String
+    /// A JSON object: the parameters the intent runs with.
+    let parameters: JSON
+    /// The plugin it runs on, or nil for whichever the usual choice picks.
+    let plugin: String?
+    /// The client that recorded it, when it gave an identity.
+    let client: String?
+    let createdAt: Date
+    let updatedAt: Date
+
+    /// The normalised words the phrase is stored and matched by.
+    var key: String { PhraseText.normalised(phrase) }
+}
+
+/// User phrases and donations, in SQLite beside the remembered choices
+/// (`shortcuts.sqlite3` in the state directory), with the same durability: WAL with
+/// `synchronous=FULL`, so a call that returned has committed and survives `kill -9`.
+/// A corrupt file is moved aside and an empty one takes its place, as for choices.
+///
+/// Storage is bounded: at most `maximumUserPhrases` phrases (more are refused) and
+/// `maximumDonations` donations (the oldest are dropped first).
+///
+/// Threading: not thread-safe; the host uses it from the router thread only.
+final class ShortcutStore {
+    static let fileName = "shortcuts.sqlite3"
+    static let schemaVersion: Int64 = 1
+    static let maximumUserPhrases = 500
+    static let maximumDonations = 2_000
+
+    let path: String
+    private let db: SQLiteDatabase
+    /// Set when a corrupt file was moved aside at open.
+    private(set) var recoveryNote: String?
+
+    /// Opens (or creates) the store in `directory`.
+    init(directory: String) throws(ShortcutStoreError) {
+        path = (directory as NSString).appendingPathComponent(Self.fileName)
+        do { try ChoiceStore.prepareDirectory(directory) } catch {
+            throw ShortcutStoreError(.unavailable, path: directory, detail: error.detail)
+        }
+        switch Self.open(path) {
+        case .success(let opened): db = opened
+        case .failure(let error) where error.sqlite?.isCorruption == true:
+            let movedTo: String
+            do { movedTo = try ChoiceStore.moveAside(path) } catch {
+                throw ShortcutStoreError(.unavailable, path: path, detail: error.detail)
+            }
+            recoveryNote = "the shortcut store was corrupt (\(error.detail)); moved to \(movedTo), starting empty"
+            switch Self.open(path) {
+            case .success(let opened): db = opened
+            case .failure(let again): throw again
+            }
+        case .failure(let error): throw error
+        }
+    }
+
+    private static func open(_ path: String) -> Result<SQLiteDatabase, ShortcutStoreError> {
+        do {
+            let db = try SQLiteDatabase(path: path)
+            _ = try db.scalarText("PRAGMA journal_mode=WAL")
+            try db.exec("PRAGMA synchronous=FULL")
+            let check = try db.query("PRAGMA quick_check") { $0.text(0) ?? "" }
+            guard check == ["ok"] else {
+                db.close()
+                return .failure(ShortcutStoreError(.unavailable, path: path, detail: "quick_check: \(check.prefix(3).joined(separator: "; "))",
+                    sqlite: SQLiteError(code: 11, extendedCode: 11, message: "quick_check failed", operation: "open")))
+            }
+            try db.transaction {
+                let version = try db.scalarInt("PRAGMA user_version") ?? 0
+                if version == 0 {
+                    try db.exec("""
+                        CREATE TABLE IF NOT EXISTS user_phrases (
+                            key TEXT PRIMARY KEY,        -- the phrase's normalised words
+                            phrase TEXT NOT NULL,
+                            intent TEXT NOT NULL,
+                            parameters TEXT NOT NULL,    -- a JSON object
+                            plugin TEXT,                 -- NULL: the usual choice
+                            client TEXT,
+                            created_at INTEGER NOT NULL, -- milliseconds since 1970, UTC
+                            updated_at INTEGER NOT NULL
+                        ) WITHOUT ROWID;
+                        CREATE TABLE IF NOT EXISTS donations (
+                            id INTEGER PRIMARY KEY AUTOINCREMENT,
+                            identifier TEXT,             -- the donor's persistent identifier
+                            group_id TEXT,
+                            intent TEXT NOT NULL,
+                            parameters TEXT NOT NULL,    -- a JSON object
+                            plugin TEXT,
+                            client TEXT,
+                            title TEXT,
+                            phrase TEXT,                 -- suggested invocation phrase
+                            predict INTEGER NOT NULL,    -- eligible for prediction
+                            source TEXT NOT NULL,        -- 'host', 'plugin' or 'client'
+                            at INTEGER NOT NULL          -- milliseconds since 1970, UTC
+                        );
+                        CREATE INDEX IF NOT EXISTS donations_identifier ON donations (identifier);
+                        CREATE INDEX IF NOT EXISTS donations_group ON donations (group_id);
+                        PRAGMA user_version = \(schemaVersion);
+                        """)
+                } else if version != schemaVersion {
+                    throw ShortcutStoreError(.unavailable, path: path,
+                                             detail: "schema version \(version) is not \(schemaVersion); written by another IntentBus")
+                }
+            }
+            return .success(db)
+        } catch let error as ShortcutStoreError {
+            return .failure(error)
+        } catch let error as SQLiteError {
+            return .failure(ShortcutStoreError(.unavailable, path: path, detail: "open failed", sqlite: error))
+        } catch {
+            return .failure(ShortcutStoreError(.unavailable, path: path, detail: "open failed: \(error)"))
+        }
+    }
+
+    func close() { db.close() }
+
+    /// Runs `body`, turning what it throws into a `ShortcutStoreError`.
+    func access<R>(_ operation: String, _ body: (SQLiteDatabase) throws -> R) throws(ShortcutStoreError) -> R {
+        do { return try body(db) } catch let error as ShortcutStoreError {
+            throw error
+        } catch let error as SQLiteError {
+            throw ShortcutStoreError(.queryFailed, path: path, detail: "\(operation) failed", sqlite: error)
+        } catch {
+            throw ShortcutStoreError(.queryFailed, path: path, detail: "\(operation) failed: \(error)")
+        }
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    // MARK: User phrases
+
+    /// Every user phrase, by its words.
+    func userPhrases() throws(ShortcutStoreError) -> [UserPhrase] {
+        try access("list user phrases") { db in
+            try db.query("SELECT \(Self.phraseColumns) FROM user_phrases ORDER BY key", row: Self.userPhrase)
+        }
+    }
+
+    /// The user phrase whose words are `key`, or nil.
+    func userPhrase(key: String) throws(ShortcutStoreError) -> UserPhrase? {
+        try access("find a user phrase") { db in
+            try db.query("SELECT \(Self.phraseColumns) FROM user_phrases WHERE key = ?", [.text(key)], row: Self.userPhrase).first
+        }
+    }
+
+    private static let phraseColumns = "phrase, intent, parameters, plugin, client, created_at, updated_at"
+
+    private static func userPhrase(_ row: SQLiteRow) -> UserPhrase {
+        UserPhrase(phrase: row.text(0) ?? "", intent: row.text(1) ?? "",
+                   parameters: (try? JSON.parse(row.text(2) ?? "{}")) ?? .object([:]),
+                   plugin: row.text(3), client: row.text(4),
+                   createdAt: date(row.int(5)), updatedAt: date(row.int(6)))
+    }
+
+    /// Stores `phrase`, replacing the one stored under `replacing` (its key) when given.
+    /// Refuses a new phrase beyond `maximumUserPhrases`.
+    func save(_ phrase: UserPhrase, replacing: String? = nil) throws(ShortcutStoreError) {
+        try access("save a user phrase") { db in
+            try db.transaction {
+                if let replacing { try db.run("DELETE FROM user_phrases WHERE key = ?", [.text(replacing)]) }
+                let count = try db.scalarInt("SELECT count(*) FROM user_phrases") ?? 0
+                guard count < Self.maximumUserPhrases else {
+                    throw ShortcutStoreError(.queryFailed, path: path,
+                        detail: "\(count) user phrases are stored, the most there may be; delete some first")
+                }
+                try db.run("""
+                    INSERT INTO user_phrases (key, phrase, intent, parameters, plugin, client, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.text(phrase.key), .text(phrase.phrase), .text(phrase.intent), .text(phrase.parameters.canonicalString),
+                          phrase.plugin.map { .text($0) } ?? .null, phrase.client.map { .text($0) } ?? .null,
+                          .int(Self.milliseconds(phrase.createdAt)), .int(Self.milliseconds(phrase.updatedAt))])
+            }
+        }
+    }
+
+    /// Deletes the user phrase stored under `key`; returns whether there was one.
+    func deleteUserPhrase(key: String) throws(ShortcutStoreError) -> Bool {
+        try access("delete a user phrase") { db in
+            try db.transaction { try db.run("DELETE FROM user_phrases WHERE key = ?", [.text(key)]) } > 0
+        }
+    }
+}

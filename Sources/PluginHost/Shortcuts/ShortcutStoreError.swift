@@ -1,0 +1,30 @@
+import Foundation
+
+/// A `ShortcutStore` operation that failed: a stable code, the database file, and the
+/// SQLite error underneath when there is one.
+struct ShortcutStoreError: Error, Sendable, CustomStringConvertible {
+    enum Code: String, Sendable {
+        /// The store could not be opened (directory, permissions, a newer schema).
+        case unavailable
+        /// A read or write failed.
+        case queryFailed
+        /// A stored row could not be read back (damaged JSON).
+        case badRow
+    }
+
+    let code: Code
+    let path: String
+    let detail: String
+    let sqlite: SQLiteError?
+
+    init(_ code: Code, path: String, detail: String, sqlite: SQLiteError? = nil) {
+        self.code = code
+        self.path = path
+        self.detail = detail
+        self.sqlite = sqlite
+    }
+
+    var description: String {
+        "\(code.rawValue) at \(path): \(detail)" + (sqlite.map { " [\($0)]" } ?? "")
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import IntentBus
+
+/// `intentbus say "…"`: runs whatever intent a phrase names (`ib.say`), with the usual
+/// prompts, progress and final answer.
+enum SayCommand {
+    static let usage = """
+    usage: intentbus say TEXT… [options]
+
+    Runs the intent a phrase names: a phrase you recorded (intentbus shortcuts add)
+    first, then the plugins' app shortcuts and legacy phrases. Case, accents,
+    punctuation and spacing don't matter. A slot is filled from what you said: an entity
+    by the plugin's query, an enum by a case's name. Prompts are asked as with send.
+
+    options:
+      --match              show what the phrase would run, without running it
+      --answer name=value  answer a prompt without asking (repeatable), as with send
+      --client ID          a stable client identity (remembered choices, donations)
+      --credential SECRET  the client credential for restricted intents
+      --timeout S          seconds to wait for the plugin
+      --json               print the whole reply as JSON
+      --config FILE | --endpoint EP
+    Exit codes as for send; no matching phrase is a bus error (3), listing the closest.
+    """
+
+    static func run(_ argv: [String]) throws -> Int32 {
+        let args = try Arguments(argv, valued: ["answer", "client", "credential", "timeout", "config", "endpoint"],
+                                 booleans: ["match", "json", "help"])
+        if args.flag("help") { print(usage); return ExitCode.success }
+        let text = args.positionals.joined(separator: " ")
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("say needs TEXT") }
+        let endpoint = try resolveEndpoint(args)
+        let client = try IntentClient(endpoint: endpoint)
+        if args.flag("match") {
+            do {
+                let match = try client.control("ib.say.match", ["text": .string(text)])
+                if args.flag("json") { print(prettyJSON(match)); return ExitCode.success }
+                let params = (match["parameters"]?.objectValue ?? [:]).sorted { $0.key < $1.key }
+                    .map { "\($0.key)=\($0.value.canonicalString)" }.joined(separator: " ")
+                let plugins = (match["plugins"]?.arrayValue ?? match["plugin"].map { [$0] } ?? []).compactMap(\.stringValue)
+                print("“\(match["phrase"]?.displayText ?? text)” (\(match["source"]?.displayText ?? "?")) → \(match["intent"]?.displayText ?? "?")"
+                      + (params.isEmpty ? "" : " \(params)") + (plugins.isEmpty ? "" : " [\(plugins.joined(separator: ", "))]"))
+                return ExitCode.success
+            } catch {
+                return report(error, json: args.flag("json"))
+            }
+        }
+        var options = RequestOptions()
+        if let t = args.value("timeout") {
+            guard let s = Double(t), s > 0, s <= 3600 else { throw UsageError("--timeout takes seconds within 0…3600, got \(t)") }
+            options.timeout = .milliseconds(Int64(s * 1000))
+        }
+        options.credential = args.value("credential") ?? ProcessInfo.processInfo.environment["INTENTBUS_CREDENTIAL"]
+        options.clientIdentity = args.value("client")
+        var answers: [String: String] = [:]
+        for a in args.values("answer") {
+            guard let eq = a.firstIndex(of: "=") else { throw UsageError("--answer takes name=value, got \(a)") }
+            answers[String(a[..<eq])] = String(a[a.index(after: eq)...])
+        }
+        let prompter = Prompter(answers: answers, interactive: isatty(0) == 1) { entity in
+            guard let side = try? IntentClient(endpoint: endpoint),
+                  let body = try? side.control("ib.entities", ["entity": .string(entity), "query": "suggested"],
+                                               wait: .seconds(3)) else { return [] }
+            return body["results"]?.arrayValue ?? []
+        }
+        do {
+            let reply = try client.send("ib.say", parameters: ["text": .string(text)], options: options) { event in
+                switch event {
+                case .progress(let body):
+                    printError("… \(body["message"]?.stringValue ?? body.canonicalString)")
+                    return nil
+                case .prompt(let prompt):
+                    return prompter.answer(prompt)
+                }
+            }
+            if args.flag("json") {
+                print(JSON.object(["status": .string(reply.status), "plugin": reply.plugin.map { .string($0) } ?? .null,
+                                   "header": reply.header, "body": reply.body]).canonicalString)
+            } else {
+                SendCommand.printReply(reply)
+            }
+            return reply.succeeded ? ExitCode.success : ExitCode.intentFailed
+        } catch {
+            return report(error, json: args.flag("json"))
+        }
+    }
+
+    /// Prints a failed say and picks the exit code; "no phrase matches" lists the closest.
+    static func report(_ error: ClientError, json: Bool) -> Int32 {
+        if json, case .bus(let e) = error {
+            print(JSON.object(["status": "error", "error": e.json]).canonicalString)
+        } else {
+            printError("error: \(error)")
+            if case .bus(let e) = error, let candidates = e.details["candidates"]?.arrayValue {
+                for c in candidates {
+                    printError("  \(c["intent"]?.displayText ?? c["id"]?.displayText ?? "")\t\(c["plugin"]?.displayText ?? c["name"]?.displayText ?? "")\t\(c["phrase"]?.displayText ?? "")")
+                }
+            }
+        }
+        switch error {
+        case .bus(let e) where e.code == .timeout: return ExitCode.timeout
+        case .noAnswer: return ExitCode.hostUnreachable
+        default: return ExitCode.busError
+        }
+    }
+}

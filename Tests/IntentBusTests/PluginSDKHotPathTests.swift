@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import IntentBus
+
+/// An intent with parameters between other stored properties, to check that the cached
+/// parameter table finds exactly what `Mirror` finds.
+private struct TableTestIntent: AppIntent {
+    static let title = "Table test"
+    let before = 42
+    @Parameter(title: "Text") var text: String
+    var note = "not a parameter"
+    @Parameter(title: "Count", default: 3) var count: Int
+    @Parameter(title: "Flag") var flag: Bool?
+
+    func perform() async throws -> IntentResult { .result(dialog: "\(text)") }
+}
+
+/// The benchmark-driven changes to the plugin SDK's hot path keep their behaviour
+/// (docs/performance.md).
+@Suite struct PluginSDKHotPathTests {
+    @Test func parameterTableFindsWhatMirrorFinds() throws {
+        let intent = TableTestIntent()
+        let table = try #require(IntentParameterTable.of(TableTestIntent.self))
+        let fast = table.parameters(of: intent)
+        let slow = IntentReflection.parameters(of: intent)
+        #expect(fast.map(\.0) == ["text", "count", "flag"])
+        #expect(fast.map(\.0) == slow.map(\.0))
+        // The same parameter objects: binding through the table binds the intent's own.
+        for (a, b) in zip(fast, slow) { #expect(a.1 === b.1) }
+        // A second lookup is the cached table.
+        #expect(IntentParameterTable.of(TableTestIntent.self)?.fields.map(\.offset) == table.fields.map(\.offset))
+    }
+
+    @Test func jsonStringsWithAndWithoutEscapesAreCanonical() throws {
+        let cases: [(JSON, String)] = [
+            (.string("plain ascii"), #""plain ascii""#),
+            (.string("Grüße, 東京 🚀"), "\"Grüße, 東京 🚀\""),
+            (.string("quote \" backslash \\ slash /"), #""quote \" backslash \\ slash /""#),
+            (.string("line\nfeed\ttab\u{01}"), #""line\nfeed\ttab\u0001""#),
+            (["k\"ey": "v", "a": ["x", 1]], #"{"a":["x",1],"k\"ey":"v"}"#),
+        ]
+        for (value, text) in cases {
+            #expect(value.canonicalString == text)
+            #expect(try JSON.parse(text) == value)
+        }
+    }
+
+    @Test func receiveIntoReusesFramesButNeverOneThatIsStillHeld() throws {
+        let context = ZMQContext()
+        let endpoint = "inproc://sdk-receive-into-\(UUID().uuidString)"
+        let pull = try ZMQSocket(context, .pull)
+        try pull.bind(endpoint)
+        let push = try ZMQSocket(context, .push)
+        try push.connect(endpoint)
+        try pull.setReceiveTimeout(milliseconds: 5_000)
+
+        var frames: [Frame] = []
+        #expect(try pull.receive(into: &frames, dontWait: true) == false)
+        #expect(frames.isEmpty)
+        try push.send([Frame("a"), Frame("bb"), Frame("ccc")])
+        #expect(try pull.receive(into: &frames))
+        #expect(frames.map(\.string) == ["a", "bb", "ccc"])
+        let first = frames[0]
+        let kept = frames[1]  // someone still holds this one
+        try push.send([Frame("x"), Frame("y")])
+        #expect(try pull.receive(into: &frames))
+        #expect(frames.map(\.string) == ["x", "y"])
+        #expect(kept.string == "bb")
+        #expect(frames[1] !== kept)
+        #expect(frames[0] !== first)
+        // A weak reference does not count: the frame is reused, so it stays alive.
+        weak var reused = frames[0]
+        try push.send([Frame("again")])
+        #expect(try pull.receive(into: &frames))
+        #expect(frames.count == 1 && frames[0].string == "again")
+        #expect(reused != nil && frames[0] === reused)
+    }
+}

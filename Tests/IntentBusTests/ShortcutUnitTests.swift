@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import IntentBus
+@testable import PluginHost
+
+/// A HELLO body for a new-style plugin with OpenProjectIntent (entity `project`, string
+/// `note`), ShowCartAppIntent (enum `currency`), and these shortcuts.
+private func hello(_ shortcuts: JSON) -> JSON {
+    let intents: JSON = [
+        ["identifier": "OpenProjectIntent", "title": "Open project", "parameters": [
+            ["name": "project", "title": "Project", "type": "entity", "entity": "ProjectEntity"],
+            ["name": "note", "title": "Note", "type": "string", "optional": true]]],
+        ["identifier": "ShowCartAppIntent", "title": "Show my cart", "parameters": [
+            ["name": "currency", "title": "Currency", "type": "enum", "enum": "CartCurrency", "default": "eur"]]],
+    ]
+    return ["plugin": "focusflow", "intents": [["name": "OpenProjectIntent", "style": "new"], ["name": "ShowCartAppIntent", "style": "new"]],
+            "metadata": ["new_style": ["version": 1, "intents": intents, "shortcuts": shortcuts,
+                "entities": [["name": "ProjectEntity", "type_display_name": "Project", "query": ["ids": true, "matching": true]]],
+                "enums": [["name": "CartCurrency", "cases": [["value": "eur", "title": "Euro"], ["value": "usd", "title": "US dollar"]]]]]]]
+}
+
+private func check(_ shortcuts: JSON) -> (errors: [String], warnings: [String]) {
+    ShortcutValidation.check(hello: hello(shortcuts), plugin: "focusflow", names: ["FocusFlow", "Focus Flow"],
+                             others: ["cart": ["Cart"], "balance": ["FONIC Guthaben", "FONIC"]])
+}
+
+private func shortcut(_ phrases: [String], title: String = "Open") -> JSON {
+    shortcut("OpenProjectIntent", phrases, title: title)
+}
+
+private func shortcut(_ intent: String, _ phrases: [String], title: String = "Open") -> JSON {
+    ["intent": .string(intent), "phrases": .array(phrases.map { .string($0) }), "short_title": .string(title)]
+}
+
+@Suite("Shortcuts: phrases, rules, matching")
+struct ShortcutUnitTests {
+    @Test("normalising: case, diacritics, punctuation and whitespace don't count; ß is ss")
+    func normalise() {
+        #expect(PhraseText.normalised("  Öffne „Website“ in   FocusFlow!! ") == "offne website in focusflow")
+        #expect(PhraseText.normalised("Straße") == "strasse")
+        #expect(PhraseText.normalised("What's in my cart?") == "what s in my cart")
+        #expect(PhraseText.tokens("Café Müller, bitte").map(\.key) == ["cafe", "muller", "bitte"])
+    }
+
+    @Test("templates: placeholders parsed, malformed ones refused")
+    func templates() throws {
+        let t = try PhraseTemplate("Öffne ${project} in ${applicationName}")
+        #expect(t.slots == ["project"])
+        #expect(t.mentionsApplicationName)
+        #expect(t.key(applicationName: "FocusFlow") == "offne {} in focusflow")
+        #expect(throws: PhraseTemplateError.self) { try PhraseTemplate("Open ${project in it") }
+        #expect(throws: PhraseTemplateError.self) { try PhraseTemplate("Open ${} now") }
+    }
+
+    @Test("a valid declaration passes with no errors")
+    func valid() {
+        let r = check([shortcut(["Öffne ${project} in ${applicationName}", "Open ${project}"]),
+                       shortcut("ShowCartAppIntent", ["Show my money in ${currency}"])])
+        #expect(r.errors.isEmpty)
+        #expect(r.warnings.isEmpty)
+    }
+
+    @Test("each rule has its error", arguments: [
+        (shortcut(["Open the project"]), "neither ${applicationName} nor a parameter"),
+        (shortcut(["Open ${note} in ${applicationName}"]), "a slot must be an entity or enum parameter"),
+        (shortcut(["Open ${nothing} in ${applicationName}"]), "is not a parameter of OpenProjectIntent"),
+        (shortcut(["Open ${project} in Cart"]), "names another plugin, cart"),
+        (shortcut(["Wie viel Guthaben bei FONIC für ${project}"]), "names another plugin, balance"),
+        (shortcut(["Open ${project}", "open  ${project}!"]), "repeats \"Open ${project}\""),
+        (shortcut("NoSuchIntent", ["Run ${applicationName}"]), "is not a new-style intent of this plugin"),
+        (shortcut([]), "has no phrases"),
+        (shortcut(["Open ${project} in ${applicationName}"], title: ""), "has no short title"),
+        (shortcut(["Open ${project in ${applicationName}"]), "is not a placeholder"),
+        (shortcut(["Open ${project"]), "without a closing"),
+        (shortcut("ShowCartAppIntent", ["Show ${currency}${currency} now"]), "a parameter appears twice"),
+    ])
+    func rule(declaration: JSON, expected: String) {
+        let r = check([declaration])
+        #expect(r.errors.contains { $0.contains(expected) }, "errors: \(r.errors)")
+    }
+
+    @Test("more than 10 shortcuts is an error")
+    func tooMany() {
+        let r = check(.array((0..<11).map { i in shortcut(["Open ${project} number \(i)"]) }))
+        #expect(r.errors.contains { $0.contains("11 app shortcuts declared; at most 10") })
+        #expect(check(.array((0..<10).map { i in shortcut(["Open ${project} number \(i)"]) })).errors.isEmpty)
+    }
+
+    @Test("the guidelines' warnings: too long, a wake word")
+    func warnings() {
+        let long = check([shortcut(["Please would you be so kind as to open ${project} in ${applicationName}"])])
+        #expect(long.errors.isEmpty)
+        #expect(long.warnings.contains { $0.contains("keep phrases short") })
+        let wake = check([shortcut(["Hey Siri open ${project}"])])
+        #expect(wake.warnings.contains { $0.contains("wake word \"hey siri\"") })
+    }
+
+    @Test("matching: slots by entity text and enum display name, the name by a synonym")
+    func matching() throws {
+        let r = ShortcutRules.check(newStyle: hello([shortcut(["Öffne ${project} in ${applicationName}"]),
+                                                     shortcut("ShowCartAppIntent", ["Zeig mein Geld in ${currency}"])])["metadata"]?["new_style"],
+                                    catalog: NewStyleCatalog.parse(hello: hello([])).0,
+                                    context: .init(plugin: "focusflow", applicationNames: ["FocusFlow", "Focus Flow"], otherPlugins: [:]))
+        #expect(r.errors.isEmpty)
+        let open = try #require(r.phrases.first { $0.intent == "OpenProjectIntent" })
+        let names = [["focusflow"], ["focus", "flow"]]
+        let m = PhraseMatcher("öffne Garden Shed in Focus Flow!")
+            .match(open.template, names: names) { open.value(for: $0, said: $1) != nil }
+        #expect(m?.captures == ["project": "Garden Shed"])
+        #expect(open.value(for: "project", said: "Garden Shed") == ["text": "Garden Shed"])
+        #expect(PhraseMatcher("öffne in FocusFlow").match(open.template, names: names) == nil)
+
+        let cart = try #require(r.phrases.first { $0.intent == "ShowCartAppIntent" })
+        let accept: (String, String) -> Bool = { cart.value(for: $0, said: $1) != nil }
+        let usd = PhraseMatcher("Zeig mein Geld in US-Dollar").match(cart.template, names: names, accept: accept)
+        #expect(usd.flatMap { cart.value(for: "currency", said: $0.captures["currency"]!) } == "usd")
+        #expect(PhraseMatcher("Zeig mein Geld in Yen").match(cart.template, names: names, accept: accept) == nil)
+        #expect(cart.said(with: ["currency": "usd"], applicationName: "Cart") == "Zeig mein Geld in US dollar")
+    }
+
+    @Test("a phrase with many slots against long hostile text gives up within its step budget")
+    func matcherBudget() throws {
+        let template = try PhraseTemplate("${a} x ${b} x ${c} x ${d} y")
+        let text = Array(repeating: "x", count: 100).joined(separator: " ")
+        let started = Date()
+        #expect(PhraseMatcher(text).match(template, names: []) == nil)
+        #expect(Date().timeIntervalSince(started) < 2)
+        // A reasonable text still matches.
+        #expect(PhraseMatcher("one x two x three x four y").match(template, names: [])?.captures["d"] == "four")
+    }
+
+    @Test("the Swift SDK writes phrases with placeholders and donations into the REPLY header")
+    func sdk() {
+        let phrase: AppShortcutPhrase = "Öffne \(parameter: "project") in \(.applicationName)"
+        #expect(phrase.text == "Öffne ${project} in ${applicationName}")
+        let shortcut = AppShortcut(intentIdentifier: "OpenProjectIntent", phrases: [phrase], shortTitle: "Öffnen", systemImageName: "folder")
+        #expect(shortcut.phrases.map(\.text) == ["Öffne ${project} in ${applicationName}"])
+        var result = IntentResult.result(dialog: "ok")
+        result.donation = IntentDonation(identifier: "a", group: "g", suggestedInvocationPhrase: "Go")
+        result.deletedDonations = .group("old")
+        #expect(result.donation?.json == ["identifier": "a", "group": "g", "suggested_phrase": "Go", "eligible_for_prediction": true])
+        #expect(result.deletedDonations?.json == ["group": "old"])
+    }
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The plugin SDK's own cost in instructions per request (docs/performance.md, "The plugin
+# SDK"): the echo plugin (the SDK's raw path) and the no-decode plugin (bench-worker
+# --no-decode --plugin) each run under callgrind behind a release host, once for a few
+# requests and once for COUNT more; the difference, divided by COUNT, is what one request
+# costs the plugin process (every thread, libzmq's I/O thread included), without start-up.
+# Deterministic, unlike CPU time on a shared machine. Needs valgrind and the release build,
+# and a python with pyzmq (PYTHON, default .venv/bin/python from `make python-venv`).
+# Usage: bench/sdk/instructions.sh [COUNT]   (default 20000; about a minute)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+count=${1:-20000}
+python=${PYTHON:-.venv/bin/python}
+bin=$PWD/.build/release
+work=$(mktemp -d /tmp/ibsdk-XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+total() {  # total() KIND REQUESTS → instructions of the plugin process
+    local kind=$1 n=$2 exec
+    if [ "$kind" = sdk ]; then exec="$bin/plugin-echo --raw"; else exec="$bin/bench-worker --no-decode --plugin"; fi
+    mkdir -p "$work/$kind-$n"
+    cat > "$work/$kind-$n/plugins.yaml" <<YAML
+host:
+  state_dir: $work/$kind-$n/state
+plugins:
+  - id: echo
+    exec: valgrind --tool=callgrind --callgrind-out-file=$work/$kind-$n/out.cg $exec
+    IntentsSupported: [EchoIntent]
+    timeout: 60s
+    max_in_flight: 4096
+YAML
+    "$bin/intentbus" host --config "$work/$kind-$n/plugins.yaml" --log-level warning > "$work/$kind-$n/host.log" 2>&1 &
+    local host=$!
+    local socket="$work/$kind-$n/state/frontend.sock"
+    for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
+    timeout 300 "$python" bench/sdk/load.py "ipc://$socket" "$n" 50 > /dev/null || { kill "$host"; wait "$host" || true; exit 1; }
+    kill "$host"           # SIGTERM: the host stops its plugin, and callgrind writes its file
+    wait "$host" || true
+    for _ in $(seq 100); do [ -s "$work/$kind-$n/out.cg" ] && break; sleep 0.1; done
+    sleep 1
+    callgrind_annotate "$work/$kind-$n/out.cg" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
+}
+
+declare -A per
+for kind in sdk raw; do
+    few=$(total "$kind" 100)
+    many=$(total "$kind" $((count + 100)))
+    per[$kind]=$(( (many - few) / count ))
+    echo "$kind: $few instructions for 101 requests, $many for $((count + 101)): ${per[$kind]} per request"
+done
+echo "SDK raw path / no-decode plugin: $(awk -v a="${per[sdk]}" -v b="${per[raw]}" 'BEGIN { printf "%.3f", a / b }')× (target ≤ 1.20×)"

@@ -1,0 +1,24 @@
+"""Sends COUNT echo requests of 100 B to a host, WINDOW in flight, after one probe that
+waits until the plugin answers. Used by instructions.sh; prints the replies it got."""
+
+import sys
+
+import zmq
+
+endpoint, count, window = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+socket = zmq.Context().socket(zmq.DEALER)
+socket.rcvtimeo = 30_000
+socket.connect(endpoint)
+body = b'{"p":"' + b"x" * 92 + b'"}'
+socket.send_multipart([b"IB1", b"REQUEST", b"0", b"EchoIntent", b"", body])
+assert socket.recv_multipart()[1] == b"REPLY", "the probe was not answered"
+sent = ok = 0
+while ok < count:
+    while sent < count and sent - ok < window:
+        sent += 1
+        socket.send_multipart([b"IB1", b"REQUEST", b"%d" % sent, b"EchoIntent", b"", body])
+    frames = socket.recv_multipart()
+    if frames[1] != b"REPLY":
+        sys.exit(f"not a REPLY: {frames}")
+    ok += 1
+print(ok + 1)

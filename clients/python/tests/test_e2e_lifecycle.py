@@ -1,0 +1,39 @@
+"""Python plugins and the host's liveness checks (docs/lifecycle.md): the SDK answers
+HEARTBEAT from its socket loop, so a busy handler is not taken for a hung plugin, and a
+stopped (SIGSTOP) Python plugin is found hung and restarted."""
+
+import os
+import signal
+import time
+
+import pytest
+
+from conftest import py_plugin
+from intentbus import PluginHung
+
+
+def with_heartbeat(entry, interval="300ms"):
+    return entry + f"\n    heartbeat: {interval}"
+
+
+def test_a_busy_python_handler_is_not_hung(start_host):
+    host = start_host([with_heartbeat(py_plugin("py"))], wait_ready=["py"])
+    reply = host.client().send("PyIntent", {"sleep_ms": 1500}, timeout=10)
+    assert reply.status == "success"
+    assert "hung" not in host.log
+
+
+def test_a_stopped_python_plugin_is_found_hung_and_restarted(start_host):
+    host = start_host([with_heartbeat(py_plugin("py"))], wait_ready=["py"])
+    pid = host.plugin("py")["pid"]
+    client = host.client()
+    conv = client.start("PyIntent", {"sleep_ms": 5000}, timeout=10)
+    time.sleep(0.2)
+    os.kill(pid, signal.SIGSTOP)  # the host ends it (SIGKILL) once found hung
+    started = time.monotonic()
+    with pytest.raises(PluginHung):
+        while True:
+            conv.next()
+    assert time.monotonic() - started < 1.5
+    host.wait_plugin("py", "ready", not_pid=pid)
+    assert client.send("PyIntent", {"after": 1}, timeout=10).status == "success"

@@ -1,0 +1,201 @@
+"""CURVE and ZAP on tcp://127.0.0.1 (docs/security.md), with the real host and a real
+Python plugin that the host spawns over a CURVE backend: who may connect, what each
+client may do, and the modes of the host's files."""
+
+import os
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+import zmq
+
+from conftest import REPO, binary, plugin_entry, py_plugin
+from intentbus import Client, Forbidden, NoAnswer
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def keypair():
+    public, secret = zmq.curve_keypair()
+    return public.decode(), secret.decode()
+
+
+class CurveHost:
+    """A host on tcp://127.0.0.1 with CURVE, started by the test and stopped by pid."""
+
+    def __init__(self, clients, plugins, umask=None):
+        self.dir = tempfile.mkdtemp(prefix="ibsec-", dir="/tmp")
+        self.frontend = f"tcp://127.0.0.1:{free_port()}"
+        backend = f"tcp://127.0.0.1:{free_port()}"
+        lines = ["host:", "  state_dir: state", f"  frontend: {self.frontend}", f"  backend: {backend}", "  clients:"]
+        for c in clients:
+            lines += [f"    - name: {c['name']}", f"      public_key: \"{c['public']}\""]
+            lines += [f"      {k}: {v}" for k, v in c.get("extra", {}).items()]
+        with open(os.path.join(self.dir, "plugins.yaml"), "w") as f:
+            f.write("\n".join(lines) + "\nplugins:\n" + "\n".join(plugins) + "\n")
+        self.log_path = os.path.join(self.dir, "host.log")
+        env = dict(os.environ, PYTHONPATH=str(REPO / "clients" / "python"))
+        self._log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(
+            [binary("intentbus"), "host", "--config", os.path.join(self.dir, "plugins.yaml"), "--log-level", "debug"],
+            stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=str(REPO), env=env,
+            preexec_fn=(lambda: os.umask(umask)) if umask is not None else None)
+        self.state = os.path.join(self.dir, "state")
+        self._clients = []
+        deadline = time.monotonic() + 20
+        while not os.path.exists(os.path.join(self.state, "host.pub")):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the host did not start:\n{self.log}")
+            time.sleep(0.05)
+        time.sleep(0.2)
+        with open(os.path.join(self.state, "host.pub")) as f:
+            self.server_key = f.read().strip()
+
+    @property
+    def log(self):
+        with open(self.log_path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    def client(self, secret=None, server_key=None, slack=1.0):
+        """A client, closed by `stop()` (an unclosed client's context would be ended by the
+        garbage collector at some later moment, which can block)."""
+        if secret is None:
+            c = Client(self.frontend, slack=slack)
+        else:
+            key_file = os.path.join(self.dir, f"c-{time.monotonic_ns()}.key")
+            with open(key_file, "w") as f:
+                f.write(secret + "\n")
+            c = Client(self.frontend, slack=slack, client_key=key_file, server_key=server_key or self.server_key)
+        self._clients.append(c)
+        return c
+
+    def stop(self):
+        for c in self._clients:
+            c.close()
+        self._clients = []
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log.close()
+
+
+@pytest.fixture
+def curve_host():
+    hosts = []
+
+    def start(*args, **kw):
+        h = CurveHost(*args, **kw)
+        hosts.append(h)
+        return h
+    yield start
+    for h in hosts:
+        h.stop()
+
+
+def wait_reply(client, intent, params=None, seconds=20):
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return client.send(intent, params or {}, timeout=2)
+        except NoAnswer:
+            if time.monotonic() > deadline:
+                raise
+
+
+def test_only_listed_keys_connect_and_each_gets_its_rights(curve_host):
+    alice_pub, alice_sec = keypair()
+    bob_pub, bob_sec = keypair()
+    _, carol_sec = keypair()
+    host = curve_host([{"name": "alice", "public": alice_pub, "extra": {"intents": "[PyIntent, ib.ping]"}},
+                       {"name": "bob", "public": bob_pub, "extra": {"intents": "[\"Other*\"]"}}],
+                      [py_plugin("py")])
+    alice = host.client(alice_sec)
+    reply = wait_reply(alice, "PyIntent", {"x": 1})  # also proves the spawned plugin joined over CURVE
+    assert reply.status == "success"
+    assert reply.body["client"] == "alice", "the client identity is the key's name"
+    # Listed but without the right.
+    with pytest.raises(Forbidden) as e:
+        host.client(bob_sec).send("PyIntent", {}, timeout=3)
+    assert "client bob may not call PyIntent" in e.value.message
+    # No key, a wrong server key, an unlisted key: never connected, never answered.
+    for c in [host.client(), host.client(alice_sec, server_key=keypair()[0]), host.client(carol_sec)]:
+        with pytest.raises(NoAnswer):
+            c.send("PyIntent", {}, timeout=0.5)
+        c.close()
+    assert "is not listed in host.clients" in host.log
+    # A client cannot pose as another for remembered choices.
+    with pytest.raises(Forbidden):
+        alice.send("PyIntent", {}, timeout=3, client_id="bob")
+
+
+def test_files_are_private_whatever_the_umask(curve_host):
+    alice_pub, alice_sec = keypair()
+    host = curve_host([{"name": "alice", "public": alice_pub}], [py_plugin("py")], umask=0)
+    wait_reply(host.client(alice_sec), "PyIntent")
+    mode = lambda p: stat.S_IMODE(os.stat(os.path.join(host.state, p)).st_mode)
+    assert mode(".") == 0o700
+    assert mode("host.key") == 0o600
+    assert mode("choices.sqlite3") == 0o600
+
+
+def test_a_world_writable_state_dir_is_refused(tmp_path):
+    state = tmp_path / "state"
+    state.mkdir()
+    os.chmod(state, 0o777)
+    manifest = tmp_path / "plugins.yaml"
+    manifest.write_text("host:\n  state_dir: state\nplugins:\n" + py_plugin("py") + "\n")
+    out = subprocess.run([binary("intentbus"), "host", "--config", str(manifest)], capture_output=True, text=True,
+                         timeout=20, cwd=str(REPO))
+    assert out.returncode != 0
+    assert "world-writable" in out.stderr
+
+
+def test_a_remote_plugin_connects_with_its_own_key_and_a_wrong_key_is_refused(curve_host, tmp_path):
+    alice_pub, alice_sec = keypair()
+    plugin_pub, plugin_sec = keypair()
+    remote = "\n".join(["  - id: far", "    remote: true", f"    public_key: \"{plugin_pub}\"",
+                        "    IntentsSupported: [FarIntent]", "    timeout: 3s"])
+    host = curve_host([{"name": "alice", "public": alice_pub}], [remote])
+    assert host.client(alice_sec)  # the host is up
+    backend = [ln for ln in open(os.path.join(host.dir, "plugins.yaml")) if "backend:" in ln][0].split()[-1]
+
+    def start_plugin(secret):
+        env = dict(os.environ, PYTHONPATH=str(REPO / "clients" / "python"), INTENTBUS_BACKEND=backend,
+                   INTENTBUS_PLUGIN_ID="far", INTENTBUS_SERVER_KEY=host.server_key, INTENTBUS_CURVE_SECRET=secret,
+                   TEST_INTENTS="FarIntent")
+        env.pop("INTENTBUS_HOST_PID", None)
+        env.pop("INTENTBUS_TOKEN", None)
+        return subprocess.Popen([sys.executable, str(REPO / "clients/python/tests/plugins/pyplugin.py")], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    # The wrong key: refused during the CURVE handshake, so the request waits and times out.
+    impostor = start_plugin(keypair()[1])
+    try:
+        alice = host.client(alice_sec, slack=2.0)
+        with pytest.raises(Exception) as e:
+            alice.send("FarIntent", {}, timeout=1.5)
+        assert "did not become ready" in str(e.value) or "timeout" in str(e.value)
+        assert "plugin key" in host.log and "is not known to this host" in host.log
+    finally:
+        impostor.terminate()
+        impostor.wait(timeout=10)
+    # Its own key: it says HELLO over CURVE (no token) and serves.
+    plugin = start_plugin(plugin_sec)
+    try:
+        reply = wait_reply(alice, "FarIntent", {"hello": "far"})
+        assert reply.status == "success" and reply.body["params"] == {"hello": "far"}
+    finally:
+        plugin.terminate()
+        plugin.wait(timeout=10)
