@@ -4,7 +4,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 CONFIG ?= plugins.yaml
 
-.PHONY: all deps build run test test-swift bench bench-peers clean python-venv test-python lint-python
+.PHONY: all deps build run test test-swift bench bench-peers clean python-venv test-python lint-python fuzz fuzz-build fuzz-smoke
 
 # The Python client/plugin SDK lives in clients/python; tests and the demo's coffee plugin
 # run from a venv in the repository (.venv, gitignored), made with the system python3.
@@ -27,14 +27,15 @@ test: deps python-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory test-python
+	$(MAKE) --no-print-directory fuzz-smoke
 
 # The venv, with the intentbus package, pytest and the checkers (mypy, ruff); reinstalled
 # when the package changes.
 python-venv: $(VENV)/.intentbus-installed
 
-$(VENV)/.intentbus-installed: $(PY_SOURCES) | deps
+$(VENV)/.intentbus-installed: $(PY_SOURCES) Makefile | deps
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check ./clients/python pytest "mypy==2.4.1" "ruff==0.17.5"
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check ./clients/python pytest hypothesis "mypy==2.4.1" "ruff==0.17.5"
 	touch $@
 
 # The package's type hints hold (mypy --strict; it ships py.typed) and ruff finds nothing.
@@ -46,6 +47,28 @@ lint-python: python-venv
 test-python: python-venv lint-python
 	cd clients/python && ../../$(VENV)/bin/python -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "test-python: pytest collected no tests" >&2; exit 1; fi; exit $$rc
+
+# Fuzzing (docs/reliability.md). `make fuzz` runs every target FUZZ_SECONDS (default 60)
+# and prints cases run and crashes per target: the libFuzzer targets (wire decoder, JSON,
+# manifest and definition loaders; scripts/fuzz.sh), then the differential JSON fuzzer
+# (Swift canonical writer against Python's json) and the live protocol fuzzer (random and
+# mutated messages to a running host's frontend and backend). `make test` runs a short
+# bounded pass of the libFuzzer targets (FUZZ_SMOKE_SECONDS each); the Python fuzzers run
+# a bounded number of cases in every pytest run.
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 3
+
+fuzz-build: deps
+	scripts/fuzz.sh build
+
+fuzz-smoke: fuzz-build
+	scripts/fuzz.sh run $(FUZZ_SMOKE_SECONDS)
+
+fuzz: fuzz-build python-venv
+	$(SWIFT) build --product json-canonical
+	scripts/fuzz.sh run $(FUZZ_SECONDS); rc=$$?; \
+	cd clients/python && INTENTBUS_FUZZ_SECONDS=$(FUZZ_SECONDS) ../../$(VENV)/bin/python -m pytest -q -s \
+	  -k fuzz tests/test_fuzz_json_differential.py tests/test_fuzz_protocol.py || rc=1; exit $$rc
 
 # The host against a bare zmq_proxy relay, side by side (docs/performance.md). About two
 # minutes after the release build; writes bench/results/<time>.json and latest.json.

@@ -43,6 +43,8 @@ var targets: [Target] = [
     // The load generator's processes: lean, so that the generator is not what limits a path.
     .executableTarget(name: "bench-load", dependencies: ["IntentBus", "CZeroMQ"], path: "Sources/BenchLoad"),
     .executableTarget(name: "bench-plugin", dependencies: ["IntentBus"], path: "Sources/BenchPlugin"),
+    // The Swift side of the differential JSON fuzzer (docs/reliability.md).
+    .executableTarget(name: "json-canonical", dependencies: ["IntentBus"], path: "Sources/JSONCanonical"),
 ]
 for name in examplePlugins {
     targets.append(.executableTarget(

@@ -236,6 +236,31 @@ BAD_JSON = [
      "bad": "body"},
 ]
 
+
+def bad_body(name, body, note, bad="body"):
+    header, payload = (body, b"") if bad == "header" else (b"", body)
+    return {"name": name, "frames": [frame(f) for f in [b"IB1", b"REQUEST", b"r1", b"X", header, payload]],
+            "bad": bad, "note": note}
+
+
+# Valid JSON text that the protocol still refuses (§2): both parsers report bad_frame, and
+# the Python canonical writer refuses the value Python's own `json` reads from it.
+BAD_JSON += [
+    bad_body("integer-above-int64", b'{"n":9223372036854775808}', "2^63: integers are 64-bit signed"),
+    bad_body("integer-below-int64", b'{"n":-9223372036854775809}', "-2^63 - 1"),
+    bad_body("integer-huge", b"[" + b"1" * 400 + b"]", "400 digits"),
+    bad_body("integer-in-header", b'{"timeout_ms":18446744073709551616}', "2^64 in a header", bad="header"),
+    bad_body("decimal-overflow", b'{"x":1e400}', "beyond a 64-bit decimal: not read as infinity"),
+    bad_body("lone-high-surrogate", b'"\\ud800"', "a high surrogate escape with no low one after it"),
+    bad_body("lone-low-surrogate", b'{"k":"a\\udc00b"}', "a low surrogate escape on its own"),
+    bad_body("surrogate-then-other-escape", b'["\\ud800\\u0041"]', "a high surrogate followed by a non-surrogate escape"),
+    bad_body("lone-surrogate-key", b'{"\\ud800":1}', "in a key"),
+    bad_body("lone-surrogate-in-header", b'{"client":"\\udbff"}', "in a header", bad="header"),
+    bad_body("nested-too-deep", b"[" * 513 + b"]" * 513, "513 levels: the limit is 512"),
+    bad_body("keys-differ-in-normalization", '{"\u00e9":1,"e\u0301":2}'.encode(),
+             "two keys canonically equivalent but not equal: one key to Swift, two to Python"),
+]
+
 # ---------------------------------------------------------------------------------------
 # conversations.json: prompt and answer turns, every prompt kind, both sockets.
 
@@ -327,6 +352,8 @@ JSON_VALUES = [
                  "delete": "a\u007fb", "umlaut": "Grüße", "euro": "12,34 €", "emoji": "☕😀",
                  "line-separator": "a\u2028b", "empty": ""}),
     ("key-order", {"b": 1, "a": 2, "B": 3, "": 4, "aa": 5, "ä": 6, "z": 7, "€": 8, "😀": 9, "\uff01": 10}),
+    # Keys not in NFC sort by their own code points, as Python sorts: "e\u0301" before "f".
+    ("key-order-not-nfc", {"f": 1, "e\u0301": 2, "\u00e8": 3, "a\u030a": 4, "\u00e5x": 5}),
     ("nesting", {"list": [[], {}, [1, [2, [3]]], {"b": {"d": None, "c": True}}], "flags": [True, False, None]}),
     ("top-level-array", [1, "a", None]),
     ("top-level-string", "just text"),

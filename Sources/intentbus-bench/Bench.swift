@@ -163,7 +163,7 @@ final class Bench {
     func echoPluginEntry(id: String = "echo") -> String {
         """
           - id: \(id)
-            exec: \(bin("plugin-echo"))
+            exec: \(bin("plugin-echo")) --raw
             IntentsSupported: [EchoIntent]
             timeout: 30s
             max_in_flight: 4096

@@ -17,7 +17,7 @@ enum SendCommand {
                       PositionalSpec("key=value", variadic: true)],
         options: [
             .value("params", "JSON", "all parameters as one JSON object"),
-            .value("timeout", "S", "seconds to wait for the plugin (overrides the manifest)"),
+            .value("timeout", "S", "seconds to wait for the plugin, 0.001…86400 (overrides the manifest)"),
             .value("plugin", "ID", "use this plugin when several claim the intent", completion: .dynamic("plugins")),
             .flag("remember", "with --plugin: remember it as the \"always\" choice"),
             .value("choice", "POLICY", "when several plugins claim it: ask (default), fail, default",
@@ -43,8 +43,7 @@ enum SendCommand {
         let parameters = try parseParameters(Array(args.positionals.dropFirst()), json: args.value("params"))
         var options = RequestOptions()
         if let t = args.value("timeout") {
-            guard let s = Double(t), s > 0 else { throw UsageError("--timeout takes seconds > 0, got \(t)") }
-            options.timeout = .milliseconds(Int64(s * 1000))
+            options.timeout = try NumberOption.seconds(t, flag: "timeout", within: NumberOption.timeoutSeconds)
         }
         options.plugin = args.value("plugin")
         options.remember = args.flag("remember")

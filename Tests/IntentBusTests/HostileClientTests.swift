@@ -29,7 +29,10 @@ struct HostileClientTests {
             #expect(msg.kind == .error && msg.requestId == "t\(i)")
             let error = BusError(json: try msg.bodyJSON())
             #expect(error.code == .badFrame)
-            #expect(error.message.contains("\"timeout_ms\""), "\(error.message)")
+            // 2^64 is not the protocol's JSON at all (integers are 64-bit, docs/protocol.md §2):
+            // the header is refused as such before its fields are read.
+            let named = i == 1 ? "integer outside the 64-bit range" : "\"timeout_ms\""
+            #expect(error.message.contains(named), "\(error.message)")
         }
         try dealer.send(request("typed", header: ["remember": "yes"]))
         #expect(BusError(json: try next(dealer).bodyJSON()).message.contains("\"remember\" must be true or false"))

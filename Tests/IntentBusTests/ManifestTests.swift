@@ -334,7 +334,7 @@ struct ManifestTests {
                 IntentsSupported: []
                 timeout: -1
             """, [
-            "$DIR/plugins.yaml:2:25: error: host.conversation_timeout: must be greater than zero",
+            "$DIR/plugins.yaml:2:25: error: host.conversation_timeout: must be within 1ms…24h, got 0s",
             "$DIR/plugins.yaml:3:13: error: host.frontend: invalid endpoint 'localhost:5555'; expected transport://address, e.g. ipc:///run/intentbus/frontend.sock or tcp://127.0.0.1:5555",
             "$DIR/plugins.yaml:5:9: error: plugins[0].id: invalid plugin id 'echo plugin'; use only letters, digits, '.', '_' and '-'",
             "$DIR/plugins.yaml:6:11: error: plugins[0].exec: unterminated double quote in the command line",
@@ -344,7 +344,7 @@ struct ManifestTests {
             "$DIR/plugins.yaml:7:70: error: plugins[0].IntentsSupported[4]: intent names must not be empty",
             "$DIR/plugins.yaml:8:48: error: plugins[0].IntentsRestrictedWhileLocked[1]: 'SwitchContractIntent' is not in IntentsSupported; a plugin can only restrict intents it supports",
             "$DIR/plugins.yaml:9:14: error: plugins[0].timeout: invalid duration '10 sec'; expected a number of seconds, or a number with a unit: 250ms, 10s, 2m, 1h",
-            "$DIR/plugins.yaml:10:20: error: plugins[0].max_in_flight: must be greater than zero",
+            "$DIR/plugins.yaml:10:20: error: plugins[0].max_in_flight: must be within 1…100000, got 0",
             "$DIR/plugins.yaml:11:11: error: plugins[0].env: INTENTBUS_TOKEN is set by the host; INTENTBUS_* names are reserved",
             "$DIR/plugins.yaml:13:11: error: plugins[1].exec: the command is empty; give the plugin's executable",
             "$DIR/plugins.yaml:14:23: error: plugins[1].IntentsSupported: must list at least one intent",

@@ -69,7 +69,10 @@ struct JSONParserTests {
         #expect(try JSON.parse("0.0") == .double(0))
         #expect(try JSON.parse("-12") == .int(-12))
         #expect(try JSON.parse("1e2") == .double(100))
-        #expect(try JSON.parse("9223372036854775808") == .double(9223372036854775808))
+        // The protocol's integers are 64-bit: one beyond is refused, not read as a decimal (issue 10).
+        #expect(try JSON.parse("9223372036854775807") == .int(.max))
+        #expect(throws: JSONParseError.self) { try JSON.parse("9223372036854775808") }
+        #expect(throws: JSONParseError.self) { try JSON.parse("1e400") }
         #expect(try JSON.parse("[0.0,1]").canonicalString == "[0.0,1]")
     }
 

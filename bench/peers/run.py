@@ -113,7 +113,7 @@ async def start_peers(args, procs: Processes, work: str) -> List[dict]:
     os.makedirs(f"{work}/host", exist_ok=True)
     with open(f"{work}/host/plugins.yaml", "w") as f:
         f.write(f"host:\n  state_dir: {work}/host/state\nplugins:\n  - id: echo\n"
-                f"    exec: {args.bin}/plugin-echo\n    IntentsSupported: [EchoIntent]\n"
+                f"    exec: {args.bin}/plugin-echo --raw\n    IntentsSupported: [EchoIntent]\n"
                 f"    timeout: 30s\n    max_in_flight: 4096\n")
     host = procs.start("host", [f"{args.bin}/intentbus", "host", "--config", f"{work}/host/plugins.yaml",
                                 "--log-level", "warning"])

@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 
 total() {  # total() KIND REQUESTS → instructions of the plugin process
     local kind=$1 n=$2 exec
-    if [ "$kind" = sdk ]; then exec="$bin/plugin-echo"; else exec="$bin/bench-worker --no-decode --plugin"; fi
+    if [ "$kind" = sdk ]; then exec="$bin/plugin-echo --raw"; else exec="$bin/bench-worker --no-decode --plugin"; fi
     mkdir -p "$work/$kind-$n"
     cat > "$work/$kind-$n/plugins.yaml" <<YAML
 host:

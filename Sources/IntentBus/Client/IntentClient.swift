@@ -20,7 +20,7 @@ public struct RequestOptions: Sendable {
     /// The REQUEST header, or nil when nothing is set (an empty frame goes on the wire).
     public var header: JSON? {
         var h: [String: JSON] = [:]
-        if let timeout { h["timeout_ms"] = .int(Int64(timeout.milliseconds.rounded())) }
+        if let timeout { h["timeout_ms"] = .int(timeout.wholeMilliseconds) }
         if let plugin { h["plugin"] = .string(plugin) }
         if let choicePolicy { h["choice"] = .string(choicePolicy) }
         if remember { h["remember"] = .bool(true) }
@@ -172,12 +172,12 @@ public final class IntentClient {
 
     /// Waits for the next message about `requestId`, skipping stale ones.
     private func receive(requestId: String, wait: Duration) throws(ClientError) -> WireMessage {
-        let deadline = MonotonicClock.now() + wait.nanoseconds
+        let deadline = MonotonicClock.deadline(after: wait)
         var poller = Poller([socket])
         while true {
             let now = MonotonicClock.now()
             if now >= deadline { throw .noAnswer(endpoint: endpoint, waited: wait) }
-            let ms = Int((deadline - now) / 1_000_000) + 1
+            let ms = Int(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
             do {
                 guard try poller.poll(timeoutMs: ms)[0], let frames = try socket.receive(dontWait: true) else { continue }
                 let msg: WireMessage

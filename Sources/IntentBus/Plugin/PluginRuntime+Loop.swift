@@ -93,12 +93,15 @@ extension PluginRuntime {
                                             header: nil, body: err.json).frames)
                 return nil
             }
+            // The host's plain path forwards bodies unread: the parameters are checked here,
+            // before any handler sees them (docs/protocol.md §5.2).
             let header: JSON, params: JSON
             do {
                 header = try msg.headerJSON()
                 params = try msg.bodyJSON()
+                guard case .object = params else { throw ParametersNotObject(found: params.typeName) }
             } catch {
-                let err = BusError(.invalidParameters, "request body is not JSON: \(error)")
+                let err = BusError(.invalidParameters, "the parameters body must be a JSON object: \(error)")
                 try socket.send(WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
                                             header: nil, body: err.json).frames)
                 return nil
@@ -162,4 +165,10 @@ extension PluginRuntime {
             outbox.post(out)
         }
     }
+}
+
+/// A REQUEST whose parameters are JSON but not an object.
+private struct ParametersNotObject: Error, CustomStringConvertible {
+    let found: String
+    var description: String { "got \(found)" }
 }

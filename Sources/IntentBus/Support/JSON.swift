@@ -101,7 +101,9 @@ extension JSON {
             out += "]"
         case .object(let o):
             out += "{"
-            for (i, key) in o.keys.sorted().enumerated() {
+            // By code point, as Python sorts: Swift's own String order compares normalized
+            // forms, which differs for keys that are not in NFC.
+            for (i, key) in o.keys.sorted(by: { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }).enumerated() {
                 if i > 0 { out += "," }
                 JSON.writeString(key, to: &out)
                 out += ":"

@@ -12,7 +12,8 @@ struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var i = 0
     private var depth = 0
-    private static let maxDepth = 512
+    /// The deepest nesting of arrays and objects accepted (the Python SDK's limit too).
+    static let maxDepth = 512
 
     /// Parses `bytes`, which must stay valid while the parser is used.
     init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
@@ -74,6 +75,13 @@ struct JSONParser {
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
             i += 1
             skipWhitespace()
+            // Swift Strings that are canonically equivalent are one key; Python's are two.
+            // Refuse such a pair on both sides rather than merge it here (an exact repeat is
+            // fine: the last value wins on both sides).
+            if let existing = object.index(forKey: key),
+               !object[existing].key.unicodeScalars.elementsEqual(key.unicodeScalars) {
+                throw error("two keys differ only in Unicode normalization")
+            }
             object[key] = try parseValue()
             skipWhitespace()
             guard i < bytes.count else { throw error("unterminated object") }
@@ -212,8 +220,13 @@ struct JSONParser {
             while i < bytes.count, isDigit(bytes[i]) { i += 1 }
         }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
-        if isInteger, let v = Int64(text) { return .int(v) }
-        guard let d = Double(text) else { throw error("number out of range") }
+        // The protocol's integers are 64-bit (docs/protocol.md §2): a longer one is refused,
+        // never read as an inexact decimal; so is a decimal beyond Double's range.
+        if isInteger {
+            guard let v = Int64(text) else { throw error("integer outside the 64-bit range") }
+            return .int(v)
+        }
+        guard let d = Double(text), d.isFinite else { throw error("number outside the range of a 64-bit decimal") }
         return .double(d)
     }
 

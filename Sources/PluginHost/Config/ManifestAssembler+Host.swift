@@ -80,10 +80,10 @@ extension ManifestAssembler {
                     }
                 }
                 if let conversationTimeout {
-                    if conversationTimeout.value > .zero {
+                    if ManifestLimits.conversationTimeout.contains(conversationTimeout.value) {
                         settings.conversationTimeout = conversationTimeout.value
                     } else {
-                        error("must be greater than zero", key: "conversation_timeout", at: conversationTimeout.mark)
+                        checkRange(conversationTimeout, key: "conversation_timeout", within: ManifestLimits.conversationTimeout)
                     }
                 }
                 settings.clientCredential = self.credential(inline: credential, file: credentialFile)

@@ -22,7 +22,7 @@ extension ManifestAssembler {
             let restricted = m.optional("IntentsRestrictedWhileLocked", as: [Marked<String>].self)
             let environment = decodeEnvironment(m.node(for: "env"))
             let timeout = m.optional("timeout", as: Marked<Duration>.self)
-            let priority = m.optional("priority", as: Int.self, default: 0)
+            let priority = m.optional("priority", as: Marked<Int>.self)
             let definitions = m.optional("definitions", as: [String].self, default: [])
             let maxInFlight = m.optional("max_in_flight", as: Marked<Int>.self)
             let enabled = m.optional("enabled", as: Bool.self, default: true)
@@ -37,12 +37,9 @@ extension ManifestAssembler {
                 checkIntents(intents, listMark: intentsNode.mark)
                 if let restricted { checkRestricted(restricted, supported: intents) }
             }
-            if let timeout, timeout.value <= .zero {
-                error("must be greater than zero", key: "timeout", at: timeout.mark)
-            }
-            if let maxInFlight, maxInFlight.value <= 0 {
-                error("must be greater than zero", key: "max_in_flight", at: maxInFlight.mark)
-            }
+            checkRange(timeout, key: "timeout", within: ManifestLimits.timeout)
+            checkRange(priority, key: "priority", within: ManifestLimits.priority)
+            checkRange(maxInFlight, key: "max_in_flight", within: ManifestLimits.maxInFlight)
             for synonym in synonyms where PhraseText.words(synonym.value).isEmpty {
                 error("a synonym needs at least one letter or digit", key: "synonyms", at: synonym.mark)
             }
@@ -70,7 +67,7 @@ extension ManifestAssembler {
                 intentsRestrictedWhileLocked: restricted?.map(\.value) ?? [],
                 environment: environment ?? [:],
                 timeout: timeout?.value ?? Self.defaultTimeout,
-                priority: priority,
+                priority: priority?.value ?? 0,
                 definitions: definitions.map { resolve($0) },
                 maxInFlight: maxInFlight?.value ?? Self.defaultMaxInFlight,
                 mark: m.mark,

@@ -132,9 +132,14 @@ public final class YAMLMapping {
             Array(text.lowercased().filter { $0 != "_" && $0 != "-" })
         }
         let target = folded(key)
-        let scored = candidates.map { ($0, editDistance(target, folded($0))) }
-        guard let (best, distance) = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         let tolerance = max(1, min(3, target.count / 3))
+        // The distance is at least the difference in length: skip candidates that cannot be
+        // near, so that a long key costs no more than the candidates' own lengths (the
+        // definitions fuzzer found a 200-character `locale:` taking seconds).
+        let scored = candidates.lazy.map { ($0, folded($0)) }
+            .filter { abs($0.1.count - target.count) <= tolerance }
+            .map { ($0.0, editDistance(target, $0.1)) }
+        guard let (best, distance) = scored.min(by: { $0.1 < $1.1 }) else { return nil }
         return distance <= tolerance ? best : nil
     }
 

@@ -10,6 +10,12 @@ public enum YAMLParser {
     /// aliases can otherwise describe billions of nodes ("billion laughs").
     static let aliasExpansionLimit = 100_000
 
+    /// The deepest nesting of lists and mappings a document may have, aliases
+    /// included. Manifests and definitions need fewer than ten levels; the bound keeps
+    /// every recursive walk over a tree (decoding, copying, freeing) far from the
+    /// stack's end, whatever the input (docs/reliability.md, "Limits").
+    public static let maximumNestingDepth = 100
+
     /// Parses a file that must hold exactly one YAML document.
     ///
     /// - Throws: `ConfigError` for a syntax error (at libyaml's problem mark, with its
@@ -55,6 +61,8 @@ public enum YAMLParser {
             defer { yaml_event_delete(&event) }
             if event.type == YAML_STREAM_END_EVENT { break }
             builder.consume(event)
+            // Too deep: stop at once, before a deeper tree is built.
+            if builder.isTooDeep { break }
         }
         if !builder.diagnostics.isEmpty { throw ConfigError(builder.diagnostics) }
         return builder.documents
@@ -109,15 +117,19 @@ private struct TreeBuilder {
         var items: [YAMLNode] = []
         /// Nodes in this subtree, counting alias expansions; see `aliasExpansionLimit`.
         var size = 1
+        /// Levels of collections in this subtree, this one included.
+        var height = 1
     }
 
     let file: String
     private(set) var documents: [YAMLNode] = []
     private(set) var diagnostics: [ConfigDiagnostic] = []
     private var stack: [OpenCollection] = []
-    private var anchors: [String: (node: YAMLNode, size: Int)] = [:]
+    private var anchors: [String: (node: YAMLNode, size: Int, height: Int)] = [:]
     private var expandedNodes = 0
     private var reportedExpansionLimit = false
+    /// Set when a collection or alias went past `maximumNestingDepth`; parsing stops.
+    private(set) var isTooDeep = false
 
     init(file: String) { self.file = file }
 
@@ -132,14 +144,15 @@ private struct TreeBuilder {
             let text = String(decoding: UnsafeBufferPointer(start: data.value, count: data.length), as: UTF8.self)
             let node = YAMLNode(
                 .scalar(YAMLScalar(text, style: style(data.style))), mark: mark, tag: string(data.tag))
-            finish(node, size: 1, anchor: string(data.anchor))
+            finish(node, size: 1, height: 0, anchor: string(data.anchor))
         case YAML_ALIAS_EVENT:
             let name = string(event.data.alias.anchor) ?? ""
-            guard let (node, size) = anchors[name] else {
+            guard let (node, size, height) = anchors[name] else {
                 diagnostics.append(ConfigDiagnostic(mark, "unknown alias '*\(name)': no anchor '&\(name)' before it"))
-                finish(YAMLNode(.scalar(YAMLScalar("")), mark: mark), size: 1, anchor: nil)
+                finish(YAMLNode(.scalar(YAMLScalar("")), mark: mark), size: 1, height: 0, anchor: nil)
                 return
             }
+            guard checkDepth(stack.count + height, at: mark, alias: name) else { return }
             expandedNodes += size
             if expandedNodes > YAMLParser.aliasExpansionLimit {
                 if !reportedExpansionLimit {
@@ -147,15 +160,17 @@ private struct TreeBuilder {
                     diagnostics.append(ConfigDiagnostic(
                         mark, "aliases expand to more than \(YAMLParser.aliasExpansionLimit) nodes"))
                 }
-                finish(YAMLNode(.scalar(YAMLScalar("")), mark: mark), size: 1, anchor: nil)
+                finish(YAMLNode(.scalar(YAMLScalar("")), mark: mark), size: 1, height: 0, anchor: nil)
                 return
             }
-            finish(node, size: size, anchor: nil)
+            finish(node, size: size, height: height, anchor: nil)
         case YAML_SEQUENCE_START_EVENT:
+            guard checkDepth(stack.count + 1, at: mark, alias: nil) else { return }
             let data = event.data.sequence_start
             stack.append(OpenCollection(
                 kind: .sequence, mark: mark, tag: string(data.tag), anchor: string(data.anchor)))
         case YAML_MAPPING_START_EVENT:
+            guard checkDepth(stack.count + 1, at: mark, alias: nil) else { return }
             let data = event.data.mapping_start
             stack.append(OpenCollection(
                 kind: .mapping, mark: mark, tag: string(data.tag), anchor: string(data.anchor)))
@@ -168,20 +183,32 @@ private struct TreeBuilder {
             case .mapping:
                 content = .mapping(applyingMergeKeys(pairs(open.items)))
             }
-            finish(YAMLNode(content, mark: open.mark, tag: open.tag), size: open.size, anchor: open.anchor)
+            finish(YAMLNode(content, mark: open.mark, tag: open.tag), size: open.size, height: open.height,
+                   anchor: open.anchor)
         default:
             break
         }
     }
 
+    /// Reports, once, a document nested deeper than `maximumNestingDepth`; false then.
+    private mutating func checkDepth(_ depth: Int, at mark: SourceMark, alias: String?) -> Bool {
+        guard depth > YAMLParser.maximumNestingDepth else { return true }
+        let through = alias.map { " (through the alias '*\($0)')" } ?? ""
+        diagnostics.append(ConfigDiagnostic(
+            mark, "lists and mappings are nested more than \(YAMLParser.maximumNestingDepth) levels deep\(through)"))
+        isTooDeep = true
+        return false
+    }
+
     /// Hands a completed node to its parent, or makes it a document's root.
-    private mutating func finish(_ node: YAMLNode, size: Int, anchor: String?) {
-        if let anchor { anchors[anchor] = (node, size) }
+    private mutating func finish(_ node: YAMLNode, size: Int, height: Int, anchor: String?) {
+        if let anchor { anchors[anchor] = (node, size, height) }
         if stack.isEmpty {
             documents.append(node)
         } else {
             stack[stack.count - 1].items.append(node)
             stack[stack.count - 1].size += size
+            stack[stack.count - 1].height = max(stack[stack.count - 1].height, height + 1)
         }
     }
 

@@ -292,6 +292,8 @@ final class DefinitionAssembler {
                     }
                 }
             }
+            checkBound(minimum, key: "minimum")
+            checkBound(maximum, key: "maximum")
             if let minimum, let maximum, minimum.value > maximum.value {
                 context.withPath(.key("maximum")) {
                     context.error("maximum \(JSON.double(maximum.value).displayText) is below minimum \(JSON.double(minimum.value).displayText)", at: maximum.mark)
@@ -397,6 +399,7 @@ final class DefinitionAssembler {
             let format = formatString(m, "formatString", allowed: allowed, what: "a response format string")
             let concise = formatString(m, "conciseFormatString", allowed: allowed, what: "a response format string")
             guard let name else { return nil }
+            checkCodeValue(value)
             if let problem = Self.identifierProblem(name.value) {
                 context.withPath(.key("name")) { context.error(problem, at: name.mark) }
                 return nil

@@ -1,12 +1,22 @@
 import Foundation
 import IntentBus
 
-// The echo plugin: returns the request body unchanged. It uses the raw handler, which runs
-// on the socket thread and moves the body frame back without copying or decoding it, so
-// that the benchmark measures the host, not the plugin.
+// The echo plugin: returns the request's parameters unchanged.
+//
+// By default it uses an ordinary handler, so the SDK refuses a parameters body that is not
+// a JSON object (ERROR invalid_parameters) before the handler runs, as for every plugin.
+//
+// `plugin-echo --raw` uses the raw handler instead, for the benchmark: it runs on the socket
+// thread and moves the body frame back without copying or decoding it, so that the benchmark
+// measures the host, not the plugin. A raw handler sees the body unchecked (any bytes the
+// client sent); that is its contract (docs/plugin-guide.md).
 do {
     let runtime = try PluginRuntime()
-    runtime.onRaw("EchoIntent") { _, _, _, body in body }
+    if CommandLine.arguments.dropFirst().contains("--raw") {
+        runtime.onRaw("EchoIntent") { _, _, _, body in body }
+    } else {
+        runtime.on("EchoIntent") { request, _ in .success(request.parameters) }
+    }
     runtime.run()
 } catch {
     print("plugin-echo: \(error)")

@@ -12,7 +12,7 @@ follows it, and the shared vectors in conformance/ pin the bytes.
 from .aio import AsyncClient
 from .client import DEFAULT_TIMEOUT, Answer, Client, Conversation, Event, Progress, Prompt, Reply
 from .errors import (AuthenticationRequired, BadFrame, Forbidden, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
-                     ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError,
+                     ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError, JSONValueError,
                      InvalidParameters, NoAnswer, PluginCrashed, PluginError, PluginHung, PluginUnavailable,
                      ProtocolViolation, ShuttingDown, TooLarge, Unanswered, UnexpectedAnswer, UnknownIntent,
                      UnknownPlugin, UnsupportedVersion, WireError, error_class)
@@ -35,7 +35,7 @@ __all__ = [
     "PerformContext", "NewStyleHandler", "ALWAYS_ALLOWED", "REQUIRES_AUTHENTICATION",
     "AppShortcut", "APPLICATION_NAME", "slot", "IntentDonation", "deletion",
     "Kind", "Message", "canonical_json", "parse_json", "PROTOCOL_VERSION",
-    "ErrorCode", "IntentBusError", "BusError", "WireError", "NoAnswer", "ProtocolViolation", "Unanswered",
+    "ErrorCode", "IntentBusError", "BusError", "WireError", "JSONValueError", "NoAnswer", "ProtocolViolation", "Unanswered",
     "error_class", "BadFrame", "UnsupportedVersion", "UnknownIntent", "ChoiceRequired", "UnknownPlugin",
     "BusTimeout", "PluginCrashed", "PluginHung", "PluginUnavailable", "Busy", "InvalidParameters",
     "AuthenticationRequired", "Forbidden", "ConversationExpired", "Cancelled", "DuplicateRequest", "UnexpectedAnswer",

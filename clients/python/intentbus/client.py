@@ -122,8 +122,9 @@ def request_header(timeout: Optional[float], plugin: Optional[str], choice: Opti
                     client_id: Optional[str], credential: Optional[str]) -> Optional[Dict[str, Any]]:
     h: Dict[str, Any] = {}
     if timeout is not None:
-        if timeout <= 0:
-            raise ValueError("timeout must be > 0 seconds")
+        # The CLI's range and the manifest's maximum (docs/reliability.md, "Limits").
+        if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0.001 <= timeout <= 86_400:
+            raise ValueError(f"timeout must be seconds within 0.001…86400, got {timeout!r}")
         h["timeout_ms"] = max(1, int(round(timeout * 1000)))
     if plugin is not None:
         h["plugin"] = plugin
@@ -477,7 +478,7 @@ class Client:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise NoAnswer(self.endpoint, wait, request_id)
-            if not self._socket.poll(int(remaining * 1000) + 1, zmq.POLLIN):
+            if not self._socket.poll(min(int(remaining * 1000) + 1, 2**31 - 1), zmq.POLLIN):
                 continue
             self._read_available()
         return inbox.popleft()

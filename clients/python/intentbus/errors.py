@@ -21,7 +21,7 @@ from enum import Enum
 from typing import Any, Dict, List, Optional, Type
 
 __all__ = [
-    "ErrorCode", "IntentBusError", "BusError", "WireError", "NoAnswer", "ProtocolViolation",
+    "ErrorCode", "IntentBusError", "BusError", "WireError", "JSONValueError", "NoAnswer", "ProtocolViolation",
     "Unanswered", "error_class",
     "BadFrame", "UnsupportedVersion", "UnknownIntent", "ChoiceRequired", "UnknownPlugin", "BusTimeout",
     "PluginCrashed", "PluginUnavailable", "Busy", "InvalidParameters", "AuthenticationRequired",
@@ -239,6 +239,12 @@ class WireError(IntentBusError):
         self.code = code
         self.message = message
         super().__init__(f"{code.value}: {message}")
+
+
+class JSONValueError(WireError, ValueError):
+    """A value the protocol's JSON cannot carry, refused by `canonical_json` before it is
+    written: a non-finite float, an integer outside 64 bits, a lone surrogate, nesting
+    deeper than 512 levels. Also a `ValueError`, as `json.dumps` raises for NaN."""
 
 
 class NoAnswer(IntentBusError, TimeoutError):

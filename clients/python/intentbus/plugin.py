@@ -49,7 +49,7 @@ from typing import Any, Callable, Dict, List, Optional, Type
 import zmq
 
 from .errors import BusError, ErrorCode, WireError
-from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json
+from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json, json_type_name
 
 __all__ = ["Plugin", "Context", "Request", "Result", "Handler", "PlainHandler", "HandlerStyle",
            "RequestCancelled", "PluginStartError", "register_style", "HANDSHAKE_TIMEOUT"]
@@ -334,13 +334,20 @@ def _die_with_parent(host_pid: Optional[int]) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether `pid` still runs. A killed host stays a zombie until its own parent reaps
+    it; `kill(pid, 0)` still succeeds then, so the state in /proc decides."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+        return stat[stat.rindex(b")") + 2:][:1] not in (b"Z", b"X")
+    except (OSError, ValueError):
+        return True
 
 
 class JSONLogFormatter(logging.Formatter):
@@ -503,9 +510,10 @@ class Plugin:
             self.logger.error("INTENTBUS_BACKEND and INTENTBUS_PLUGIN_ID are not set: plugins are started by "
                               "`intentbus host`, which sets them (see docs/python.md)")
             return 2
+        self._parent_at_start = os.getppid()
         _die_with_parent(self.host_pid)
         if threading.current_thread() is threading.main_thread():
-            signal.signal(signal.SIGTERM, lambda *_: self.stop("SIGTERM"))
+            signal.signal(signal.SIGTERM, self._on_sigterm)
         context = zmq.Context()
         sock = context.socket(zmq.DEALER)
         server_key = os.environ.get("INTENTBUS_SERVER_KEY")
@@ -531,8 +539,24 @@ class Plugin:
                 live = list(self._live.values())
             for ctx in live:
                 ctx._cancel("plugin stopping")
-            sock.close(linger=0 if self.host_pid is not None and not _alive(self.host_pid) else 2000)
+            # Nobody is left to read what is queued when the host is gone: don't linger.
+            sock.close(linger=0 if self._host_gone() else 2000)
             context.term()
+
+    def _host_gone(self) -> bool:
+        """Whether the host has died: our parent changed (the kernel reparented us), or
+        the host's pid is gone or a zombie."""
+        if os.getppid() != getattr(self, "_parent_at_start", os.getppid()):
+            return True
+        return self.host_pid is not None and not _alive(self.host_pid)
+
+    def _on_sigterm(self, *_: Any) -> None:
+        # SIGTERM from PR_SET_PDEATHSIG: the host is gone, so there is nobody to say
+        # DISCONNECT to; exit now, as a Swift plugin does (its SIGTERM is not handled).
+        # Otherwise the host asks us to stop: do so gracefully.
+        if self._host_gone():
+            os._exit(3)
+        self.stop("SIGTERM")
 
     def _handshake(self, sock: "zmq.Socket[bytes]") -> Optional[int]:
         sock.send_multipart(Message.build(Kind.HELLO, "", "", None, self.hello_body()).encode())
@@ -588,7 +612,7 @@ class Plugin:
                 self.logger.info(f"disconnecting ({self._stop_requested})")
                 sock.send_multipart(Message.build(Kind.DISCONNECT, "", "", None, None).encode())
                 return 0
-            if self.host_pid is not None and not _alive(self.host_pid):
+            if self._host_gone():
                 self.logger.error(f"the host (pid {self.host_pid}) is gone; stopping")
                 return 3
 
@@ -645,13 +669,22 @@ class Plugin:
             err = BusError(ErrorCode.PLUGIN_ERROR, f"plugin {self.plugin_id} has no handler for {msg.intent}")
             sock.send_multipart(Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
             return
+        # The host's plain path forwards bodies unread: the parameters are checked here,
+        # before any handler sees them (docs/protocol.md §5.2), as the Swift SDK does.
         try:
             header = msg.header_json()
-            params = msg.body_json()
             if not isinstance(header, dict):
                 raise WireError(ErrorCode.BAD_FRAME, "the header is not a JSON object")
         except WireError as e:
-            err = BusError(ErrorCode.INVALID_PARAMETERS, f"the request is not JSON: {e.message}")
+            err = BusError(ErrorCode.INVALID_PARAMETERS, f"the request header is not a JSON object: {e.message}")
+            sock.send_multipart(Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
+            return
+        try:
+            params = msg.body_json()
+            if not isinstance(params, dict):
+                raise WireError(ErrorCode.BAD_FRAME, f"got {json_type_name(params)}")
+        except WireError as e:
+            err = BusError(ErrorCode.INVALID_PARAMETERS, f"the parameters body must be a JSON object: {e.message}")
             sock.send_multipart(Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
             return
         request = Request(msg.request_id, msg.intent, header, params)

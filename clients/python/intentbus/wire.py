@@ -8,12 +8,14 @@ repository's `conformance/` directory pin both directions byte for byte.
 from __future__ import annotations
 
 import json
+import math
+import unicodedata
 from enum import Enum
 from typing import Any, Dict, List, Optional, Sequence, Union
 
-from .errors import ErrorCode, WireError
+from .errors import ErrorCode, JSONValueError, WireError
 
-__all__ = ["SIGNATURE", "PROTOCOL_VERSION", "FRAME_COUNT", "MAX_NAME_LENGTH", "Kind", "Message",
+__all__ = ["SIGNATURE", "PROTOCOL_VERSION", "FRAME_COUNT", "MAX_NAME_LENGTH", "MAX_JSON_DEPTH", "Kind", "Message",
            "canonical_json", "parse_json", "split_envelope"]
 
 #: Frame 0 of every message: signature and protocol version.
@@ -24,6 +26,10 @@ PROTOCOL_VERSION = 1
 FRAME_COUNT = 6
 #: Longest request id or intent name, in bytes (UTF-8).
 MAX_NAME_LENGTH = 255
+#: The deepest nesting of arrays and objects in a header or body (the Swift side's too).
+MAX_JSON_DEPTH = 512
+#: The protocol's integers are 64-bit signed (docs/protocol.md §2).
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
 class Kind(str, Enum):
@@ -55,8 +61,14 @@ class Kind(str, Enum):
 def canonical_json(value: Any) -> bytes:
     """The canonical JSON bytes of `value`: sorted keys, no spaces, "/" unescaped, UTF-8.
 
-    Non-finite floats are not JSON and raise `ValueError`.
+    Raises `JSONValueError` (a `WireError` and a `ValueError`) for what the protocol's
+    JSON cannot carry, which the Swift side cannot even hold: non-finite floats,
+    integers outside 64 bits, strings with a lone surrogate, nesting deeper than
+    `MAX_JSON_DEPTH`.
     """
+    problem = _unrepresentable(value, writing=True)
+    if problem is not None:
+        raise JSONValueError(ErrorCode.BAD_FRAME, f"not valid JSON: {problem}")
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
                       allow_nan=False).encode("utf-8")
 
@@ -64,18 +76,117 @@ def canonical_json(value: Any) -> bytes:
 def parse_json(data: bytes) -> Any:
     """Parses a header or body frame. An empty frame means `{}`.
 
-    Raises `WireError(bad_frame)` when the bytes are not UTF-8 JSON.
+    Raises `WireError(bad_frame)` when the bytes are not UTF-8 JSON, or hold what the
+    protocol refuses (as the Swift parser does): an integer outside 64 bits, a decimal
+    beyond a double's range, a lone surrogate escape, nesting deeper than `MAX_JSON_DEPTH`.
     """
     if not data:
         return {}
+    data = bytes(data)
     try:
-        return json.loads(bytes(data).decode("utf-8"), parse_constant=_reject_constant)
+        value = json.loads(data.decode("utf-8"), parse_constant=_reject_constant, parse_int=_parse_int,
+                           parse_float=_parse_float, object_pairs_hook=_object)
+    except RecursionError:
+        raise WireError(ErrorCode.BAD_FRAME, f"not valid JSON: nested deeper than {MAX_JSON_DEPTH} levels") from None
     except (UnicodeDecodeError, ValueError) as e:
         raise WireError(ErrorCode.BAD_FRAME, f"not valid JSON: {e}") from None
+    # Only escapes make lone surrogates, and only many brackets deep nesting: skip the
+    # walk for everything else (C-speed checks).
+    if b"\\u" in data or data.count(b"[") + data.count(b"{") > MAX_JSON_DEPTH:
+        problem = _unrepresentable(value, writing=False)
+        if problem is not None:
+            raise WireError(ErrorCode.BAD_FRAME, f"not valid JSON: {problem}")
+    return value
+
+
+def json_type_name(value: Any) -> str:
+    """The JSON type's name, as the Swift SDK words it ("an array", "a string", …)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def _parse_int(text: str) -> int:
+    value = int(text)
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise ValueError(f"integer outside the 64-bit range ({text[:24]}…)")
+    return value
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number outside the range of a 64-bit decimal ({text[:24]})")
+    return value
+
+
+def _object(pairs: List[tuple]) -> dict:
+    obj = dict(pairs)
+    if _normalization_clash(obj):
+        raise ValueError("two keys differ only in Unicode normalization")
+    return obj
+
+
+def _normalization_clash(obj: dict) -> bool:
+    """Whether two keys are canonically equivalent but not equal ("é" and "e\u0301"): one
+    key in Swift, two here, so both sides refuse them."""
+    keys = [k for k in obj if isinstance(k, str)]
+    if len(keys) < 2 or all(k.isascii() for k in keys):
+        return False
+    return len({unicodedata.normalize("NFC", k) for k in keys}) < len(keys)
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _unrepresentable(value: Any, *, writing: bool) -> Optional[str]:
+    """Why `value` is not the protocol's JSON, or None. Iterative: no depth can overflow
+    the interpreter's stack. Reading checks strings and depth (the parse hooks check
+    numbers); writing checks numbers too."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if _has_lone_surrogate(item):
+                return "unpaired surrogate in a string"
+        elif isinstance(item, (dict, list, tuple)):
+            if depth > MAX_JSON_DEPTH:
+                return f"nested deeper than {MAX_JSON_DEPTH} levels"
+            if isinstance(item, dict):
+                if writing and _normalization_clash(item):
+                    return "two keys differ only in Unicode normalization"
+                for key, inner in item.items():
+                    if isinstance(key, str) and _has_lone_surrogate(key):
+                        return "unpaired surrogate in a key"
+                    stack.append((inner, depth + 1))
+            else:
+                stack.extend((inner, depth + 1) for inner in item)
+        elif writing and isinstance(item, bool):
+            pass
+        elif writing and isinstance(item, int):
+            if not INT64_MIN <= item <= INT64_MAX:
+                return "integer outside the 64-bit range"
+        elif writing and isinstance(item, float):
+            if not math.isfinite(item):
+                return f"{item!r} is not a JSON number"
+    return None
 
 
 def _frame_text(data: bytes, what: str) -> str:

@@ -13,8 +13,9 @@ import sys
 
 import pytest
 
-from intentbus import BusError, ErrorCode, Kind, Message, WireError, canonical_json, error_class
+from intentbus import BusError, ErrorCode, JSONValueError, Kind, Message, WireError, canonical_json, error_class
 from intentbus.client import Prompt
+from intentbus.wire import INT64_MAX, INT64_MIN, MAX_JSON_DEPTH, parse_json
 
 CONFORMANCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "conformance")
 
@@ -139,6 +140,28 @@ def test_bad_json_decodes_as_frames_but_not_as_json(v):
     with pytest.raises(WireError) as e:
         parse()
     assert e.value.code is ErrorCode.BAD_FRAME
+
+
+@pytest.mark.parametrize("v", [v for v in BAD_JSON if "note" in v], ids=[v["name"] for v in BAD_JSON if "note" in v])
+def test_the_canonical_writer_refuses_what_the_parser_refuses(v):
+    # Python's own json reads these texts (a big int, inf, a lone surrogate, deep nesting);
+    # the SDK must refuse to write the value with a bus error, never crash on it.
+    frame = bytes.fromhex(v["frames"][4 if v["bad"] == "header" else 5]["hex"])
+    value = json.loads(frame.decode("utf-8"))
+    with pytest.raises(JSONValueError) as e:
+        canonical_json(value)
+    assert e.value.code is ErrorCode.BAD_FRAME
+    assert isinstance(e.value, ValueError)
+
+
+def test_json_bounds_are_accepted():
+    assert parse_json(b"[9223372036854775807,-9223372036854775808]") == [INT64_MAX, INT64_MIN]
+    assert canonical_json([INT64_MAX, INT64_MIN]) == b"[9223372036854775807,-9223372036854775808]"
+    deepest = b"[" * MAX_JSON_DEPTH + b"]" * MAX_JSON_DEPTH
+    assert canonical_json(parse_json(deepest)) == deepest
+    assert parse_json('"\\ud83d\\ude00"'.encode()) == "\U0001F600"  # a pair is fine
+    with pytest.raises(WireError):
+        parse_json(b"[" * 100_000 + b"]" * 100_000)  # RecursionError inside json: still a WireError
 
 
 def test_names_longer_than_255_bytes_are_not_encoded():

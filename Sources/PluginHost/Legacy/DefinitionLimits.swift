@@ -1,0 +1,33 @@
+import IntentBus
+
+/// The allowed range of the numbers in an intent definition file (docs/definitions.md).
+///
+/// `minimum` and `maximum` are compared with request values as doubles and echoed in
+/// dialogs; past 10^15 a double no longer holds every integer a dialog would show, and
+/// no intent needs such a bound. Response code numbers fit a 32-bit value, as in
+/// SiriKit.
+public enum DefinitionLimits {
+    /// `minimum` and `maximum` of a ranged parameter.
+    public static let bound = -1e15...1e15
+    /// `value` of a standard intent's response code.
+    public static let codeValue = 0...1_000_000
+}
+
+extension DefinitionAssembler {
+    /// Reports a parameter bound outside `DefinitionLimits.bound`, naming the key.
+    func checkBound(_ bound: Marked<Double>?, key: String) {
+        guard let bound, !DefinitionLimits.bound.contains(bound.value) else { return }
+        context.withPath(.key(key)) {
+            context.error("must be within -1e15…1e15, got \(JSON.double(bound.value).displayText)", at: bound.mark)
+        }
+    }
+
+    /// Reports a response code number outside `DefinitionLimits.codeValue`.
+    func checkCodeValue(_ value: Marked<Int>?) {
+        guard let value, !DefinitionLimits.codeValue.contains(value.value) else { return }
+        let range = DefinitionLimits.codeValue
+        context.withPath(.key("value")) {
+            context.error("must be within \(range.lowerBound)…\(range.upperBound), got \(value.value)", at: value.mark)
+        }
+    }
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# libFuzzer targets of docs/reliability.md: build them, run them, report cases and crashes.
+#
+#   scripts/fuzz.sh build                 build every target into .build/fuzz/bin
+#   scripts/fuzz.sh run SECONDS [TARGET…] run each target SECONDS (default: all targets)
+#
+# SwiftPM cannot link a libFuzzer executable (libFuzzer brings its own main), so the
+# library targets are built by SwiftPM with the sanitizer flags into their own build
+# directory, and each target's main.swift (fuzz/<target>/main.swift) is linked against
+# their objects by swiftc. The committed seed corpus (fuzz/<target>/corpus) is only read;
+# new inputs go to .build/fuzz/work/<target>, crash inputs to .build/fuzz/crashes/<target>.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH=/opt/swift/usr/bin:$PATH
+# The Swift runtime's own crash handler fights ASan's over a fatalError; libFuzzer reports the crash.
+export SWIFT_BACKTRACE=enable=no
+
+TARGETS=(wire json manifest definitions)
+# The router-admission target (one message through the router's admission) is added by the
+# router restructure: add its name here and its fuzz/router-admission/{main.swift,corpus}.
+BUILD=.build/fuzz
+BIN=$BUILD/bin
+SANITIZE=(-sanitize=fuzzer,address)
+
+# The object files of one module's current sources, from SwiftPM's output file map: a
+# plain glob would also pick up objects of files since renamed or deleted.
+objects_of() {
+    python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))
+print("\n".join(v["object"] for k, v in sorted(m.items()) if k and "object" in v))' "$BUILD/debug/$1.build/output-file-map.json"
+}
+
+build() {
+    swift build --build-path "$BUILD" --target PluginHost -Xswiftc -sanitize=fuzzer,address \
+        -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | grep -v "prohibited flag" | tail -1
+    local objects=$BUILD/debug
+    mkdir -p "$BIN"
+    for target in "${TARGETS[@]}"; do
+        local libs
+        mapfile -t libs < <(objects_of IntentBus)
+        libs+=("$objects"/CLinuxSupport.build/*.c.o -lzmq)
+        if grep -q "^import PluginHost" "fuzz/$target/main.swift"; then
+            mapfile -t -O "${#libs[@]}" libs < <(objects_of PluginHost)
+            libs+=(-lyaml -lsqlite3)
+        fi
+        # ld.gold warns about every ASan helper symbol it cannot export; those lines are noise.
+        swiftc "${SANITIZE[@]}" -parse-as-library -module-name "Fuzz_${target//-/_}" "fuzz/$target/main.swift" \
+            -I "$objects/Modules" -I Sources/CZeroMQ -I Sources/CYAML -I Sources/CSQLite \
+            -I "$objects/CLinuxSupport.build" "${libs[@]}" -o "$BIN/fuzz-$target" 2>&1 \
+            | { grep -v "Cannot export local symbol" || true; }
+    done
+    echo "fuzz: built ${TARGETS[*]} into $BIN"
+}
+
+# Runs one target; prints "<target>: <cases> cases, <crashes> crashes" and returns 1 on a crash.
+run_one() {
+    local target=$1 seconds=$2
+    local work=$BUILD/work/$target crashes=$BUILD/crashes/$target log=$BUILD/work/$target.log
+    mkdir -p "$work" "$crashes"
+    local status=0
+    # -rss_limit_mb and -timeout make a memory blow-up or a hang a finding too; -max_len lets
+    # YAML inputs grow beyond libFuzzer's default 4 KiB.
+    "$BIN/fuzz-$target" -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 \
+        -max_len=16384 -artifact_prefix="$crashes/" "$work" "fuzz/$target/corpus" >"$log" 2>&1 || status=$?
+    local cases
+    cases=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" | tail -1)
+    local found=0
+    if [ "$status" -ne 0 ]; then
+        found=1
+        echo "fuzz: $target crashed (exit $status); input in $crashes, log in $log:" >&2
+        grep -E "ERROR|Fatal error|SUMMARY|Test unit written" "$log" | head -5 >&2 || true
+    fi
+    printf "%-12s %10s cases %3d crashes  (%ss)\n" "$target:" "${cases:-?}" "$found" "$seconds"
+    return "$status"
+}
+
+run() {
+    local seconds=${1:-60}
+    shift || true
+    local selected=("$@")
+    [ ${#selected[@]} -eq 0 ] && selected=("${TARGETS[@]}")
+    local failed=0
+    for target in "${selected[@]}"; do
+        [ -x "$BIN/fuzz-$target" ] || { echo "fuzz: $BIN/fuzz-$target is not built (scripts/fuzz.sh build)" >&2; exit 2; }
+        run_one "$target" "$seconds" || failed=1
+    done
+    return $failed
+}
+
+case "${1:-}" in
+    build) build ;;
+    run) shift; run "$@" ;;
+    *) echo "usage: scripts/fuzz.sh build | run SECONDS [TARGET…]" >&2; exit 2 ;;
+esac
