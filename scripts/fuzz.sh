@@ -15,9 +15,8 @@ export PATH=/opt/swift/usr/bin:$PATH
 # The Swift runtime's own crash handler fights ASan's over a fatalError; libFuzzer reports the crash.
 export SWIFT_BACKTRACE=enable=no
 
-TARGETS=(wire json manifest definitions)
-# The router-admission target (one message through the router's admission) is added by the
-# router restructure: add its name here and its fuzz/router-admission/{main.swift,corpus}.
+TARGETS=(wire json manifest definitions router-admission)
+# router-admission: messages from clients and plugins through the router core (no sockets).
 BUILD=.build/fuzz
 BIN=$BUILD/bin
 SANITIZE=(-sanitize=fuzzer,address)
@@ -39,7 +38,7 @@ build() {
         local libs
         mapfile -t libs < <(objects_of IntentBus)
         libs+=("$objects"/CLinuxSupport.build/*.c.o -lzmq)
-        if grep -q "^import PluginHost" "fuzz/$target/main.swift"; then
+        if grep -q "import PluginHost" "fuzz/$target/main.swift"; then
             mapfile -t -O "${#libs[@]}" libs < <(objects_of PluginHost)
             libs+=(-lyaml -lsqlite3)
         fi
