@@ -13,6 +13,11 @@ enum CommonOptions {
                                          completion: .file)
     static let endpoint = OptionSpec.value("endpoint", "EP", "the host's frontend endpoint (or $INTENTBUS_ENDPOINT)")
     static let json = OptionSpec.flag("json", "print the answer as JSON")
+    static let key = OptionSpec.value("key", "FILE",
+                                      "this client's CURVE secret key file, for a tcp host (or $INTENTBUS_CLIENT_KEY)",
+                                      completion: .file)
+    static let serverKey = OptionSpec.value("server-key", "KEY",
+                                            "the host's public key, or its host.pub file (or $INTENTBUS_SERVER_KEY)")
     /// How a client command finds the host.
-    static let host = [config, endpoint]
+    static let host = [config, endpoint, key, serverKey]
 }

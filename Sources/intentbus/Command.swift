@@ -40,6 +40,7 @@ enum Commands {
         Command(spec: ExplainCommand.spec, run: ExplainCommand.run),
         Command(spec: ChoicesCommand.spec, run: ChoicesCommand.run),
         Command(spec: ValidateCommand.spec, run: ValidateCommand.run),
+        Command(spec: KeygenCommand.spec, run: KeygenCommand.run),
         // Not declared yet: they parse their own words (SayCommand.swift, ShortcutsCommand.swift,
         // SuggestionsCommand.swift).
         Command(name: "say", summary: "run the intent a phrase names (\"Öffne Website in FocusFlow\")",

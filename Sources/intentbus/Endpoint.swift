@@ -29,17 +29,36 @@ let hostProbeWait: Duration = .milliseconds(1500)
 /// A client connected to a host that answered `ib.ping`: a missing ipc socket file is
 /// reported at once, a silent endpoint within `hostProbeWait`.
 func connectedClient(_ args: Arguments) throws -> IntentClient {
-    try connectedClient(endpoint: try resolveEndpoint(args))
+    try connectedClient(endpoint: try resolveEndpoint(args), curve: try curveKeys(args))
 }
 
-func connectedClient(endpoint: String) throws -> IntentClient {
+/// The CURVE keys for a tcp host (docs/security.md): `--key` (or INTENTBUS_CLIENT_KEY), a
+/// secret key file; `--server-key` (or INTENTBUS_SERVER_KEY), the host's public key or
+/// its host.pub file. Nil when neither is given.
+func curveKeys(_ args: Arguments) throws -> (keys: CurveKeyPair, serverKey: String)? {
+    let env = ProcessInfo.processInfo.environment
+    let keyFile = args.value("key") ?? env["INTENTBUS_CLIENT_KEY"]
+    let server = args.value("server-key") ?? env["INTENTBUS_SERVER_KEY"]
+    if keyFile == nil && server == nil { return nil }
+    guard let keyFile, let server else {
+        throw UsageError("CURVE needs both --key (this client's secret key file) and --server-key (the host's public key)")
+    }
+    guard let secret = CurveKeyPair.readKey(path: keyFile), let keys = CurveKeyPair(secretKey: secret) else {
+        throw UsageError("--key \(keyFile): no CURVE secret key in that file (intentbus keygen writes one)")
+    }
+    let serverKey = CurveKeyPair.isKey(server) ? server : CurveKeyPair.readKey(path: server)
+    guard let serverKey else { throw UsageError("--server-key: neither a CURVE public key nor a file holding one: \(server)") }
+    return (keys, serverKey)
+}
+
+func connectedClient(endpoint: String, curve: (keys: CurveKeyPair, serverKey: String)? = nil) throws -> IntentClient {
     if endpoint.hasPrefix("ipc://") {
         let path = String(endpoint.dropFirst("ipc://".count))
         if !path.hasPrefix("@"), !FileManager.default.fileExists(atPath: path) {
             throw HostUnreachable(endpoint: endpoint, why: "the socket file \(path) does not exist")
         }
     }
-    let client = try IntentClient(endpoint: endpoint)
+    let client = try IntentClient(endpoint: endpoint, curve: curve)
     let slack = client.hostSlack
     client.hostSlack = .zero
     do {

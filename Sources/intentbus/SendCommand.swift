@@ -60,10 +60,11 @@ enum SendCommand {
             answers[String(a[..<eq])] = String(a[a.index(after: eq)...])
         }
         let endpoint = try resolveEndpoint(args)
-        let client = try connectedClient(endpoint: endpoint)
+        let curve = try curveKeys(args)
+        let client = try connectedClient(endpoint: endpoint, curve: curve)
         let prompter = Prompter(answers: answers, interactive: isatty(0) == 1) { entity in
             // A second socket: the first is busy with the request being answered.
-            guard let side = try? IntentClient(endpoint: endpoint),
+            guard let side = try? IntentClient(endpoint: endpoint, curve: curve),
                   let body = try? side.control("ib.entities", ["entity": .string(entity), "query": "suggested"],
                                                wait: .seconds(3)) else { return [] }
             return body["results"]?.arrayValue ?? []

@@ -64,7 +64,7 @@ enum ShortcutsCommand {
         default:
             throw UsageError("unknown shortcuts action \"\(action)\" (add, list, edit or delete)")
         }
-        let client = try IntentClient(endpoint: try resolveEndpoint(args))
+        let client = try IntentClient(endpoint: try resolveEndpoint(args), curve: try curveKeys(args))
         let body: JSON
         do {
             body = try client.control(intentName, .object(request))

@@ -62,7 +62,7 @@ enum SuggestionsCommand {
                 throw UsageError("donations needs list, add or delete")
             }
         }
-        let client = try IntentClient(endpoint: try resolveEndpoint(args))
+        let client = try IntentClient(endpoint: try resolveEndpoint(args), curve: try curveKeys(args))
         let body: JSON
         do {
             body = try client.control(intentName, .object(request))

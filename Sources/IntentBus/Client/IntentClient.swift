@@ -110,6 +110,9 @@ public final class IntentClient {
         self.context = context
         socket = try ZMQSocket(context, .dealer)
         if let curve { try socket.makeCurveClient(curve.keys, serverKey: curve.serverKey) }
+        // A DEALER with no connected peer (no host, a refused CURVE handshake) would block
+        // on send: give up after 5 s instead, as noAnswer.
+        try socket.setSendTimeout(milliseconds: 5_000)
         try socket.connect(endpoint)
     }
 
@@ -132,7 +135,9 @@ public final class IntentClient {
         let requestId = "\(prefix)-\(counter)"
         let request = WireMessage(kind: .request, requestId: requestId, intent: intent,
                                   header: options.header, body: parameters)
-        do { try socket.send(request.frames) } catch { throw .transport(error) }
+        do {
+            guard try socket.send(request.frames) else { throw ClientError.noAnswer(endpoint: endpoint, waited: .seconds(5)) }
+        } catch let error as ZMQError { throw .transport(error) } catch { throw error as! ClientError }
         // The host answers every request, at the latest when the plugin's timeout runs out.
         let wait = (options.timeout ?? .seconds(60)) + hostSlack
         while true {

@@ -4,7 +4,7 @@ import IntentBus
 /// The host's state directory and the files in it, protected by the file system and set
 /// by the host itself rather than left to the umask (docs/security.md): the directory
 /// 0700, the ipc sockets, the choice database and the secret key 0600.
-enum StateDirectory {
+public enum StateDirectory {
     /// Creates the directory with mode 0700, or checks an existing one: a world-writable
     /// directory is refused (anyone could replace the sockets); any other is narrowed to
     /// 0700.
@@ -59,8 +59,8 @@ enum StateDirectory {
 
     /// Writes a key pair: the secret file created with mode 0600 (never readable by
     /// others, even for a moment), the public file 0644.
-    static func writeKeyFiles(_ keys: CurveKeyPair, secretPath: String, publicPath: String,
-                              comment: String) throws(HostStartError) {
+    public static func writeKeyFiles(_ keys: CurveKeyPair, secretPath: String, publicPath: String,
+                                     comment: String) throws(HostStartError) {
         let fd = open(secretPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw HostStartError(message: "can't create \(secretPath): \(String(cString: strerror(errno)))")

@@ -199,3 +199,29 @@ def test_a_remote_plugin_connects_with_its_own_key_and_a_wrong_key_is_refused(cu
     finally:
         plugin.terminate()
         plugin.wait(timeout=10)
+
+
+def test_keygen_and_the_cli_over_curve(curve_host, tmp_path):
+    out = subprocess.run([binary("intentbus"), "keygen", "kiosk", "--dir", str(tmp_path)], capture_output=True,
+                         text=True, timeout=20)
+    assert out.returncode == 0, out.stderr
+    assert stat.S_IMODE(os.stat(tmp_path / "kiosk.key").st_mode) == 0o600
+    public = (tmp_path / "kiosk.pub").read_text().strip()
+    assert len(public) == 40 and public in out.stdout
+    again = subprocess.run([binary("intentbus"), "keygen", "kiosk", "--dir", str(tmp_path)], capture_output=True,
+                           text=True, timeout=20)
+    assert again.returncode == 6 and "kiosk.key" in again.stderr, "an existing secret key is never overwritten"
+    host = curve_host([{"name": "kiosk", "public": public}], [py_plugin("py")])
+    send = [binary("intentbus"), "send", "PyIntent", "x=1", "--endpoint", host.frontend, "--key",
+            str(tmp_path / "kiosk.key"), "--server-key", os.path.join(host.state, "host.pub"), "--json"]
+    deadline = time.monotonic() + 20
+    while True:
+        out = subprocess.run(send, capture_output=True, text=True, timeout=30)
+        if out.returncode == 0 or time.monotonic() > deadline:
+            break
+        time.sleep(0.3)
+    assert out.returncode == 0, out.stderr
+    assert '"client": "kiosk"' in out.stdout or '"client":"kiosk"' in out.stdout
+    # Without the key the CLI says the host is unreachable (the handshake never completes).
+    bare = subprocess.run(send[:6], capture_output=True, text=True, timeout=30)
+    assert bare.returncode == 5
