@@ -4,13 +4,13 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 CONFIG ?= plugins.yaml
 
-.PHONY: all deps build run test test-swift bench bench-peers clean python-venv test-python fuzz fuzz-build fuzz-smoke
+.PHONY: all deps build run test test-swift bench bench-peers clean python-venv test-python lint-python fuzz fuzz-build fuzz-smoke
 
 # The Python client/plugin SDK lives in clients/python; tests and the demo's coffee plugin
 # run from a venv in the repository (.venv, gitignored), made with the system python3.
 PYTHON ?= python3
 VENV ?= .venv
-PY_SOURCES := $(wildcard clients/python/pyproject.toml clients/python/intentbus/*.py clients/python/intentbus/examples/*.py)
+PY_SOURCES := $(wildcard clients/python/pyproject.toml clients/python/intentbus/*.py clients/python/intentbus/py.typed clients/python/intentbus/examples/*.py)
 
 all: build
 
@@ -29,16 +29,22 @@ test: deps python-venv
 	$(MAKE) --no-print-directory test-python
 	$(MAKE) --no-print-directory fuzz-smoke
 
-# The venv, with the intentbus package and pytest; reinstalled when the package changes.
+# The venv, with the intentbus package, pytest and the checkers (mypy, ruff); reinstalled
+# when the package changes.
 python-venv: $(VENV)/.intentbus-installed
 
 $(VENV)/.intentbus-installed: $(PY_SOURCES) Makefile | deps
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check ./clients/python pytest hypothesis
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check ./clients/python pytest hypothesis "mypy==2.4.1" "ruff==0.17.5"
 	touch $@
 
+# The package's type hints hold (mypy --strict; it ships py.typed) and ruff finds nothing.
+lint-python: python-venv
+	cd clients/python && ../../$(VENV)/bin/python -m mypy --strict intentbus
+	cd clients/python && ../../$(VENV)/bin/python -m ruff check intentbus
+
 # pytest exits 5 when it collected no tests: that is a failure here, not a pass.
-test-python: python-venv
+test-python: python-venv lint-python
 	cd clients/python && ../../$(VENV)/bin/python -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "test-python: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 

@@ -29,8 +29,11 @@ var targets: [Target] = [
             // exclusivity checks on its class properties cost ~2,000 instructions per request
             // (docs/performance.md). Debug builds, and so the tests, keep the checks.
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
-    .executableTarget(name: "intentbus", dependencies: ["IntentBus", "PluginHost"]),
-    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "PluginHost"]),
+    // The declarative command-line parser, usage texts, "did you mean" and completion
+    // scripts; no dependencies, so its unit tests need nothing else.
+    .target(name: "IntentBusCLI"),
+    .executableTarget(name: "intentbus", dependencies: ["IntentBus", "PluginHost", "IntentBusCLI"]),
+    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "PluginHost", "IntentBusCLI"]),
     // The benchmark (docs/performance.md): the driver and load client, the bare zmq_proxy
     // relay and its echo workers (the baseline: one decoding like the SDK, one not decoding
     // at all), the load processes, and a raw echo plugin claiming many intents.

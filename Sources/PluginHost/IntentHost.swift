@@ -30,7 +30,8 @@ public final class IntentHost {
         try refuseIfAnotherHostAnswers(host.frontend)
         let sockets = try bindSockets(context: context)
         let (frontend, backend) = (sockets.frontend, sockets.backend)
-        let launcher = ChildProcessLauncher(logger: logger)
+        let logBook = PluginLogBook()
+        let launcher = ChildProcessLauncher(logger: logger, logBook: logBook)
         let shell: RouterShell
         do {
             shell = try RouterShell(manifest: manifest, logger: logger, context: context, sockets: sockets,
@@ -49,6 +50,7 @@ public final class IntentHost {
         NewStyleSupport.install(hooks, definitions: definitions)
         ShortcutSupport.install(hooks, definitions: definitions)
         hooks.extensions.forEach(router.install)
+        router.install(OperationsExtension(core: router, logBook: logBook))
 
         for warning in manifest.warnings { logger.warning("\(warning)") }
         for (intent, indices) in router.routes.sorted(by: { $0.key < $1.key }) where indices.count > 1 {
@@ -64,15 +66,20 @@ public final class IntentHost {
         }
         signal(SIGPIPE, SIG_IGN)
         let mailbox = shell.mailbox  // signal handlers hold the mailbox, never the router
+        let systemd = SystemdService(frontend: host.frontend, logger: logger)
         let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { mailbox.post(.shutdown) }
+            source.setEventHandler { systemd.stopping(); mailbox.post(.shutdown) }
             source.resume()
             return source
         }
         logger.info("IntentBus host \(getpid()) listening: clients \(frontend.lastEndpoint), plugins \(backend.lastEndpoint); \(manifest.plugins.count) plugins from \(manifest.path)")
+        systemd.ready(status: "serving \(manifest.plugins.count) plugins on \(frontend.lastEndpoint)")
+        let metricsFile = MetricsFileWriter.start(host, logger: logger)
         shell.run()
+        metricsFile?.stop()
+        systemd.stopped()
         sources.forEach { $0.cancel() }
         // The last final answers may still be queued in libzmq: give them up to 2 s to
         // leave (a linger of 0 would drop them with the socket).

@@ -1,28 +1,33 @@
 import Foundation
 import IntentBus
+import IntentBusCLI
 
 /// `intentbus choices list|set|reset`: see, switch and forget remembered plugin choices
 /// (the host intents `ib.choices.*`).
 enum ChoicesCommand {
-    static let usage = """
-    usage: intentbus choices list [--intent INTENT] [--json]
-           intentbus choices set INTENT PLUGIN [--client ID]
-           intentbus choices reset INTENT [--client ID]
-           intentbus choices reset --all
-      common options: --config FILE | --endpoint EP
+    static let spec = CommandSpec(
+        name: "choices", summary: "list, set or reset remembered plugin choices",
+        synopsis: ["choices list [--intent INTENT] [--json]", "choices set INTENT PLUGIN [--client ID]",
+                   "choices reset INTENT [--client ID]", "choices reset --all"],
+        discussion: """
+        The host remembers a plugin per intent when a client answers "always" (or sends
+        --plugin ID --remember), for every client or for one client identity (--client).
+        list    shows every remembered choice and whether its plugin can still serve it
+        set     remembers PLUGIN for INTENT; the plugin must claim the intent
+        reset   forgets the choices for INTENT (only that client's with --client), or all
+        """,
+        subcommands: ["list", "set", "reset"],
+        positionals: [PositionalSpec("INTENT", completion: .dynamic("intents")),
+                      PositionalSpec("PLUGIN", completion: .dynamic("plugins"))],
+        options: [
+            .value("intent", "INTENT", "list: only the choices for INTENT", completion: .dynamic("intents")),
+            .value("client", "ID", "set, reset: for this client identity only"),
+            .flag("all", "reset: forget every remembered choice"),
+            CommonOptions.json,
+        ] + CommonOptions.host,
+        footer: "Exit codes: 0 done, 2 usage, 3 bus error (e.g. unknown_plugin), 5 host unreachable.")
 
-    The host remembers a plugin per intent when a client answers "always" (or sends
-    --plugin ID --remember), for every client or for one client identity (--client).
-    list    shows every remembered choice and whether its plugin can still serve it
-    set     remembers PLUGIN for INTENT; the plugin must claim the intent
-    reset   forgets the choices for INTENT (only that client's with --client), or all
-    Exit codes: 0 done, 2 usage, 3 bus error (e.g. unknown_plugin), 5 host unreachable.
-    """
-
-    static func run(_ argv: [String]) throws -> Int32 {
-        let args = try Arguments(argv, valued: ["client", "intent", "config", "endpoint"],
-                                 booleans: ["all", "json", "help"])
-        if args.flag("help") { print(usage); return ExitCode.success }
+    static func run(_ args: Arguments) throws -> Int32 {
         guard let action = args.positionals.first else { throw UsageError("choices needs list, set or reset") }
         let rest = Array(args.positionals.dropFirst())
         switch action {
@@ -72,7 +77,7 @@ enum ChoicesCommand {
     }
 
     private static func client(_ args: Arguments) throws -> IntentClient {
-        try IntentClient(endpoint: try resolveEndpoint(args))
+        try connectedClient(args)
     }
 
     /// The list as people read it, with a warning for choices whose plugin is gone.

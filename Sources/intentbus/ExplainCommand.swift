@@ -1,28 +1,30 @@
 import Foundation
 import IntentBus
+import IntentBusCLI
 
 /// `intentbus explain INTENT [--client ID]`: who would handle the intent, and why
 /// (the host intent `ib.explain`).
 enum ExplainCommand {
-    static let usage = """
-    usage: intentbus explain INTENT [--client ID] [--json] [--config FILE | --endpoint EP]
+    static let spec = CommandSpec(
+        name: "explain", summary: "who would handle an intent, and why",
+        discussion: """
+        Says who would handle INTENT and why: the plugins that claim it (id, name, handler
+        style, state, priority), the remembered default for the client (--client) or for
+        everyone, the manifest's preset default, and the rule that decides under each
+        request policy (--choice ask, fail, default). Asking changes nothing.
+        """,
+        positionals: [PositionalSpec("INTENT", completion: .dynamic("intents"))],
+        options: [.value("client", "ID", "the client identity whose remembered choice counts"), CommonOptions.json]
+            + CommonOptions.host,
+        footer: "Exit codes: 0 answered, 1 no plugin claims INTENT, 3 bus error, 5 host unreachable.")
 
-    Says who would handle INTENT and why: the plugins that claim it (id, name, handler
-    style, state, priority), the remembered default for the client (--client) or for
-    everyone, the manifest's preset default, and the rule that decides under each
-    request policy (--choice ask, fail, default). Asking changes nothing.
-    Exit codes: 0 answered, 1 no plugin claims INTENT, 3 bus error, 5 host unreachable.
-    """
-
-    static func run(_ argv: [String]) throws -> Int32 {
-        let args = try Arguments(argv, valued: ["client", "config", "endpoint"], booleans: ["json", "help"])
-        if args.flag("help") { print(usage); return ExitCode.success }
+    static func run(_ args: Arguments) throws -> Int32 {
         guard args.positionals.count == 1, let intent = args.positionals.first else {
             throw UsageError("explain needs exactly one INTENT")
         }
         var request: [String: JSON] = ["intent": .string(intent)]
         if let client = args.value("client") { request["client"] = .string(client) }
-        let body = try IntentClient(endpoint: try resolveEndpoint(args)).control("ib.explain", .object(request))
+        let body = try connectedClient(args).control("ib.explain", .object(request))
         if args.flag("json") {
             print(prettyJSON(body))
         } else {

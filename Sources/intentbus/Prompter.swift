@@ -5,6 +5,9 @@ import IntentBus
 /// asking the person.
 final class Prompter {
     private var answers: [String: String]
+    /// Whether the last answer to a confirmation of the intent as a whole (not of one
+    /// parameter) was no. A declined parameter confirmation only asks for the value again.
+    private(set) var declinedIntentConfirmation = false
     private let interactive: Bool
     /// Suggested entities for an entity parameter (`ib.entities`, query `suggested`),
     /// fetched on a socket of its own so the request in progress is not disturbed.
@@ -18,6 +21,14 @@ final class Prompter {
 
     /// The ANSWER body for `prompt`, or nil when there is no answer.
     func answer(_ prompt: Prompt) -> JSON? {
+        let body = answerBody(prompt)
+        if prompt.kind == "confirmation", prompt.parameter == nil, let value = body?["value"]?.boolValue {
+            declinedIntentConfirmation = !value
+        }
+        return body
+    }
+
+    private func answerBody(_ prompt: Prompt) -> JSON? {
         let key: String
         switch prompt.kind {
         case "plugin_choice": key = "plugin"

@@ -1,40 +1,44 @@
 import Foundation
 import IntentBus
+import IntentBusCLI
 
 /// `intentbus send INTENT [key=value …]`: sends one request and prints the answer.
 enum SendCommand {
-    static let usage = """
-    usage: intentbus send INTENT [key=value | key:=JSON …] [options]
+    static let spec = CommandSpec(
+        name: "send", summary: "send an intent request and print the answer",
+        synopsis: ["send INTENT [key=value | key:=JSON …] [options]"],
+        discussion: """
+        Sends an intent request to the running host and prints the answer.
+          key=value        a parameter; integers (without a leading zero), decimals and
+                           true/false are typed, the rest are strings (0176 stays "0176")
+          key:=JSON        a parameter given as raw JSON (key:='"007"', tags:='["a","b"]')
+        """,
+        positionals: [PositionalSpec("INTENT", completion: .dynamic("intents")),
+                      PositionalSpec("key=value", variadic: true)],
+        options: [
+            .value("params", "JSON", "all parameters as one JSON object"),
+            .value("timeout", "S", "seconds to wait for the plugin, 0.001…86400 (overrides the manifest)"),
+            .value("plugin", "ID", "use this plugin when several claim the intent", completion: .dynamic("plugins")),
+            .flag("remember", "with --plugin: remember it as the \"always\" choice"),
+            .value("choice", "POLICY", "when several plugins claim it: ask (default), fail, default",
+                   choices: ["ask", "fail", "default"]),
+            .repeated("answer", "name=value", """
+                answer a prompt without asking (repeatable); the name is the
+                parameter, or "confirm" / "plugin" for those prompts
+                """),
+            .value("credential", "SECRET", "the client credential for restricted intents\n(or $INTENTBUS_CREDENTIAL)"),
+            .value("client", "ID", "a stable client identity for remembered choices"),
+            .flag("json", "print the whole reply as JSON"),
+        ] + CommonOptions.host,
+        footer: """
+        On a terminal, prompts are asked interactively and progress is a bar on stderr; otherwise
+        progress is one line per update. A declined confirmation ends the request: the plugin's
+        dialog is printed and the exit code is 1.
+        Exit codes: 0 success, 1 the intent failed or was declined, 2 usage, 3 bus error,
+        4 timeout, 5 host unreachable, 6 manifest error.
+        """)
 
-    Sends an intent request to the running host and prints the answer.
-      key=value        a parameter; numbers and true/false are typed, the rest are strings
-      key:=JSON        a parameter given as raw JSON (key:='"007"', tags:='["a","b"]')
-
-    options:
-      --params JSON        all parameters as one JSON object
-      --timeout S          seconds to wait for the plugin, 0.001…86400 (overrides the manifest)
-      --plugin ID          use this plugin when several claim the intent
-      --remember           with --plugin: remember it as the "always" choice
-      --choice POLICY      when several plugins claim it: ask (default), fail, default
-      --answer name=value  answer a prompt without asking (repeatable); the name is the
-                           parameter, or "confirm" / "plugin" for those prompts
-      --credential SECRET  the client credential for restricted intents
-                           (or INTENTBUS_CREDENTIAL)
-      --client ID          a stable client identity for remembered choices
-      --json               print the whole reply as JSON
-      --config FILE        manifest to find the host's endpoint (default ./plugins.yaml)
-      --endpoint EP        the host's frontend endpoint (or INTENTBUS_ENDPOINT)
-
-    On a terminal, prompts are asked interactively. Progress updates go to stderr.
-    Exit codes: 0 success, 1 the intent failed, 2 usage, 3 bus error, 4 timeout,
-    5 host unreachable, 6 manifest error.
-    """
-
-    static func run(_ argv: [String]) throws -> Int32 {
-        let args = try Arguments(argv, valued: ["params", "timeout", "plugin", "choice", "answer", "credential",
-                                                "client", "config", "endpoint"],
-                                 booleans: ["json", "remember", "help"])
-        if args.flag("help") { print(usage); return ExitCode.success }
+    static func run(_ args: Arguments) throws -> Int32 {
         guard let intent = args.positionals.first else { throw UsageError("send needs an INTENT") }
         let parameters = try parseParameters(Array(args.positionals.dropFirst()), json: args.value("params"))
         var options = RequestOptions()
@@ -56,7 +60,7 @@ enum SendCommand {
             answers[String(a[..<eq])] = String(a[a.index(after: eq)...])
         }
         let endpoint = try resolveEndpoint(args)
-        let client = try IntentClient(endpoint: endpoint)
+        let client = try connectedClient(endpoint: endpoint)
         let prompter = Prompter(answers: answers, interactive: isatty(0) == 1) { entity in
             // A second socket: the first is busy with the request being answered.
             guard let side = try? IntentClient(endpoint: endpoint),
@@ -64,16 +68,30 @@ enum SendCommand {
                                                wait: .seconds(3)) else { return [] }
             return body["results"]?.arrayValue ?? []
         }
+        let progress = ProgressDisplay()
         do {
             let reply = try client.send(intent, parameters: .object(parameters), options: options) { event in
                 switch event {
                 case .progress(let body):
-                    let fraction = body["fraction"]?.doubleValue.map { " (\(Int($0 * 100)) %)" } ?? ""
-                    printError("… \(body["message"]?.stringValue ?? body.canonicalString)\(fraction)")
+                    progress.show(body)
                     return nil
                 case .prompt(let prompt):
+                    progress.clear()
                     return prompter.answer(prompt)
                 }
+            }
+            progress.clear()
+            if prompter.declinedIntentConfirmation {
+                // The person said no to the intent as a whole: nothing was done, whatever
+                // status the plugin chose for the words it answers with.
+                if args.flag("json") {
+                    print(JSON.object(["status": "declined", "plugin": reply.plugin.map { .string($0) } ?? .null,
+                                       "header": reply.header, "body": reply.body]).canonicalString)
+                } else {
+                    printDialog(reply)
+                    printError("(declined; \(reply.plugin ?? "?") did not go ahead)")
+                }
+                return ExitCode.intentFailed
             }
             if args.flag("json") {
                 print(JSON.object(["status": .string(reply.status), "plugin": reply.plugin.map { .string($0) } ?? .null,
@@ -83,6 +101,7 @@ enum SendCommand {
             }
             return reply.succeeded ? ExitCode.success : ExitCode.intentFailed
         } catch {
+            progress.clear()
             if args.flag("json"), case .bus(let e) = error {
                 print(JSON.object(["status": "error", "error": e.json]).canonicalString)
             } else {
@@ -103,16 +122,24 @@ enum SendCommand {
         }
     }
 
-    /// Shows the reply as a person reads it: the dialog when there is one, else JSON.
+    /// Shows the reply as a person reads it: the dialog when there is one, else JSON, then
+    /// on stderr who answered with what: the legacy response code, or the status.
     static func printReply(_ reply: IntentReply) {
-        let body = reply.body
-        if let dialog = body["dialog"]?.stringValue, !dialog.isEmpty {
-            print(dialog)
-            if let code = body["code"]?.stringValue { printError("(\(code) from \(reply.plugin ?? "?"))") }
-        } else {
-            print(prettyJSON(body))
+        if printDialog(reply) {
+            printError("(\(reply.body["code"]?.stringValue ?? reply.status) from \(reply.plugin ?? "?"))")
         }
         if !reply.succeeded { printError("the intent reported failure (\(reply.plugin ?? "?"))") }
+    }
+
+    /// Prints the dialog, or the body as JSON when there is none; true for a dialog.
+    @discardableResult
+    static func printDialog(_ reply: IntentReply) -> Bool {
+        if let dialog = reply.body["dialog"]?.stringValue, !dialog.isEmpty {
+            print(dialog)
+            return true
+        }
+        print(prettyJSON(reply.body))
+        return false
     }
 
     /// `key=value` and `key:=JSON` arguments, merged over `--params`.
@@ -141,13 +168,47 @@ enum SendCommand {
         return out
     }
 
+    /// A `key=value` value: a JSON number when the text is written as one (no leading zero,
+    /// no `+`, within Int64 for integers), true/false, else the text itself, so that a phone
+    /// number such as 0176 stays a string.
     static func inferred(_ text: String) -> JSON {
-        if let i = Int64(text) { return .int(i) }
-        if text.contains("."), let d = Double(text), d.isFinite { return .double(d) }
+        if isJSONNumber(text) {
+            if !text.contains(where: { ".eE".contains($0) }) {
+                if let i = Int64(text) { return .int(i) }
+            } else if let d = Double(text), d.isFinite {
+                return .double(d)
+            }
+        }
         if text == "true" { return .bool(true) }
         if text == "false" { return .bool(false) }
         return .string(text)
     }
+}
+
+/// Whether `text` is a number as JSON writes it: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+func isJSONNumber(_ text: String) -> Bool {
+    var s = Substring(text)
+    if s.first == "-" { s = s.dropFirst() }
+    let integer = s.prefix(while: \.isASCIIDigit)
+    guard !integer.isEmpty, integer == "0" || integer.first != "0" else { return false }
+    s = s.dropFirst(integer.count)
+    if s.first == "." {
+        let fraction = s.dropFirst().prefix(while: \.isASCIIDigit)
+        guard !fraction.isEmpty else { return false }
+        s = s.dropFirst(1 + fraction.count)
+    }
+    if let e = s.first, e == "e" || e == "E" {
+        s = s.dropFirst()
+        if let sign = s.first, sign == "+" || sign == "-" { s = s.dropFirst() }
+        let exponent = s.prefix(while: \.isASCIIDigit)
+        guard !exponent.isEmpty else { return false }
+        s = s.dropFirst(exponent.count)
+    }
+    return s.isEmpty
+}
+
+private extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 /// Pretty JSON for people: indented, sorted keys.

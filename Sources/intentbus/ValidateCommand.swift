@@ -1,70 +1,75 @@
 import Foundation
 import IntentBus
+import IntentBusCLI
 import PluginHost
 
 /// `intentbus validate`: runs a plugin in describe mode and checks its new-style
 /// metadata the way the host does at HELLO, like a build step (App Intents' metadata
 /// extractor).
 enum ValidateCommand {
-    static let usage = """
-    usage: intentbus validate [--config FILE] PLUGIN-ID [--json]
-           intentbus validate --exec PATH [ARG …] [--json]
+    static let spec = CommandSpec(
+        name: "validate", summary: "check a plugin's declarations (describe mode), like a build step",
+        synopsis: ["validate [--config FILE] PLUGIN-ID [--json]", "validate --exec PATH [ARG …] [--json]"],
+        discussion: """
+        Runs the plugin with INTENTBUS_DESCRIBE=1 (the SDK prints its HELLO declarations as
+        JSON and exits without connecting) and checks its new-style metadata: titles,
+        defaults within their ranges, entity queries, unique identifiers, migrations, and
+        the app shortcuts' phrases (docs/shortcuts.md "The rules").
+        With PLUGIN-ID the plugin's exec and env come from the manifest, and every intent
+        the manifest lists in IntentsSupported must have a handler.
+        """,
+        positionals: [PositionalSpec("PLUGIN-ID", completion: .dynamic("plugins")),
+                      PositionalSpec("ARG", variadic: true)],
+        options: [
+            .value("exec", "PATH", "run this executable (with the ARGs) instead of a manifest entry",
+                   completion: .file),
+            CommonOptions.config,
+            .flag("json", "print the plugin's declarations as JSON instead of a summary"),
+        ],
+        footer: "Exit codes: 0 valid, 1 invalid metadata, 2 usage, 6 manifest error.")
 
-    Runs the plugin with INTENTBUS_DESCRIBE=1 (the SDK prints its HELLO declarations as
-    JSON and exits without connecting) and checks its new-style metadata: titles,
-    defaults within their ranges, entity queries, unique identifiers, migrations, and
-    the app shortcuts' phrases (docs/shortcuts.md "The rules").
-    With PLUGIN-ID the plugin's exec and env come from the manifest, and every intent
-    the manifest lists in IntentsSupported must have a handler.
-      --json   print the plugin's declarations as JSON instead of a summary
-    Exit codes: 0 valid, 1 invalid metadata, 2 usage, 6 manifest error.
-    """
-
-    static func run(_ argv: [String]) throws -> Int32 {
-        let args = try Arguments(argv, valued: ["config", "exec"], booleans: ["json", "help"])
-        if args.flag("help") { print(usage); return ExitCode.success }
-        var path: String, arguments: [String], environment = ProcessInfo.processInfo.environment
+    static func run(_ args: Arguments) throws -> Int32 {
+        let declarations: PluginDeclarations
         var claimed: [String] = []
-        var label: String
+        var definitions: [String: IntentDefinition] = [:]
+        let label: String
         // For the app-shortcut rules: the plugin's names, and every other plugin's.
         var names: [String] = [], others: [String: [String]] = [:]
         var loaded: Manifest?
-        if let exec = args.value("exec") {
-            path = exec
-            arguments = args.positionals
-            label = exec
-        } else {
-            guard let id = args.positionals.first else { throw UsageError("validate needs a PLUGIN-ID or --exec PATH") }
-            let manifest = try ManifestLoader.load(path: configPath(args))
-            guard let spec = manifest.plugins.first(where: { $0.id == id }) else {
-                throw UsageError("no plugin \"\(id)\" in \(manifest.path) (plugins: \(manifest.plugins.map(\.id).joined(separator: ", ")))")
+        do {
+            if let exec = args.value("exec") {
+                label = ([exec] + args.positionals).joined(separator: " ")
+                declarations = try PluginDeclarations.read(path: exec, arguments: args.positionals,
+                                                           environment: ProcessInfo.processInfo.environment, label: exec)
+            } else {
+                guard let id = args.positionals.first else { throw UsageError("validate needs a PLUGIN-ID or --exec PATH") }
+                guard args.positionals.count == 1 else { throw UsageError("ARGs go with --exec PATH") }
+                let manifest = try ManifestLoader.load(path: configPath(args))
+                guard let spec = manifest.plugins.first(where: { $0.id == id }) else {
+                    throw UsageError("no plugin \"\(id)\" in \(manifest.path)" + Suggestion.hint(for: id, among: manifest.plugins.map(\.id))
+                                     + " (plugins: \(manifest.plugins.map(\.id).joined(separator: ", ")))")
+                }
+                label = id
+                claimed = spec.intentsSupported
+                names = [spec.name] + spec.synonyms
+                loaded = manifest
+                for other in manifest.plugins where other.id != id { others[other.id] = [other.name] + other.synonyms }
+                let catalog = try DefinitionLoader.load(manifest: manifest)
+                for intent in spec.intentsSupported {
+                    if let d = catalog.definition(of: intent, plugin: id) { definitions[intent] = d }
+                }
+                declarations = try PluginDeclarations.read(spec)
             }
-            path = spec.exec.path
-            arguments = spec.exec.arguments
-            for (k, v) in spec.environment { environment[k] = v }
-            environment["INTENTBUS_PLUGIN_ID"] = id
-            claimed = spec.intentsSupported
-            label = id
-            names = [spec.name] + spec.synonyms
-            loaded = manifest
-            for other in manifest.plugins where other.id != id { others[other.id] = [other.name] + other.synonyms }
-        }
-        environment["INTENTBUS_DESCRIBE"] = "1"
-        environment.removeValue(forKey: "INTENTBUS_BACKEND")
-        environment.removeValue(forKey: "INTENTBUS_TOKEN")
-
-        let (status, output, errors) = try describe(path: path, arguments: arguments, environment: environment)
-        guard status == 0 else {
-            printError("error: \(label): describe mode exited with status \(status)\(errors.isEmpty ? "" : ":\n\(errors)")")
+        } catch let failure as PluginDeclarations.Failure {
+            printError("error: \(failure)")
             return ExitCode.intentFailed
         }
-        guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
-              let hello = try? JSON.parse(String(line)), hello.objectValue != nil else {
-            printError("error: \(label) did not print its declarations as JSON; is it built with the IntentBus SDK (IntentPlugin.run())?")
-            return ExitCode.intentFailed
-        }
+        let hello = declarations.hello
+        // What the host checks at HELLO, and what would fail later, on the first request.
         var problems = NewStyleMetadata.problems(inHello: hello)
-        let shortcuts = ShortcutValidation.check(hello: hello, plugin: label, names: names.isEmpty ? [label] : names, others: others)
+        let shortcutLabel = args.value("exec") ?? label
+        let shortcuts = ShortcutValidation.check(hello: hello, plugin: shortcutLabel,
+                                                 names: names.isEmpty ? [shortcutLabel] : names, others: others)
         problems += shortcuts.errors
         for warning in shortcuts.warnings { printError("warning: \(label): \(warning)") }
         if let loaded, let definitions = try? DefinitionLoader.load(manifest: loaded) {
@@ -72,48 +77,43 @@ enum ValidateCommand {
                 printError("warning: \(repeated)")
             }
         }
-        let handled = Set((hello["intents"]?.arrayValue ?? []).compactMap { $0["name"]?.stringValue })
-        for intent in claimed where !handled.contains(intent) {
+        let styles = declarations.styles
+        for intent in claimed where styles[intent] == nil {
             problems.append("no handler for \(intent), which the manifest lists in IntentsSupported")
         }
-        if !problems.isEmpty {
-            for problem in problems { printError("error: \(label): \(problem)") }
-            printError("\(problems.count) error\(problems.count == 1 ? "" : "s"): the host would reject this plugin's HELLO")
-            return ExitCode.intentFailed
+        var later: [String] = []
+        // A legacy handler needs its intent's definition (resolve, confirm, codes), as the
+        // host does when the first request comes: only with the manifest can it be checked.
+        if args.value("exec") == nil {
+            for (intent, style) in styles.sorted(by: { $0.key < $1.key }) where style == "legacy" && definitions[intent] == nil {
+                later.append("legacy handler for \(intent) has no intent definition: list its file under definitions: in the manifest (docs/definitions.md)")
+            }
         }
+        for problem in problems + later { printError("error: \(label): \(problem)") }
+        if !problems.isEmpty {
+            printError("\(problems.count) error\(problems.count == 1 ? "" : "s"): the host would reject this plugin's HELLO")
+        }
+        if !later.isEmpty {
+            printError("\(later.count) error\(later.count == 1 ? "" : "s"): requests for these intents would fail")
+        }
+        if !problems.isEmpty || !later.isEmpty { return ExitCode.intentFailed }
         if args.flag("json") { print(prettyJSON(hello)); return ExitCode.success }
-        printSummary(hello, label: label)
+        printSummary(hello, label: label, styles: styles, definitions: definitions)
         return ExitCode.success
     }
 
-    /// Runs the plugin and collects its output; kills it if it hangs (it should exit).
-    private static func describe(path: String, arguments: [String], environment: [String: String]) throws -> (Int32, String, String) {
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw UsageError("\(path) is not an executable file (build it first: swift build)")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let killer = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: killer)
-        let errors = ErrorCollector(err.fileHandleForReading)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        killer.cancel()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), errors.text)
-    }
-
-    private static func printSummary(_ hello: JSON, label: String) {
+    private static func printSummary(_ hello: JSON, label: String, styles: [String: String],
+                                     definitions: [String: IntentDefinition]) {
         let section = hello["metadata"]?["new_style"]
         let intents = section?["intents"]?.arrayValue ?? []
-        print("\(label): valid — \(intents.count) new-style intent\(intents.count == 1 ? "" : "s")")
+        // New-style intents as declared (a migrated legacy name is the same intent), then
+        // the other handlers.
+        var counts = intents.isEmpty ? [] : ["\(intents.count) new-style intent\(intents.count == 1 ? "" : "s")"]
+        for style in ["legacy", "plain"] {
+            let n = styles.filter { !$0.key.hasPrefix("ib.") && $0.value == style }.count
+            if n > 0 { counts.append("\(n) \(style) handler\(n == 1 ? "" : "s")") }
+        }
+        print("\(label): valid — \(counts.isEmpty ? "no intents" : counts.joined(separator: ", "))")
         for intent in intents {
             var line = "  \(intent["identifier"]?.displayText ?? "?")  \"\(intent["title"]?.displayText ?? "")\""
             if let m = intent["migrated_from"]?.stringValue { line += "  (migrates \(m))" }
@@ -138,34 +138,15 @@ enum ValidateCommand {
             let cases = (e["cases"]?.arrayValue ?? []).map { $0["value"]?.displayText ?? "?" }
             print("  enum \(e["name"]?.displayText ?? "?"): \(cases.joined(separator: ", "))")
         }
+        for (intent, style) in styles.sorted(by: { $0.key < $1.key }) where style == "legacy" {
+            let d = definitions[intent]
+            print("  \(intent)  (legacy)\(d.map { "  \"\($0.title)\", \($0.parameters.count) parameter\($0.parameters.count == 1 ? "" : "s"), \($0.codes.count) response codes" } ?? "")")
+        }
         for s in section?["shortcuts"]?.arrayValue ?? [] {
             let phrases = (s["phrases"]?.arrayValue ?? []).map { "“\($0.displayText)”" }.joined(separator: ", ")
             print("  shortcut \(s["intent"]?.displayText ?? "?") \"\(s["short_title"]?.displayText ?? "")\": \(phrases)")
         }
-        let others = (hello["intents"]?.arrayValue ?? []).filter { $0["style"]?.stringValue != "new" && $0["name"]?.stringValue?.hasPrefix("ib.") == false }
-        if !others.isEmpty {
-            print("  other handlers: " + others.map { "\($0["name"]?.displayText ?? "?") (\($0["style"]?.displayText ?? "plain"))" }.joined(separator: ", "))
-        }
-    }
-}
-
-/// Reads a pipe on another thread, so that a chatty stderr can't block the plugin.
-private final class ErrorCollector: @unchecked Sendable {
-    // @unchecked: `data` is only touched under `lock`; `done` orders the final read.
-    private let lock = Lock()
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            let d = handle.readDataToEndOfFile()
-            lock.withLock { data = d }
-            done.signal()
-        }
-    }
-
-    var text: String {
-        done.wait()
-        return lock.withLock { String(decoding: data, as: UTF8.self) }.trimmingCharacters(in: .whitespacesAndNewlines)
+        let plain = styles.filter { $0.value == "plain" && !$0.key.hasPrefix("ib.") }.keys.sorted()
+        if !plain.isEmpty { print("  plain handlers (any JSON object): \(plain.joined(separator: ", "))") }
     }
 }

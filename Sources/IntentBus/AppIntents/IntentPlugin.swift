@@ -22,7 +22,6 @@ import Foundation
 public final class IntentPlugin {
     /// The underlying runtime, for plain or legacy handlers beside the new-style ones.
     public let runtime: PluginRuntime
-    private let describeMode: Bool
     private var intents: [JSON] = []
     private var entities: [String: EntityDescriptor] = [:]
     private var enums: [String: EnumDescriptor] = [:]
@@ -36,13 +35,7 @@ public final class IntentPlugin {
     /// Reads the host's environment, like `PluginRuntime`; in describe mode the
     /// connection variables may be missing.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PluginStartError) {
-        describeMode = environment["INTENTBUS_DESCRIBE"] == "1"
-        var env = environment
-        if describeMode {
-            if env["INTENTBUS_BACKEND"]?.isEmpty ?? true { env["INTENTBUS_BACKEND"] = "describe:" }
-            if env["INTENTBUS_PLUGIN_ID"]?.isEmpty ?? true { env["INTENTBUS_PLUGIN_ID"] = "describe" }
-        }
-        runtime = try PluginRuntime(environment: env)
+        runtime = try PluginRuntime(environment: environment)
     }
 
     /// Serves `type`'s requests with `perform()` and declares it in HELLO.
@@ -88,12 +81,6 @@ public final class IntentPlugin {
     /// Serves requests, or prints the declarations in describe mode. Never returns.
     public func run() -> Never {
         updateMetadata()
-        if describeMode {
-            let out: JSON = ["plugin": .string(runtime.pluginId), "intents": .array(runtime.declaredIntents),
-                             "metadata": runtime.metadata]
-            FileHandle.standardOutput.write(Data((out.canonicalString + "\n").utf8))
-            exit(0)
-        }
         runtime.run()
     }
 

@@ -49,9 +49,20 @@ public final class PluginRuntime: @unchecked Sendable {
     /// New-style declarations sent in HELLO (see the plugin guide).
     public var metadata: JSON = .object([:])
     public var logger: Logger
+    /// Describe mode (`INTENTBUS_DESCRIBE=1`): `run()` prints the HELLO declarations as
+    /// JSON on stdout and exits 0 without connecting; `intentbus validate` and
+    /// `intentbus describe` use it, for plain, legacy and new-style handlers alike.
+    public let describeMode: Bool
 
-    /// Reads `INTENTBUS_BACKEND`, `INTENTBUS_PLUGIN_ID` and `INTENTBUS_TOKEN`.
+    /// Reads `INTENTBUS_BACKEND`, `INTENTBUS_PLUGIN_ID` and `INTENTBUS_TOKEN`; in describe
+    /// mode the connection variables may be missing.
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(PluginStartError) {
+        describeMode = environment["INTENTBUS_DESCRIBE"] == "1"
+        var environment = environment
+        if describeMode {
+            if environment["INTENTBUS_BACKEND"]?.isEmpty ?? true { environment["INTENTBUS_BACKEND"] = "describe:" }
+            if environment["INTENTBUS_PLUGIN_ID"]?.isEmpty ?? true { environment["INTENTBUS_PLUGIN_ID"] = "describe" }
+        }
         guard let backend = environment["INTENTBUS_BACKEND"], !backend.isEmpty,
               let id = environment["INTENTBUS_PLUGIN_ID"], !id.isEmpty else {
             throw PluginStartError(message: "INTENTBUS_BACKEND and INTENTBUS_PLUGIN_ID are not set: plugins are started by `intentbus host`, which sets them (see docs/plugin-guide.md)")
@@ -90,6 +101,11 @@ public final class PluginRuntime: @unchecked Sendable {
     /// Connects, says HELLO and serves requests until the host disconnects. Exits the
     /// process: 0 on DISCONNECT, 2 when the host rejects the handshake or can't be reached.
     public func run() -> Never {
+        if describeMode {
+            let out: JSON = ["plugin": .string(pluginId), "intents": .array(declaredIntents), "metadata": metadata]
+            FileHandle.standardOutput.write(Data((out.canonicalString + "\n").utf8))
+            exit(0)
+        }
         let code = serve()
         exit(code)
     }

@@ -105,6 +105,11 @@ public struct HostSettings: Sendable {
     /// several plugins claim an intent and no remembered choice applies. Checked at load:
     /// each plugin exists and claims its intent.
     public var presetDefaults: [String: String] = [:]
+    /// `metrics_file:` where the host writes its metrics in the Prometheus text format
+    /// (atomically, every `metricsInterval`), or nil.
+    public var metricsFile: String?
+    /// `metrics_interval:` how often `metricsFile` is rewritten. Default 5 s, 1 s…1 h.
+    public var metricsInterval: Duration = .seconds(5)
     /// `insecure: true`: tcp endpoints without CURVE (a warning at each start).
     public var insecure = false
     /// `clients:` the clients known by their CURVE public key, with their rights.

@@ -29,6 +29,8 @@ extension ManifestAssembler {
                 let conversationTimeout = m.optional("conversation_timeout", as: Marked<Duration>.self)
                 let credential = m.optional("client_credential", as: Marked<String>.self)
                 let credentialFile = m.optional("client_credential_file", as: Marked<String>.self)
+                let metricsFile = m.optional("metrics_file", as: Marked<String>.self)
+                let metricsInterval = m.optional("metrics_interval", as: Marked<Duration>.self)
                 presetDefaultEntries = decodePresetDefaults(m.node(for: "defaults"))
                 settings.limits = decodeLimits(m.node(for: "limits"))
                 settings.insecure = m.optional("insecure", as: Bool.self, default: false)
@@ -85,6 +87,7 @@ extension ManifestAssembler {
                     }
                 }
                 settings.clientCredential = self.credential(inline: credential, file: credentialFile)
+                decodeMetrics(file: metricsFile, interval: metricsInterval, into: &settings)
             }
         }
         return settings

@@ -41,6 +41,8 @@ final class Exchange {
     var options: JSON
     /// A multi-phase flow (legacy, new style), or nil for the plain path.
     var flow: (any ExchangeFlow)?
+    /// When the host took the request (monotonic ns), for the latency in `HostStats`.
+    let startedAt = MonotonicClock.now()
 
     init(hostId: UInt64, client: RoutingEnvelope, clientState: ClientState, clientRequestId: String, intent: String,
          pluginIndex: Int, timeout: UInt64, options: JSON, stage: Stage) {

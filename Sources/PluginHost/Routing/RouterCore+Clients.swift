@@ -6,7 +6,8 @@ import IntentBus
 extension RouterCore {
     /// A REQUEST's final answer when the host can't take it: an ERROR under its id.
     func reject(_ envelope: RoutingEnvelope, _ msg: WireMessage, _ error: BusError) {
-        logger.info("request \(msg.requestId) for \(msg.intent): \(error)")
+        logger.info("request \(msg.requestId) for \(msg.intent): \(error)", [("request", msg.requestId)])
+        stats?.rejected(error, intent: msg.intent)
         effects.sendToClient(envelope, WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
                                            header: nil, body: error.json))
     }

@@ -27,7 +27,8 @@ extension RouterCore {
 
     func fail(_ exchange: Exchange, _ error: BusError) {
         let target = exchange.choosing == nil ? slots[exchange.pluginIndex].spec.id : "(no plugin chosen yet)"
-        logger.info("request \(exchange.clientRequestId) (\(exchange.intent)) → \(target): \(error)")
+        logger.info("request \(exchange.clientRequestId) (\(exchange.intent)) → \(target): \(error)",
+                    [("request", exchange.clientRequestId)])
         complete(exchange, WireMessage(kind: .error, requestId: exchange.clientRequestId, intent: exchange.intent,
                                        header: nil, body: error.json))
     }

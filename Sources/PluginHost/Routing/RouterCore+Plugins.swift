@@ -93,7 +93,7 @@ extension RouterCore {
         case .success(let pid):
             slot.state = .starting(pid: pid)
             slot.lastSpawnFailure = nil
-            logger.info("started plugin \(spec.id) (pid \(pid)): \(spec.exec.path)")
+            logger.info("started plugin \(spec.id) (pid \(pid)): \(spec.exec.commandLine)")
             timers.schedule(at: deadline(after: Self.handshakeTimeout),
                             .handshakeDeadline(index: index, generation: slot.spawnGeneration))
         case .failure(let error):

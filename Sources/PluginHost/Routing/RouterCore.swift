@@ -45,6 +45,9 @@ final class RouterCore: RouterView {
     /// What extensions added (flows, HELLO checks, host intents).
     var extensions: [any RouterExtension] = []
     var hostIntents: [String: HostIntent] = [:]
+    /// Counters for `ib.status` and `ib.metrics` (Stats/HostStats.swift): `reject` feeds them
+    /// here; completed exchanges reach them through `OperationsExtension.exchangeEnded`.
+    var stats: HostStats?
     #if DEBUG
     private var owner: pthread_t?
     #endif

@@ -66,8 +66,13 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
 /// the child's waiter thread.
 public final class ChildProcessLauncher: Sendable {
     private let logger: Logger
+    /// Keeps each plugin's recent lines (`intentbus logs`), when given.
+    private let logBook: PluginLogBook?
 
-    public init(logger: Logger) { self.logger = logger }
+    public init(logger: Logger, logBook: PluginLogBook? = nil) {
+        self.logger = logger
+        self.logBook = logBook
+    }
 
     /// Starts `path` with `arguments` and `environment`; calls `onExit` once it ends.
     public func spawn(path: String, arguments: [String], environment: [String: String], label: String,
@@ -127,7 +132,8 @@ public final class ChildProcessLauncher: Sendable {
     }
 
     private func startLogReader(fd: Int32, label: String, pid: pid_t) {
-        let logger = self.logger.with("plugin", label).with("pid", String(pid))
+        let relay = PluginOutputRelay(logger: logger.with("plugin", label).with("pid", String(pid)),
+                                      logBook: logBook, plugin: label, pid: pid)
         let reader = Thread {
             var pending = Data()
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -139,10 +145,10 @@ public final class ChildProcessLauncher: Sendable {
                 while let nl = pending.firstIndex(of: 10) {
                     let line = String(decoding: pending[pending.startIndex..<nl], as: UTF8.self)
                     pending.removeSubrange(pending.startIndex...nl)
-                    if !line.isEmpty { logger.info("| \(line)") }
+                    if !line.isEmpty { relay.relay(line) }
                 }
             }
-            if !pending.isEmpty { logger.info("| \(String(decoding: pending, as: UTF8.self))") }
+            if !pending.isEmpty { relay.relay(String(decoding: pending, as: UTF8.self)) }
             close(fd)
         }
         reader.name = "log-\(label)"

@@ -24,7 +24,7 @@ from .appintents import (ALWAYS_ALLOWED, REQUIRES_AUTHENTICATION, AppIntent, Ent
 from .shortcuts import APPLICATION_NAME, AppShortcut, IntentDonation, deletion, slot
 from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json, parse_json
 
-__version__ = "0.1.0"
+from ._version import __version__ as __version__
 
 __all__ = [
     "Client", "AsyncClient", "Conversation", "Reply", "Prompt", "Progress", "Answer", "Event", "DEFAULT_TIMEOUT",
@@ -35,9 +35,11 @@ __all__ = [
     "PerformContext", "NewStyleHandler", "ALWAYS_ALLOWED", "REQUIRES_AUTHENTICATION",
     "AppShortcut", "APPLICATION_NAME", "slot", "IntentDonation", "deletion",
     "Kind", "Message", "canonical_json", "parse_json", "PROTOCOL_VERSION",
-    "ErrorCode", "IntentBusError", "BusError", "WireError", "JSONValueError", "NoAnswer", "ProtocolViolation", "Unanswered",
+    "ErrorCode", "IntentBusError", "BusError", "WireError", "JSONValueError", "NoAnswer", "ProtocolViolation",
+    "Unanswered",
     "error_class", "BadFrame", "UnsupportedVersion", "UnknownIntent", "ChoiceRequired", "UnknownPlugin",
-    "BusTimeout", "PluginCrashed", "PluginHung", "PluginUnavailable", "Busy", "InvalidParameters", "AuthenticationRequired",
-    "Forbidden", "ConversationExpired", "Cancelled", "DuplicateRequest", "UnexpectedAnswer", "TooLarge", "PluginError",
+    "BusTimeout", "PluginCrashed", "PluginHung", "PluginUnavailable", "Busy", "InvalidParameters",
+    "AuthenticationRequired", "Forbidden", "ConversationExpired", "Cancelled", "DuplicateRequest", "UnexpectedAnswer",
+    "TooLarge", "PluginError",
     "ShuttingDown", "InternalError",
 ]

@@ -19,8 +19,8 @@ from typing import Any, Callable, Dict, List, Optional
 import zmq
 import zmq.asyncio
 
-from .client import (DEFAULT_TIMEOUT, Answer, Progress, Prompt, Reply, apply_curve, request_header, resolve_endpoint,
-                     route_incoming, to_event)
+from .client import (DEFAULT_TIMEOUT, Answer, Progress, Prompt, Reply, apply_curve, request_header,
+                     resolve_endpoint, route_incoming, to_event)
 from .errors import NoAnswer, Unanswered
 from .wire import Kind, Message
 
@@ -41,7 +41,7 @@ class AsyncClient:
         self._socket = self._context.socket(zmq.DEALER)
         apply_curve(self._socket, client_key, server_key)
         self._socket.setsockopt(zmq.LINGER, 0)
-        self._socket.connect(endpoint)
+        self._socket.connect(self.endpoint)
         self._prefix = secrets.token_hex(4)
         self._counter = itertools.count(1)
         self._queues: Dict[str, "asyncio.Queue[Message]"] = {}

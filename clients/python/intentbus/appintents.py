@@ -27,7 +27,8 @@ before `perform` runs:
 Parameter types: `int` (integer), `float` (decimal), `bool` (boolean), `str` (string),
 `datetime.date` or `datetime.datetime` (date), `"url"` (url: an absolute URL, a `str` in
 `perform`), an `EnumType` or an `EntityType`. A date parameter arrives as a
-`datetime.date` (date-only wire form) or an aware UTC `datetime.datetime` (date and time). Entity parameters arrive as the client gave them (an id
+`datetime.date` (date-only wire form) or an aware UTC `datetime.datetime` (date and time).
+Entity parameters arrive as the client gave them (an id
 or a text); the runtime resolves them with the entity's query (by id, then by text;
 several matches are put to the user) before `perform` sees an `Entity`.
 
@@ -42,7 +43,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re as _re
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Type, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Type, Union
 
 from .errors import BusError, ErrorCode
 from .plugin import Context, Handler, HandlerStyle, Request, Result
@@ -608,14 +609,15 @@ class NewStyleHandler(Handler):
                 out = intent.perform(pctx)
             except NeedsValue as needs:
                 restarts += 1
-                p = cls.parameter(needs.parameter)
-                if p is None:
+                asked = cls.parameter(needs.parameter)
+                if asked is None:
                     raise BusError(ErrorCode.PLUGIN_ERROR, f"{cls.intent_identifier()} raised needs-value for "
-                                                           f"{needs.parameter!r}, which it does not declare")
+                                                           f"{needs.parameter!r}, which it does not declare") from None
+                p = asked
                 if restarts > MAX_RESTARTS:
                     raise BusError(ErrorCode.INVALID_PARAMETERS,
                                    f"parameter {p.name} still has no usable value after {MAX_RESTARTS} answers",
-                                   {"parameter": p.name})
+                                   {"parameter": p.name}) from None
                 prompt = p.value_prompt(needs.dialog)
                 prompt["reason"] = "needs_value"
                 # Ask, then run perform() again from the start with the answer.

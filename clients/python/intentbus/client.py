@@ -19,8 +19,8 @@ import itertools
 import os
 import secrets
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Deque, Dict, List, Optional, Union
+from dataclasses import dataclass
+from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Union
 
 import zmq
 
@@ -70,12 +70,14 @@ class Prompt:
     def from_body(cls, body: Any, request_id: str = "", intent: str = "") -> "Prompt":
         """Reads a PROMPT body; missing fields get neutral values."""
         b = body if isinstance(body, dict) else {}
-        options = b.get("options") if isinstance(b.get("options"), list) else []
-        remember = b.get("remember") if isinstance(b.get("remember"), list) else []
-        return cls(kind=b.get("kind") if isinstance(b.get("kind"), str) else "value",
-                   parameter=b.get("parameter") if isinstance(b.get("parameter"), str) else None,
-                   dialog=b.get("dialog") if isinstance(b.get("dialog"), str) else "",
-                   type=b.get("type") if isinstance(b.get("type"), str) else None,
+        raw_options, raw_remember = b.get("options"), b.get("remember")
+        options: List[Any] = raw_options if isinstance(raw_options, list) else []
+        remember: List[Any] = raw_remember if isinstance(raw_remember, list) else []
+        kind, parameter, dialog, type_ = b.get("kind"), b.get("parameter"), b.get("dialog"), b.get("type")
+        return cls(kind=kind if isinstance(kind, str) else "value",
+                   parameter=parameter if isinstance(parameter, str) else None,
+                   dialog=dialog if isinstance(dialog, str) else "",
+                   type=type_ if isinstance(type_, str) else None,
                    options=[o for o in options if isinstance(o, dict)], remember=list(remember), raw=b,
                    request_id=request_id, intent=intent)
 
@@ -213,7 +215,7 @@ class Conversation:
         if not self.done:
             self.client._send(Message.build(Kind.CANCEL, self.request_id, "", None, None))
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Event]:
         while True:
             event = self.next()
             yield event
@@ -287,7 +289,7 @@ def read_key(value: str) -> bytes:
     return text.encode("ascii")
 
 
-def apply_curve(sock: zmq.Socket, client_key: Optional[str], server_key: Optional[str]) -> None:
+def apply_curve(sock: "zmq.Socket[Any]", client_key: Optional[str], server_key: Optional[str]) -> None:
     """Makes `sock` a CURVE client when a key is given or set in the environment
     (`INTENTBUS_CLIENT_KEY`: this client's secret key file; `INTENTBUS_SERVER_KEY`: the
     host's public key or its host.pub file). Needed for a tcp frontend (docs/security.md)."""
@@ -327,7 +329,7 @@ class Client:
     `NoAnswer`.
     """
 
-    def __init__(self, endpoint: Optional[str] = None, *, context: Optional[zmq.Context] = None,
+    def __init__(self, endpoint: Optional[str] = None, *, context: Optional["zmq.Context[zmq.Socket[bytes]]"] = None,
                  slack: float = 5.0, client_id: Optional[str] = None, client_key: Optional[str] = None,
                  server_key: Optional[str] = None):
         self.endpoint = resolve_endpoint(endpoint)
@@ -338,7 +340,7 @@ class Client:
         self._socket = self._context.socket(zmq.DEALER)
         apply_curve(self._socket, client_key, server_key)
         self._socket.setsockopt(zmq.LINGER, 0)
-        self._socket.connect(endpoint)
+        self._socket.connect(self.endpoint)
         self._prefix = secrets.token_hex(4)
         self._counter = itertools.count(1)
         self._inbox: Dict[str, Deque[Message]] = {}

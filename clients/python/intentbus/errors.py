@@ -18,7 +18,7 @@ nobody answered) have their own classes, all under `IntentBusError`.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Dict, Optional, Type
+from typing import Any, Dict, List, Optional, Type
 
 __all__ = [
     "ErrorCode", "IntentBusError", "BusError", "WireError", "JSONValueError", "NoAnswer", "ProtocolViolation",
@@ -125,7 +125,7 @@ class ChoiceRequired(BusError):
     code = ErrorCode.CHOICE_REQUIRED
 
     @property
-    def candidates(self) -> list:
+    def candidates(self) -> List[Any]:
         """The claimants: `[{"id", "name", "style"}, …]`."""
         c = self.details.get("candidates")
         return c if isinstance(c, list) else []
@@ -219,7 +219,8 @@ class InternalError(BusError):
 _BY_CODE: Dict[str, Type[BusError]] = {
     cls.code.value: cls
     for cls in (BadFrame, UnsupportedVersion, UnknownIntent, ChoiceRequired, UnknownPlugin, BusTimeout,
-                PluginCrashed, PluginHung, PluginUnavailable, Busy, InvalidParameters, AuthenticationRequired, Forbidden,
+                PluginCrashed, PluginHung, PluginUnavailable, Busy, InvalidParameters, AuthenticationRequired,
+                Forbidden,
                 ConversationExpired, Cancelled, DuplicateRequest, UnexpectedAnswer, TooLarge, PluginError,
                 ShuttingDown, InternalError)
 }

@@ -223,7 +223,8 @@ class LegacyHandler(Handler):
         method = getattr(self, f"resolve_{name}", None)
         if method is None:
             return Resolution.success()
-        return method(value, intent)
+        result: Optional[Resolution] = method(value, intent)
+        return result
 
     def confirm(self, intent: LegacyIntent) -> Optional[Response]:
         """Checks that the intent can be handled now; not overridden = not implemented."""
@@ -280,7 +281,8 @@ class LegacyHandler(Handler):
             raise TypeError(f"{phase} of {intent.name} returned {response!r}, not a Response")
         declared = intent.codes
         # `ready` ends confirm without a dialog, whatever the definition lists.
-        if declared is not None and response.code not in declared and not (phase == "confirm" and response.code == "ready"):
+        ready_confirm = phase == "confirm" and response.code == "ready"
+        if declared is not None and response.code not in declared and not ready_confirm:
             # The same words as the Swift SDK (conformance/legacy.json pins them).
             raise BusError(ErrorCode.PLUGIN_ERROR,
                            f"the handler for {intent.name} answered with response code '{response.code}', "
@@ -312,7 +314,8 @@ class LegacyFunctionHandler(LegacyHandler):
         return self._confirm is not None
 
     def handle(self, intent: LegacyIntent) -> Response:
-        return self._handle(intent)
+        response: Response = self._handle(intent)
+        return response
 
 
 register_style(HandlerStyle.LEGACY, LegacyFunctionHandler)

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import json
 import logging
 import os
 import queue
@@ -349,11 +350,39 @@ def _alive(pid: int) -> bool:
         return True
 
 
+class JSONLogFormatter(logging.Formatter):
+    """One JSON object a line, as the host's `--log-format json` writes them: `time` (ISO
+    8601 UTC with the date), `level`, `label`, `message`, and `request` when the record
+    carries one (`logger.info(..., extra={"request": id})`). The host relays these lines
+    with the plugin's id and pid added."""
+
+    _LEVELS = {"DEBUG": "debug", "INFO": "info", "WARNING": "warning", "ERROR": "error", "CRITICAL": "error"}
+
+    def __init__(self, label: str):
+        super().__init__()
+        self.label = label
+
+    def format(self, record: logging.LogRecord) -> str:
+        moment = time.gmtime(record.created)
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", moment) + f".{int(record.msecs):03d}Z"
+        out: Dict[str, Any] = {"time": stamp, "level": self._LEVELS.get(record.levelname, "info"),
+                               "label": self.label, "message": record.getMessage()}
+        request = getattr(record, "request", None)
+        if request is not None:
+            out["request"] = str(request)
+        if record.exc_info:
+            out["message"] += "\n" + self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
 def _logger_for(plugin_id: str) -> logging.Logger:
     logger = logging.getLogger(f"intentbus.plugin.{plugin_id}")
     if not logger.handlers:
         h = logging.StreamHandler(sys.stderr)
-        h.setFormatter(logging.Formatter(f"%(asctime)s %(levelname)s [{plugin_id}] %(message)s", "%H:%M:%S"))
+        if os.environ.get("INTENTBUS_LOG_FORMAT", "text").lower() == "json":
+            h.setFormatter(JSONLogFormatter(plugin_id))
+        else:
+            h.setFormatter(logging.Formatter(f"%(asctime)s %(levelname)s [{plugin_id}] %(message)s", "%H:%M:%S"))
         logger.addHandler(h)
         logger.propagate = False
     level = os.environ.get("INTENTBUS_LOG", "info").upper()
@@ -397,7 +426,8 @@ class Plugin:
 
     # -- registration ------------------------------------------------------------------
 
-    def handler(self, intent: str, style: HandlerStyle = HandlerStyle.PLAIN) -> Callable[[Callable], Callable]:
+    def handler(self, intent: str,
+                style: HandlerStyle = HandlerStyle.PLAIN) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator: handles `intent` with the decorated function, wrapped in the
         handler class registered for `style` (plain: `fn(request, ctx) -> JSON | Result`)."""
         if HandlerStyle(style) is HandlerStyle.LEGACY:
@@ -407,8 +437,8 @@ class Plugin:
             raise NotImplementedError(f"functions can't be {HandlerStyle(style).value}-style handlers: declare an "
                                       f"AppIntent class and plugin.register() it (docs/python.md)")
 
-        def register(fn: Callable) -> Callable:
-            self.add(intent, cls(fn))
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            self.add(intent, cls(fn))  # type: ignore[call-arg]  # each registered style takes the function
             return fn
         return register
 
@@ -528,7 +558,7 @@ class Plugin:
             os._exit(3)
         self.stop("SIGTERM")
 
-    def _handshake(self, sock: zmq.Socket) -> Optional[int]:
+    def _handshake(self, sock: "zmq.Socket[bytes]") -> Optional[int]:
         sock.send_multipart(Message.build(Kind.HELLO, "", "", None, self.hello_body()).encode())
         deadline = time.monotonic() + HANDSHAKE_TIMEOUT
         while True:
@@ -556,7 +586,7 @@ class Plugin:
                 return 2
             self.logger.warning(f"expected WELCOME, got {msg.kind.value}; ignored")
 
-    def _loop(self, sock: zmq.Socket) -> int:
+    def _loop(self, sock: "zmq.Socket[bytes]") -> int:
         poller = zmq.Poller()
         poller.register(sock, zmq.POLLIN)
         poller.register(self._wake_r, zmq.POLLIN)
@@ -586,7 +616,7 @@ class Plugin:
                 self.logger.error(f"the host (pid {self.host_pid}) is gone; stopping")
                 return 3
 
-    def _flush(self, sock: zmq.Socket) -> None:
+    def _flush(self, sock: "zmq.Socket[bytes]") -> None:
         while True:
             try:
                 msg = self._outbox.get_nowait()
@@ -599,7 +629,7 @@ class Plugin:
                 with self._live_lock:
                     self._live.pop(msg.request_id, None)
 
-    def _dispatch(self, frames: List[bytes], sock: zmq.Socket) -> Optional[int]:
+    def _dispatch(self, frames: List[bytes], sock: "zmq.Socket[bytes]") -> Optional[int]:
         try:
             msg = Message.decode(frames)
         except WireError as e:
@@ -621,7 +651,7 @@ class Plugin:
                 else "cancelled"
             if ctx is not None:
                 self.logger.info(f"request {msg.request_id} cancelled: {reason}")
-                ctx._cancel(reason)
+                ctx._cancel(str(reason))
         elif msg.kind is Kind.DISCONNECT:
             self.logger.info("the host said DISCONNECT; stopping")
             return 0
@@ -633,7 +663,7 @@ class Plugin:
             self.logger.warning(f"unexpected {msg.kind.value} from the host; ignored")
         return None
 
-    def _start_request(self, msg: Message, sock: zmq.Socket) -> None:
+    def _start_request(self, msg: Message, sock: "zmq.Socket[bytes]") -> None:
         handler = self.handlers.get(msg.intent)
         if handler is None:
             err = BusError(ErrorCode.PLUGIN_ERROR, f"plugin {self.plugin_id} has no handler for {msg.intent}")
@@ -672,14 +702,14 @@ class Plugin:
             header["plugin"] = self.plugin_id
             out = Message.build(Kind.REPLY, request.id, request.intent, header, result.body)
         except RequestCancelled as e:
-            self.logger.debug(f"request {request.id} ended: {e}")
+            self.logger.debug(f"request {request.id} ended: {e}", extra={"request": request.id})
             out = Message.build(Kind.ERROR, request.id, request.intent, None,
                                 BusError(ErrorCode.CANCELLED, str(e)).body)
         except BusError as e:
             out = Message.build(Kind.ERROR, request.id, request.intent, None, e.body)
         except Exception as e:  # a handler bug must still answer the request
             self.logger.error(f"handler for {request.intent} failed on request {request.id}:\n"
-                              f"{traceback.format_exc()}")
+                              f"{traceback.format_exc()}", extra={"request": request.id})
             out = Message.build(Kind.ERROR, request.id, request.intent, None,
                                 BusError(ErrorCode.PLUGIN_ERROR, f"{type(e).__name__}: {e}").body)
         self._post(out)

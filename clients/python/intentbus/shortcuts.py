@@ -2,9 +2,10 @@
 
     from intentbus import APPLICATION_NAME, AppShortcut, slot
 
-    plugin.register(AppShortcut(OpenProject,
-                                [f"Öffne {slot('project')} in {APPLICATION_NAME}", "Open ${project} in ${applicationName}"],
-                                short_title="Projekt öffnen", system_image_name="folder"))
+    plugin.register(AppShortcut(
+        OpenProject,
+        [f"Öffne {slot('project')} in {APPLICATION_NAME}", "Open ${project} in ${applicationName}"],
+        short_title="Projekt öffnen", system_image_name="folder"))
 
 Every phrase must contain the application name or a parameter slot; a slot names an
 entity or enum parameter of the intent. The host checks the rules at HELLO, and

@@ -11,7 +11,7 @@ import json
 import math
 import unicodedata
 from enum import Enum
-from typing import Any, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from .errors import ErrorCode, JSONValueError, WireError
 
@@ -132,14 +132,14 @@ def _parse_float(text: str) -> float:
     return value
 
 
-def _object(pairs: List[tuple]) -> dict:
+def _object(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     obj = dict(pairs)
     if _normalization_clash(obj):
         raise ValueError("two keys differ only in Unicode normalization")
     return obj
 
 
-def _normalization_clash(obj: dict) -> bool:
+def _normalization_clash(obj: Dict[Any, Any]) -> bool:
     """Whether two keys are canonically equivalent but not equal ("é" and "e\u0301"): one
     key in Swift, two here, so both sides refuse them."""
     keys = [k for k in obj if isinstance(k, str)]
@@ -295,6 +295,6 @@ def split_envelope(frames: Sequence[bytes]) -> "tuple[List[bytes], List[bytes]]"
     return frames[:n], frames[n:]
 
 
-def optional_header(value: Optional[dict]) -> Optional[dict]:
+def optional_header(value: Optional[Dict[str, Any]]) -> Optional[Dict[str, Any]]:
     """`value` or None when it is empty, so that an empty header goes out as an empty frame."""
     return value if value else None

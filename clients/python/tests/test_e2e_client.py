@@ -213,3 +213,35 @@ def test_async_client(start_host):
     assert [r.body["params"]["i"] for r in replies[1:]] == [0, 1, 2]
     assert [p.fraction for p in progress] == [0.5, 1.0]
     assert stray == []
+
+
+def test_endpoint_from_the_environment(start_host, monkeypatch):
+    """INTENTBUS_ENDPOINT alone is enough for both clients (they once connected with the
+    raw argument, None, and raised TypeError)."""
+    import asyncio
+
+    from intentbus import AsyncClient
+    host = start_host([swift_test_plugin("alpha")])
+    monkeypatch.setenv("INTENTBUS_ENDPOINT", host.frontend)
+    client = Client()
+    try:
+        assert client.endpoint == host.frontend
+        assert client.send("TestIntent", {"via": "env"}).body["params"] == {"via": "env"}
+    finally:
+        client.close()
+
+    async def main():
+        async with AsyncClient() as aclient:
+            assert aclient.endpoint == host.frontend
+            return await aclient.send("TestIntent", {"via": "aio"})
+
+    assert asyncio.run(main()).body["params"] == {"via": "aio"}
+
+
+def test_no_endpoint_anywhere_is_a_clear_error(monkeypatch):
+    from intentbus import AsyncClient
+    monkeypatch.delenv("INTENTBUS_ENDPOINT", raising=False)
+    with pytest.raises(ValueError, match="INTENTBUS_ENDPOINT"):
+        Client()
+    with pytest.raises(ValueError, match="INTENTBUS_ENDPOINT"):
+        AsyncClient()

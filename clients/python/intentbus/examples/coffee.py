@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
-from typing import Dict, Optional
+from typing import Dict, Optional, Set
 
 from intentbus import LegacyHandler, LegacyIntent, Plugin, Resolution, Response
 
@@ -56,7 +56,7 @@ CONFIRM_ABOVE = 5
 _orders = itertools.count(int(os.environ.get("COFFEE_FIRST_ORDER") or random.randint(1000, 8999)))
 
 
-def sold_out() -> set:
+def sold_out() -> Set[str]:
     """Beverages that are out today: `COFFEE_SOLD_OUT` (comma-separated), default mocha."""
     return {b.strip() for b in os.environ.get("COFFEE_SOLD_OUT", "mocha").split(",") if b.strip()}
 

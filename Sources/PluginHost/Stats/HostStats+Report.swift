@@ -1,0 +1,54 @@
+import Foundation
+import IntentBus
+
+extension HostStats {
+    /// The status report: the host, then each plugin (docs/operations.md has the fields).
+    func report(_ router: RouterCore) -> JSON {
+        var clients = Set<Data>()
+        var openByPlugin = [Int](repeating: 0, count: plugins.count)
+        let open = router.exchanges.all
+        for exchange in open {
+            clients.insert(exchange.client.identity)
+            if case .choosing = exchange.stage { continue }
+            if exchange.pluginIndex < openByPlugin.count { openByPlugin[exchange.pluginIndex] += 1 }
+        }
+        let host: JSON = [
+            "pid": .int(Int64(getpid())), "uptime_s": .double(Self.rounded(uptimeSeconds)),
+            "started_at": .string(Self.iso(startedAtWall)),
+            "open_exchanges": .int(Int64(open.count)), "clients_with_open_requests": .int(Int64(clients.count)),
+            "finals": .int(Int64(finals)), "errors": Self.counts(hostErrors),
+        ]
+        let entries = router.slots.map { slot -> JSON in
+            let c = plugins[slot.index]
+            var o: [String: JSON] = [
+                "id": .string(slot.spec.id), "state": .string(slot.stateName),
+                "restarts": .int(Int64(slot.restarts)), "in_flight": .int(Int64(slot.inFlight)),
+                "open": .int(Int64(openByPlugin[slot.index])),
+                "served": .int(Int64(c.served)), "errors": Self.counts(c.errors),
+                "busy": .int(Int64(c.errors[ErrorCode.busy.rawValue] ?? 0)),
+            ]
+            if let pid = slot.pid {
+                o["pid"] = .int(Int64(pid))
+                if let age = ProcessAge.seconds(pid) { o["uptime_s"] = .double(Self.rounded(age)) }
+            }
+            var latency: [String: JSON] = ["window": .int(Int64(c.latency.count))]
+            if let p50 = c.latency.quantile(0.5), let p99 = c.latency.quantile(0.99) {
+                latency["p50_ms"] = .double(Double(p50) / 1_000)
+                latency["p99_ms"] = .double(Double(p99) / 1_000)
+            }
+            o["latency"] = .object(latency)
+            return .object(o)
+        }
+        return ["host": host, "plugins": .array(entries)]
+    }
+
+    private static func counts(_ d: [String: Int]) -> JSON { .object(d.mapValues { .int(Int64($0)) }) }
+    private static func rounded(_ s: Double) -> Double { (s * 1_000).rounded() / 1_000 }
+
+    static func iso(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: date)
+    }
+}

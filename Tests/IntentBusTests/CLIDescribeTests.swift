@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import IntentBus
+
+/// `intentbus describe` and `intentbus validate` for every handler style, from a manifest,
+/// with the real plugins run in describe mode (no host).
+@Suite("CLI describe and validate")
+struct CLIDescribeTests {
+    let intentbus = Products.path("intentbus")
+
+    func manifest(_ dir: TempDir, balanceDefinitions: Bool = true) -> String {
+        dir.write("plugins.yaml", """
+        plugins:
+          - id: balance
+            exec: \(Products.path("plugin-balance"))
+            IntentsSupported: [StatusIntent, SwitchContractIntent, TopUpIntent]
+        \(balanceDefinitions ? "    definitions: [\(Products.root)/definitions/balance.yaml]" : "")
+          - id: focusflow
+            exec: \(Products.path("plugin-focusflow"))
+            IntentsSupported: [StartFocusSessionIntent]
+          - id: echo
+            exec: \(Products.path("plugin-echo"))
+            IntentsSupported: [EchoIntent]
+        """)
+    }
+
+    @Test("describe shows a legacy intent's definition: parameters, range, prompt, phrases, codes")
+    func describeLegacy() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let config = manifest(dir)
+        let text = runCommand(intentbus, ["describe", "TopUpIntent", "--config", config])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("TopUpIntent — balance (legacy)"))
+        #expect(text.stdout.contains("amount: Integer (required, range 5…100) — Betrag; asks “Wie viel Euro möchten Sie aufladen?”"),
+                "\(text.stdout)")
+        #expect(text.stdout.contains("phrases: “Lade 15 Euro auf”"))
+        #expect(text.stdout.contains("success (success)  “${amount} aufgeladen."))
+        let json = runCommand(intentbus, ["describe", "TopUpIntent", "--config", config, "--json"])
+        let handler = try JSON.parse(json.stdout)["handlers"]?.arrayValue?.first
+        #expect(handler?["style"] == "legacy")
+        let amount = handler?["parameters"]?.arrayValue?.first
+        #expect(amount?["min"]?.doubleValue == 5)
+        #expect(amount?["max"]?.doubleValue == 100)
+    }
+
+    @Test("describe shows new-style parameters with defaults and ranges, and plain handlers as such")
+    func describeNewStyleAndPlain() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let config = manifest(dir)
+        let new = runCommand(intentbus, ["describe", "StartFocusSessionIntent", "--config", config])
+        #expect(new.status == 0, "\(new.stderr)")
+        #expect(new.stdout.contains("StartFocusSessionIntent — focusflow (new-style)"))
+        #expect(new.stdout.contains("minutes: integer (required, default 25, range 5…180) — Minutes"), "\(new.stdout)")
+        #expect(new.stdout.contains("project: entity ProjectEntity (optional)"))
+        let plain = runCommand(intentbus, ["describe", "EchoIntent", "--config", config])
+        #expect(plain.stdout.contains("EchoIntent — echo (plain)"))
+        #expect(plain.stdout.contains("takes any JSON object"))
+        let unknown = runCommand(intentbus, ["describe", "TopUpIntnt", "--config", config])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("claims TopUpIntnt; did you mean TopUpIntent?"), "\(unknown.stderr)")
+    }
+
+    @Test("validate works for legacy and plain plugins, and finds a legacy handler without a definition")
+    func validateEveryStyle() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        var config = manifest(dir)
+        let legacy = runCommand(intentbus, ["validate", "balance", "--config", config])
+        #expect(legacy.status == 0, "\(legacy.stderr)")
+        #expect(legacy.stdout.contains("balance: valid — 3 legacy handlers"), "\(legacy.stdout)")
+        #expect(legacy.stdout.contains("TopUpIntent  (legacy)  \"Guthaben aufladen\", 1 parameter"))
+        let plain = runCommand(intentbus, ["validate", "echo", "--config", config])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stdout.contains("echo: valid — 1 plain handler"))
+        let exec = runCommand(intentbus, ["validate", "--exec", Products.path("plugin-echo")])
+        #expect(exec.status == 0, "\(exec.stderr)")
+
+        config = manifest(dir, balanceDefinitions: false)
+        let missing = runCommand(intentbus, ["validate", "balance", "--config", config])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("legacy handler for TopUpIntent has no intent definition"), "\(missing.stderr)")
+    }
+}
