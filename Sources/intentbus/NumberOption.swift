@@ -1,3 +1,5 @@
+import IntentBusCLI
+
 /// Numbers given on the command line, checked against their range where they are read.
 ///
 /// A value outside its range, or not a number at all, is a `UsageError` (exit 2) that

@@ -139,7 +139,7 @@ def _object(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     return obj
 
 
-def _normalization_clash(obj: Dict[str, Any]) -> bool:
+def _normalization_clash(obj: Dict[Any, Any]) -> bool:
     """Whether two keys are canonically equivalent but not equal ("é" and "e\u0301"): one
     key in Swift, two here, so both sides refuse them."""
     keys = [k for k in obj if isinstance(k, str)]

@@ -86,7 +86,8 @@ def mutate(data, rng):
         elif op == 2 and data:
             del data[min(at, len(data) - 1)]
         else:
-            data[at:at] = rng.choice([b"\\ud800", b"9223372036854775808", b"1e400", b"[" * 3, b"\xff", b"-0", b"\\u0000"])
+            data[at:at] = rng.choice([b"\\ud800", b"9223372036854775808", b"1e400", b"[" * 3, b"\xff", b"-0",
+                                      b"\\u0000"])
     return bytes(data)
 
 
