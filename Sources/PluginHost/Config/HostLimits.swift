@@ -16,7 +16,7 @@ public struct HostLimits: Sendable, Equatable {
     /// Messages libzmq queues for one client (the frontend's send high-water mark). When
     /// that queue is full the client is not reading: what follows waits in the host's own
     /// backlog for it, bounded below, and its new requests get `busy`.
-    public var clientQueue: Int = 1_000
+    public var clientQueue: Int = 100_000
     /// Messages the host keeps for one client whose pipe is full (it is not reading),
     /// to send once it reads again; beyond it further messages to that client are dropped
     /// and counted.
