@@ -5,15 +5,32 @@ import IntentBusCLI
 /// `intentbus plugins`: every plugin the running host knows (the host intent `ib.plugins`).
 enum PluginsCommand {
     static let spec = CommandSpec(
-        name: "plugins", summary: "list every plugin, its state, pid and intents",
+        name: "plugins", summary: "list every plugin, its state, pid and intents; restart, enable or disable one",
+        synopsis: ["plugins [options]", "plugins restart|enable|disable PLUGIN [options]"],
         discussion: """
         Lists every plugin the running host knows: state, pid, intents, restarts, and the
-        intents that more than one plugin claims.
+        intents that more than one plugin claims. With an action, acts on one plugin at run
+        time (docs/lifecycle.md): restart stops it and starts it again (and resets its
+        breaker), disable stops it and routes nothing to it, enable undoes that.
         """,
+        positionals: [PositionalSpec("ACTION PLUGIN", "restart, enable or disable, and the plugin's id", variadic: true)],
         options: [CommonOptions.json] + CommonOptions.host,
-        footer: "Exit codes: 0 listed, 3 bus error, 5 host unreachable.")
+        footer: "Exit codes: 0 listed or done, 2 usage, 3 bus error (unknown_plugin, …), 5 host unreachable.")
+
+    static let actions = ["restart", "enable", "disable"]
 
     static func run(_ args: Arguments) throws -> Int32 {
+        if !args.positionals.isEmpty {
+            guard args.positionals.count == 2, actions.contains(args.positionals[0]) else {
+                throw UsageError("plugins takes no arguments, or an action and a plugin: restart|enable|disable PLUGIN")
+            }
+            let result = try connectedClient(args).control("ib.plugins.\(args.positionals[0])",
+                                                           ["plugin": .string(args.positionals[1])])
+            if args.flag("json") { print(prettyJSON(result)) } else {
+                print("\(args.positionals[1]): \(result["done"]?.displayText ?? "done") (now \(result["state"]?.displayText ?? "?"))")
+            }
+            return ExitCode.success
+        }
         let client = try connectedClient(args)
         var body = try client.control("ib.plugins")
         // A plugin that failed or keeps restarting: its last output lines say why.

@@ -37,3 +37,32 @@ def test_a_stopped_python_plugin_is_found_hung_and_restarted(start_host):
     assert time.monotonic() - started < 1.5
     host.wait_plugin("py", "ready", not_pid=pid)
     assert client.send("PyIntent", {"after": 1}, timeout=10).status == "success"
+
+
+def test_plugins_disable_enable_restart_from_the_cli(start_host):
+    import subprocess
+    from conftest import binary
+    from intentbus import PluginUnavailable
+
+    host = start_host([py_plugin("py")], wait_ready=["py"])
+    first_pid = host.plugin("py")["pid"]
+
+    def cli(*words):
+        return subprocess.run([binary("intentbus"), "plugins", *words, "--endpoint", host.frontend],
+                              capture_output=True, text=True, timeout=30)
+
+    out = cli("disable", "py")
+    assert out.returncode == 0 and "disabled" in out.stdout, out.stderr
+    with pytest.raises(PluginUnavailable):
+        host.client().send("PyIntent", {}, timeout=5)
+    assert cli("enable", "py").returncode == 0
+    host.wait_plugin("py", "ready", not_pid=first_pid)
+    second_pid = host.plugin("py")["pid"]
+    out = cli("restart", "py")
+    assert out.returncode == 0 and "restarting" in out.stdout
+    host.wait_plugin("py", "ready", not_pid=second_pid)
+    assert host.client().send("PyIntent", {"after": "restart"}, timeout=10).status == "success"
+    bad = cli("explode", "py")
+    assert bad.returncode == 2
+    unknown = cli("restart", "nobody")
+    assert unknown.returncode == 3 and "no plugin" in unknown.stderr
