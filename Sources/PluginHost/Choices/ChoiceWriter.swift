@@ -20,59 +20,33 @@ enum ChoiceWriteOutcome: Sendable {
 /// goes to `done`, which the host turns into a router event, so that the change reaches
 /// the router's in-memory book, and its acknowledgement the client, only after commit.
 ///
-/// Threading: `submit` and `stop` from any thread. `@unchecked Sendable`: `queue` and
-/// `stopping` are guarded by `condition`; `store` is used only by the writer thread
-/// once it has started.
-final class ChoiceWriter: @unchecked Sendable {
-    private let store: ChoiceStore
-    private let condition = NSCondition()
-    private var queue: [(UInt64, ChoiceWrite)] = []
-    private var stopping = false
-    private var finished = false
+/// Threading: `submit` and `stop` from any thread (the queue is a `WorkerThread`);
+/// `store` is used only by the worker thread.
+final class ChoiceWriter: Sendable {
+    /// Writes waiting at most; the per-client write rate keeps far below it.
+    static let maximumQueued = 10_000
+    private let worker: WorkerThread<(UInt64, ChoiceWrite)>
     private let done: @Sendable (UInt64, Result<ChoiceWriteOutcome, ChoiceStoreError>) -> Void
 
     init(store: ChoiceStore, done: @escaping @Sendable (UInt64, Result<ChoiceWriteOutcome, ChoiceStoreError>) -> Void) {
-        self.store = store
         self.done = done
-        let thread = Thread { [self] in run() }
-        thread.name = "intentbus-choice-writer"
-        thread.start()
-    }
-
-    /// Queues a write; its outcome goes to `done` with `id`.
-    func submit(_ id: UInt64, _ write: ChoiceWrite) {
-        condition.lock()
-        queue.append((id, write))
-        condition.signal()
-        condition.unlock()
-    }
-
-    /// Finishes the queued writes, then stops the thread; returns once it has.
-    func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while !finished { condition.wait() }
-        condition.unlock()
-    }
-
-    private func run() {
-        while true {
-            condition.lock()
-            while queue.isEmpty && !stopping { condition.wait() }
-            if queue.isEmpty {
-                finished = true
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            let (id, write) = queue.removeFirst()
-            condition.unlock()
-            done(id, perform(write))
+        worker = WorkerThread(name: "intentbus-choice-writer", limit: Self.maximumQueued) { jobs, _ in
+            for (id, write) in jobs { done(id, ChoiceWriter.perform(write, on: store)) }
         }
     }
 
-    private func perform(_ write: ChoiceWrite) -> Result<ChoiceWriteOutcome, ChoiceStoreError> {
+    /// Queues a write; its outcome goes to `done` with `id` (at once, as a failure, when
+    /// the queue is full).
+    func submit(_ id: UInt64, _ write: ChoiceWrite) {
+        if !worker.submit((id, write)) {
+            done(id, .failure(ChoiceStoreError(.queryFailed, path: "", detail: "too many writes are waiting")))
+        }
+    }
+
+    /// Finishes the queued writes, then stops the thread; returns once it has.
+    func stop() { worker.stop() }
+
+    private static func perform(_ write: ChoiceWrite, on store: ChoiceStore) -> Result<ChoiceWriteOutcome, ChoiceStoreError> {
         do {
             switch write {
             case .remember(let intent, let client, let plugin, let source):

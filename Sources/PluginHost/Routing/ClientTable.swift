@@ -29,36 +29,37 @@ final class ClientState {
     var open: [String: UInt64] = [:]
     /// Its grant in `host.clients`, once its connection's key has been read.
     var grant: ClientGrant?
-    /// Requests: a token bucket (its grant's `rate`).
-    private var requestTokens: Double = -1
-    private var requestRefilledAt: UInt64 = 0
-    /// Remembered-choice writes: a token bucket (limits.choice_writes_per_second).
-    private var writeTokens: Double = -1
-    private var writeRefilledAt: UInt64 = 0
+    /// Requests: its grant's `rate`.
+    private var requests = TokenBucket()
+    /// Remembered-choice writes: limits.choice_writes_per_second.
+    private var writes = TokenBucket()
 
     init(identity: Data) { self.identity = identity }
 
     /// Takes one request from the bucket; false when the client is over its rate.
     func takeRequestToken(now: UInt64, perSecond: Int, burst: Int) -> Bool {
-        if requestTokens < 0 { requestTokens = Double(burst) } else {
-            requestTokens = min(Double(burst), requestTokens + Double(now &- requestRefilledAt) / 1e9 * Double(perSecond))
-        }
-        requestRefilledAt = now
-        guard requestTokens >= 1 else { return false }
-        requestTokens -= 1
-        return true
+        requests.take(now: now, perSecond: perSecond, burst: burst)
     }
 
     /// Takes one remembered-choice write from the bucket; false when the client is over
     /// its rate.
     func takeWriteToken(now: UInt64, perSecond: Int, burst: Int) -> Bool {
-        if writeTokens < 0 { writeTokens = Double(burst) } else {
-            let elapsed = Double(now &- writeRefilledAt) / 1e9
-            writeTokens = min(Double(burst), writeTokens + elapsed * Double(perSecond))
+        writes.take(now: now, perSecond: perSecond, burst: burst)
+    }
+}
+
+/// A token bucket: `burst` tokens at first, refilled at `perSecond`.
+struct TokenBucket {
+    private var tokens: Double = -1
+    private var refilledAt: UInt64 = 0
+
+    mutating func take(now: UInt64, perSecond: Int, burst: Int) -> Bool {
+        if tokens < 0 { tokens = Double(burst) } else {
+            tokens = min(Double(burst), tokens + Double(now &- refilledAt) / 1e9 * Double(perSecond))
         }
-        writeRefilledAt = now
-        guard writeTokens >= 1 else { return false }
-        writeTokens -= 1
+        refilledAt = now
+        guard tokens >= 1 else { return false }
+        tokens -= 1
         return true
     }
 }

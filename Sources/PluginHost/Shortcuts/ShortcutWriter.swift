@@ -21,75 +21,36 @@ enum ShortcutJob: Sendable {
 /// Bounded: at most `maximumQueued` jobs wait; a donation beyond that is dropped (and
 /// counted), a `work` job is refused at once with `busy`.
 ///
-/// Threading: `submit`, `stop` from any thread. `@unchecked Sendable`: `queue`,
-/// `stopping`, `finished` and `dropped` are guarded by `condition`; `store` is used only
-/// by the writer thread once it has started.
+/// Threading: `submit`, `stop` from any thread (the queue is a `WorkerThread`).
+/// `@unchecked Sendable`: `store` is used only by the worker thread, and closed by `stop`
+/// once that thread has finished.
 final class ShortcutWriter: @unchecked Sendable {
     static let maximumQueued = 10_000
 
     private let store: ShortcutStore
-    private let condition = NSCondition()
-    private var queue: [ShortcutJob] = []
-    private var stopping = false
-    private var finished = false
-    private var dropped = 0
-    private let post: @Sendable (RouterEvent) -> Void
-    private let logger: Logger
+    private let worker: WorkerThread<ShortcutJob>
 
     init(store: ShortcutStore, logger: Logger, post: @escaping @Sendable (RouterEvent) -> Void) {
         self.store = store
-        self.logger = logger
-        self.post = post
-        let thread = Thread { [self] in run() }
-        thread.name = "intentbus-shortcut-writer"
-        thread.start()
+        let owned = WorkerOwned(store)
+        worker = WorkerThread(name: "intentbus-shortcut-writer", limit: Self.maximumQueued) { jobs, lost in
+            if lost > 0 { logger.warning("shortcut store: \(lost) donation(s) dropped, the writer's queue was full") }
+            ShortcutWriter.perform(jobs, store: owned.value, logger: logger, post: post)
+        }
     }
 
     /// Queues `job`; false when the queue is full (a donation is then dropped).
     @discardableResult
-    func submit(_ job: ShortcutJob) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !stopping, queue.count < Self.maximumQueued else {
-            dropped += 1
-            return false
-        }
-        queue.append(job)
-        condition.signal()
-        return true
-    }
+    func submit(_ job: ShortcutJob) -> Bool { worker.submit(job) }
 
     /// Finishes the queued jobs, then stops the thread; returns once it has.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while !finished { condition.wait() }
-        condition.unlock()
+        worker.stop()
         store.close()
     }
 
-    private func run() {
-        while true {
-            condition.lock()
-            while queue.isEmpty && !stopping { condition.wait() }
-            if queue.isEmpty {
-                finished = true
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            let jobs = queue
-            queue.removeAll(keepingCapacity: true)
-            let lost = dropped
-            dropped = 0
-            condition.unlock()
-            if lost > 0 { logger.warning("shortcut store: \(lost) donation(s) dropped, the writer's queue was full") }
-            perform(jobs)
-        }
-    }
-
-    private func perform(_ jobs: [ShortcutJob]) {
+    private static func perform(_ jobs: [ShortcutJob], store: ShortcutStore, logger: Logger,
+                                post: @Sendable (RouterEvent) -> Void) {
         var batch: [Donation] = []
         func flush() {
             guard !batch.isEmpty else { return }
