@@ -24,11 +24,20 @@ struct MigrationMappingTests {
           - {name: who, type: Person}
           - {name: when, type: Date}
           - {name: tags, type: String, multiple: true}
+          - {name: due, type: Date}
+          - {name: labels, type: String, multiple: true}
+          - {name: people, type: Person, multiple: true}
     """
 
     static func decl(_ name: String, _ type: String, entity: String? = nil, enumName: String? = nil) -> ParameterDecl {
         ParameterDecl(name: name, title: name.capitalized, type: type, entity: entity, enumName: enumName, optional: true,
                       defaultValue: nil, min: nil, max: nil, requestValueDialog: nil, description: nil)
+    }
+
+    static func list(_ name: String, _ type: String, entity: String? = nil) -> ParameterDecl {
+        var p = decl(name, type, entity: entity)
+        p.multiple = true
+        return p
     }
 
     let definition: IntentDefinition
@@ -42,7 +51,8 @@ struct MigrationMappingTests {
         intent = IntentDecl(identifier: "NewIntent", title: "New", authentication: "always_allowed", migratedFrom: "OldIntent",
                             parameters: [Self.decl("name", "string"), Self.decl("times", "integer"), Self.decl("count", "integer"),
                                          Self.decl("mood", "enum", enumName: "Mood"), Self.decl("who", "entity", entity: "PersonEntity"),
-                                         Self.decl("when", "string"), Self.decl("tags", "string")])
+                                         Self.decl("when", "string"), Self.decl("tags", "string"), Self.decl("due", "date"),
+                                         Self.list("labels", "string"), Self.list("people", "entity", entity: "PersonEntity")])
         catalog.enums["Mood"] = EnumDecl(name: "Mood", cases: [("calm", "Calm"), ("wild", "Wild")])
     }
 
@@ -76,7 +86,18 @@ struct MigrationMappingTests {
         #expect(reason(map("times", "2")) == "OldIntent declares times as String, but NewIntent.times is an integer")
         #expect(reason(map("times", 2)) == "OldIntent declares times as String, but NewIntent.times is an integer")
         #expect(reason(map("when", "2024-05-01")) == "OldIntent declares when as Date, but NewIntent.when is a string")
-        #expect(reason(map("tags", ["a"])) == "OldIntent declares tags as String (multiple), but new-style parameters take one value")
+        #expect(reason(map("tags", ["a"])) == "OldIntent declares tags as String (multiple), but NewIntent.tags takes one value")
+    }
+
+    @Test("a legacy Date maps to a new-style date; a list to a list, item by item")
+    func datesAndLists() throws {
+        #expect(try map("due", "2026-12-01").get() == "2026-12-01")
+        #expect(try map("due", "2026-12-01T09:30:00+01:00").get() == "2026-12-01T08:30:00Z")
+        // A local time without an offset is a legacy Date, but not a new-style one.
+        #expect(reason(map("due", "2026-12-01T09:30"))?.contains("NewIntent.due (date)") == true)
+        #expect(try map("labels", ["a", "b"]).get() == ["a", "b"])
+        #expect(try map("labels", "a").get() == ["a"])
+        #expect(try map("people", [["identifier": "p-1"], "Pat"]).get() == [["id": "p-1"], "Pat"])
     }
 
     @Test("a value that doesn't fit the legacy declaration is reported with the legacy type")

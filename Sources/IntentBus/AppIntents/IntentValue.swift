@@ -46,6 +46,9 @@ public protocol IntentValue: Sendable {
     static var intentValueType: IntentValueType { get }
     /// True for `Optional`: the parameter may stay without a value.
     static var isOptionalValue: Bool { get }
+    /// True for an array (`[ProjectEntity]`): the parameter takes a list (metadata
+    /// `"multiple": true`), and `intentValueType` is its items' type.
+    static var isListValue: Bool { get }
     /// The value a parameter has when it is optional and nothing was given (`nil`).
     static var absentValue: Self? { get }
     /// Turns a wire value into the Swift value. Entities run their query here (and may
@@ -59,6 +62,7 @@ public protocol IntentValue: Sendable {
 
 extension IntentValue {
     public static var isOptionalValue: Bool { false }
+    public static var isListValue: Bool { false }
     public static var absentValue: Self? { nil }
     public var intentOption: JSON { ["id": .string(intentJSON.displayText), "title": .string(intentJSON.displayText)] }
 }
@@ -116,6 +120,7 @@ extension String: IntentValue {
 extension Optional: IntentValue where Wrapped: IntentValue {
     public static var intentValueType: IntentValueType { Wrapped.intentValueType }
     public static var isOptionalValue: Bool { true }
+    public static var isListValue: Bool { Wrapped.isListValue }
     public static var absentValue: Optional<Wrapped>? { .some(.none) }
     public static func intentValue(from json: JSON, parameter: String, context: PluginContext?) async throws -> Wrapped? {
         if json.isNull { return nil }

@@ -115,6 +115,7 @@ public final class Parameter<Value: IntentValue>: @unchecked Sendable {
         var prompt: [String: JSON] = ["kind": "value", "parameter": .string(name),
                                       "dialog": .string(dialog ?? requestValueDialog ?? "What is the \(title.lowercased())?"),
                                       "type": .string(Value.intentValueType.wireName)]
+        if Value.isListValue { prompt["multiple"] = true }
         if case .enumeration(let e) = Value.intentValueType {
             prompt["options"] = .array(e.cases.map { ["id": .string($0.value), "title": .string($0.title)] })
         }
@@ -149,6 +150,7 @@ extension Parameter: AnyIntentParameter {
         var o: [String: JSON] = ["name": .string(name), "title": .string(title),
                                  "type": .string(Value.intentValueType.wireName),
                                  "optional": .bool(Value.isOptionalValue)]
+        if Value.isListValue { o["multiple"] = true }
         switch Value.intentValueType {
         case .entity(let e): o["entity"] = .string(e.name)
         case .enumeration(let e): o["enum"] = .string(e.name)

@@ -18,6 +18,10 @@ public enum ResolutionResult: Sendable, Equatable {
     case confirmationRequired(JSON)
     /// Ask the user to pick one of these (Apple advises at most about five).
     case disambiguation([ResolutionOption])
+    /// One result per item of a list (`multiple`) parameter, in the items' order, as
+    /// SiriKit's `resolveRecipients(for:)` answers: the host asks about each item that
+    /// needs it, in order. For an empty list, answer a list of one (`[.needsValue]`).
+    indirect case items([ResolutionResult])
 
     /// The wire form: `{"result": "success", "value": …}` and so on.
     public var json: JSON {
@@ -29,6 +33,7 @@ public enum ResolutionResult: Sendable, Equatable {
             reason.map { ["result": "unsupported", "reason": .string($0)] } ?? ["result": "unsupported"]
         case .confirmationRequired(let value): ["result": "confirmationRequired", "value": value]
         case .disambiguation(let options): ["result": "disambiguation", "options": .array(options.map(\.json))]
+        case .items(let results): .array(results.map(\.json))
         }
     }
 }

@@ -25,7 +25,7 @@ final class LegacyFlow: ExchangeFlow {
         init(_ stage: Stage) { self.stage = stage }
     }
 
-    private enum Question {
+    enum Question {
         case value(parameter: String, prompt: JSON)
         case confirmation(parameter: String, value: JSON, prompt: JSON)
         case disambiguation(parameter: String, options: [JSON], prompt: JSON)
@@ -40,10 +40,12 @@ final class LegacyFlow: ExchangeFlow {
     /// A plugin that keeps answering "ask again" would loop for ever; Siri gives up too.
     static let maximumResolveRounds = 32
 
-    private let definition: IntentDefinition
-    private let pluginId: String
-    private var parameters: [String: JSON] = [:]
-    private var settled: Set<String> = []
+    let definition: IntentDefinition
+    let pluginId: String
+    var parameters: [String: JSON] = [:]
+    var settled: Set<String> = []
+    /// The list item the open question is about, and confirmed items (LegacyFlow+Items.swift).
+    var items = ListItemState()
     private var stage: Stage = .resolving([])
     private var rounds = 0
 
@@ -111,8 +113,7 @@ final class LegacyFlow: ExchangeFlow {
             case .failure(let problem):
                 return reask(question, problem: "\(parameter.displayName): \(problem.message).", exchange, ops)
             case .success(let value):
-                parameters[name] = value
-                settled.remove(name)
+                answered(name, value, settle: false)
             }
         case .confirmation(let name, let value, _):
             let yes: Bool?
@@ -123,22 +124,15 @@ final class LegacyFlow: ExchangeFlow {
             default: yes = nil
             }
             guard let yes else { return reask(question, problem: "Please answer yes or no.", exchange, ops) }
-            if yes {
-                // A confirmed value is settled; resolving it again could ask again.
-                parameters[name] = value
-                settled.insert(name)
-            } else {
-                parameters[name] = nil
-                settled.remove(name)
-            }
+            // A confirmed value is settled; resolving it again could ask again.
+            answered(name, yes ? value : nil, settle: yes)
         case .disambiguation(let name, let options, _):
             let chosen = answer.stringValue ?? answer.displayText
             guard let option = options.first(where: { $0["id"]?.stringValue == chosen }) else {
                 let ids = options.compactMap { $0["id"]?.stringValue }.joined(separator: ", ")
                 return reask(question, problem: "'\(chosen)' is not one of the options (\(ids)).", exchange, ops)
             }
-            parameters[name] = option["value"] ?? option["id"]
-            settled.remove(name)
+            answered(name, option["value"] ?? option["id"], settle: false)
         }
         continueResolving(exchange, ops)
     }
@@ -217,7 +211,19 @@ final class LegacyFlow: ExchangeFlow {
         for name in names {
             guard let parameter = definition.parameter(name) else { continue }
             // A parameter the plugin does not resolve is taken as it is.
-            let resolution = resolutions[name] ?? ["result": "success"]
+            var resolution = resolutions[name] ?? ["result": "success"]
+            if parameter.multiple, let items = resolution.arrayValue {
+                // One result per item, as resolveRecipients answers (LegacyFlow+Items.swift).
+                if let whole = wholeListResolution(parameter, items) {
+                    resolution = whole
+                } else {
+                    switch resolvedItems(parameter, items) {
+                    case .failure(let error): return ops.fail(exchange, error)
+                    case .success(let asked): question = question ?? asked
+                    }
+                    continue
+                }
+            }
             let result = resolution["result"]?.stringValue ?? ""
             let current = parameters[name]
             switch result {
@@ -259,6 +265,7 @@ final class LegacyFlow: ExchangeFlow {
             }
         }
         if let question {
+            items.asking = question.prompt["item"]?.intValue.map { Int($0) }
             stage = .asking(question)
             ops.promptClient(exchange, prompt: question.prompt)
         } else {
@@ -270,7 +277,7 @@ final class LegacyFlow: ExchangeFlow {
 
     /// Values a parameter dialog can name: the parameter's own facts and the intent's
     /// current values.
-    private func dialogValues(_ parameter: ParameterDefinition, value: JSON?, count: Int? = nil) -> [String: String] {
+    func dialogValues(_ parameter: ParameterDefinition, value: JSON?, count: Int? = nil) -> [String: String] {
         let locale = definition.locale
         var values: [String: String] = [:]
         for (name, current) in parameters { values[name] = locale.text(current, as: definition.parameter(name)?.type) }
@@ -282,12 +289,12 @@ final class LegacyFlow: ExchangeFlow {
         return values
     }
 
-    private func render(_ template: String?, fallback: String, _ values: [String: String]) -> String {
+    func render(_ template: String?, fallback: String, _ values: [String: String]) -> String {
         FormatString(template ?? fallback).render(values).text
     }
 
     /// `unsupported` is nil for needsValue, `.some(reason)` for unsupported.
-    private func valueQuestion(_ parameter: ParameterDefinition, unsupported: String??) -> Question {
+    func valueQuestion(_ parameter: ParameterDefinition, unsupported: String??) -> Question {
         let values = dialogValues(parameter, value: nil)
         var dialog = render(parameter.prompts.primary, fallback: "What is the ${displayName}?", values)
         var prompt: [String: JSON] = ["kind": "value", "parameter": .string(parameter.name),
@@ -310,7 +317,7 @@ final class LegacyFlow: ExchangeFlow {
         return .value(parameter: parameter.name, prompt: .object(prompt))
     }
 
-    private func confirmationQuestion(_ parameter: ParameterDefinition, value: JSON) -> Question {
+    func confirmationQuestion(_ parameter: ParameterDefinition, value: JSON) -> Question {
         let dialog = render(parameter.prompts.confirmation, fallback: "Just to confirm, you wanted ‘${value}’?",
                             dialogValues(parameter, value: value))
         return .confirmation(parameter: parameter.name, value: value,
@@ -318,7 +325,7 @@ final class LegacyFlow: ExchangeFlow {
                                       "dialog": .string(dialog), "value": value])
     }
 
-    private func disambiguationQuestion(_ parameter: ParameterDefinition, options raw: [JSON]) -> Question {
+    func disambiguationQuestion(_ parameter: ParameterDefinition, options raw: [JSON], value: JSON? = nil) -> Question {
         let options: [JSON] = raw.enumerated().map { index, option in
             var o = option.objectValue ?? ["value": option]
             let id = o["id"]?.stringValue ?? String(index + 1)
@@ -328,7 +335,7 @@ final class LegacyFlow: ExchangeFlow {
             }
             return .object(o)
         }
-        let values = dialogValues(parameter, value: nil, count: options.count)
+        let values = dialogValues(parameter, value: value, count: options.count)
         let introduction = render(parameter.prompts.disambiguationIntroduction,
                                   fallback: "There are ${count} options matching ‘${value}’.", values)
         let selection = render(parameter.prompts.disambiguationSelection, fallback: "Which one?", values)

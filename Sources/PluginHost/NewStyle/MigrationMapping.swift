@@ -16,8 +16,9 @@ enum MigrationMapping {
         var candidate = value
         if let legacy, let definition {
             let declared = "\(definition.name) declares \(legacy.name) as \(legacy.type)\(legacy.multiple ? " (multiple)" : "")"
-            if legacy.multiple {
-                return .failure("\(declared), but new-style parameters take one value")
+            if legacy.multiple != p.multiple {
+                return .failure(legacy.multiple ? "\(declared), but \(intent.identifier).\(p.name) takes one value"
+                                                : "\(declared), but \(intent.identifier).\(p.name) takes a list")
             }
             guard correspond(legacy.type, p) else {
                 return .failure("\(declared), but \(intent.identifier).\(p.name) is \(article(p.type)) \(p.type)")
@@ -28,18 +29,21 @@ enum MigrationMapping {
             case .success(let v): candidate = v
             case .failure(let problem): return .failure("not a valid \(legacy.type) for \(definition.name): \(problem.message)")
             }
-            if case .object = legacy.type { candidate = entityReference(candidate) }
+            if case .object = legacy.type {
+                candidate = candidate.arrayValue.map { .array($0.map(entityReference)) } ?? entityReference(candidate)
+            }
         }
         return ParameterCheck.check(candidate, p, catalog: catalog)
             .mapError { "\(intent.identifier).\(p.name) (\(p.type)): \($0)" }
     }
 
     /// Whether a legacy definition type and a new-style parameter type are the same
-    /// kind of value. Date, Duration and CurrencyAmount have no new-style counterpart.
+    /// kind of value. Duration and CurrencyAmount have no new-style counterpart; a Date
+    /// maps when its value is in the new-style date form (docs/migration.md).
     static func correspond(_ legacy: ParameterType, _ p: ParameterDecl) -> Bool {
         switch (legacy, p.type) {
         case (.string, "string"), (.integer, "integer"), (.decimal, "decimal"), (.boolean, "boolean"),
-             (.enumeration, "enum"), (.object, "entity"):
+             (.enumeration, "enum"), (.object, "entity"), (.date, "date"):
             true
         default:
             false

@@ -15,6 +15,8 @@ struct ParameterDecl {
     let max: JSON?
     let requestValueDialog: String?
     let description: String?
+    /// Takes a list of values (`"multiple": true`; Swift `[ProjectEntity]`).
+    var multiple = false
 }
 
 /// One declared new-style intent.
@@ -192,10 +194,13 @@ struct NewStyleCatalog {
                 problems.append("\(at): an enum parameter names its enum (\"enum\")")
             }
         }
-        let decl = ParameterDecl(name: name, title: title, type: type, entity: entity, enumName: enumName,
+        var decl = ParameterDecl(name: name, title: title, type: type, entity: entity, enumName: enumName,
                                  optional: p["optional"]?.boolValue == true, defaultValue: p["default"].flatMap { $0.isNull ? nil : $0 },
                                  min: p["min"], max: p["max"], requestValueDialog: p["request_value_dialog"]?.stringValue,
                                  description: p["description"]?.stringValue)
+        if let multiple = p["multiple"], !multiple.isNull {
+            if let flag = multiple.boolValue { decl.multiple = flag } else { problems.append("\(at): multiple must be true or false") }
+        }
         if decl.min != nil || decl.max != nil {
             if type != "integer" && type != "decimal" {
                 problems.append("\(at): a range needs a numeric type, not \(type)"

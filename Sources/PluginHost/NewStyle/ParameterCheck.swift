@@ -8,6 +8,13 @@ enum ParameterCheck {
     /// The normalised wire value, or why it doesn't fit.
     static func check(_ value: JSON, _ p: ParameterDecl, catalog: NewStyleCatalog,
                       checkRange: Bool = true) -> Result<JSON, ParameterProblem> {
+        if p.multiple { return checkList(value, p, catalog: catalog, checkRange: checkRange) }
+        if value.arrayValue != nil { return .failure("takes one value, got a list") }
+        return checkOne(value, p, catalog: catalog, checkRange: checkRange)
+    }
+
+    static func checkOne(_ value: JSON, _ p: ParameterDecl, catalog: NewStyleCatalog,
+                         checkRange: Bool = true) -> Result<JSON, ParameterProblem> {
         let normalised: JSON
         switch p.type {
         case "integer":
@@ -63,8 +70,10 @@ enum ParameterCheck {
         return .success(normalised)
     }
 
-    /// Whether a numeric value lies in the declared inclusive range (true when none).
+    /// Whether a numeric value (every item of a list) lies in the declared inclusive
+    /// range (true when none).
     static func inRange(_ value: JSON, _ p: ParameterDecl) -> Bool {
+        if let items = value.arrayValue { return items.allSatisfy { inRange($0, p) } }
         guard let v = value.doubleValue else { return true }
         if let lo = p.min?.doubleValue, v < lo { return false }
         if let hi = p.max?.doubleValue, v > hi { return false }
