@@ -57,7 +57,12 @@ struct LegacyDefinitionTests {
     func standardIntents() throws {
         #expect(StandardIntents.names == ["INRequestRideIntent", "INSearchForPhotosIntent", "INSendMessageIntent", "INStartWorkoutIntent"])
         let send = try #require(StandardIntents.definitions["INSendMessageIntent"])
-        #expect(send.parameters.map(\.name) == ["recipient", "content", "groupName", "serviceName"])
+        // Apple's INSendMessageIntent: recipients is a list of persons.
+        #expect(send.parameters.map(\.name) == ["recipients", "content", "speakableGroupName", "outgoingMessageType", "serviceName"])
+        #expect(send.parameter("recipients")?.multiple == true)
+        #expect(send.parameter("recipients")?.type == .object("Person"))
+        #expect(send.enums["OutgoingMessageType"]?.cases.map(\.name) == ["unknown", "outgoingMessageText", "outgoingMessageAudio"])
+        #expect(send.types["Person"]?.properties.map(\.name) == ["displayName", "handle", "handleType"])
         #expect(send.code("failureMessageServiceNotAvailable")?.value == 6)
         #expect(send.code("failureRequiringInAppAuthentication")?.value == 7)
         #expect(send.code("continueInApp") == nil)

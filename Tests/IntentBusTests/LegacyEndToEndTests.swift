@@ -358,8 +358,10 @@ struct LegacyEndToEndTests {
         """)
         defer { host.stop() }
         let client = try host.client()
-        let talk = Conversation(["alex-schmidt", "See you at 8"])
-        let reply = try client.send("INSendMessageIntent", parameters: ["recipient": "Alex"], onEvent: talk.handle)
+        // The old singular parameter is still taken, as a list of one, with a notice.
+        var talk = Conversation(["alex-schmidt", "See you at 8"])
+        var reply = try client.send("INSendMessageIntent", parameters: ["recipient": "Alex"], onEvent: talk.handle)
+        #expect(reply.header["deprecations"]?.arrayValue?.first?.stringValue?.contains("'recipient' is deprecated; it was taken as 'recipients'") == true)
         #expect(talk.prompts.map(\.kind) == ["disambiguation", "value"])
         #expect(talk.prompts[0].dialog == "There are 3 people matching ‘Alex’. Which one?")
         #expect(talk.prompts[0].options.compactMap { $0["title"]?.stringValue } == ["Alex Meyer", "Alex Schmidt", "Alexandra Braun"])
@@ -369,9 +371,34 @@ struct LegacyEndToEndTests {
         #expect(reply.body["code"] == "success")
         #expect(reply.body["code_value"] == 3)  // INSendMessageIntentResponseCode.success
         #expect(reply.body["dialog"] == "Sent to Alex Schmidt.")
-        #expect(reply.body["parameters"]?["recipient"]?["identifier"] == "alex-schmidt")
-        let count = try client.send("MessageStatusIntent") { _ in nil }
+        #expect(reply.body["parameters"]?["recipients"]?.arrayValue?.first?["identifier"] == "alex-schmidt")
+        var count = try client.send("MessageStatusIntent") { _ in nil }
         #expect(count.body["dialog"] == "You sent 1 messages today.")
+
+        // Two recipients, each resolved on its own: only the ambiguous ones are asked
+        // about, one at a time and in order, each question naming its item.
+        talk = Conversation(["alex-meyer", "alex-schmidt"])
+        reply = try client.send("INSendMessageIntent",
+                                parameters: ["recipients": ["Alex", "Sam", "Alex"], "content": "Hi all"], onEvent: talk.handle)
+        #expect(reply.header["deprecations"] == nil)
+        #expect(talk.prompts.map(\.kind) == ["disambiguation", "disambiguation"])
+        #expect(talk.prompts.map { $0.raw["item"] } == [0, 2])
+        #expect(talk.prompts.map { $0.raw["items"] } == [3, 3])
+        #expect(talk.prompts[0].dialog == "There are 3 people matching ‘Alex’. Which one?")
+        #expect(talk.prompts[0].raw["multiple"] == nil, "a question about one item takes one answer")
+        let people = try #require(reply.body["parameters"]?["recipients"]?.arrayValue)
+        #expect(people.map { $0["identifier"] } == ["alex-meyer", "sam-lee", "alex-schmidt"])
+        #expect(people.map { $0["handleType"] } == ["phoneNumber", "phoneNumber", "emailAddress"])
+        #expect(reply.body["dialog"] == "Sent to Alex Meyer, Sam Lee, Alex Schmidt.")
+
+        // An answer that is not one of the options asks about the same item again.
+        talk = Conversation(["nobody", "alexandra-braun"])
+        reply = try client.send("INSendMessageIntent", parameters: ["recipients": ["Sam", "Alex"], "content": "Hi"], onEvent: talk.handle)
+        #expect(talk.prompts.map { $0.raw["item"] } == [1, 1])
+        #expect(talk.prompts[1].raw["problem"]?.stringValue?.contains("'nobody' is not one of the options") == true)
+        #expect(reply.body["dialog"] == "Sent to Sam Lee, Alexandra Braun.")
+        count = try client.send("MessageStatusIntent") { _ in nil }
+        #expect(count.body["dialog"] == "You sent 3 messages today.")
     }
 
     @Test("a legacy intent without a definition is refused with a clear error")

@@ -208,10 +208,12 @@ struct NewStyleExamplesTests {
         #expect(sent.body["snippet"]?["sent"] == true)
 
         // Required parameters without a value are asked before perform(), in order.
-        var talk = Conversation(["Sam", "See you at 8"])
+        // (recipients is optional, for the deprecated singular recipient: perform() asks.)
+        var talk = Conversation(["See you at 8", "Sam"])
         let asked = try client.send("INSendMessageIntent", onEvent: talk.handle)
-        #expect(talk.prompts.map(\.dialog) == ["Who should get the message?", "What do you want to say?"])
-        #expect(talk.prompts.map(\.parameter) == ["recipient", "content"])
+        #expect(talk.prompts.map(\.dialog) == ["What do you want to say?", "Who should get the message?"])
+        #expect(talk.prompts.map(\.parameter) == ["content", "recipients"])
+        #expect(talk.prompts.last?.raw["multiple"] == true)
         #expect(asked.body["dialog"] == "Chat: sent “See you at 8” to Sam.")
         #expect(asked.body["value"] == "chat-2")
 
@@ -240,6 +242,10 @@ struct NewStyleExamplesTests {
         #expect(talk.prompts.count == 1)
         #expect(confirmed.body["snippet"]?["characters"] == 300)
         #expect(confirmed.body["value"] == "chat-5", "the declined message got no id")
+
+        // Apple's recipients list.
+        let two = try client.send("INSendMessageIntent", parameters: ["recipients": ["Alex", "Sam"], "content": "Hi"]) { _ in nil }
+        #expect(two.body["dialog"] == "Chat: sent “Hi” to Alex, Sam.")
 
         // Unknown parameters are refused by the host, naming the parameter.
         let unknown = busError { _ = try client.send("INSendMessageIntent", parameters: ["recipient": "Alex", "content": "Hi", "subject": "x"]) { _ in nil } }

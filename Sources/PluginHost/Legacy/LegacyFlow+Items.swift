@@ -20,7 +20,9 @@ extension LegacyFlow {
     /// and the plugin answered a list of one (`[needsValue]` for "no recipients yet").
     func wholeListResolution(_ parameter: ParameterDefinition, _ results: [JSON]) -> JSON? {
         let current = parameters[parameter.name]?.arrayValue ?? []
-        return current.isEmpty && results.count == 1 ? results[0] : nil
+        // (Not a ternary: JSON is ExpressibleByNilLiteral, and `nil` there would be JSON.null.)
+        guard current.isEmpty, results.count == 1 else { return Optional<JSON>.none }
+        return results[0]
     }
 
     /// Applies one result per item. Returns the question about the first item that needs
@@ -57,7 +59,7 @@ extension LegacyFlow {
                     "plugin \(pluginId) resolved an item of \(name) with unknown result \"\(other)\" (success, needsValue, notRequired, unsupported, confirmationRequired, disambiguation)"))
             }
         }
-        parameters[name] = kept.isEmpty ? nil : .array(kept)
+        parameters[name] = kept.isEmpty ? Optional<JSON>.none : .array(kept)
         guard let need else {
             if parameter.required, kept.isEmpty { return .success(valueQuestion(parameter, unsupported: nil)) }
             settled.insert(name)
@@ -108,7 +110,7 @@ extension LegacyFlow {
             let replacement = value.map { $0.arrayValue ?? [$0] }?.filter { !$0.isNull } ?? []
             list.replaceSubrange(index...index, with: replacement)
             if settle, let value { items.confirmed[name, default: []].append(value) }
-            parameters[name] = list.isEmpty ? nil : .array(list)
+            parameters[name] = list.isEmpty ? Optional<JSON>.none : .array(list)
             // The list is resolved again as a whole; the other items may still need the user.
             settled.remove(name)
             return

@@ -46,6 +46,8 @@ final class LegacyFlow: ExchangeFlow {
     var settled: Set<String> = []
     /// The list item the open question is about, and confirmed items (LegacyFlow+Items.swift).
     var items = ListItemState()
+    /// Notices about deprecated parameter names the client used (REPLY header `deprecations`).
+    private var deprecations: [String] = []
     private var stage: Stage = .resolving([])
     private var rounds = 0
 
@@ -61,9 +63,11 @@ final class LegacyFlow: ExchangeFlow {
         do { given = try JSON.parse(body.data) } catch {
             return ops.fail(exchange, BusError(.invalidParameters, "the parameters (body) are \(error.message)"))
         }
-        guard let object = given.objectValue else {
+        guard var object = given.objectValue else {
             return ops.fail(exchange, BusError(.invalidParameters, "the parameters must be a JSON object, got \(ParameterCoercion.describe(given))"))
         }
+        (object, deprecations) = DeprecatedParameters.apply(object, definition)
+        for notice in deprecations { ops.logger.warning("request \(exchange.clientRequestId): \(notice)") }
         if let error = validate(object) { return ops.fail(exchange, error) }
         resolve(definition.parameters.map(\.name), exchange, ops)
     }
@@ -422,8 +426,10 @@ final class LegacyFlow: ExchangeFlow {
             ops.logger.warning("plugin \(pluginId) answered \(exchange.intent) with \(name) but gave no \(missing.sorted().joined(separator: ", ")) for its dialog")
         }
         let status = code.success ? "success" : "failure"
+        var header: [String: JSON] = ["status": .string(status), "plugin": .string(pluginId), "code": .string(name)]
+        if !deprecations.isEmpty { header["deprecations"] = .array(deprecations.map { .string($0) }) }
         ops.finish(exchange,
-                   header: ["status": .string(status), "plugin": .string(pluginId), "code": .string(name)],
+                   header: .object(header),
                    body: ["code": .string(name), "code_value": .int(Int64(code.value)), "success": .bool(code.success),
                           "dialog": .string(full.text), "concise_dialog": .string(concise.text),
                           "response": .object(values), "parameters": parametersJSON])

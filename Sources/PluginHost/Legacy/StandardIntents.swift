@@ -27,12 +27,28 @@ public enum StandardIntents {
         cases: [unknown, inch, meter, foot, mile, yard, second, minute, hour, joule, kiloCalorie]
       - name: WorkoutLocationType
         cases: [unknown, outdoor, indoor]
+      - name: OutgoingMessageType
+        displayName: Message type
+        cases:
+          - unknown
+          - {name: outgoingMessageText, displayName: Text}
+          - {name: outgoingMessageAudio, displayName: Audio}
+      - name: PersonHandleType
+        cases: [unknown, emailAddress, phoneNumber]
+      - name: PhotoAttribute
+        cases: [photo, video, gif, flash, landscapeOrientation, portraitOrientation, favorite, selfie, frontFacingCamera, screenshot, burstPhoto, hdrPhoto, squarePhoto, panoramaPhoto, timeLapseVideo, slowMotionVideo, noirFilter, chromeFilter, instantFilter, monoFilter, fadeFilter, tonalFilter, transferFilter, processFilter, portraitPhoto, livePhoto, loopPhoto, bouncePhoto, longExposurePhoto]
     types:
       - name: Person
         displayName: Person
         properties:
-          - {name: handle, type: String}
           - {name: displayName, type: String}
+          - {name: handle, type: String}
+          - {name: handleType, type: PersonHandleType}
+      - name: PaymentMethod
+        displayName: Payment method
+        properties:
+          - {name: name, type: String}
+          - {name: identificationHint, type: String}
       - name: Placemark
         displayName: Place
         properties:
@@ -43,13 +59,14 @@ public enum StandardIntents {
     intents:
       - name: INSendMessageIntent
         title: Send Message
-        description: Sends a message to a recipient.
+        description: Sends a message to one or more recipients.
         category: send
         examplePhrases: ["Send a message to Alex", "Tell Alex I'm on my way"]
         parameters:
-          - name: recipient
-            displayName: Recipient
+          - name: recipients
+            displayName: Recipients
             type: Person
+            multiple: true
             required: true
             prompts:
               primary: Who do you want to send it to?
@@ -63,9 +80,12 @@ public enum StandardIntents {
             prompts:
               primary: What do you want to say?
               confirmation: Send ‘${value}’?
-          - name: groupName
+          - name: speakableGroupName
             displayName: Group
             type: String
+          - name: outgoingMessageType
+            displayName: Message type
+            type: OutgoingMessageType
           - name: serviceName
             displayName: Service
             type: String
@@ -134,6 +154,8 @@ public enum StandardIntents {
           - {name: locationCreated, displayName: Place, type: Placemark}
           - {name: albumName, displayName: Album, type: String}
           - {name: searchTerms, displayName: Search terms, type: String, multiple: true}
+          - {name: includedAttributes, displayName: With, type: PhotoAttribute, multiple: true}
+          - {name: excludedAttributes, displayName: Without, type: PhotoAttribute, multiple: true}
           - {name: peopleInPhoto, displayName: People, type: Person, multiple: true}
         response:
           genericCodes: false
@@ -168,6 +190,7 @@ public enum StandardIntents {
               confirmation: Go to ${value}?
           - {name: rideOptionName, displayName: Ride option, type: String}
           - {name: partySize, displayName: Party size, type: Integer, minimum: 1, maximum: 8}
+          - {name: paymentMethod, displayName: Payment method, type: PaymentMethod}
           - {name: scheduledPickupTime, displayName: Pickup time, type: Date}
         response:
           genericCodes: false
@@ -185,5 +208,6 @@ public enum StandardIntents {
             - {name: failureRequiringAppLaunchNoServiceInArea, value: 7, success: false, formatString: "There is no service in this area."}
             - {name: failureRequiringAppLaunchServiceTemporarilyUnavailable, value: 8, success: false, formatString: "The service is unavailable right now."}
             - {name: failureRequiringAppLaunchPreviousRideNeedsCompletion, value: 9, success: false, formatString: "Your previous ride is not finished yet."}
+            - {name: failureRequiringAppLaunchRideScheduledTooFar, value: 10, success: false, formatString: "That pickup time is too far ahead."}
     """
 }

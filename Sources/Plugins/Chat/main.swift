@@ -32,15 +32,21 @@ struct SendChatMessageIntent: AppIntent {
     /// Longer messages are confirmed before they are sent.
     static let confirmationLength = 280
 
-    @Parameter(title: "Recipient", requestValueDialog: "Who should get the message?") var recipient: String
+    /// INSendMessageIntent's `recipients`: a list, as Apple defines it.
+    @Parameter(title: "Recipients", requestValueDialog: "Who should get the message?") var recipients: [String]?
+    /// The old singular parameter, still accepted (deprecated: use `recipients`).
+    @Parameter(title: "Recipient (deprecated)") var recipient: String?
     @Parameter(title: "Content", requestValueDialog: "What do you want to say?") var content: String
 
     func perform() async throws -> IntentResult {
-        // The host only guarantees a string; blank text is asked for again, and
+        // The host only guarantees strings; blank text is asked for again, and
         // perform() starts over with the answer.
-        if recipient.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw $recipient.needsValueError("Who should get the message?")
+        let names = (recipients ?? recipient.map { [$0] } ?? [])
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        if names.isEmpty {
+            throw $recipients.needsValueError("Who should get the message?")
         }
+        let recipient = names.joined(separator: ", ")
         if content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             throw $content.needsValueError("What do you want to say?")
         }

@@ -2,8 +2,9 @@ import Foundation
 import IntentBus
 
 // A messenger plugin for the standard INSendMessageIntent, a legacy (SiriKit-style)
-// handler: "send a message to Alex" finds three Alexes and the host asks which one;
-// an empty message needs a value; sending reports progress. Its custom
+// handler: each recipient is resolved on its own, as resolveRecipients does, so
+// "send a message to Alex and Sam" finds three Alexes and the host asks which one for
+// that recipient only; an empty message needs a value; sending reports progress. Its custom
 // MessageStatusIntent comes from definitions/messenger.yaml.
 
 /// One address-book entry.
@@ -12,7 +13,11 @@ struct Contact: Sendable {
     let name: String
     let handle: String
 
-    var json: JSON { ["identifier": .string(id), "displayString": .string(name), "handle": .string(handle)] }
+    /// An INPerson: display name, handle and the handle's type.
+    var json: JSON {
+        ["identifier": .string(id), "displayString": .string(name), "displayName": .string(name),
+         "handle": .string(handle), "handleType": .string(handle.contains("@") ? "emailAddress" : "phoneNumber")]
+    }
 }
 
 let contacts = [
@@ -37,15 +42,11 @@ struct SendMessageHandler: LegacyIntentHandling {
 
     func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult {
         switch parameter {
-        case "recipient":
-            guard let query = intent.identifier("recipient")?.lowercased(), !query.isEmpty else { return .needsValue }
-            let found = contacts.filter { $0.id == query || $0.name.lowercased().contains(query) }
-            switch found.count {
-            case 0: return .unsupported()
-            case 1: return .success(found[0].json)
-            default:
-                return .disambiguation(found.map { ResolutionOption(id: $0.id, title: $0.name, subtitle: $0.handle) })
-            }
+        case "recipients":
+            // One result per recipient, in order (SiriKit's resolveRecipients).
+            let queries = intent.identifiers("recipients")
+            guard !queries.isEmpty else { return .items([.needsValue]) }
+            return .items(queries.map(Self.resolveRecipient))
         case "content":
             guard let text = intent.string("content"), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
                 return .needsValue
@@ -56,10 +57,20 @@ struct SendMessageHandler: LegacyIntentHandling {
         }
     }
 
-    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
-        guard let name = intent.string("recipient"), let text = intent.string("content") else {
-            return LegacyResponse(.failure)
+    static func resolveRecipient(_ given: String) -> ResolutionResult {
+        let query = given.lowercased()
+        let found = contacts.filter { $0.id == query || $0.name.lowercased().contains(query) }
+        switch found.count {
+        case 0: return .unsupported()
+        case 1: return .success(found[0].json)
+        default: return .disambiguation(found.map { ResolutionOption(id: $0.id, title: $0.name, subtitle: $0.handle) })
         }
+    }
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        let names = intent.strings("recipients")
+        guard !names.isEmpty, let text = intent.string("content") else { return LegacyResponse(.failure) }
+        let name = names.joined(separator: ", ")
         if ProcessInfo.processInfo.environment["MESSENGER_OFFLINE"] == "1" {
             return LegacyResponse(.failureMessageServiceNotAvailable)
         }
