@@ -72,7 +72,7 @@ final class Prompter {
                let id = prompt.options[n - 1]["id"] {
                 return ["value": id]
             }
-            return ["value": SendCommand.inferred(given)]
+            return ["value": Self.typed(given, prompt)]
         }
     }
 
@@ -143,11 +143,24 @@ final class Prompter {
                 if let n = Int(line), n >= 1, n <= offered.count, let id = offered[n - 1]["id"] { return ["value": id] }
                 return ["value": .string(line)]
             }
-            // Plain text needs no hint; other types say what they expect.
-            let type = prompt.raw["type"]?.stringValue.flatMap { $0 == "String" ? nil : " (\($0))" } ?? ""
+            // Plain text needs no hint; other types say what they expect, in the dialog's
+            // language (`type_title`), and a list says how to give several.
+            var hint = prompt.raw["type"]?.stringValue == "String" ? nil
+                : (prompt.raw["type_title"]?.stringValue ?? prompt.raw["type"]?.stringValue)
+            if let range = prompt.raw["range"]?.stringValue { hint = [hint, range].compactMap { $0 }.joined(separator: ", ") }
+            if prompt.raw["multiple"] == true { hint = [hint, "a JSON list for several"].compactMap { $0 }.joined(separator: "; ") }
+            let type = hint.map { " (\($0))" } ?? ""
             guard let line = readLine(prompt: "\(dialog)\(type) ") else { return nil }
-            return ["value": SendCommand.inferred(line)]
+            return ["value": Self.typed(line, prompt)]
         }
+    }
+
+    /// A typed answer: a JSON list (`["Alex","Sam"]`) for a list parameter, else as `key=value`.
+    private static func typed(_ text: String, _ prompt: Prompt) -> JSON {
+        if prompt.raw["multiple"] == true, text.hasPrefix("["), let list = try? JSON.parse(Data(text.utf8)), list.arrayValue != nil {
+            return list
+        }
+        return SendCommand.inferred(text)
     }
 
     private func defaultDialog(_ prompt: Prompt) -> String {

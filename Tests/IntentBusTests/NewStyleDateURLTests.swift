@@ -62,7 +62,7 @@ struct NewStyleDateURLTests {
         #expect(prompts.count == 1)
         #expect(prompts.first?.parameter == "due")
         #expect(prompts.first?.dialog == "When is it due?")
-        #expect(prompts.first?.raw["type"] == "date")
+        #expect(prompts.first?.raw["type"] == "Date")
         #expect(reply.body["snippet"]?["due"] == "2027-01-15T12:00:00Z")
 
         let bad = busError { _ = try client.send("ScheduleIntent") { _ in ["value": "soon"] } }

@@ -93,7 +93,7 @@ struct NewStyleTests {
         #expect(prompts.first?.kind == "value")
         #expect(prompts.first?.parameter == "name")
         #expect(prompts.first?.dialog == "Who is it for?")
-        #expect(prompts.first?.raw["type"] == "string")
+        #expect(prompts.first?.raw["type"] == "String")
         #expect(reply.body["snippet"]?["name"] == "Ada")
         #expect(reply.body["snippet"]?["count"] == 3)
 

@@ -112,12 +112,16 @@ public final class Parameter<Value: IntentValue>: @unchecked Sendable {
     }
 
     private func valuePrompt(name: String, dialog: String?) -> JSON {
-        var prompt: [String: JSON] = ["kind": "value", "parameter": .string(name),
-                                      "dialog": .string(dialog ?? requestValueDialog ?? "What is the \(title.lowercased())?"),
-                                      "type": .string(Value.intentValueType.wireName)]
+        // The fields both handler styles share (type, type_title, multiple, range, options).
+        var prompt = Value.intentValueType.promptFields
+        prompt["kind"] = "value"
+        prompt["parameter"] = .string(name)
+        prompt["dialog"] = .string(dialog ?? requestValueDialog ?? "What is the \(title.lowercased())?")
         if Value.isListValue { prompt["multiple"] = true }
-        if case .enumeration(let e) = Value.intentValueType {
-            prompt["options"] = .array(e.cases.map { ["id": .string($0.value), "title": .string($0.title)] })
+        if let range {
+            prompt["minimum"] = range.min
+            prompt["maximum"] = range.max
+            prompt["range"] = .string("\(range.min.displayText)…\(range.max.displayText)")
         }
         return .object(prompt)
     }

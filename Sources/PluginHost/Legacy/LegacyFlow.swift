@@ -156,7 +156,7 @@ final class LegacyFlow: ExchangeFlow {
                 if let near = YAMLMapping.closest(to: key, among: known) { message += "; did you mean '\(near)'?" }
                 message += known.isEmpty ? " (\(definition.name) takes no parameters)" : " (\(definition.name) takes \(known.joined(separator: ", ")))"
                 messages.append(message)
-                problems.append(["parameter": .string(key), "problem": "unknown"])
+                problems.append(PromptVocabulary.problem(key, expected: nil, "unknown"))
                 continue
             }
             if value.isNull { continue }
@@ -164,13 +164,12 @@ final class LegacyFlow: ExchangeFlow {
             case .success(let normalized): parameters[key] = normalized
             case .failure(let problem):
                 messages.append("parameter '\(key)' (\(parameter.type)): \(problem.message)")
-                problems.append(["parameter": .string(key), "expected": .string(parameter.type.description),
-                                 "problem": .string(problem.message)])
+                problems.append(PromptVocabulary.problem(key, expected: parameter.type.description, problem.message))
             }
         }
         guard messages.isEmpty else {
             return BusError(.invalidParameters, "\(definition.name): " + messages.joined(separator: "; "),
-                            details: ["parameter": problems[0]["parameter"] ?? .null, "problems": .array(problems)])
+                            details: PromptVocabulary.details(intent: definition.name, problems: problems))
         }
         for parameter in definition.parameters where parameters[parameter.name] == nil {
             if let value = parameter.defaultValue { parameters[parameter.name] = value }
@@ -301,9 +300,10 @@ final class LegacyFlow: ExchangeFlow {
     func valueQuestion(_ parameter: ParameterDefinition, unsupported: String??) -> Question {
         let values = dialogValues(parameter, value: nil)
         var dialog = render(parameter.prompts.primary, fallback: "What is the ${displayName}?", values)
-        var prompt: [String: JSON] = ["kind": "value", "parameter": .string(parameter.name),
-                                      "type": .string(parameter.type.description)]
-        if parameter.multiple { prompt["multiple"] = true }
+        // type, type_title, multiple, range, options: the fields both styles share.
+        var prompt = PromptVocabulary.fields(parameter, in: definition)
+        prompt["kind"] = "value"
+        prompt["parameter"] = .string(parameter.name)
         if let unsupported {
             let reason = unsupported.flatMap { code in parameter.unsupportedReasons.first { $0.code == code } }
             let text = render(reason?.formatString, fallback: "That ${displayName} isn't supported.", values)
@@ -312,11 +312,6 @@ final class LegacyFlow: ExchangeFlow {
             if let code = unsupported { info["reason"] = .string(code) }
             prompt["unsupported"] = .object(info)
         }
-        if case .enumeration(let name) = parameter.type, let cases = definition.enums[name]?.cases {
-            prompt["options"] = .array(cases.map { ["id": .string($0.name), "title": .string($0.displayName)] })
-        }
-        if let minimum = parameter.minimum { prompt["minimum"] = .double(minimum) }
-        if let maximum = parameter.maximum { prompt["maximum"] = .double(maximum) }
         prompt["dialog"] = .string(dialog)
         return .value(parameter: parameter.name, prompt: .object(prompt))
     }
@@ -356,10 +351,8 @@ final class LegacyFlow: ExchangeFlow {
 
     /// Asks the same question again, prefixed with what was wrong with the answer.
     private func reask(_ question: Question, problem: String, _ exchange: Exchange, _ ops: any FlowOperations) {
-        var prompt = question.prompt.objectValue ?? [:]
-        prompt["dialog"] = .string(problem + " " + (prompt["dialog"]?.stringValue ?? ""))
-        prompt["problem"] = .string(problem)
-        ops.promptClient(exchange, prompt: .object(prompt))
+        // The new problem replaces an earlier reason (PromptVocabulary+Reask.swift).
+        ops.promptClient(exchange, prompt: PromptVocabulary.reasked(question.prompt, problem: problem))
     }
 
     // MARK: - Confirm and handle

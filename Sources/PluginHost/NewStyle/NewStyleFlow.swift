@@ -67,7 +67,8 @@ final class NewStyleFlow: ExchangeFlow {
             if let unknown = given.keys.sorted().first(where: { !declared.contains($0) }) {
                 return ops.fail(exchange, BusError(.invalidParameters,
                     "\(intent.identifier) has no parameter \"\(unknown)\" (it has: \(intent.parameters.map(\.name).joined(separator: ", ")))",
-                    details: ["parameter": .string(unknown)]))
+                    details: PromptVocabulary.details(intent: intent.identifier,
+                                                      problems: [PromptVocabulary.problem(unknown, expected: nil, "unknown")])))
             }
         }
         for p in intent.parameters {
@@ -119,13 +120,11 @@ final class NewStyleFlow: ExchangeFlow {
     }
 
     private func valuePrompt(_ p: ParameterDecl) -> JSON {
-        var prompt: [String: JSON] = ["kind": "value", "parameter": .string(p.name), "type": .string(p.type),
-                                      "dialog": .string(p.requestValueDialog ?? "What is the \(p.title.lowercased())?")]
-        if p.min != nil || p.max != nil { prompt["range"] = .string(p.rangeText) }
-        if let e = p.enumName.flatMap({ catalog.enums[$0] }) {
-            prompt["options"] = .array(e.cases.map { ["id": .string($0.value), "title": .string($0.title)] })
-        }
-        if let entity = p.entity { prompt["entity"] = .string(entity) }
+        // type, type_title, multiple, range, options, entity: the fields both styles share.
+        var prompt = PromptVocabulary.fields(p, catalog: catalog)
+        prompt["kind"] = "value"
+        prompt["parameter"] = .string(p.name)
+        prompt["dialog"] = .string(p.requestValueDialog ?? "What is the \(p.title.lowercased())?")
         return .object(prompt)
     }
 
@@ -204,6 +203,7 @@ final class NewStyleFlow: ExchangeFlow {
 
     private func invalid(_ p: ParameterDecl, _ why: ParameterProblem) -> BusError {
         BusError(.invalidParameters, "parameter \(p.name) (\(p.title)) of \(intent.identifier): \(why)",
-                 details: ["parameter": .string(p.name), "intent": .string(intent.identifier)])
+                 details: PromptVocabulary.details(intent: intent.identifier, problems: [
+                     PromptVocabulary.problem(p.name, expected: PromptVocabulary.typeName(p), why.message)]))
     }
 }

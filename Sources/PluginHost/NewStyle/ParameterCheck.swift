@@ -48,10 +48,13 @@ enum ParameterCheck {
             normalised = .string(parsed.normalised)
         case "enum":
             let cases = p.enumName.flatMap { catalog.enums[$0] }?.cases ?? []
-            guard let s = value.stringValue ?? (value.intValue.map { String($0) }), cases.contains(where: { $0.value == s }) else {
+            // A case value, or (as legacy enums do) a display name, in any case.
+            guard let s = value.stringValue ?? (value.intValue.map { String($0) }),
+                  let match = cases.first(where: { $0.value == s })
+                    ?? cases.first(where: { $0.value.lowercased() == s.lowercased() || $0.title.lowercased() == s.lowercased() }) else {
                 return .failure("expected one of \(cases.map(\.value).joined(separator: ", ")), got \(describe(value))")
             }
-            normalised = .string(s)
+            normalised = .string(match.value)
         case "entity":
             switch value {
             case .string(let s) where !s.isEmpty: normalised = value

@@ -32,6 +32,10 @@ do {
     plugin.register(SecretIntent.self)
     // Opt-in, so that the other suites see the intent set they count.
     if env["NEWSTYLE_DATES"] == "1" { plugin.register(ScheduleIntent.self) }
+    if env["NEWSTYLE_LISTS"] == "1" {
+        plugin.register(BasketIntent.self)
+        plugin.register(LevelIntent.self)
+    }
     if env["NEWSTYLE_NO_MIGRATION"] != "1" { plugin.register(GreetAppIntent.self) }
     if let text = env["NEWSTYLE_SHORTCUTS"], let list = (try? JSON.parse(text))?.arrayValue {
         plugin.register(shortcuts: list.map { s in

@@ -1,0 +1,28 @@
+import Foundation
+import IntentBus
+
+/// List parameters (App Intents' `[Entity]`, `[String]`, `[Int]`): registered with
+/// NEWSTYLE_LISTS=1.
+struct BasketIntent: AppIntent {
+    static let title = "Fill basket"
+    @Parameter(title: "Items", requestValueDialog: "Which items?") var items: [TestItem]
+    @Parameter(title: "Notes") var notes: [String]?
+    @Parameter(title: "Ratings", default: [3], inRange: 1...5) var ratings: [Int]
+
+    func perform() async throws -> IntentResult {
+        let names = items.map(\.name).joined(separator: ", ")
+        return .result(values: items, dialog: "Basket: \(names).",
+                       snippet: ["notes": .array((notes ?? []).map { .string($0) }), "ratings": ratings.intentJSON])
+    }
+}
+
+/// A required ranged integer and an enum, for the prompt-vocabulary tests (NEWSTYLE_LISTS=1).
+struct LevelIntent: AppIntent {
+    static let title = "Set level"
+    @Parameter(title: "Level", inRange: 1...5, requestValueDialog: "Which level?") var level: Int
+    @Parameter(title: "Question") var kind: QuestionKind?
+
+    func perform() async throws -> IntentResult {
+        .result(dialog: "Level \(level).", snippet: ["kind": kind?.intentJSON ?? .null])
+    }
+}
