@@ -46,6 +46,7 @@ import re as _re
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Type, Union
 
 from .errors import BusError, ErrorCode
+from .lists import bind_items, current_item, value_fields
 from .plugin import Context, Handler, HandlerStyle, Request, Result
 
 __all__ = ["AppIntent", "Parameter", "EnumType", "EntityType", "Entity", "EntityQuery", "IntentResult",
@@ -262,6 +263,10 @@ class Parameter:
         self.name = name or ""
         self.enum: Optional[EnumType] = None
         self.entity: Optional[EntityType] = None
+        #: A list parameter: declared as `[item_type]` (metadata "multiple": true).
+        self.multiple = isinstance(type, list) and len(type) == 1
+        if self.multiple:
+            type = type[0]
         if isinstance(type, EnumType):
             self.type, self.enum = "enum", type
         elif isinstance(type, EntityType):
@@ -308,14 +313,15 @@ class Parameter:
             out["max"] = self.max
         if self.request_value_dialog is not None:
             out["request_value_dialog"] = self.request_value_dialog
+        if self.multiple:
+            out["multiple"] = True
         return out
 
     def value_prompt(self, dialog: Optional[str] = None) -> Dict[str, Any]:
         """A `value` PROMPT body for this parameter."""
-        prompt: Dict[str, Any] = {"kind": "value", "parameter": self.name, "type": self.type,
+        prompt: Dict[str, Any] = {"kind": "value", "parameter": self.name,
                                   "dialog": dialog or self.request_value_dialog or f"What is the {self.title.lower()}?"}
-        if self.enum is not None:
-            prompt["options"] = self.enum.options()
+        prompt.update(value_fields(self))  # the fields both handler styles share
         return prompt
 
     def wire(self, value: Any) -> Any:
@@ -528,7 +534,7 @@ def _disambiguate(p: Parameter, options: List[Any], dialog: str, pctx: PerformCo
         raise ValueError(f"nothing to choose from for {p.name}")
     pairs = [_option(p, o) for o in options]
     answer = pctx.context.prompt({"kind": "disambiguation", "parameter": p.name, "dialog": dialog,
-                                  "options": [shown for shown, _ in pairs]})
+                                  "options": [shown for shown, _ in pairs], **current_item()})
     for shown, value in pairs:
         if shown["id"] == (answer if isinstance(answer, str) else str(answer)):
             return value
@@ -540,6 +546,8 @@ def _bind(p: Parameter, value: Any, pctx: PerformContext) -> Any:
     """The Python value of a checked wire value: entities resolved through their query."""
     if value is None:
         return None
+    if p.multiple and not current_item():  # each item is bound on its own, in order
+        return bind_items(p, value, lambda q, item: _bind(q, item, pctx))
     if p.type == "decimal" and isinstance(value, int) and not isinstance(value, bool):
         return float(value)
     if p.type == "date" and isinstance(value, str):

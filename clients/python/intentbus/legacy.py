@@ -41,6 +41,7 @@ from __future__ import annotations
 from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from .errors import BusError, ErrorCode
+from .lists import resolution_json
 from .plugin import Context, Handler, HandlerStyle, Request, Result, register_style
 
 __all__ = ["Resolution", "Response", "LegacyIntent", "LegacyHandler", "LegacyFunctionHandler"]
@@ -267,11 +268,9 @@ class LegacyHandler(Handler):
             if not isinstance(name, str):
                 continue
             out = self.resolve(name, intent.params.get(name), intent)
-            if out is None:
-                out = Resolution.success()
-            if not isinstance(out, Resolution):
-                raise TypeError(f"resolving {request.intent}.{name} returned {out!r}, not a Resolution")
-            resolutions[name] = out.to_json()
+            # One Resolution, or a list of them: one per item of a list parameter.
+            resolutions[name] = resolution_json(out, f"{request.intent}.{name}",
+                                                lambda r: _resolution(r, request.intent, name))
         return {"resolutions": resolutions}
 
     def _response_body(self, response: Any, intent: LegacyIntent, phase: str) -> Dict[str, Any]:
@@ -289,6 +288,14 @@ class LegacyHandler(Handler):
                            f"which {intent.name}'s definition does not declare (declared: {', '.join(declared)})",
                            {"code": response.code})
         return response.to_json()
+
+
+def _resolution(out: Any, intent: str, name: str) -> Dict[str, Any]:
+    if out is None:
+        out = Resolution.success()
+    if not isinstance(out, Resolution):
+        raise TypeError(f"resolving {intent}.{name} returned {out!r}, not a Resolution")
+    return out.to_json()
 
 
 class LegacyFunctionHandler(LegacyHandler):

@@ -55,5 +55,5 @@ def test_bad_dates_and_relative_urls_are_refused_naming_the_parameter(host, para
 
 def test_a_missing_date_is_asked_with_type_date(host):
     prompts, reply = send(host, {}, answers=["2027-02-01T00:00:00-05:00"])
-    assert [(p.parameter, p.raw["type"], p.dialog) for p in prompts] == [("due", "date", "When is it due?")]
+    assert [(p.parameter, p.raw["type"], p.dialog) for p in prompts] == [("due", "Date", "When is it due?")]
     assert reply.body["value"] == "2027-02-01T05:00:00Z"

@@ -88,7 +88,7 @@ def test_an_undeclared_parameter_is_refused(host):
 def test_a_missing_required_parameter_is_asked_first(host):
     prompts, _, reply = converse(host, "QuestionsIntent", {}, ["confirm_intent", True])
     assert [(p.kind, p.parameter) for p in prompts] == [("value", "ask"), ("confirmation", None)]
-    assert prompts[0].dialog == "Which question?" and prompts[0].raw["type"] == "enum"
+    assert prompts[0].dialog == "Which question?" and prompts[0].raw["type"] == "Question" and prompts[0].raw["enum"] == "Question"
     assert prompts[0].option_ids == ["value", "confirm_intent", "confirm_param", "disambiguate", "needs_value"]
     assert reply.body["snippet"]["answer"] is True and reply.body["snippet"]["performs"] == 1
 
@@ -96,7 +96,7 @@ def test_a_missing_required_parameter_is_asked_first(host):
 def test_request_value_mid_perform(host):
     prompts, _, reply = converse(host, "QuestionsIntent", {"ask": "value"}, ["7"])
     assert [(p.kind, p.parameter, p.dialog, p.raw["type"]) for p in prompts] == [
-        ("value", "count", "How many?", "integer")]
+        ("value", "count", "How many?", "Integer")]
     assert reply.body["snippet"]["answer"] == 7  # the host checked and coerced "7"
 
 
@@ -129,7 +129,8 @@ def test_request_disambiguation(host):
 def test_needs_value_restarts_perform_with_the_answer(host):
     prompts, _, reply = converse(host, "QuestionsIntent", {"ask": "needs_value", "count": 2}, [3, 6])
     assert [p.raw for p in prompts] == [
-        {"kind": "value", "parameter": "count", "type": "integer", "dialog": "A count of at least 5, please.",
+        {"kind": "value", "parameter": "count", "type": "Integer", "type_title": "whole number",
+         "minimum": 1, "maximum": 9, "range": "1…9", "dialog": "A count of at least 5, please.",
          "reason": "needs_value"}] * 2
     snippet = reply.body["snippet"]
     assert snippet == {"performs": 3, "count": 6, "answer": 6}

@@ -6,7 +6,10 @@ defined in tests/definitions/pylegacy.yaml.
   PyCodeIntent     a function handler (no confirm): `progress` updates, then the
                    response code `code` names, declared or not
   PyConfirmIntent  resolve_<param> and confirm: `ready`, or the custom code notAllowed
+  PyInviteIntent   (with PYLEGACY_LISTS=1) a list parameter resolved item by item
 """
+
+import os
 
 from intentbus import LegacyHandler, Plugin, Resolution, Response
 
@@ -63,6 +66,20 @@ class ConfirmHandler(LegacyHandler):
         return Response.success()
 
 
+class InviteHandler(LegacyHandler):
+    def resolve_guests(self, value, intent):
+        # One result per guest, in order (SiriKit's resolveRecipients).
+        if not value:
+            return [Resolution.needs_value()]
+        return [Resolution.disambiguation(ALEXES) if guest == "alex" else Resolution.success(guest)
+                for guest in value]
+
+    def handle(self, intent):
+        return Response.success(guests=intent.guests)
+
+
 plugin.add("PyResolveIntent", ResolveHandler())
+if os.environ.get("PYLEGACY_LISTS") == "1":
+    plugin.add("PyInviteIntent", InviteHandler())
 plugin.add("PyConfirmIntent", ConfirmHandler())
 plugin.run()

@@ -11,6 +11,8 @@
   SecretNoteIntent         requires authentication
   ScheduleIntent           (with PYNEW_DATES=1) due (date, required), start (date, default 2026-12-01), link (url,
                            optional): the snippet shows the Python types perform() got
+BasketIntent             (with PYNEW_LISTS=1) projects (a list of ProjectEntity), tags (a list
+                           of strings, optional)
 With PYNEW_INVALID=1 it also declares BrokenIntent, whose metadata the host refuses.
 With PYNEW_SHORTCUTS=1 it declares app shortcuts (German and English phrases, an enum and
 an entity slot) and StartFocusSessionIntent donates an activity; PYNEW_SHORTCUTS=bad
@@ -152,7 +154,20 @@ class Broken(AppIntent):
     nameless = Parameter("", str, optional=True)
 
 
+class Basket(AppIntent):
+    identifier = "BasketIntent"
+    title = "Collect projects"
+    projects = Parameter("Projects", [Project], request_value_dialog="Which projects?")
+    tags = Parameter("Tags", [str], optional=True)
+
+    def perform(self, ctx):
+        return IntentResult(dialog="Basket: " + ", ".join(p.title for p in self.projects) + ".",
+                            value=self.projects, snippet={"tags": self.tags})
+
+
 plugin = Plugin()
+if os.environ.get("PYNEW_LISTS") == "1":
+    plugin.register(Basket)
 for intent in (StartFocusSession, Questions, ListNotes, SecretNote):
     plugin.register(intent)
 if os.environ.get("PYNEW_DATES") == "1":  # opt-in: other tests count the intents
