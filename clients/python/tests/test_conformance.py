@@ -219,6 +219,18 @@ class KindsHandler(LegacyHandler):
         return Response("quotaExceeded" if intent.detail != "bogus" else "bogus", detail=intent.detail)
 
 
+class GuestsHandler(LegacyHandler):
+    """InviteIntent: a list parameter resolved with one result per guest."""
+
+    def resolve_guests(self, value, intent):
+        alexes = [{"id": "a1", "title": "Alex Meyer", "value": "Alex Meyer"},
+                  {"id": "a2", "title": "Alex Schmidt", "value": "Alex Schmidt"}]
+        return [Resolution.disambiguation(alexes) if g == "alex" else Resolution.success(g) for g in value]
+
+    def handle(self, intent):
+        return Response.success()
+
+
 PROJECTS = [Entity("p1", "Website relaunch", "due 2026-12-15"), Entity("p2", "Web shop")]
 
 
@@ -262,6 +274,8 @@ def sdk_plugin(name, monkeypatch):
     elif name == "kinds":
         plugin.add("KindsIntent", KindsHandler())
         plugin.add("QuotaIntent", KindsHandler())
+    elif name == "guests":
+        plugin.add("InviteIntent", GuestsHandler())
     elif name == "focus":
         plugin.register(StartFocusSession)
     return plugin
