@@ -525,6 +525,8 @@ struct ManifestTests {
         // Other features append their demo plugins; the first four stay.
         #expect(Array(manifest.plugins.map(\.id).prefix(4)) == ["balance", "messenger", "chat", "echo"])
         #expect(manifest.plugins[0].intentsRestrictedWhileLocked == ["SwitchContractIntent"])
+        // The README tour switches contracts with the demo credential (demo/client-credential).
+        #expect(manifest.host.clientCredential == "fonic-demo")
         #expect(manifest.plugins[0].exec.path == FileManager.default.currentDirectoryPath + "/.build/debug/plugin-balance")
         #expect(manifest.warnings.allSatisfy { $0.message.contains("does not exist (yet)") })
     }

@@ -113,7 +113,7 @@ struct ShortcutEndToEndTests {
         #expect(prompts.map(\.parameter) == ["customer"])
         #expect(reply.body["dialog"] == "3 items in ada's cart, $31.64 in total.")
         let (euro, _) = try say(client, "zeig meinen Warenkorb in euro") { _ in ["value": "ada"] }
-        #expect(euro.body["dialog"] == "3 items in ada's cart, 29,30 € in total.")
+        #expect(euro.body["dialog"] == "3 items in ada's cart, €29.30 in total.")
         // "Yen" is not a case, so the enum phrase does not match; the closest are listed.
         let yen = busError { _ = try say(client, "Show my cart in Yen") }
         #expect(yen?.code == .unknownIntent)

@@ -32,7 +32,7 @@ struct ShortcutStoreEndToEndTests {
         let again = try second.client()
         let (reply, prompts) = try say(again, "Warenkorb zeigen")
         #expect(prompts.isEmpty, "the phrase's fixed parameter needs no question")
-        #expect(reply.body["dialog"] == "3 items in ada's cart, 29,30 € in total.")
+        #expect(reply.body["dialog"] == "3 items in ada's cart, €29.30 in total.")
         // The deleted group did not come back; the other donation is still there.
         let donations = try again.control("ib.donations.list")["donations"]?.arrayValue ?? []
         #expect(!donations.contains { $0["identifier"] == "cart-ada" })
@@ -56,7 +56,7 @@ struct ShortcutStoreEndToEndTests {
                                                     "parameters": ["customer": "ada"]])
         let (mine, prompts) = try say(client, "show my cart")
         #expect(prompts.isEmpty)
-        #expect(mine.body["dialog"] == "3 items in ada's cart, 29,30 € in total.")
+        #expect(mine.body["dialog"] == "3 items in ada's cart, €29.30 in total.")
         let twice = busError { _ = try client.control("ib.shortcuts.add", ["phrase": "SHOW my cart!", "intent": "AddToCartIntent"]) }
         #expect(twice?.message.contains("already taken by the user phrase “Show my cart”") == true)
         // Unknown intent, plugin not serving it, oversized and ill-typed input.
@@ -121,7 +121,7 @@ struct ShortcutStoreEndToEndTests {
         #expect(add.stdout.contains("“Warenkorb zeigen” → ShowCartIntent customer=ada"))
         let run = ib("say", "Warenkorb", "zeigen")
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(run.stdout.contains("3 items in ada's cart, 29,30 € in total."))
+        #expect(run.stdout.contains("3 items in ada's cart, €29.30 in total."))
         let donated = ib("donations", "add", "ShowCartIntent", "customer=ada", "--identifier", "show-my-cart",
                          "--title", "Show my cart", "--phrase", "Show My Cart")
         #expect(donated.status == 0, "\(donated.stderr)")
@@ -159,7 +159,7 @@ struct ShortcutPluginDonationTests {
         let client = try host.client()
         let (first, prompts) = try say(client, "Show my cart") { _ in ["value": "ada"] }
         #expect(prompts.map(\.parameter) == ["customer"])
-        #expect(first.body["dialog"] == "3 items in ada's cart, 29,30 € in total.")
+        #expect(first.body["dialog"] == "3 items in ada's cart, €29.30 in total.")
         let donations = try client.control("ib.donations.list", ["plugin": "cart"])["donations"]?.arrayValue ?? []
         let activity = try #require(donations.first)
         #expect(activity["source"] == "plugin")
@@ -169,7 +169,7 @@ struct ShortcutPluginDonationTests {
         _ = try client.control("ib.shortcuts.add", ["donation": "show-cart-ada"])
         let (again, none) = try say(client, "show my cart!")
         #expect(none.isEmpty, "the recorded phrase carries customer=ada")
-        #expect(again.body["dialog"] == "3 items in ada's cart, 29,30 € in total.")
+        #expect(again.body["dialog"] == "3 items in ada's cart, €29.30 in total.")
     }
 
     @Test("a plugin deletes its own donations by identifier, by group, or all; never another plugin's")

@@ -46,10 +46,20 @@ enum CartCurrency: String, AppEnum {
     static let typeDisplayName = "Currency"
     static let caseDisplayRepresentations: [CartCurrency: String] = [.eur: "Euro", .usd: "US dollar"]
 
+    /// The total as the cart's dialogs read, in their locale (definitions/cart.yaml:
+    /// `en_US`): `€29.30`, `$31.64`, as the host renders a CurrencyAmount for en_US.
     func format(_ cents: Int) -> String {
+        let formatter = NumberFormatter()
+        formatter.locale = Locale(identifier: "en_US")
+        formatter.numberStyle = .currency
         switch self {
-        case .eur: String(format: "%d,%02d €", cents / 100, cents % 100)
-        case .usd: String(format: "$%d.%02d", cents * 108 / 100 / 100, cents * 108 / 100 % 100)
+        case .eur:
+            formatter.currencyCode = "EUR"
+            return formatter.string(from: NSNumber(value: Double(cents) / 100)) ?? "€\(cents / 100)"
+        case .usd:
+            formatter.currencyCode = "USD"
+            let converted = cents * 108 / 100
+            return formatter.string(from: NSNumber(value: Double(converted) / 100)) ?? "$\(converted / 100)"
         }
     }
 }
