@@ -130,6 +130,7 @@ enum SendCommand {
             printError("(\(reply.body["code"]?.stringValue ?? reply.status) from \(reply.plugin ?? "?"))")
         }
         if !reply.succeeded { printError("the intent reported failure (\(reply.plugin ?? "?"))") }
+        for notice in reply.header["deprecations"]?.arrayValue ?? [] { printError("note: \(notice.displayText)") }
     }
 
     /// Prints the dialog, or the body as JSON when there is none; true for a dialog.
