@@ -93,7 +93,7 @@ struct NewStyleDateURLTests {
                 ["name": "site", "title": "Site", "type": "url", "default": "/home"],
                 ["name": "ok", "title": "OK", "type": "url", "default": "https://example.com"]]]]]]]
         #expect(NewStyleMetadata.problems(inHello: hello) == [
-            "D.when: a range needs a numeric type, not date (date and url parameters have no ranges)",
+            "D.when: a range needs a numeric type, not date (date parameters have no ranges: a bound on a date needs the user's time zone and today's date, which the host does not have; check dates in perform())",
             "D.at: default \"tomorrow\" is invalid: expected \(IntentDateText.expectedForm), got \"tomorrow\"",
             "D.site: default \"/home\" is invalid: expected \(IntentURLText.expectedForm), got \"/home\"",
         ])

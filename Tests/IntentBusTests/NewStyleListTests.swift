@@ -8,7 +8,7 @@ import PluginHost
 /// (BasketIntent, with NEWSTYLE_LISTS=1).
 @Suite("New-style list parameters", .serialized)
 struct NewStyleListTests {
-    static let intents = NewStyleTests.allIntents + ["BasketIntent", "LevelIntent"]
+    static let intents = NewStyleTests.allIntents + ["BasketIntent", "LevelIntent", "PauseIntent"]
 
     @Test("an entity list is resolved item by item, each ambiguous item asked about in order; every item is checked")
     func entityList() throws {
@@ -63,5 +63,22 @@ struct NewStyleListTests {
         #expect(params.map { $0["multiple"] } == [true, true, true])
         #expect(params.map { $0["optional"] } == [false, true, false])
         #expect(params[2]["min"] == 1 && params[2]["max"] == 5 && params[2]["default"] == [3])
+    }
+
+    @Test("inRange on an optional: absent is fine, a given value is checked; a list of optional numbers too")
+    func optionalRanges() throws {
+        let host = try TestHost(plugins: newStylePlugin("ns", intents: Self.intents, env: ["NEWSTYLE_LISTS": "1"]))
+        defer { host.stop() }
+        let client = try host.client()
+        let none = try client.send("PauseIntent") { _ in nil }
+        #expect(none.body["dialog"] == "No break.")
+        let some = try client.send("PauseIntent", parameters: ["breakMinutes": 10, "weights": [0.5, 2]]) { _ in nil }
+        #expect(some.body["dialog"] == "Break of 10 minutes.")
+        #expect(some.body["snippet"]?["weights"] == [0.5, 2.0])
+        let tooLong = busError { _ = try client.send("PauseIntent", parameters: ["breakMinutes": 31]) { _ in nil } }
+        #expect(tooLong?.message.contains("must be within 1…30, got 31") == true)
+        let heavy = busError { _ = try client.send("PauseIntent", parameters: ["weights": [1, 2.5]]) { _ in nil } }
+        #expect(heavy?.message.contains("item 2: must be within 0.5…2") == true, "\(heavy?.message ?? "")")
+        #expect(heavy?.message.hasSuffix("got 2.5") == true)
     }
 }

@@ -31,13 +31,3 @@ extension Array: IntentValue where Element: IntentValue {
 
     public var intentJSON: JSON { .array(map(\.intentJSON)) }
 }
-
-extension Parameter {
-    /// A list of numbers whose every item lies in an inclusive range:
-    /// `@Parameter(title: "Ratings", inRange: 1...5) var ratings: [Int]`.
-    public convenience init<N: IntentNumber>(title: String, description: String? = nil, default defaultValue: Value? = nil,
-                                             inRange range: ClosedRange<N>, requestValueDialog: String? = nil) where Value == [N] {
-        self.init(title: title, description: description, default: defaultValue,
-                  range: (range.lowerBound.intentJSON, range.upperBound.intentJSON), requestValueDialog: requestValueDialog)
-    }
-}

@@ -288,7 +288,7 @@ final class DefinitionAssembler {
             if let type, !type.isRanged {
                 for (key, bound) in [("minimum", minimum), ("maximum", maximum)] {
                     if let bound {
-                        context.withPath(.key(key)) { context.error("\(type) parameters have no \(key); only Integer, Decimal, Duration and CurrencyAmount do", at: bound.mark) }
+                        context.withPath(.key(key)) { context.error("\(type) parameters have no \(key); only Integer, Decimal, Duration and CurrencyAmount do" + (type == .date ? DateRanges.why : ""), at: bound.mark) }
                     }
                 }
             }

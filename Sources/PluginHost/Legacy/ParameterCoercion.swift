@@ -17,6 +17,9 @@ enum ParameterCoercion {
                        in definition: IntentDefinition) -> Result<JSON, CoercionProblem> {
         if parameter.multiple {
             let items = value.arrayValue ?? [value]
+            guard items.count <= ParameterCheck.maximumItems else {
+                return .failure(CoercionProblem("takes at most \(ParameterCheck.maximumItems) items, got \(items.count)"))
+            }
             var out: [JSON] = []
             for (index, item) in items.enumerated() {
                 switch coerceOne(item, parameter, in: definition) {

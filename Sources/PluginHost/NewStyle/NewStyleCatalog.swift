@@ -204,7 +204,8 @@ struct NewStyleCatalog {
         if decl.min != nil || decl.max != nil {
             if type != "integer" && type != "decimal" {
                 problems.append("\(at): a range needs a numeric type, not \(type)"
-                                + (type == "date" || type == "url" ? " (date and url parameters have no ranges)" : ""))
+                                + (type == "date" ? " (date parameters have no ranges: a bound on a date needs the user's time zone and today's date, which the host does not have; check dates in perform())"
+                                   : type == "url" ? " (date and url parameters have no ranges)" : ""))
             } else if (decl.min.map { $0.doubleValue == nil } ?? false) || (decl.max.map { $0.doubleValue == nil } ?? false) {
                 problems.append("\(at): range bounds must be numbers")
             } else if let lo = decl.min?.doubleValue, let hi = decl.max?.doubleValue, lo > hi {

@@ -26,3 +26,15 @@ struct LevelIntent: AppIntent {
         .result(dialog: "Level \(level).", snippet: ["kind": kind?.intentJSON ?? .null])
     }
 }
+
+/// `inRange` on an optional (NEWSTYLE_LISTS=1).
+struct PauseIntent: AppIntent {
+    static let title = "Pause"
+    @Parameter(title: "Break", inRange: 1...30) var breakMinutes: Int?
+    @Parameter(title: "Weights", inRange: 0.5...2.0) var weights: [Double]?
+
+    func perform() async throws -> IntentResult {
+        .result(dialog: breakMinutes.map { "Break of \($0) minutes." } ?? "No break.",
+                snippet: ["weights": weights?.intentJSON ?? .null])
+    }
+}

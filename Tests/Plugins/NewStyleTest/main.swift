@@ -35,6 +35,7 @@ do {
     if env["NEWSTYLE_LISTS"] == "1" {
         plugin.register(BasketIntent.self)
         plugin.register(LevelIntent.self)
+        plugin.register(PauseIntent.self)
     }
     if env["NEWSTYLE_NO_MIGRATION"] != "1" { plugin.register(GreetAppIntent.self) }
     if let text = env["NEWSTYLE_SHORTCUTS"], let list = (try? JSON.parse(text))?.arrayValue {
