@@ -146,7 +146,7 @@ struct NewStyleExamplesTests {
         let added = try client.send("AddToCartIntent", parameters: ["customer": "ada", "item": "Mug"]) { _ in nil }
         #expect(added.body["code"] == "success")
         let shown = try client.send("ShowCartIntent", parameters: ["customer": "ada", "includeSaved": true]) { _ in nil }
-        #expect(shown.body["dialog"] == "4 items in ada's cart, 34,30 € in total.")
+        #expect(shown.body["dialog"] == "4 items in ada's cart, €34.30 in total.")
         #expect(shown.header["migrated_from"] == "ShowCartIntent")
         #expect(shown.header["handled_by"] == "ShowCartAppIntent")
         // includeSaved (Boolean in definitions/cart.yaml) has no counterpart: reported, not dropped silently.
