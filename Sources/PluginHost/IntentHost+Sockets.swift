@@ -73,6 +73,9 @@ extension IntentHost {
             if backendCurve, let hostKeys {
                 try backend.makeCurveServer(secretKey: hostKeys.secretKey, zapDomain: AccessPolicy.backendDomain)
             }
+            // The host's own helpers (watchdog, metrics file) ask here: see InternalEndpoint.
+            // Bound first, so that the public endpoint stays the socket's last endpoint.
+            try frontend.bind(InternalEndpoint.name)
             try frontend.bind(host.frontend)
             try backend.bind(host.backend)
         } catch {

@@ -31,7 +31,7 @@ def keypair():
 class CurveHost:
     """A host on tcp://127.0.0.1 with CURVE, started by the test and stopped by pid."""
 
-    def __init__(self, clients, plugins, umask=None):
+    def __init__(self, clients, plugins, umask=None, host_extra=(), env_extra=None):
         self.dir = tempfile.mkdtemp(prefix="ibsec-", dir="/tmp")
         self.frontend = f"tcp://127.0.0.1:{free_port()}"
         backend = f"tcp://127.0.0.1:{free_port()}"
@@ -39,10 +39,11 @@ class CurveHost:
         for c in clients:
             lines += [f"    - name: {c['name']}", f"      public_key: \"{c['public']}\""]
             lines += [f"      {k}: {v}" for k, v in c.get("extra", {}).items()]
+        lines += [f"  {line}" for line in host_extra]
         with open(os.path.join(self.dir, "plugins.yaml"), "w") as f:
             f.write("\n".join(lines) + "\nplugins:\n" + "\n".join(plugins) + "\n")
         self.log_path = os.path.join(self.dir, "host.log")
-        env = dict(os.environ, PYTHONPATH=str(REPO / "clients" / "python"))
+        env = dict(os.environ, PYTHONPATH=str(REPO / "clients" / "python"), **(env_extra or {}))
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(
             [binary("intentbus"), "host", "--config", os.path.join(self.dir, "plugins.yaml"), "--log-level", "debug"],
@@ -225,3 +226,36 @@ def test_keygen_and_the_cli_over_curve(curve_host, tmp_path):
     # Without the key the CLI says the host is unreachable (the handshake never completes).
     bare = subprocess.run(send[:6], capture_output=True, text=True, timeout=30)
     assert bare.returncode == 5
+
+
+def test_watchdog_and_metrics_file_work_behind_a_curve_frontend(curve_host):
+    """The host's own helpers ask the router through an inproc endpoint, so a CURVE tcp
+    frontend (which would refuse a keyless connection) does not stop them."""
+    public, _ = keypair()
+    notify_dir = tempfile.mkdtemp(prefix="ibnotify-", dir="/tmp")
+    notify_path = os.path.join(notify_dir, "notify.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        listener.bind(notify_path)
+        listener.settimeout(0.2)
+        host = curve_host([{"name": "viewer", "public": public}], [py_plugin("alpha")],
+                          host_extra=["metrics_file: metrics.prom", "metrics_interval: 1s"],
+                          env_extra={"NOTIFY_SOCKET": notify_path, "WATCHDOG_USEC": "400000"})
+        metrics = os.path.join(host.dir, "metrics.prom")
+        got = []
+        deadline = time.monotonic() + 20
+        while (got.count("WATCHDOG=1") < 3 or not os.path.exists(metrics)) and time.monotonic() < deadline:
+            try:
+                got.append(listener.recv(4096).decode())
+            except socket.timeout:
+                pass
+        assert got and got[0].startswith("READY=1"), got
+        assert got.count("WATCHDOG=1") >= 3, f"{got}\n{host.log}"
+        with open(metrics) as f:
+            text = f.read()
+        assert "intentbus_plugin_requests_served_total{plugin=\"alpha\"}" in text, text
+        assert "did not answer ib.ping" not in host.log and "not updated" not in host.log, host.log
+    finally:
+        listener.close()
+        os.unlink(notify_path) if os.path.exists(notify_path) else None
+        os.rmdir(notify_dir)
