@@ -259,3 +259,65 @@ def test_watchdog_and_metrics_file_work_behind_a_curve_frontend(curve_host):
         listener.close()
         os.unlink(notify_path) if os.path.exists(notify_path) else None
         os.rmdir(notify_dir)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run a client as another user")
+def test_socket_group_lets_its_members_in_and_nobody_else():
+    """host.socket_group: the ipc frontend is 0660 in the group and the state directory
+    0710, so a member (here `nobody` with the group `daemon` added) connects and anyone
+    else (plain `nobody`) is refused by the file system."""
+    import grp
+    import pwd
+    import pathlib
+    import shutil
+    # A directory every user can pass through (pytest's own tmp dirs are 0700), as /run is.
+    tmp_path = pathlib.Path(tempfile.mkdtemp(prefix="ibgroup-", dir="/tmp"))
+    os.chmod(tmp_path, 0o755)
+    group = grp.getgrnam("daemon")
+    nobody = pwd.getpwnam("nobody")
+    manifest = tmp_path / "plugins.yaml"
+    manifest.write_text("host:\n  state_dir: state\n  socket_group: daemon\nplugins:\n" + py_plugin("py") + "\n")
+    log = open(tmp_path / "host.log", "wb")
+    host = subprocess.Popen([binary("intentbus"), "host", "--config", str(manifest)], stdout=log, stderr=subprocess.STDOUT,
+                            cwd=str(REPO), env=dict(os.environ, PYTHONPATH=str(REPO / "clients" / "python")))
+    try:
+        frontend = tmp_path / "state" / "frontend.sock"
+        deadline = time.monotonic() + 20
+        while not frontend.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        st = os.stat(frontend)
+        assert (stat.S_IMODE(st.st_mode), st.st_gid) == (0o660, group.gr_gid)
+        st = os.stat(tmp_path / "state")
+        assert (stat.S_IMODE(st.st_mode), st.st_gid) == (0o710, group.gr_gid)
+        assert stat.S_IMODE(os.stat(tmp_path / "state" / "choices.sqlite3").st_mode) == 0o600
+
+        def send(extra_groups):
+            return subprocess.run([binary("intentbus"), "send", "PyIntent", "--endpoint", f"ipc://{frontend}",
+                                   "--timeout", "5"], capture_output=True, text=True, timeout=30,
+                                  user=nobody.pw_uid, group=nobody.pw_gid, extra_groups=extra_groups,
+                                  env={"PATH": "/usr/bin:/bin", "HOME": "/tmp"})
+        member = send([group.gr_gid])
+        assert member.returncode == 0, member.stderr
+        outsider = send([])
+        assert outsider.returncode == 5, (outsider.stdout, outsider.stderr)
+    finally:
+        host.terminate()
+        host.wait(timeout=15)
+        log.close()
+        shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_socket_group_is_checked_at_load(tmp_path):
+    manifest = tmp_path / "plugins.yaml"
+    manifest.write_text("host:\n  state_dir: state\n  socket_group: no-such-group-here\nplugins:\n" + py_plugin("py") + "\n")
+    out = subprocess.run([binary("intentbus"), "host", "--config", str(manifest)], capture_output=True, text=True,
+                         timeout=20, cwd=str(REPO))
+    assert out.returncode == 6, out
+    assert "plugins.yaml:3:17: error: host.socket_group: no group named 'no-such-group-here' on this system" in out.stderr
+    manifest.write_text("host:\n  frontend: tcp://127.0.0.1:7001\n  socket_group: daemon\nplugins:\n"
+                        + py_plugin("py") + "\n")
+    out = subprocess.run([binary("intentbus"), "host", "--config", str(manifest)], capture_output=True, text=True,
+                         timeout=20, cwd=str(REPO))
+    assert out.returncode == 6, out
+    assert "host.socket_group: applies to an ipc frontend only" in out.stderr
