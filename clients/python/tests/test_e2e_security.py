@@ -2,6 +2,7 @@
 Python plugin that the host spawns over a CURVE backend: who may connect, what each
 client may do, and the modes of the host's files."""
 
+import json
 import os
 import socket
 import stat
@@ -226,6 +227,19 @@ def test_keygen_and_the_cli_over_curve(curve_host, tmp_path):
     # Without the key the CLI says the host is unreachable (the handshake never completes).
     bare = subprocess.run(send[:6], capture_output=True, text=True, timeout=30)
     assert bare.returncode == 5
+    # The phrase commands take the same keys (they were keyless before).
+    keys = ["--endpoint", host.frontend, "--key", str(tmp_path / "kiosk.key"),
+            "--server-key", os.path.join(host.state, "host.pub")]
+    for words in (["shortcuts", "list", "--json"], ["suggestions", "--json"], ["donations", "list", "--json"]):
+        out = subprocess.run([binary("intentbus")] + words + keys, capture_output=True, text=True, timeout=30)
+        assert out.returncode == 0, (words, out.stderr)
+        json.loads(out.stdout)
+    out = subprocess.run([binary("intentbus"), "say", "nothing like this", "--match"] + keys,
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 3 and "no phrase matches" in out.stderr, out.stderr
+    out = subprocess.run([binary("intentbus"), "say", "nothing like this", "--match"] + keys[:2],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 5, out.stderr
 
 
 def test_watchdog_and_metrics_file_work_behind_a_curve_frontend(curve_host):
