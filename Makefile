@@ -66,7 +66,7 @@ fuzz-build: deps
 fuzz-smoke: fuzz-build
 	scripts/fuzz.sh run $(FUZZ_SMOKE_SECONDS)
 
-fuzz: fuzz-build python-venv
+fuzz: fuzz-build build python-venv
 	$(SWIFT) build --product json-canonical
 	FUZZ_RUNS=$(FUZZ_CASES) scripts/fuzz.sh run $(FUZZ_SECONDS); rc=$$?; \
 	cd clients/python && INTENTBUS_FUZZ_SECONDS=$(FUZZ_SECONDS) INTENTBUS_FUZZ_CASES=$(FUZZ_CASES) ../../$(VENV)/bin/python -m pytest -q -s \
