@@ -1,3 +1,4 @@
+internal import CLinuxSupport
 import Foundation
 import IntentBus
 
@@ -52,7 +53,7 @@ extension ShortcutCenter {
         // memmem(3): no allocation and no per-byte closure on every REPLY of the plain path.
         return frame.withBytes { bytes in
             guard let base = bytes.baseAddress else { return false }
-            return memmem(base, bytes.count, "donation", 8) != nil
+            return ib_contains_bytes(base, UInt(bytes.count), "donation", 8) != 0
         }
     }
 
