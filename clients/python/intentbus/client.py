@@ -29,7 +29,8 @@ from .errors import BusError, NoAnswer, ProtocolViolation, Unanswered, WireError
 from .results import IntermediateResult, SnippetAction, snippet_actions
 from .wire import Kind, Message
 
-__all__ = ["Client", "Conversation", "Reply", "IntermediateResult", "Prompt", "Progress", "Answer", "Event", "DEFAULT_TIMEOUT"]
+__all__ = ["Client", "Conversation", "Reply", "IntermediateResult",
+           "Prompt", "Progress", "Answer", "Event", "DEFAULT_TIMEOUT"]
 
 #: The client's wait when a request names no timeout: the host answers every request by
 #: the plugin's own timeout at the latest (10 s by default), so this only guards

@@ -132,7 +132,8 @@ def snippet_actions(body: Any) -> List[SnippetAction]:
             if isinstance(a, dict) and isinstance(a.get("intent"), str):
                 params = a.get("parameters")
                 out.append(SnippetAction(title=str(a.get("title", a["intent"])), row=str(row.get("title", "")),
-                                         intent=a["intent"], parameters=dict(params) if isinstance(params, dict) else {}))
+                                         intent=a["intent"],
+                                         parameters=dict(params) if isinstance(params, dict) else {}))
     return out
 
 
