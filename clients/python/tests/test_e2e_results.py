@@ -156,3 +156,27 @@ def test_a_plugin_error_in_an_opened_chain_is_the_final_answer(start_host):
     with pytest.raises(UnknownIntent):
         host.client().send("PyFindAndOpenIntent", {"name": "x"}, on_result=seen.append)
     assert [r.opens for r in seen] == ["PyOpenIntent"]
+
+
+def test_a_req_client_gets_only_the_final_answer_with_opened_by(start_host):
+    import zmq
+    from intentbus import Kind, Message
+    host = start_host([pyflow_plugin()], wait_ready=["pyflow"])
+    ctx = zmq.Context()
+    req = ctx.socket(zmq.REQ)
+    req.setsockopt(zmq.LINGER, 0)
+    req.setsockopt(zmq.RCVTIMEO, 10_000)
+    try:
+        req.connect(host.frontend)
+        req.send_multipart(Message.build(Kind.REQUEST, "q1", "PyFindAndOpenIntent", None, {"name": "garden"}).encode())
+        reply = Message.decode(req.recv_multipart())
+        assert reply.kind is Kind.REPLY, "REQ peers never get a RESULT (they must alternate send and receive)"
+        assert reply.intent == "PyOpenIntent"
+        assert reply.header_json()["opened_by"] == [{"intent": "PyFindAndOpenIntent", "plugin": "pyflow"}]
+        assert reply.body_json()["dialog"] == "Opened garden (pyflow)."
+        # The socket is in step: the next request works.
+        req.send_multipart(Message.build(Kind.REQUEST, "q2", "PyOpenIntent", None, {"item": "x"}).encode())
+        assert Message.decode(req.recv_multipart()).body_json()["dialog"] == "Opened x (pyflow)."
+    finally:
+        req.close()
+        ctx.term()
