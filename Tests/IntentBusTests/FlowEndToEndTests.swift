@@ -69,6 +69,12 @@ struct FlowEndToEndTests {
         #expect(first.header["opens"] == "OpenItemIntent")
         #expect(reply.body["dialog"] == "Opened website (flow).")
         #expect(reply.header["opened_by"]?.arrayValue?.first?["intent"] == "HandOverIntent")
+        // One client request, one final; the plugin served two intents and failed none.
+        let status = try host.client().control("ib.status")
+        #expect(status["host"]?["finals"] == 1)
+        let flow = status["plugins"]?.arrayValue?.first { $0["id"] == "flow" }
+        #expect(flow?["served"] == 2)
+        #expect(flow?["errors"]?.objectValue?.isEmpty ?? true)
     }
 
     @Test("two intents opening each other end after 8 intents with plugin_error; an unknown opened intent ends with unknown_intent")
