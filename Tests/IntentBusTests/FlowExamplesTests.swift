@@ -29,5 +29,9 @@ struct FlowExamplesTests {
         #expect(ran.stdout.contains("Opened Website relaunch."))
         let focus = runCommand(intentbus, ["send", "system.search", "criteria=garden", "--action", "2", "--endpoint", host.frontend])
         #expect(focus.stdout.contains("Focus session started for 25 minutes on Garden shed."))
+        // describe finds the intent behind the schema.
+        let described = runCommand(intentbus, ["describe", "system.search", "--config", host.manifestPath])
+        #expect(described.stdout.contains("schema: system.search"))
+        #expect(described.stdout.contains("criteria: string (required)"))
     }
 }
