@@ -3,7 +3,7 @@ import Testing
 import IntentBus
 
 /// The intents of the flow test plugin (Tests/Plugins/FlowTest).
-let flowIntents = ["SearchItemsIntent", "system.search", "OpenItemIntent", "FindAndOpenIntent", "FindThenAskIntent",
+let flowIntents = ["SearchItemsIntent", "system.search", "SendNoteIntent", "messages.sendMessage", "OpenItemIntent", "FindAndOpenIntent", "FindThenAskIntent",
                    "PingIntent", "PongIntent", "OpenNowhereIntent", "OpenLockedIntent", "BadViewIntent", "LockedIntent", "LocalOnlyIntent",
                    "HandOverIntent"]
 
@@ -195,6 +195,17 @@ struct FlowEndToEndTests {
             .body["dialog"] == "flow-a found 1 for shed.")
         let wrongType = busError { _ = try client.send("system.search", parameters: ["criteria": ["x"]], options: direct) { _ in nil } }
         #expect(wrongType?.code == .invalidParameters)
+
+        // The message-sending schema, on one plugin by name; the schema's parameters are checked.
+        let sent = try client.send("messages.sendMessage", parameters: ["recipients": "Alex", "content": "Hi"], options: direct) { _ in nil }
+        #expect(sent.body["dialog"] == "flow-a sent “Hi” to Alex.")
+        let missing = try client.send("messages.sendMessage", parameters: ["recipients": "Alex"], options: direct) { event in
+            guard case .prompt(let p) = event, p.parameter == "content" else { return nil }
+            return ["value": "asked"]
+        }
+        #expect(missing.body["dialog"] == "flow-a sent “asked” to Alex.")
+        let unknown = busError { _ = try client.send("messages.sendMessage", parameters: ["recipients": "A", "content": "x", "extra": 1], options: direct) { _ in nil } }
+        #expect(unknown?.code == .invalidParameters)
 
         let bad = try host.waitForPlugin("flow-bad", state: "failed")
         let reason = bad["reason"]?.stringValue ?? ""

@@ -25,6 +25,18 @@ struct SearchItemsIntent: AssistantSchemaIntent {
     }
 }
 
+/// Implements messages.sendMessage (INSendMessageIntent's parameters).
+struct SendNoteIntent: AssistantSchemaIntent {
+    static let title = "Send a note"
+    static let schema = AssistantSchema.messages.sendMessage
+    @Parameter(title: "Recipients") var recipients: String
+    @Parameter(title: "Content") var content: String
+    @Parameter(title: "Service") var serviceName: String?
+    func perform() async throws -> IntentResult {
+        .result(dialog: "\(pluginId) sent “\(content)” to \(recipients)\(serviceName.map { " via \($0)" } ?? "").")
+    }
+}
+
 struct OpenItemIntent: AppIntent {
     static let title = "Open item"
     @Parameter(title: "Item") var item: String

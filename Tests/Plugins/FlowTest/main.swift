@@ -13,6 +13,7 @@ do {
         plugin.register(SearchItemsIntent.self)
     }
     plugin.register(OpenItemIntent.self)
+    plugin.register(SendNoteIntent.self)
     plugin.register(FindAndOpenIntent.self)
     plugin.register(FindThenAskIntent.self)
     plugin.register(PingIntent.self)
