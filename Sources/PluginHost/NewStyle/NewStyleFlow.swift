@@ -44,8 +44,9 @@ final class NewStyleFlow: ExchangeFlow {
     }
 
     func start(_ exchange: Exchange, body: Frame, _ ops: any FlowOperations) {
-        if let error = AuthenticationPolicy(rawValue: intent.authentication)?
-            .problem(intent: intent.identifier, options: exchange.options, access: access) {
+        // The catalog refused unknown policies at HELLO; should one slip through, it fails closed.
+        let policy = AuthenticationPolicy(rawValue: intent.authentication) ?? .requiresAuthentication
+        if let error = policy.problem(intent: intent.identifier, options: exchange.options, access: access) {
             return ops.fail(exchange, error)
         }
         let parsed: JSON

@@ -14,25 +14,25 @@ extension RouterCore {
     func resultTakesOver(_ exchange: Exchange, header: JSON, body: JSON) -> Bool {
         guard case .object(let fields) = body, fields["view"] != nil || fields["opens_intent"] != nil else { return false }
         let pluginId = slots[exchange.pluginIndex].spec.id
-        func refuse(_ why: String) -> Bool {
+        func pluginFault(_ why: String) -> Bool {
             fail(exchange, BusError(.pluginError, "plugin \(pluginId) answered \(exchange.intent) with \(why)",
                                     details: ["plugin": .string(pluginId)]))
             return true
         }
         if let view = fields["view"], let problem = ResultCheck.viewProblem(view) {
-            return refuse("an unusable view: \(problem)")
+            return pluginFault("an unusable view: \(problem)")
         }
         guard let opens = fields["opens_intent"] else { return false }
         let opened: ResultCheck.Opened
         switch ResultCheck.opened(opens) {
         case .success(let o): opened = o
-        case .failure(let problem): return refuse("an unusable opens_intent: \(problem)")
+        case .failure(let problem): return pluginFault("an unusable opens_intent: \(problem)")
         }
         if header["status"]?.stringValue == "failure" {
-            return refuse("a failed result that opens \(opened.intent); only a successful result may open an intent")
+            return pluginFault("a failed result that opens \(opened.intent); only a successful result may open an intent")
         }
         if let code = header["code"]?.stringValue, code != "continueInApp" {
-            return refuse("response code \(code) and opens_intent; a legacy handler hands over with continueInApp")
+            return pluginFault("response code \(code) and opens_intent; a legacy handler hands over with continueInApp")
         }
         let step: JSON = ["intent": .string(exchange.intent), "plugin": .string(pluginId)]
         let chain = exchange.openedBy + [step]
@@ -78,7 +78,9 @@ extension RouterCore {
     /// The final REPLY of an opened request names the intents that led to it
     /// (`opened_by`), so that a REQ client, which never sees a RESULT, knows too.
     func noteChain(_ exchange: Exchange, _ final: WireMessage) {
-        guard final.kind == .reply, var header = (try? final.headerJSON())?.objectValue ?? (final.header.count == 0 ? [:] : nil) else { return }
+        guard final.kind == .reply else { return }
+        // The header was checked on its way in (a JSON object, or empty).
+        var header = final.header.count == 0 ? [:] : ((try? final.headerJSON())?.objectValue ?? [:])
         header["opened_by"] = .array(exchange.openedBy)
         final.header = Frame(data: JSON.object(header).canonicalData)
     }

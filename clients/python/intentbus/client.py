@@ -274,7 +274,9 @@ def to_event(msg: Message, request_id: str, intent: str) -> Event:
     if msg.kind is Kind.RESULT:
         header = _parse(msg.header_json, "RESULT header")
         header = header if isinstance(header, dict) else {}
-        return IntermediateResult(status=str(header.get("status", "success")), plugin=header.get("plugin"),
+        plugin = header.get("plugin")
+        return IntermediateResult(status=str(header.get("status", "success")),
+                                  plugin=plugin if isinstance(plugin, str) else None,
                                   header=header, body=_parse(msg.body_json, "RESULT body"),
                                   request_id=request_id, intent=msg.intent or intent)
     raise ProtocolViolation(f"unexpected {msg.kind.value} from the host for request {request_id}")
