@@ -38,6 +38,7 @@ the request with `plugin_error` naming the declared codes.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from .errors import BusError, ErrorCode
@@ -276,7 +277,7 @@ class LegacyHandler(Handler):
             out = self.resolve(name, intent.params.get(name), intent)
             # One Resolution, or a list of them: one per item of a list parameter.
             resolutions[name] = resolution_json(out, f"{request.intent}.{name}",
-                                                lambda r: _resolution(r, request.intent, name))
+                                                functools.partial(_resolution, intent=request.intent, name=name))
         return {"resolutions": resolutions}
 
     def _response_body(self, response: Any, intent: LegacyIntent, phase: str) -> Dict[str, Any]:
