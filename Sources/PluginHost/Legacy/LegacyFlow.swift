@@ -112,10 +112,11 @@ final class LegacyFlow: ExchangeFlow {
         switch question {
         case .value(let name, _):
             guard let parameter = definition.parameter(name) else { return }
-            if answer.isNull { return reask(question, problem: "I need a value.", exchange, ops) }
+            if answer.isNull { return reask(question, problem: AnswerProblems.needValue(definition), exchange, ops) }
             switch ParameterCoercion.coerce(answer, parameter, in: definition) {
             case .failure(let problem):
-                return reask(question, problem: "\(parameter.displayName): \(problem.message).", exchange, ops)
+                return reask(question, problem: AnswerProblems.doesNotFit(parameter, answer: answer, englishProblem: problem.message,
+                                                                          in: definition), exchange, ops)
             case .success(let value):
                 answered(name, value, settle: false)
             }
@@ -127,14 +128,14 @@ final class LegacyFlow: ExchangeFlow {
                 : (["no", "n", "false", "nein"].contains(s.lowercased()) ? false : nil)
             default: yes = nil
             }
-            guard let yes else { return reask(question, problem: "Please answer yes or no.", exchange, ops) }
+            guard let yes else { return reask(question, problem: AnswerProblems.yesOrNo(definition), exchange, ops) }
             // A confirmed value is settled; resolving it again could ask again.
             answered(name, yes ? value : nil, settle: yes)
         case .disambiguation(let name, let options, _):
             let chosen = answer.stringValue ?? answer.displayText
             guard let option = options.first(where: { $0["id"]?.stringValue == chosen }) else {
                 let ids = options.compactMap { $0["id"]?.stringValue }.joined(separator: ", ")
-                return reask(question, problem: "'\(chosen)' is not one of the options (\(ids)).", exchange, ops)
+                return reask(question, problem: AnswerProblems.notAnOption(chosen, ids: ids, definition), exchange, ops)
             }
             answered(name, option["value"] ?? option["id"], settle: false)
         }
