@@ -177,7 +177,9 @@ ERROR_BODIES = [
                     "handling this request; it is being restarted", {"plugin": "coffee"}),
     ("plugin_unavailable", "plugin coffee is unavailable: crashed 5 times within 60 s", {"plugin": "coffee"}),
     ("busy", "plugin coffee has 256 requests in flight; try again later", {"plugin": "coffee"}),
-    ("invalid_parameters", "quantity must be an integer from 1 to 10", {"parameter": "quantity"}),
+    ("invalid_parameters", "OrderCoffeeIntent: parameter 'quantity' (Integer): must be at most 10, got 12",
+     {"parameter": "quantity", "intent": "OrderCoffeeIntent",
+      "problems": [{"parameter": "quantity", "expected": "Integer", "problem": "must be at most 10, got 12"}]}),
     ("authentication_required", "SwitchContractIntent is restricted while locked (balance): authentication is "
                                 "required; the request carries no credential", None),
     ("forbidden", "client bob may not call OrderCoffeeIntent (allowed: Tea*)", {"client": "bob"}),
