@@ -88,6 +88,7 @@ extension ManifestAssembler {
                 }
                 settings.clientCredential = self.credential(inline: credential, file: credentialFile)
                 decodeMetrics(file: metricsFile, interval: metricsInterval, into: &settings)
+                settings.mdp = decodeMajordomo(m, insecure: settings.insecure, others: [settings.frontend, settings.backend])
             }
         }
         return settings
