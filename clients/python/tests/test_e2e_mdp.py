@@ -1,0 +1,275 @@
+"""Majordomo (MDP/0.1, RFC 7; MMI, RFC 8) against a real host (docs/mdp.md), with the
+client and worker of mdp_rfc7.py, which are written from the RFCs and know nothing of
+IntentBus. Every socket, context, client and worker process opened here is closed or
+reaped by the test."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import zmq
+
+from conftest import binary, py_plugin, swift_echo_plugin
+from intentbus import Answer
+from mdp_rfc7 import MDPC01, MDPClient, MDPWorker, json_worker, mmi_service
+
+WORKER_SCRIPT = Path(__file__).resolve().parent / "mdp_rfc7.py"
+BEAT = 0.2  # the host's mdp_heartbeat below, and the workers'
+
+
+def mdp_host(start_host, plugins, wait_ready=(), extra=""):
+    host = start_host(plugins, wait_ready=wait_ready,
+                      host_extra=f"  mdp: ipc://mdp.sock\n  mdp_heartbeat: {int(BEAT * 1000)}ms\n  mdp_liveness: 3\n" + extra)
+    host.mdp = f"ipc://{host.dir}/mdp.sock"
+    return host
+
+
+def mdp_entry(id, intents, timeout="3s"):
+    return "\n".join([f"  - id: {id}", f"    name: {json.dumps('MDP ' + id)}", "    mdp_worker: true",
+                      f"    IntentsSupported: {json.dumps(list(intents))}", f"    timeout: {timeout}"])
+
+
+@pytest.fixture
+def closing():
+    """Collects MDP clients and workers; closes them all when the test ends."""
+    opened = []
+
+    def add(thing):
+        opened.append(thing)
+        return thing
+
+    yield add
+    for thing in reversed(opened):
+        if isinstance(thing, MDPWorker):
+            thing.stop()
+        elif isinstance(thing, subprocess.Popen):
+            if thing.poll() is None:
+                thing.kill()
+            thing.wait(timeout=10)
+        else:
+            thing.close()
+
+
+def wait_until(predicate, seconds=10, what="condition"):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    pytest.fail(f"{what} did not hold within {seconds} s")
+
+
+def worker_process(host, service, name, hold=False):
+    args = [sys.executable, str(WORKER_SCRIPT), host.mdp, service, name, str(BEAT)] + (["hold"] if hold else [])
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert process.stdout.readline().strip() == b"ready"
+    return process
+
+
+def test_a_request_and_its_reply_from_a_python_plugin(start_host, closing):
+    host = mdp_host(start_host, [py_plugin("py", intents=["PyIntent"])], wait_ready=["py"])
+    client = closing(MDPClient(host.mdp))
+    reply = client.call("PyIntent", {"city": "Berlin"})
+    assert reply["status"] == "success"
+    assert reply["plugin"] == "py"
+    assert reply["result"]["params"] == {"city": "Berlin"}
+    # No body at all: the parameters are {}.
+    assert client.call("PyIntent")["result"]["params"] == {}
+    # A failure the plugin reports is a reply with status failure, not an error.
+    assert client.call("PyIntent", {"fail": True})["status"] == "failure"
+    error = client.call("PyIntent", {"error": "no way"})
+    assert error["status"] == "error" and error["error"]["code"] == "plugin_error"
+    assert client.call("NoSuchIntent")["error"]["code"] == "unknown_intent"
+
+
+def test_an_intent_handled_by_a_swift_plugin(start_host, closing):
+    host = mdp_host(start_host, [swift_echo_plugin()], wait_ready=["echo"])
+    client = closing(MDPClient(host.mdp))
+    reply = client.call("EchoIntent", {"n": 7, "text": "grüß dich"})
+    assert reply["status"] == "success"
+    assert reply["result"] == {"n": 7, "text": "grüß dich"}
+
+
+def test_an_mdp_worker_serves_an_intent_called_with_intentbus_send(start_host, closing):
+    host = mdp_host(start_host, [mdp_entry("weather", ["WeatherIntent"])])
+    assert host.plugin("weather")["state"] == "waiting"
+    closing(MDPWorker(host.mdp, "WeatherIntent", json_worker("w1"), heartbeat=BEAT).start())
+    host.wait_plugin("weather", "ready")
+    out = subprocess.run([binary("intentbus"), "send", "WeatherIntent", "city=Berlin", "--json", "--config", host.manifest],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    reply = json.loads(out.stdout)
+    assert reply["plugin"] == "weather" and reply["status"] == "success"
+    assert reply["body"] == {"worker": "w1", "params": {"city": "Berlin"}}
+
+
+def test_two_workers_share_the_load(start_host, closing):
+    host = mdp_host(start_host, [mdp_entry("weather", ["WeatherIntent"])])
+    workers = [closing(MDPWorker(host.mdp, "WeatherIntent", json_worker(n), heartbeat=BEAT).start()) for n in ("a", "b")]
+    client = closing(MDPClient(host.mdp))
+    wait_until(lambda: mmi_service(client, "WeatherIntent") == "200", what="a worker is ready")
+    wait_until(lambda: host.log.count("MDP worker ready for WeatherIntent") == 2, what="both workers are ready")
+    served = {"a": 0, "b": 0}
+    for i in range(20):
+        reply = client.call("WeatherIntent", {"i": i})
+        assert reply["status"] == "success", reply
+        assert reply["result"]["params"] == {"i": i}
+        served[reply["result"]["worker"]] += 1
+    assert served["a"] >= 5 and served["b"] >= 5, served
+    assert workers[0].requests + workers[1].requests == 20
+
+
+def test_a_request_waits_for_a_worker_and_a_killed_worker_expires(start_host, closing):
+    host = mdp_host(start_host, [mdp_entry("weather", ["WeatherIntent"], timeout="20s")])
+    client = closing(MDPClient(host.mdp))
+    assert mmi_service(client, "WeatherIntent") == "404"
+    # Queued while no worker is ready: the reply comes once one is.
+    client.socket.send_multipart([MDPC01, b"WeatherIntent", b'{"early": true}'])
+    time.sleep(0.5)
+    assert not client.socket.poll(0)
+    process = closing(worker_process(host, "WeatherIntent", "p1"))
+    assert client.socket.poll(10_000)
+    frames = client.socket.recv_multipart()
+    assert json.loads(frames[2])["result"] == {"worker": "p1", "params": {"early": True}}
+    assert mmi_service(client, "WeatherIntent") == "200"
+    # Killed without a DISCONNECT: silent for 3 heartbeats, it is taken for dead.
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=10)
+    started = time.monotonic()
+    wait_until(lambda: mmi_service(client, "WeatherIntent") == "404", what="the killed worker expires")
+    assert time.monotonic() - started < 3 * BEAT + 3.0
+    host.wait_log("silent for")
+    host.wait_plugin("weather", "waiting")
+
+
+def test_a_worker_dying_mid_request_still_gives_one_final_answer(start_host, closing):
+    host = mdp_host(start_host, [mdp_entry("weather", ["WeatherIntent"], timeout="1s")])
+    process = closing(worker_process(host, "WeatherIntent", "stuck", hold=True))
+    client = closing(MDPClient(host.mdp))
+    wait_until(lambda: mmi_service(client, "WeatherIntent") == "200", what="the worker is ready")
+    client.socket.send_multipart([MDPC01, b"WeatherIntent", b"{}"])
+    time.sleep(0.3)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=10)
+    assert client.socket.poll(5_000)
+    reply = json.loads(client.socket.recv_multipart()[2])
+    assert reply["status"] == "error" and reply["error"]["code"] == "timeout", reply
+    # Exactly one: nothing else arrives for it, and the dead worker goes.
+    assert not client.socket.poll(int(4 * BEAT * 1000) + 500)
+    wait_until(lambda: mmi_service(client, "WeatherIntent") == "404", what="the dead worker expires")
+
+
+def test_a_worker_disconnected_by_the_host_reconnects_and_serves(start_host, closing):
+    host = mdp_host(start_host, [mdp_entry("weather", ["WeatherIntent"])])
+    # A second READY is a valid but unexpected command: the host answers DISCONNECT,
+    # and an RFC 7 worker opens a new socket and says READY again.
+    worker = closing(MDPWorker(host.mdp, "WeatherIntent", json_worker("again"), heartbeat=BEAT, extra_ready=True).start())
+    wait_until(lambda: worker.disconnects == 1 and worker.connections == 2, what="the worker reconnects")
+    client = closing(MDPClient(host.mdp))
+    wait_until(lambda: mmi_service(client, "WeatherIntent") == "200", what="the worker is ready again")
+    assert client.call("WeatherIntent", {"x": 1})["result"] == {"worker": "again", "params": {"x": 1}}
+    assert worker.disconnects == 1
+    wait_until(lambda: worker.heartbeats_seen >= 2, what="heartbeats from the host")
+
+
+def test_a_service_no_entry_lists_is_refused(start_host, closing):
+    host = mdp_host(start_host, [mdp_entry("weather", ["WeatherIntent"]), py_plugin("py", intents=["PyIntent"])],
+                    wait_ready=["py"])
+    # Neither an unlisted service nor an intent a plugin claims may be served by a worker.
+    rogue = closing(MDPWorker(host.mdp, "PyIntent", json_worker("rogue"), heartbeat=BEAT).start())
+    stranger = closing(MDPWorker(host.mdp, "OtherService", json_worker("x"), heartbeat=BEAT).start())
+    wait_until(lambda: rogue.disconnects >= 1 and stranger.disconnects >= 1, what="DISCONNECT for both")
+    client = closing(MDPClient(host.mdp))
+    assert client.call("PyIntent", {"k": 1})["plugin"] == "py"
+    assert rogue.requests == 0 and stranger.requests == 0
+    assert "no mdp_worker entry lists" in host.log
+
+
+def test_mmi_service(start_host, closing):
+    host = mdp_host(start_host, [py_plugin("py", intents=["PyIntent"]), mdp_entry("weather", ["WeatherIntent"])],
+                    wait_ready=["py"])
+    client = closing(MDPClient(host.mdp))
+    assert mmi_service(client, "PyIntent") == "200"
+    assert mmi_service(client, "ib.ping") == "200"
+    assert mmi_service(client, "NoSuchIntent") == "404"
+    assert mmi_service(client, "WeatherIntent") == "404"  # listed, but no worker yet
+    closing(MDPWorker(host.mdp, "WeatherIntent", json_worker("w"), heartbeat=BEAT).start())
+    wait_until(lambda: mmi_service(client, "WeatherIntent") == "200", what="the worker is known")
+    assert client.request("mmi.nothing")[0] == b"501"
+
+
+def test_a_question_is_the_prompt_required_error(start_host, closing):
+    host = mdp_host(start_host, [py_plugin("one", intents=["PyIntent"]), py_plugin("two", intents=["PyIntent", "AskIntent"])],
+                    wait_ready=["one", "two"])
+    client = closing(MDPClient(host.mdp, timeout=10))
+    reply = client.call("PyIntent", {"x": 1})
+    assert reply["status"] == "error"
+    assert reply["error"]["code"] == "prompt_required"
+    assert reply["error"]["details"]["kind"] == "plugin_choice"
+    assert {o["id"] for o in reply["error"]["details"]["prompt"]["options"]} == {"one", "two"}
+    # A question mid-request (a value the plugin asks for) too; the plugin is told to stop.
+    asked = client.call("AskIntent", {"ask": "colour"})
+    assert asked["error"]["code"] == "prompt_required"
+    assert asked["error"]["details"]["kind"] == "value" and asked["error"]["details"]["parameter"] == "colour"
+    # Remembered choices apply, as for any client.
+    host.client().control("ib.choices.set", {"intent": "PyIntent", "plugin": "two"})
+    assert client.call("PyIntent", {"x": 2})["plugin"] == "two"
+
+
+def test_the_choice_prompt_offers_mdp_workers_like_plugins(start_host, closing):
+    host = mdp_host(start_host, [py_plugin("py", intents=["WeatherIntent"]), mdp_entry("weather", ["WeatherIntent"])],
+                    wait_ready=["py"])
+    closing(MDPWorker(host.mdp, "WeatherIntent", json_worker("w"), heartbeat=BEAT).start())
+    host.wait_plugin("weather", "ready")
+    # For a native client, the worker entry is one more claimant, named by its manifest
+    # id and name, with the plain style and its state.
+    prompts = []
+
+    def choose(prompt):
+        prompts.append(prompt)
+        return Answer("weather", remember="always")
+    reply = host.client().send("WeatherIntent", {"q": 1}, on_prompt=choose)
+    assert reply.plugin == "weather"
+    assert reply.body == {"worker": "w", "params": {"q": 1}}
+    options = {o["id"]: o for o in prompts[0].options}
+    assert options["weather"]["name"] == "MDP weather" and options["weather"]["state"] == "ready"
+    assert options["weather"]["style"] == "plain" and "py" in options
+    # Remembered ("always"): no prompt any more, for native and MDP clients alike.
+    assert host.client().send("WeatherIntent", {"q": 2}).plugin == "weather"
+    client = closing(MDPClient(host.mdp))
+    assert client.call("WeatherIntent", {"q": 3})["result"]["worker"] == "w"
+    out = subprocess.run([binary("intentbus"), "send", "WeatherIntent", "q=4", "--json", "--config", host.manifest],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["body"] == {"worker": "w", "params": {"q": 4}}
+
+
+def test_hostile_mdp_input_gets_clear_errors(start_host, closing):
+    host = mdp_host(start_host, [py_plugin("py", intents=["PyIntent"])], wait_ready=["py"])
+    client = closing(MDPClient(host.mdp))
+    assert client.call("PyIntent")["status"] == "success"  # the baseline
+    frames = client.request("PyIntent", b"[1,2]")
+    assert json.loads(frames[0])["error"]["code"] == "invalid_parameters"
+    frames = client.request("PyIntent", b"{nope")
+    assert json.loads(frames[0])["error"]["code"] == "invalid_parameters"
+    frames = client.request("PyIntent", b"{}", b"{}")
+    assert json.loads(frames[0])["error"]["code"] == "bad_frame"
+    frames = client.request("x" * 300, b"{}")
+    assert json.loads(frames[0])["error"]["code"] == "bad_frame"
+    # Garbage on the socket is dropped; the host goes on.
+    context = zmq.Context()
+    try:
+        dealer = context.socket(zmq.DEALER)
+        dealer.setsockopt(zmq.LINGER, 0)
+        dealer.connect(host.mdp)
+        for junk in ([b"x"], [b"", b"MDPW01", b"\x09"], [b"", b"MDPW01", b"\x03", b"nope", b"", b"{}"], [b"", b"MDPW01"]):
+            dealer.send_multipart(junk)
+        dealer.close(linger=0)
+    finally:
+        context.term()
+    assert client.call("PyIntent", {"still": True})["result"]["params"] == {"still": True}
