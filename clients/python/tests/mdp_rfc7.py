@@ -30,13 +30,20 @@ MDPW01 = b"MDPW01"
 READY, REQUEST, REPLY, HEARTBEAT, DISCONNECT = b"\x01", b"\x02", b"\x03", b"\x04", b"\x05"
 
 
+def _curve(socket, curve):
+    """`curve` = (public key, secret key, server key), Z85 text: a CURVE client socket."""
+    if curve:
+        socket.curve_publickey, socket.curve_secretkey, socket.curve_serverkey = (k.encode() for k in curve)
+
+
 class MDPClient:
     """A synchronous MDP client on a REQ socket (the RFC's recommended socket). On a
     timeout the socket is closed and a new one opened, as RFC 7 recommends."""
 
-    def __init__(self, endpoint, timeout=10.0):
+    def __init__(self, endpoint, timeout=10.0, curve=None):
         self.endpoint = endpoint
         self.timeout = timeout
+        self.curve = curve
         self.context = zmq.Context()
         self.socket = None
         self._connect()
@@ -46,6 +53,7 @@ class MDPClient:
             self.socket.close(linger=0)
         self.socket = self.context.socket(zmq.REQ)
         self.socket.setsockopt(zmq.LINGER, 0)
+        _curve(self.socket, self.curve)
         self.socket.connect(self.endpoint)
 
     def request(self, service, *body, timeout=None):
@@ -79,8 +87,9 @@ class MDPWorker:
     DISCONNECT, means a new socket and a new READY. `handler(body_frames)` returns the
     reply's body frames, or None to never answer."""
 
-    def __init__(self, endpoint, service, handler, heartbeat=0.25, liveness=3, extra_ready=False):
+    def __init__(self, endpoint, service, handler, heartbeat=0.25, liveness=3, extra_ready=False, curve=None):
         self.endpoint = endpoint
+        self.curve = curve
         self.service = service.encode() if isinstance(service, str) else service
         self.handler = handler
         self.heartbeat = heartbeat
@@ -103,6 +112,7 @@ class MDPWorker:
             old.close(linger=0)
         socket = self.context.socket(zmq.DEALER)
         socket.setsockopt(zmq.LINGER, 0)
+        _curve(socket, self.curve)
         socket.connect(self.endpoint)
         socket.send_multipart([b"", MDPW01, READY, self.service])
         self.connections += 1

@@ -4,7 +4,9 @@ IntentBus. Every socket, context, client and worker process opened here is close
 reaped by the test."""
 
 import json
+import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -14,7 +16,7 @@ import pytest
 
 import zmq
 
-from conftest import binary, py_plugin, swift_echo_plugin
+from conftest import REPO, binary, py_plugin, swift_echo_plugin
 from intentbus import Answer
 from mdp_rfc7 import MDPC01, MDPClient, MDPWorker, json_worker, mmi_service
 
@@ -273,3 +275,53 @@ def test_hostile_mdp_input_gets_clear_errors(start_host, closing):
     finally:
         context.term()
     assert client.call("PyIntent", {"still": True})["result"]["params"] == {"still": True}
+
+
+def test_the_ten_line_example_of_docs_mdp_runs(start_host, tmp_path):
+    text = (REPO / "docs" / "mdp.md").read_text(encoding="utf-8")
+    script = re.search(r"## A ten-line example.*?\n```python\n(.*?)```", text, re.S).group(1)
+    assert len(script.strip().splitlines()) <= 12
+    host = mdp_host(start_host, [swift_echo_plugin()], wait_ready=["echo"])
+    (tmp_path / "client.py").write_text(script.replace("ipc://mdp.sock", host.mdp) + "\nctx.destroy(linger=0)\n")
+    out = subprocess.run([sys.executable, str(tmp_path / "client.py")], capture_output=True, text=True, timeout=60,
+                         stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "{'plugin': 'echo', 'result': {'text': 'hi'}, 'status': 'success'}\nb'200'\n"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_mdp_over_tcp_takes_only_listed_keys_each_in_its_role(start_host, closing):
+    alice_public, alice_secret = (k.decode() for k in zmq.curve_keypair())
+    worker_public, worker_secret = (k.decode() for k in zmq.curve_keypair())
+    stranger_public, stranger_secret = (k.decode() for k in zmq.curve_keypair())
+    endpoint = f"tcp://127.0.0.1:{free_port()}"
+    weather = mdp_entry("weather", ["WeatherIntent"]) + f'\n    public_key: "{worker_public}"'
+    host = start_host([py_plugin("py", intents=["PyIntent", "HiddenIntent"]), weather], wait_ready=["py"],
+                      host_extra=f"  mdp: {endpoint}\n  mdp_heartbeat: {int(BEAT * 1000)}ms\n  clients:\n"
+                                 f'    - name: alice\n      public_key: "{alice_public}"\n'
+                                 "      intents: [PyIntent, WeatherIntent]\n")
+    with open(f"{host.dir}/state/host.pub") as f:
+        server = f.read().strip()
+    alice = closing(MDPClient(endpoint, curve=(alice_public, alice_secret, server)))
+    assert alice.call("PyIntent", {"a": 1})["result"]["params"] == {"a": 1}
+    assert alice.call("HiddenIntent")["error"]["code"] == "forbidden"
+    stranger = closing(MDPClient(endpoint, timeout=1.0, curve=(stranger_public, stranger_secret, server)))
+    with pytest.raises(TimeoutError):
+        stranger.call("PyIntent")
+    # A READY counts only from the entry's key: alice's key can't offer the service.
+    impostor = closing(MDPWorker(endpoint, "WeatherIntent", json_worker("impostor"), heartbeat=BEAT,
+                                 curve=(alice_public, alice_secret, server)).start())
+    wait_until(lambda: impostor.disconnects >= 1, what="DISCONNECT for a client's key")
+    closing(MDPWorker(endpoint, "WeatherIntent", json_worker("real"), heartbeat=BEAT,
+                      curve=(worker_public, worker_secret, server)).start())
+    host.wait_plugin("weather", "ready")
+    assert alice.call("WeatherIntent", {"t": 1})["result"]["worker"] == "real"
+    assert impostor.requests == 0
+    # And a worker's key can't call.
+    as_worker = closing(MDPClient(endpoint, curve=(worker_public, worker_secret, server)))
+    assert as_worker.call("PyIntent")["error"]["code"] == "forbidden"
