@@ -142,13 +142,14 @@ final class Bench {
 
     /// A real `intentbus host` on `plugins` (YAML list items); returns its frontend.
     func startHost(_ name: String, plugins: String, dieWithUs: Bool = true,
-                   prefix: [String] = []) throws -> (String, BenchChild) {
+                   prefix: [String] = [], hostSettings: String = "") throws -> (String, BenchChild) {
         let dir = "\(work)/\(name)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let manifest = "\(dir)/plugins.yaml"
         try """
         host:
           state_dir: \(dir)/state
+        \(hostSettings)
         plugins:
         \(plugins)
         """.write(toFile: manifest, atomically: true, encoding: .utf8)
