@@ -77,8 +77,7 @@ class MDPClient:
         return json.loads(frames[0])
 
     def close(self):
-        self.socket.close(linger=0)
-        self.context.term()
+        self.context.destroy(linger=0)  # closes the socket too, whatever state it is in
 
 
 class MDPWorker:
@@ -121,6 +120,12 @@ class MDPWorker:
         return socket
 
     def _run(self):
+        try:
+            self._serve()
+        finally:
+            self.context.destroy(linger=0)  # so that stop() never waits on a socket left open
+
+    def _serve(self):
         socket = self._connect(None)
         heard = time.monotonic()
         next_beat = time.monotonic() + self.heartbeat
@@ -155,7 +160,8 @@ class MDPWorker:
     def stop(self):
         self._stop.set()
         self._thread.join(timeout=5)
-        self.context.term()
+        if self._thread.is_alive():
+            raise AssertionError("the MDP worker thread did not stop")
 
 
 def json_worker(name):

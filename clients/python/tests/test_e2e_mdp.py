@@ -267,13 +267,21 @@ def test_hostile_mdp_input_gets_clear_errors(start_host, closing):
     context = zmq.Context()
     try:
         dealer = context.socket(zmq.DEALER)
-        dealer.setsockopt(zmq.LINGER, 0)
         dealer.connect(host.mdp)
-        for junk in ([b"x"], [b"", b"MDPW01", b"\x09"], [b"", b"MDPW01", b"\x03", b"nope", b"", b"{}"], [b"", b"MDPW01"]):
+        for junk in ([b"x"], [b"", b"MDPW01", b"\x09"], [b"", b"MDPW01", b"\x03", b"nope", b"", b"{}"], [b"", b"MDPW01"],
+                     [b"", b"MDPW01", b"\x01", b"\xff\xfe"], [b"", b"MDPC01", b"\xff", b"{}"]):
             dealer.send_multipart(junk)
-        dealer.close(linger=0)
+        # A REPLY from a peer that never said READY gets DISCONNECT (RFC 7); the client REQUEST
+        # with a service that is not UTF-8 still gets its one reply.
+        got = []
+        while dealer.poll(1_000):
+            got.append(dealer.recv_multipart())
+        replies = [f for f in got if f[1] == MDPC01]
+        assert len(replies) == 1, got
+        assert replies[0][2] == b"\xff" and json.loads(replies[0][3])["error"]["code"] == "bad_frame"
+        assert [b"", b"MDPW01", b"\x05"] in got
     finally:
-        context.term()
+        context.destroy(linger=0)
     assert client.call("PyIntent", {"still": True})["result"]["params"] == {"still": True}
 
 
