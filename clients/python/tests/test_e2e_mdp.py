@@ -333,3 +333,39 @@ def test_mdp_over_tcp_takes_only_listed_keys_each_in_its_role(start_host, closin
     # And a worker's key can't call.
     as_worker = closing(MDPClient(endpoint, curve=(worker_public, worker_secret, server)))
     assert as_worker.call("PyIntent")["error"]["code"] == "forbidden"
+
+
+def test_random_frames_on_the_mdp_socket_never_break_the_host(start_host, closing):
+    """A bounded fuzz: 400 messages of random and mutated MDP frames from one DEALER; the
+    host is still running and still answers MDP and native clients."""
+    import random
+    rng = random.Random(16)
+    host = mdp_host(start_host, [py_plugin("py", intents=["PyIntent"]), mdp_entry("weather", ["WeatherIntent"])],
+                    wait_ready=["py"])
+    seeds = [[b"", MDPC01, b"PyIntent", b"{}"], [b"", b"MDPW01", b"\x01", b"WeatherIntent"], [b"", b"MDPW01", b"\x04"],
+             [b"", b"MDPW01", b"\x03", b"h1", b"", b"{}"], [b"", b"MDPW01", b"\x05"], [b"", MDPC01, b"mmi.service", b"PyIntent"]]
+    context = zmq.Context()
+    try:
+        dealer = context.socket(zmq.DEALER)
+        dealer.connect(host.mdp)
+        for _ in range(400):
+            frames = [bytearray(f) for f in rng.choice(seeds)]
+            for _ in range(rng.randint(0, 3)):
+                what = rng.random()
+                if what < 0.3 and frames:
+                    del frames[rng.randrange(len(frames))]
+                elif what < 0.6:
+                    frames.insert(rng.randint(0, len(frames)), bytearray(rng.randbytes(rng.randint(0, 300))))
+                elif frames:
+                    f = frames[rng.randrange(len(frames))]
+                    if f:
+                        f[rng.randrange(len(f))] = rng.randrange(256)
+            dealer.send_multipart([bytes(f) for f in frames] or [b""])
+        while dealer.poll(1_000):
+            dealer.recv_multipart()
+    finally:
+        context.destroy(linger=0)
+    assert host.process.poll() is None, host.log
+    client = closing(MDPClient(host.mdp))
+    assert client.call("PyIntent", {"after": "fuzz"})["result"]["params"] == {"after": "fuzz"}
+    assert host.client().send("PyIntent", {"n": 1}).plugin == "py"
