@@ -48,14 +48,16 @@ test-python: python-venv lint-python
 	cd clients/python && ../../$(VENV)/bin/python -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "test-python: pytest collected no tests" >&2; exit 1; fi; exit $$rc
 
-# Fuzzing (docs/reliability.md). `make fuzz` runs every target FUZZ_SECONDS (default 60)
-# and prints cases run and crashes per target: the libFuzzer targets (wire decoder, JSON,
+# Fuzzing (docs/reliability.md). `make fuzz` runs every target until FUZZ_CASES cases
+# (default 10^6) or FUZZ_SECONDS (default 2400, the most each may take), and prints cases
+# run, crashes and seconds per target: the libFuzzer targets (wire decoder, JSON,
 # manifest and definition loaders; scripts/fuzz.sh), then the differential JSON fuzzer
 # (Swift canonical writer against Python's json) and the live protocol fuzzer (random and
 # mutated messages to a running host's frontend and backend). `make test` runs a short
 # bounded pass of the libFuzzer targets (FUZZ_SMOKE_SECONDS each); the Python fuzzers run
 # a bounded number of cases in every pytest run.
-FUZZ_SECONDS ?= 60
+FUZZ_SECONDS ?= 2400
+FUZZ_CASES ?= 1000000
 FUZZ_SMOKE_SECONDS ?= 3
 
 fuzz-build: deps
@@ -64,10 +66,10 @@ fuzz-build: deps
 fuzz-smoke: fuzz-build
 	scripts/fuzz.sh run $(FUZZ_SMOKE_SECONDS)
 
-fuzz: fuzz-build python-venv
+fuzz: fuzz-build build python-venv
 	$(SWIFT) build --product json-canonical
-	scripts/fuzz.sh run $(FUZZ_SECONDS); rc=$$?; \
-	cd clients/python && INTENTBUS_FUZZ_SECONDS=$(FUZZ_SECONDS) ../../$(VENV)/bin/python -m pytest -q -s \
+	FUZZ_RUNS=$(FUZZ_CASES) scripts/fuzz.sh run $(FUZZ_SECONDS); rc=$$?; \
+	cd clients/python && INTENTBUS_FUZZ_SECONDS=$(FUZZ_SECONDS) INTENTBUS_FUZZ_CASES=$(FUZZ_CASES) ../../$(VENV)/bin/python -m pytest -q -s \
 	  -k fuzz tests/test_fuzz_json_differential.py tests/test_fuzz_protocol.py || rc=1; exit $$rc
 
 # The host against a bare zmq_proxy relay, side by side (docs/performance.md). About two

@@ -2,7 +2,9 @@
 # libFuzzer targets of docs/reliability.md: build them, run them, report cases and crashes.
 #
 #   scripts/fuzz.sh build                 build every target into .build/fuzz/bin
-#   scripts/fuzz.sh run SECONDS [TARGET…] run each target SECONDS (default: all targets)
+#   scripts/fuzz.sh run SECONDS [TARGET…] run each target SECONDS (default: all targets);
+#                                         with FUZZ_RUNS=N set, stop a target after N cases
+#                                         (SECONDS is then the most it may take)
 #
 # SwiftPM cannot link a libFuzzer executable (libFuzzer brings its own main), so the
 # library targets are built by SwiftPM with the sanitizer flags into their own build
@@ -56,10 +58,13 @@ run_one() {
     local target=$1 seconds=$2
     local work=$BUILD/work/$target crashes=$BUILD/crashes/$target log=$BUILD/work/$target.log
     mkdir -p "$work" "$crashes"
-    local status=0
+    local status=0 started
+    started=$(date +%s)
+    local runs=()
+    [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
     # -rss_limit_mb and -timeout make a memory blow-up or a hang a finding too; -max_len lets
     # YAML inputs grow beyond libFuzzer's default 4 KiB.
-    "$BIN/fuzz-$target" -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 \
+    "$BIN/fuzz-$target" -max_total_time="$seconds" "${runs[@]}" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 \
         -max_len=16384 -artifact_prefix="$crashes/" "$work" "fuzz/$target/corpus" >"$log" 2>&1 || status=$?
     local cases
     cases=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" | tail -1)
@@ -69,7 +74,8 @@ run_one() {
         echo "fuzz: $target crashed (exit $status); input in $crashes, log in $log:" >&2
         grep -E "ERROR|Fatal error|SUMMARY|Test unit written" "$log" | head -5 >&2 || true
     fi
-    printf "%-12s %10s cases %3d crashes  (%ss)\n" "$target:" "${cases:-?}" "$found" "$seconds"
+    local took=$(( $(date +%s) - started ))
+    printf "%-12s %10s cases %3d crashes  (%ss)\n" "$target:" "${cases:-?}" "$found" "$took"
     return "$status"
 }
 

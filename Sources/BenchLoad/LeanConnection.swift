@@ -37,7 +37,8 @@ final class LeanConnection {
         case notFinal
     }
 
-    init(context: LeanContext, endpoint: String, intent: String) throws {
+    /// `curve`: the host's public key and this client's key pair (Z85), for a CURVE frontend.
+    init(context: LeanContext, endpoint: String, intent: String, curve: LoadCurveKeys? = nil) throws {
         guard let s = zmq_socket(context.handle, ZMQ_DEALER) else {
             throw LoadFailure("zmq_socket: \(String(cString: zmq_strerror(zmq_errno())))")
         }
@@ -50,6 +51,15 @@ final class LeanConnection {
         zmq_setsockopt(s, ZMQ_SNDHWM, &hwm, 4)
         zmq_setsockopt(s, ZMQ_RCVHWM, &hwm, 4)
         zmq_setsockopt(s, ZMQ_LINGER, &linger, 4)
+        if let curve {
+            for (option, key) in [(ZMQ_CURVE_SERVERKEY, curve.server), (ZMQ_CURVE_PUBLICKEY, curve.publicKey),
+                                  (ZMQ_CURVE_SECRETKEY, curve.secretKey)] {
+                // A Z85 key is 40 characters; libzmq takes it with its terminating NUL (41).
+                guard key.utf8.count == 40, zmq_setsockopt(s, option, key, 41) == 0 else {
+                    throw LoadFailure("CURVE key option \(option): \(String(cString: zmq_strerror(zmq_errno())))")
+                }
+            }
+        }
         guard zmq_connect(s, endpoint) == 0 else {
             throw LoadFailure("zmq_connect \(endpoint): \(String(cString: zmq_strerror(zmq_errno())))")
         }

@@ -6,7 +6,8 @@ import IntentBus
 // gives the load generator more capacity, to show that it is not what limits a path.
 // Usage: bench-load CONTROL-ENDPOINT NAME. Commands (one JSON frame each):
 //   {"op":"round","endpoint":E,"intent":I,"size":N,"key":K,"window":W,"connections":C,
-//    "count":N,"seconds":S,"echo":true}   → result JSON frame + samples frame
+//    "count":N,"seconds":S,"echo":true,"curve":{server,public,secret}?}
+//                                         → result JSON frame + samples frame
 //   {"op":"close"}                        → drops every connection; answers {"closed":true}
 //   {"op":"exit"}                         → exits 0
 // It runs until told to exit or its parent dies (the driver starts it under setpriv).
@@ -23,6 +24,7 @@ struct ConnectionKey: Hashable {
     let endpoint: String
     let intent: String
     let count: Int
+    let curve: LoadCurveKeys?
 }
 
 func serve() throws {
@@ -42,10 +44,11 @@ func serve() throws {
                 try control.send(JSON.object(["error": .string("bad round command: \(command.canonicalString)")]).canonicalString)
                 continue
             }
-            let key = ConnectionKey(endpoint: endpoint, intent: intent, count: Int(connections))
+            let curve = LoadCurveKeys(command["curve"])
+            let key = ConnectionKey(endpoint: endpoint, intent: intent, count: Int(connections), curve: curve)
             if pools[key] == nil {
                 pools[key] = try (0..<Int(connections)).map { _ in
-                    try LeanConnection(context: context, endpoint: endpoint, intent: intent)
+                    try LeanConnection(context: context, endpoint: endpoint, intent: intent, curve: curve)
                 }
             }
             let bodyKey = "\(size)/\(command["key"]?.stringValue ?? "p")"

@@ -3,6 +3,7 @@
 #include <sys/prctl.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <string.h>
 
 int ib_set_parent_death_signal(int sig) {
     return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0);
@@ -10,4 +11,8 @@ int ib_set_parent_death_signal(int sig) {
 
 int ib_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+void *ib_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length);
 }

@@ -96,15 +96,3 @@ public struct ParsedArguments: Sendable {
     /// Every value of a repeated option `name`, in order.
     public func values(_ name: String) -> [String] { options[name] ?? [] }
 }
-
-extension ParsedArguments {
-    /// An undeclared command's arguments: options that take a value and options that take
-    /// none, by name. For commands not yet declared as a `CommandSpec`.
-    public init(_ args: [String], valued: Set<String>, booleans: Set<String>) throws(UsageError) {
-        var options = valued.sorted().map { OptionSpec.value($0, "VALUE", "") }
-        options += booleans.subtracting(["help"]).sorted().map { OptionSpec.flag($0, "") }
-        let spec = CommandSpec(name: "command", summary: "", positionals: [PositionalSpec("ARG", variadic: true)],
-                               options: options)
-        try self.init(args, spec: spec)
-    }
-}

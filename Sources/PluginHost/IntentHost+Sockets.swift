@@ -77,6 +77,9 @@ extension IntentHost {
             if backendCurve, let hostKeys {
                 try backend.makeCurveServer(secretKey: hostKeys.secretKey, zapDomain: AccessPolicy.backendDomain)
             }
+            // The host's own helpers (watchdog, metrics file) ask here: see InternalEndpoint.
+            // Bound first, so that the public endpoint stays the socket's last endpoint.
+            try frontend.bind(InternalEndpoint.name)
             try frontend.bind(host.frontend)
             try backend.bind(host.backend)
         } catch {
@@ -84,6 +87,10 @@ extension IntentHost {
         }
         let socketPaths = [host.frontend, host.backend].filter { $0.hasPrefix("ipc://") }.map { String($0.dropFirst(6)) }
         StateDirectory.restrict(socketPaths, mode: 0o600)
+        if let group = host.socketGroup, host.frontend.hasPrefix("ipc://") {
+            try group.share(socketPath: String(host.frontend.dropFirst(6)), stateDirectory: host.stateDirectory)
+            logger.info("host.socket_group: members of \(group.name) may connect to \(host.frontend)")
+        }
         var bound = BoundSockets(frontend: frontend, backend: backend, zap: zap, clientKeys: frontendCurve,
                                  pluginCurve: pluginCurve.map { (serverKey: $0.0, keys: $0.1) })
         bound.mdp = try bindMajordomo(context: context, hostKeys: hostKeys)

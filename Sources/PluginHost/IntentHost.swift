@@ -66,7 +66,8 @@ public final class IntentHost {
         }
         signal(SIGPIPE, SIG_IGN)
         let mailbox = shell.mailbox  // signal handlers hold the mailbox, never the router
-        let systemd = SystemdService(frontend: host.frontend, logger: logger)
+        let internalEndpoint = InternalEndpoint(context: context, endpoint: InternalEndpoint.name)
+        let systemd = SystemdService(endpoint: internalEndpoint, logger: logger)
         let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
@@ -76,7 +77,7 @@ public final class IntentHost {
         }
         logger.info("IntentBus host \(getpid()) listening: clients \(frontend.lastEndpoint), plugins \(backend.lastEndpoint); \(manifest.plugins.count) plugins from \(manifest.path)")
         systemd.ready(status: "serving \(manifest.plugins.count) plugins on \(frontend.lastEndpoint)")
-        let metricsFile = MetricsFileWriter.start(host, logger: logger)
+        let metricsFile = MetricsFileWriter.start(host, endpoint: internalEndpoint, logger: logger)
         shell.run()
         metricsFile?.stop()
         systemd.stopped()

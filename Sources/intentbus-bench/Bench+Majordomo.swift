@@ -17,7 +17,7 @@ extension Bench {
             IntentsSupported: [MdpEchoIntent]
             timeout: 30s
             max_in_flight: 4096
-        """, hostSettings: "  mdp: \(mdpEndpoint)\n")
+        """, hostLines: ["mdp: \(mdpEndpoint)"])
         let native = try connect("native client → plugin", endpoint, intent: "EchoIntent", watching: [host])
         let mdp = try MajordomoLoadClient(context: context, endpoint: mdpEndpoint)
         guard try mdp.waitUntilAnswering(service: "EchoIntent", seconds: 20) else {

@@ -40,6 +40,8 @@ struct Subject {
     var loadProcesses: Int?
     /// What the CPU row calls the middle and the far end.
     var roles = ("relay", "worker")
+    /// The keys for a CURVE frontend (nil: none).
+    var curve: BenchCurve?
 }
 
 /// CPU time used per answered request in one path, by role, in microseconds.
@@ -142,15 +144,15 @@ final class Bench {
 
     /// A real `intentbus host` on `plugins` (YAML list items); returns its frontend.
     func startHost(_ name: String, plugins: String, dieWithUs: Bool = true,
-                   prefix: [String] = [], hostSettings: String = "") throws -> (String, BenchChild) {
+                   prefix: [String] = [], frontend: String? = nil, hostLines: [String] = []) throws -> (String, BenchChild) {
         let dir = "\(work)/\(name)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let manifest = "\(dir)/plugins.yaml"
+        let extra = ((frontend.map { ["frontend: \($0)"] } ?? []) + hostLines).map { "  \($0)\n" }.joined()
         try """
         host:
           state_dir: \(dir)/state
-        \(hostSettings)
-        plugins:
+        \(extra)plugins:
         \(plugins)
         """.write(toFile: manifest, atomically: true, encoding: .utf8)
         // Warning level: the host logs nothing per request at info either, but busy or
@@ -158,7 +160,7 @@ final class Bench {
         let command = prefix + [bin("intentbus"), "host", "--config", manifest, "--log-level", "warning"]
         let host = try registry.spawn(command[0], Array(command.dropFirst()), label: name, logPath: "\(dir)/host.log",
                                       dieWithUs: dieWithUs)
-        return ("ipc://\(dir)/state/frontend.sock", host)
+        return (frontend ?? "ipc://\(dir)/state/frontend.sock", host)
     }
 
     func echoPluginEntry(id: String = "echo") -> String {
@@ -172,14 +174,17 @@ final class Bench {
     }
 
     /// Connects a client and waits until the path answers `intent`.
-    func connect(_ name: String, _ endpoint: String, intent: String, watching children: [BenchChild]) throws -> Subject {
-        let client = try LoadClient(context: context, endpoint: endpoint)
+    func connect(_ name: String, _ endpoint: String, intent: String, watching children: [BenchChild],
+                 curve: BenchCurve? = nil) throws -> Subject {
+        let client = try LoadClient(context: context, endpoint: endpoint, curve: curve)
         let deadline = MonotonicClock.now() + 30_000_000_000
         while MonotonicClock.now() < deadline {
             for child in children where !child.isRunning {
                 throw BenchFailure("\(child.label) exited during start-up; see its log in \(work)")
             }
-            if try client.waitUntilAnswering(intent: intent, seconds: 2) { return Subject(name: name, client: client, intent: intent) }
+            if try client.waitUntilAnswering(intent: intent, seconds: 2) {
+                return Subject(name: name, client: client, intent: intent, curve: curve)
+            }
         }
         throw BenchFailure("\(name) did not answer \(intent) within 30 s; see the logs in \(work)")
     }
@@ -267,7 +272,8 @@ final class Bench {
         func load(_ s: Subject, count: Int, seconds: Double) throws -> FleetRound {
             let processes = min(s.loadProcesses ?? processes, window)
             return try fleet.round(processes: processes, endpoint: s.client.endpoint, intent: s.intent, size: size, key: s.parameter,
-                            window: window, connections: max(connections, processes), count: count, seconds: seconds, echo: s.echoes)
+                            window: window, connections: max(connections, processes), count: count, seconds: seconds, echo: s.echoes,
+                            curve: s.curve)
         }
         try interleaved(subject, baseline, rounds: rounds ?? settings.throughputRounds, warmUp: { s in
             _ = try load(s, count: min(count, window * 5), seconds: 0.3)

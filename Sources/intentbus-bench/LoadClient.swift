@@ -52,9 +52,10 @@ final class LoadClient {
     /// How long a round waits for a missing answer before it counts it as missing.
     let replyTimeoutMs: Int32 = 3_000
 
-    init(context: ZMQContext, endpoint: String) throws {
+    init(context: ZMQContext, endpoint: String, curve: BenchCurve? = nil) throws {
         self.endpoint = endpoint
         socket = try ZMQSocket(context, .dealer)
+        if let curve { try socket.makeCurveClient(curve.client, serverKey: curve.server) }
         try socket.setHighWaterMarks(send: 100_000, receive: 100_000)
         try socket.setReceiveTimeout(milliseconds: replyTimeoutMs)
         try socket.connect(endpoint)

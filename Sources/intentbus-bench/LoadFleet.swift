@@ -53,17 +53,19 @@ final class LoadFleet {
     /// connections and the count split evenly between them (the first ones take the
     /// remainder). Every process needs at least one connection and one request in flight.
     func round(processes: Int, endpoint: String, intent: String, size: Int, key: String = "p", window: Int,
-               connections: Int, count: Int, seconds: Double, echo: Bool = true) throws -> FleetRound {
+               connections: Int, count: Int, seconds: Double, echo: Bool = true,
+               curve: BenchCurve? = nil) throws -> FleetRound {
         precondition(processes >= 1 && processes <= names.count && connections >= processes && window >= connections)
         func share(_ total: Int, _ i: Int) -> Int { total / processes + (i < total % processes ? 1 : 0) }
         for i in 0..<processes {
-            let command: JSON = [
+            var command: [String: JSON] = [
                 "op": "round", "endpoint": .string(endpoint), "intent": .string(intent), "size": .int(Int64(size)),
                 "key": .string(key), "window": .int(Int64(share(window, i))),
                 "connections": .int(Int64(share(connections, i))), "count": .int(Int64(share(count, i))),
                 "seconds": .double(seconds), "echo": .bool(echo),
             ]
-            try control.send(to: Data(names[i].utf8), [Frame(command.canonicalString)])
+            if let curve { command["curve"] = curve.json }
+            try control.send(to: Data(names[i].utf8), [Frame(JSON.object(command).canonicalString)])
         }
         var merged = FleetRound(processes: processes)
         var answered = 0

@@ -9,21 +9,9 @@ import IntentBusCLI
 struct Command: Sendable {
     let spec: CommandSpec
     let run: @Sendable (Arguments) throws -> Int32
-    /// For a command not yet declared: it parses its own words (`Arguments(argv, valued:,
-    /// booleans:)`) and prints its own `--help`. Only its name and summary are declared
-    /// (the list of commands, "did you mean" for its name, completion of its name).
-    let runRaw: (@Sendable ([String]) throws -> Int32)?
-
     init(spec: CommandSpec, run: @escaping @Sendable (Arguments) throws -> Int32) {
         self.spec = spec
         self.run = run
-        self.runRaw = nil
-    }
-
-    init(name: String, summary: String, runRaw: @escaping @Sendable ([String]) throws -> Int32) {
-        self.spec = CommandSpec(name: name, summary: summary, options: [])
-        self.run = { _ in ExitCode.usage }
-        self.runRaw = runRaw
     }
 }
 
@@ -41,16 +29,10 @@ enum Commands {
         Command(spec: ChoicesCommand.spec, run: ChoicesCommand.run),
         Command(spec: ValidateCommand.spec, run: ValidateCommand.run),
         Command(spec: KeygenCommand.spec, run: KeygenCommand.run),
-        // Not declared yet: they parse their own words (SayCommand.swift, ShortcutsCommand.swift,
-        // SuggestionsCommand.swift).
-        Command(name: "say", summary: "run the intent a phrase names (\"Öffne Website in FocusFlow\")",
-                runRaw: { try SayCommand.run($0) }),
-        Command(name: "shortcuts", summary: "add, list, edit or delete your own phrases (\"Add to Siri\")",
-                runRaw: { try ShortcutsCommand.run($0) }),
-        Command(name: "suggestions", summary: "what you are likely to want now, from donations",
-                runRaw: { try SuggestionsCommand.run($0, command: "suggestions") }),
-        Command(name: "donations", summary: "list, add or delete donations",
-                runRaw: { try SuggestionsCommand.run($0, command: "donations") }),
+        Command(spec: SayCommand.spec, run: SayCommand.run),
+        Command(spec: ShortcutsCommand.spec, run: ShortcutsCommand.run),
+        Command(spec: SuggestionsCommand.suggestionsSpec, run: SuggestionsCommand.runSuggestions),
+        Command(spec: SuggestionsCommand.donationsSpec, run: SuggestionsCommand.runDonations),
         Command(spec: CompletionCommand.spec, run: CompletionCommand.run),
         Command(spec: CompletionCommand.helperSpec, run: CompletionCommand.runHelper),
     ]

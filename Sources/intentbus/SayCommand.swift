@@ -1,36 +1,36 @@
 import Foundation
 import IntentBus
+import IntentBusCLI
 
 /// `intentbus say "…"`: runs whatever intent a phrase names (`ib.say`), with the usual
 /// prompts, progress and final answer.
 enum SayCommand {
-    static let usage = """
-    usage: intentbus say TEXT… [options]
+    static let spec = CommandSpec(
+        name: "say", summary: "run the intent a phrase names (\"Öffne Website in FocusFlow\")",
+        synopsis: ["say TEXT… [options]"],
+        discussion: """
+        Runs the intent a phrase names: a phrase you recorded (intentbus shortcuts add)
+        first, then the plugins' app shortcuts and legacy phrases. Case, accents,
+        punctuation and spacing don't matter. A slot is filled from what you said: an entity
+        by the plugin's query, an enum by a case's name. Prompts are asked as with send.
+        """,
+        positionals: [PositionalSpec("TEXT", variadic: true)],
+        options: [
+            .flag("match", "show what the phrase would run, without running it"),
+            .repeated("answer", "name=value", "answer a prompt without asking (repeatable), as with send"),
+            .value("client", "ID", "a stable client identity (remembered choices, donations)"),
+            .value("credential", "SECRET", "the client credential for restricted intents\n(or $INTENTBUS_CREDENTIAL)"),
+            .value("timeout", "S", "seconds to wait for the plugin, 0.001…86400"),
+            .flag("json", "print the whole reply as JSON"),
+        ] + CommonOptions.host,
+        footer: "Exit codes as for send; no matching phrase is a bus error (3), listing the closest.")
 
-    Runs the intent a phrase names: a phrase you recorded (intentbus shortcuts add)
-    first, then the plugins' app shortcuts and legacy phrases. Case, accents,
-    punctuation and spacing don't matter. A slot is filled from what you said: an entity
-    by the plugin's query, an enum by a case's name. Prompts are asked as with send.
-
-    options:
-      --match              show what the phrase would run, without running it
-      --answer name=value  answer a prompt without asking (repeatable), as with send
-      --client ID          a stable client identity (remembered choices, donations)
-      --credential SECRET  the client credential for restricted intents
-      --timeout S          seconds to wait for the plugin
-      --json               print the whole reply as JSON
-      --config FILE | --endpoint EP
-    Exit codes as for send; no matching phrase is a bus error (3), listing the closest.
-    """
-
-    static func run(_ argv: [String]) throws -> Int32 {
-        let args = try Arguments(argv, valued: ["answer", "client", "credential", "timeout", "config", "endpoint"],
-                                 booleans: ["match", "json", "help"])
-        if args.flag("help") { print(usage); return ExitCode.success }
+    static func run(_ args: Arguments) throws -> Int32 {
         let text = args.positionals.joined(separator: " ")
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("say needs TEXT") }
         let endpoint = try resolveEndpoint(args)
-        let client = try IntentClient(endpoint: endpoint)
+        let curve = try curveKeys(args)
+        let client = try connectedClient(endpoint: endpoint, curve: curve)
         if args.flag("match") {
             do {
                 let match = try client.control("ib.say.match", ["text": .string(text)])
@@ -47,8 +47,7 @@ enum SayCommand {
         }
         var options = RequestOptions()
         if let t = args.value("timeout") {
-            guard let s = Double(t), s > 0, s <= 3600 else { throw UsageError("--timeout takes seconds within 0…3600, got \(t)") }
-            options.timeout = .milliseconds(Int64(s * 1000))
+            options.timeout = try NumberOption.seconds(t, flag: "timeout", within: NumberOption.timeoutSeconds)
         }
         options.credential = args.value("credential") ?? ProcessInfo.processInfo.environment["INTENTBUS_CREDENTIAL"]
         options.clientIdentity = args.value("client")
@@ -58,7 +57,7 @@ enum SayCommand {
             answers[String(a[..<eq])] = String(a[a.index(after: eq)...])
         }
         let prompter = Prompter(answers: answers, interactive: isatty(0) == 1) { entity in
-            guard let side = try? IntentClient(endpoint: endpoint),
+            guard let side = try? IntentClient(endpoint: endpoint, curve: curve),
                   let body = try? side.control("ib.entities", ["entity": .string(entity), "query": "suggested"],
                                                wait: .seconds(3)) else { return [] }
             return body["results"]?.arrayValue ?? []

@@ -1,31 +1,40 @@
 import Foundation
 import IntentBus
+import IntentBusCLI
 
 /// `intentbus shortcuts add|list|edit|delete`: phrases people record for an intent with
 /// fixed parameters ("Add to Siri"), through the host intents `ib.shortcuts.*`.
 enum ShortcutsCommand {
-    static let usage = """
-    usage: intentbus shortcuts add PHRASE INTENT [key=value | key:=JSON …] [--plugin ID]
-           intentbus shortcuts add --donation IDENTIFIER [PHRASE]
-           intentbus shortcuts list [--all] [--json]
-           intentbus shortcuts edit PHRASE [--phrase NEW] [--intent INTENT] [--plugin ID] [key=value …]
-           intentbus shortcuts delete PHRASE
-      common options: --client ID, --config FILE | --endpoint EP
+    static let spec = CommandSpec(
+        name: "shortcuts", summary: "add, list, edit or delete your own phrases (\"Add to Siri\")",
+        synopsis: ["shortcuts add PHRASE INTENT [key=value | key:=JSON …] [--plugin ID]",
+                   "shortcuts add --donation IDENTIFIER [PHRASE]",
+                   "shortcuts list [--all] [--json]",
+                   "shortcuts edit PHRASE [--phrase NEW] [--intent INTENT] [--plugin ID] [key=value …]",
+                   "shortcuts delete PHRASE"],
+        discussion: """
+        add      records PHRASE for INTENT with these parameters; `intentbus say PHRASE` then
+                 runs it. A phrase already taken (by you, or by a plugin's phrase for another
+                 intent) is refused, naming who has it. --donation takes the intent, the
+                 parameters and the suggested phrase of a donation.
+        list     your phrases; --all adds every plugin's app and legacy phrases
+        edit     changes a phrase, its intent, plugin or parameters (given ones replace all)
+        delete   forgets a phrase
+        """,
+        positionals: [PositionalSpec("ACTION", completion: .words(["add", "list", "edit", "delete"])),
+                      PositionalSpec("ARGS", variadic: true)],
+        options: [
+            .value("plugin", "ID", "the plugin that runs it", completion: .dynamic("plugins")),
+            .value("donation", "IDENTIFIER", "add: take intent, parameters and phrase from this donation"),
+            .value("phrase", "NEW", "edit: the new phrase"),
+            .value("intent", "INTENT", "edit: the new intent", completion: .dynamic("intents")),
+            .flag("all", "list: every plugin's app and legacy phrases too"),
+            .value("client", "ID", "whose phrases (default: this client's identity)"),
+            .flag("json", "print the answer as JSON"),
+        ] + CommonOptions.host,
+        footer: "Exit codes: 0 done, 2 usage, 3 bus error (e.g. phrase taken), 5 host unreachable.")
 
-    add      records PHRASE for INTENT with these parameters; `intentbus say PHRASE` then
-             runs it. A phrase already taken (by you, or by a plugin's phrase for another
-             intent) is refused, naming who has it. --donation takes the intent, the
-             parameters and the suggested phrase of a donation.
-    list     your phrases; --all adds every plugin's app and legacy phrases
-    edit     changes a phrase, its intent, plugin or parameters (given ones replace all)
-    delete   forgets a phrase
-    Exit codes: 0 done, 2 usage, 3 bus error (e.g. phrase taken), 5 host unreachable.
-    """
-
-    static func run(_ argv: [String]) throws -> Int32 {
-        let args = try Arguments(argv, valued: ["plugin", "donation", "phrase", "intent", "client", "config", "endpoint"],
-                                 booleans: ["all", "json", "help"])
-        if args.flag("help") { print(usage); return ExitCode.success }
+    static func run(_ args: Arguments) throws -> Int32 {
         guard let action = args.positionals.first else { throw UsageError("shortcuts needs add, list, edit or delete") }
         let rest = Array(args.positionals.dropFirst())
         var request: [String: JSON] = [:]
@@ -64,7 +73,7 @@ enum ShortcutsCommand {
         default:
             throw UsageError("unknown shortcuts action \"\(action)\" (add, list, edit or delete)")
         }
-        let client = try IntentClient(endpoint: try resolveEndpoint(args), curve: try curveKeys(args))
+        let client = try connectedClient(endpoint: try resolveEndpoint(args), curve: try curveKeys(args))
         let body: JSON
         do {
             body = try client.control(intentName, .object(request))

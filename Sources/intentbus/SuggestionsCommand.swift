@@ -1,29 +1,52 @@
 import Foundation
 import IntentBus
+import IntentBusCLI
 
 /// `intentbus suggestions` and `intentbus donations`: what the host learned from
 /// donations (`ib.suggestions`, `ib.donate`, `ib.donations.*`).
 enum SuggestionsCommand {
-    static let usage = """
-    usage: intentbus suggestions [--limit N] [--now ISO-TIME] [--json]
-           intentbus donations list [--plugin ID] [--json]
-           intentbus donations add INTENT [key=value …] [--identifier ID] [--group G]
-                                   [--title T] [--phrase P] [--plugin ID]
-           intentbus donations delete (--identifier ID … | --group G | --plugin ID | --all)
-      common options: --client ID, --config FILE | --endpoint EP
+    static let suggestionsSpec = CommandSpec(
+        name: "suggestions", summary: "what you are likely to want now, from donations",
+        synopsis: ["suggestions [--limit N] [--now ISO-TIME] [--json]"],
+        discussion: """
+        What you are likely to want now, ranked by how often, how recently and at what time
+        of day you did it, each with a phrase to say.
+        """,
+        options: [
+            .value("limit", "N", "at most N suggestions, 1…50"),
+            .value("now", "ISO-TIME", "rank as if it were this time"),
+            .value("client", "ID", "whose donations (default: this client's identity)"),
+            .flag("json", "print the answer as JSON"),
+        ] + CommonOptions.host,
+        footer: "Exit codes: 0 done, 2 usage, 3 bus error, 5 host unreachable.")
 
-    suggestions  what you are likely to want now, ranked by how often, how recently and
-                 at what time of day you did it, each with a phrase to say
-    donations    the interactions the host remembers (it donates each legacy or
-                 new-style request that succeeds; plugins and clients donate too),
-                 and deleting them
-    """
+    static let donationsSpec = CommandSpec(
+        name: "donations", summary: "list, add or delete donations",
+        synopsis: ["donations list [--plugin ID] [--json]",
+                   "donations add INTENT [key=value …] [--identifier ID] [--group G] [--title T] [--phrase P] [--plugin ID]",
+                   "donations delete (--identifier ID … | --group G | --plugin ID | --all)"],
+        discussion: """
+        The interactions the host remembers (it donates each legacy or new-style request
+        that succeeds; plugins and clients donate too), and deleting them.
+        """,
+        positionals: [PositionalSpec("ACTION", completion: .words(["list", "add", "delete"])),
+                      PositionalSpec("ARGS", variadic: true)],
+        options: [
+            .value("plugin", "ID", "the plugin donated for (list, add, delete)", completion: .dynamic("plugins")),
+            .repeated("identifier", "ID", "add: the donation's identifier; delete: one to delete (repeatable)"),
+            .value("group", "G", "add: its group; delete: every donation in it"),
+            .value("title", "T", "add: its title"),
+            .value("phrase", "P", "add: its suggested phrase"),
+            .flag("all", "delete: every donation"),
+            .value("client", "ID", "whose donations (default: this client's identity)"),
+            .flag("json", "print the answer as JSON"),
+        ] + CommonOptions.host,
+        footer: "Exit codes: 0 done, 2 usage, 3 bus error, 5 host unreachable.")
 
-    static func run(_ argv: [String], command: String) throws -> Int32 {
-        let args = try Arguments(argv, valued: ["limit", "now", "plugin", "identifier", "group", "title", "phrase",
-                                                "client", "config", "endpoint"],
-                                 booleans: ["all", "json", "help"])
-        if args.flag("help") { print(usage); return ExitCode.success }
+    static func runSuggestions(_ args: Arguments) throws -> Int32 { try run(args, command: "suggestions") }
+    static func runDonations(_ args: Arguments) throws -> Int32 { try run(args, command: "donations") }
+
+    private static func run(_ args: Arguments, command: String) throws -> Int32 {
         var request: [String: JSON] = [:]
         if let c = args.value("client") { request["client"] = .string(c) }
         let intentName: String
@@ -62,7 +85,7 @@ enum SuggestionsCommand {
                 throw UsageError("donations needs list, add or delete")
             }
         }
-        let client = try IntentClient(endpoint: try resolveEndpoint(args), curve: try curveKeys(args))
+        let client = try connectedClient(endpoint: try resolveEndpoint(args), curve: try curveKeys(args))
         let body: JSON
         do {
             body = try client.control(intentName, .object(request))

@@ -22,7 +22,6 @@ func main() -> Int32 {
     do {
         let spec = try Commands.tool.command(word)
         known = true
-        if let raw = Commands.named(spec.name)?.runRaw { return try raw(argv) }
         let args = try Arguments(argv, spec: spec)
         if args.flag("help") {
             print(Commands.tool.usage(of: spec), terminator: "")

@@ -18,6 +18,10 @@ public struct ClientGrant: Sendable, Equatable {
     public var ratePerSecond: Int?
     public var rateBurst: Int?
 
+    /// The host's own helpers on the internal endpoint (systemd watchdog, metrics file):
+    /// they ask for the host's figures and nothing else.
+    public static let hostInternal = ClientGrant(name: "ib.host", publicKey: "", intents: ["ib.ping", "ib.metrics", "ib.status"])
+
     /// Whether it may call `intent`.
     public func allows(_ intent: String) -> Bool {
         intents.contains { pattern in

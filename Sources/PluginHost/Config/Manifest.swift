@@ -116,6 +116,10 @@ public struct HostSettings: Sendable {
     public var metricsFile: String?
     /// `metrics_interval:` how often `metricsFile` is rewritten. Default 5 s, 1 s…1 h.
     public var metricsInterval: Duration = .seconds(5)
+    /// `socket_group:` the group whose members may connect to an ipc frontend (the socket
+    /// becomes 0660 in that group, and the state directory 0710 when the socket is in it);
+    /// nil: the host's user only (0600). Checked at load: the group exists.
+    public var socketGroup: SocketGroup?
     /// `insecure: true`: tcp endpoints without CURVE (a warning at each start).
     public var insecure = false
     /// `clients:` the clients known by their CURVE public key, with their rights.

@@ -88,6 +88,8 @@ extension ManifestAssembler {
                 }
                 settings.clientCredential = self.credential(inline: credential, file: credentialFile)
                 decodeMetrics(file: metricsFile, interval: metricsInterval, into: &settings)
+                settings.socketGroup = decodeSocketGroup(m.optional("socket_group", as: Marked<String>.self),
+                                                         frontend: settings.frontend)
                 settings.mdp = decodeMajordomo(m, insecure: settings.insecure, others: [settings.frontend, settings.backend])
             }
         }

@@ -35,7 +35,7 @@ extension RouterCore {
             return reject(envelope, msg, error)
         }
         let exchange = openExchange(envelope, msg, pluginIndex: chosen, options: options,
-                                    header: pluginHeader(options: options), body: msg.body)
+                                    header: pluginHeader(options: options), body: msg.body, state: state)
         if let question { return askForPlugin(exchange, candidates: candidates, prompt: question) }
         if let named = options["plugin"]?.stringValue, options["remember"]?.boolValue == true {
             return rememberThenDispatch(exchange, slot, plugin: named, received: msg)
@@ -61,8 +61,9 @@ extension RouterCore {
 
     /// Registers a new exchange for a client request, under a fresh host request id.
     func openExchange(_ envelope: RoutingEnvelope, _ msg: WireMessage, pluginIndex: Int, options: JSON,
-                      header: Frame, body: Frame) -> Exchange {
-        let state = clients.state(for: envelope.identity)
+                      header: Frame, body: Frame, state known: ClientState? = nil) -> Exchange {
+        // The caller usually has the client's state already: one table lookup per request.
+        let state = known ?? clients.state(for: envelope.identity)
         let exchange = Exchange(hostId: exchanges.nextId(), client: envelope, clientState: state,
                                 clientRequestId: msg.requestId, intent: msg.intent, pluginIndex: pluginIndex,
                                 timeout: requestTimeout(slots[pluginIndex], options: options), options: options,

@@ -12,7 +12,14 @@ extension RouterCore {
     func grant(for state: ClientState, frames: [Frame]) -> ClientGrant? {
         guard clientKeysRequired else { return nil }
         if let known = state.grant { return known }
-        guard frames.count > 1, let user = frames[1].property("User-Id"), user.hasPrefix("client:") else { return nil }
+        guard frames.count > 1 else { return nil }
+        guard let user = frames[1].property("User-Id") else {
+            // No connection metadata at all: an inproc peer, which only the host's own
+            // helpers can be (InternalEndpoint). A tcp or ipc peer always has Socket-Type.
+            if frames[1].property("Socket-Type") == nil { state.grant = .hostInternal }
+            return state.grant
+        }
+        guard user.hasPrefix("client:") else { return nil }
         let name = String(user.dropFirst("client:".count))
         state.grant = manifest.host.clients.first { $0.name == name }
         return state.grant

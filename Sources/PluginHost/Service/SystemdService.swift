@@ -8,13 +8,13 @@ import IntentBus
 /// Thread-safe: `stopping()` runs on a signal handler's queue, the rest on the host's thread.
 public final class SystemdService: Sendable {
     private let notifier: SystemdNotifier?
-    private let frontend: String
+    private let endpoint: InternalEndpoint
     private let logger: Logger
     private let watchdog = WatchdogBox()
 
-    public init(frontend: String, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(endpoint: InternalEndpoint, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.notifier = SystemdNotifier.fromEnvironment(environment, logger: logger)
-        self.frontend = frontend
+        self.endpoint = endpoint
         self.logger = logger
     }
 
@@ -22,7 +22,7 @@ public final class SystemdService: Sendable {
     public func ready(status: String) {
         guard let notifier else { return }
         notify { () throws(SystemdNotifyError) in try notifier.ready(status: status) }
-        watchdog.set(SystemdWatchdog.start(notifier, frontend: frontend, logger: logger))
+        watchdog.set(SystemdWatchdog.start(notifier, endpoint: endpoint, logger: logger))
         logger.debug("systemd: READY=1 sent to \(notifier.socketPath)\(notifier.watchdogInterval.map { "; watchdog ping every \($0.humanText)" } ?? "")")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBus
+internal import CLinuxSupport
 
 /// Donations and suggestions: `ib.donate`, `ib.donations.list`, `ib.donations.delete`,
 /// `ib.suggestions`, and the donations the host records itself.
@@ -49,13 +50,10 @@ extension ShortcutCenter {
     /// Whether the frame's bytes contain `donation` (also in `delete_donations`).
     static func mentionsDonation(_ frame: Frame) -> Bool {
         guard frame.count >= 8 else { return false }
-        let needle = Array("donation".utf8)
+        // memmem(3): no allocation and no per-byte closure on every REPLY of the plain path.
         return frame.withBytes { bytes in
-            guard bytes.count >= needle.count else { return false }
-            for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-                if (1..<needle.count).allSatisfy({ bytes[start + $0] == needle[$0] }) { return true }
-            }
-            return false
+            guard let base = bytes.baseAddress else { return false }
+            return ib_memmem(base, bytes.count, "donation", 8) != nil
         }
     }
 

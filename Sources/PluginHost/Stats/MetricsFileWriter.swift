@@ -5,75 +5,37 @@ import IntentBus
 /// `host.metrics_interval`, for node_exporter's textfile collector: into a temporary file
 /// in the same directory, then renamed over the target, so a reader never sees half a file.
 ///
-/// It asks the router for `ib.metrics` over the frontend like any client, so the router
-/// needs no timer of its own for it. Threading: one thread of its own; `stop()` from any.
-public final class MetricsFileWriter: @unchecked Sendable {
-    // @unchecked: `stopped` is only touched while holding `lock`.
+/// It asks the router for `ib.metrics` through the host's internal endpoint, so the router
+/// needs no timer of its own for it. Threading: the probe's thread; `stop()` from any.
+public final class MetricsFileWriter: Sendable {
     public let path: String
-    private let interval: Duration
-    private let frontend: String
-    private let logger: Logger
-    private let lock = Lock()
-    private var stopped = false
-    private let done = DispatchSemaphore(value: 0)
+    private let probe: HostProbe
 
     /// Starts writing when the manifest names a metrics file; nil otherwise.
-    public static func start(_ settings: HostSettings, logger: Logger) -> MetricsFileWriter? {
+    public static func start(_ settings: HostSettings, endpoint: InternalEndpoint, logger: Logger) -> MetricsFileWriter? {
         guard let path = settings.metricsFile else { return nil }
-        let writer = MetricsFileWriter(path: path, interval: settings.metricsInterval, frontend: settings.frontend,
-                                       logger: logger)
-        let thread = Thread { writer.loop() }
-        thread.name = "metrics-file"
-        thread.start()
-        return writer
+        let probe = HostProbe(name: "metrics-file", endpoint: endpoint, intent: "ib.metrics", wait: .seconds(5),
+                              interval: settings.metricsInterval, logger: logger) { result, failing in
+            do {
+                let body = try result.get()
+                try Self.writeAtomically(body["text"]?.stringValue ?? "", to: path)
+                if failing { logger.info("metrics file: writing \(path) again") }
+                return true
+            } catch {
+                if !failing { logger.warning("metrics file: \(path) not updated: \(error)") }
+                return false
+            }
+        }
+        return MetricsFileWriter(path: path, probe: probe)
     }
 
-    private init(path: String, interval: Duration, frontend: String, logger: Logger) {
+    private init(path: String, probe: HostProbe) {
         self.path = path
-        self.interval = interval
-        self.frontend = frontend
-        self.logger = logger
+        self.probe = probe
     }
 
     /// Stops writing (the last file stays); waits at most 0.5 s for the thread.
-    public func stop() {
-        let wasRunning = lock.withLock { () -> Bool in
-            defer { stopped = true }
-            return !stopped
-        }
-        // A request in progress may wait for a router that is shutting down: do not hold
-        // the host's exit for it.
-        if wasRunning { _ = done.wait(timeout: .now() + 0.5) }
-    }
-
-    private var isStopped: Bool { lock.withLock { stopped } }
-
-    private func loop() {
-        defer { done.signal() }
-        guard let client = try? IntentClient(endpoint: frontend, context: ZMQContext()) else {
-            logger.error("metrics file: cannot open a socket to \(frontend); not writing \(path)")
-            return
-        }
-        client.hostSlack = .zero
-        var failing = false
-        while !isStopped {
-            do {
-                let body = try client.control("ib.metrics", wait: .seconds(5))
-                try Self.writeAtomically(body["text"]?.stringValue ?? "", to: path)
-                if failing { logger.info("metrics file: writing \(path) again") }
-                failing = false
-            } catch {
-                if !failing { logger.warning("metrics file: \(path) not updated: \(error)") }
-                failing = true
-            }
-            var remaining = Int64(interval.nanoseconds)
-            while remaining > 0 && !isStopped {
-                let step = min(remaining, 50_000_000)
-                usleep(UInt32(step / 1_000))
-                remaining -= step
-            }
-        }
-    }
+    public func stop() { probe.stop() }
 
     /// Writes `text` to a temporary file beside `path`, flushes it, and renames it over
     /// `path` (rename(2) is atomic within one file system).

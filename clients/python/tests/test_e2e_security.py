@@ -2,6 +2,7 @@
 Python plugin that the host spawns over a CURVE backend: who may connect, what each
 client may do, and the modes of the host's files."""
 
+import json
 import os
 import socket
 import stat
@@ -31,7 +32,7 @@ def keypair():
 class CurveHost:
     """A host on tcp://127.0.0.1 with CURVE, started by the test and stopped by pid."""
 
-    def __init__(self, clients, plugins, umask=None):
+    def __init__(self, clients, plugins, umask=None, host_extra=(), env_extra=None):
         self.dir = tempfile.mkdtemp(prefix="ibsec-", dir="/tmp")
         self.frontend = f"tcp://127.0.0.1:{free_port()}"
         backend = f"tcp://127.0.0.1:{free_port()}"
@@ -39,10 +40,11 @@ class CurveHost:
         for c in clients:
             lines += [f"    - name: {c['name']}", f"      public_key: \"{c['public']}\""]
             lines += [f"      {k}: {v}" for k, v in c.get("extra", {}).items()]
+        lines += [f"  {line}" for line in host_extra]
         with open(os.path.join(self.dir, "plugins.yaml"), "w") as f:
             f.write("\n".join(lines) + "\nplugins:\n" + "\n".join(plugins) + "\n")
         self.log_path = os.path.join(self.dir, "host.log")
-        env = dict(os.environ, PYTHONPATH=str(REPO / "clients" / "python"))
+        env = dict(os.environ, PYTHONPATH=str(REPO / "clients" / "python"), **(env_extra or {}))
         self._log = open(self.log_path, "wb")
         self.process = subprocess.Popen(
             [binary("intentbus"), "host", "--config", os.path.join(self.dir, "plugins.yaml"), "--log-level", "debug"],
@@ -225,3 +227,111 @@ def test_keygen_and_the_cli_over_curve(curve_host, tmp_path):
     # Without the key the CLI says the host is unreachable (the handshake never completes).
     bare = subprocess.run(send[:6], capture_output=True, text=True, timeout=30)
     assert bare.returncode == 5
+    # The phrase commands take the same keys (they were keyless before).
+    keys = ["--endpoint", host.frontend, "--key", str(tmp_path / "kiosk.key"),
+            "--server-key", os.path.join(host.state, "host.pub")]
+    for words in (["shortcuts", "list", "--json"], ["suggestions", "--json"], ["donations", "list", "--json"]):
+        out = subprocess.run([binary("intentbus")] + words + keys, capture_output=True, text=True, timeout=30)
+        assert out.returncode == 0, (words, out.stderr)
+        json.loads(out.stdout)
+    out = subprocess.run([binary("intentbus"), "say", "nothing like this", "--match"] + keys,
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 3 and "no phrase matches" in out.stderr, out.stderr
+    out = subprocess.run([binary("intentbus"), "say", "nothing like this", "--match"] + keys[:2],
+                         capture_output=True, text=True, timeout=30)
+    assert out.returncode == 5, out.stderr
+
+
+def test_watchdog_and_metrics_file_work_behind_a_curve_frontend(curve_host):
+    """The host's own helpers ask the router through an inproc endpoint, so a CURVE tcp
+    frontend (which would refuse a keyless connection) does not stop them."""
+    public, _ = keypair()
+    notify_dir = tempfile.mkdtemp(prefix="ibnotify-", dir="/tmp")
+    notify_path = os.path.join(notify_dir, "notify.sock")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        listener.bind(notify_path)
+        listener.settimeout(0.2)
+        host = curve_host([{"name": "viewer", "public": public}], [py_plugin("alpha")],
+                          host_extra=["metrics_file: metrics.prom", "metrics_interval: 1s"],
+                          env_extra={"NOTIFY_SOCKET": notify_path, "WATCHDOG_USEC": "400000"})
+        metrics = os.path.join(host.dir, "metrics.prom")
+        got = []
+        deadline = time.monotonic() + 20
+        while (got.count("WATCHDOG=1") < 3 or not os.path.exists(metrics)) and time.monotonic() < deadline:
+            try:
+                got.append(listener.recv(4096).decode())
+            except socket.timeout:
+                pass
+        assert got and got[0].startswith("READY=1"), got
+        assert got.count("WATCHDOG=1") >= 3, f"{got}\n{host.log}"
+        with open(metrics) as f:
+            text = f.read()
+        assert "intentbus_plugin_requests_served_total{plugin=\"alpha\"}" in text, text
+        assert "did not answer ib.ping" not in host.log and "not updated" not in host.log, host.log
+    finally:
+        listener.close()
+        os.unlink(notify_path) if os.path.exists(notify_path) else None
+        os.rmdir(notify_dir)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run a client as another user")
+def test_socket_group_lets_its_members_in_and_nobody_else():
+    """host.socket_group: the ipc frontend is 0660 in the group and the state directory
+    0710, so a member (here `nobody` with the group `daemon` added) connects and anyone
+    else (plain `nobody`) is refused by the file system."""
+    import grp
+    import pwd
+    import pathlib
+    import shutil
+    # A directory every user can pass through (pytest's own tmp dirs are 0700), as /run is.
+    tmp_path = pathlib.Path(tempfile.mkdtemp(prefix="ibgroup-", dir="/tmp"))
+    os.chmod(tmp_path, 0o755)
+    group = grp.getgrnam("daemon")
+    nobody = pwd.getpwnam("nobody")
+    manifest = tmp_path / "plugins.yaml"
+    manifest.write_text("host:\n  state_dir: state\n  socket_group: daemon\nplugins:\n" + py_plugin("py") + "\n")
+    log = open(tmp_path / "host.log", "wb")
+    host = subprocess.Popen([binary("intentbus"), "host", "--config", str(manifest)], stdout=log, stderr=subprocess.STDOUT,
+                            cwd=str(REPO), env=dict(os.environ, PYTHONPATH=str(REPO / "clients" / "python")))
+    try:
+        frontend = tmp_path / "state" / "frontend.sock"
+        deadline = time.monotonic() + 20
+        while not frontend.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)
+        st = os.stat(frontend)
+        assert (stat.S_IMODE(st.st_mode), st.st_gid) == (0o660, group.gr_gid)
+        st = os.stat(tmp_path / "state")
+        assert (stat.S_IMODE(st.st_mode), st.st_gid) == (0o710, group.gr_gid)
+        assert stat.S_IMODE(os.stat(tmp_path / "state" / "choices.sqlite3").st_mode) == 0o600
+
+        def send(extra_groups):
+            return subprocess.run([binary("intentbus"), "send", "PyIntent", "--endpoint", f"ipc://{frontend}",
+                                   "--timeout", "5"], capture_output=True, text=True, timeout=30,
+                                  user=nobody.pw_uid, group=nobody.pw_gid, extra_groups=extra_groups,
+                                  env={"PATH": "/usr/bin:/bin", "HOME": "/tmp"})
+        member = send([group.gr_gid])
+        assert member.returncode == 0, member.stderr
+        outsider = send([])
+        assert outsider.returncode == 5, (outsider.stdout, outsider.stderr)
+    finally:
+        host.terminate()
+        host.wait(timeout=15)
+        log.close()
+        shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_socket_group_is_checked_at_load(tmp_path):
+    manifest = tmp_path / "plugins.yaml"
+    manifest.write_text("host:\n  state_dir: state\n  socket_group: no-such-group-here\nplugins:\n" + py_plugin("py") + "\n")
+    out = subprocess.run([binary("intentbus"), "host", "--config", str(manifest)], capture_output=True, text=True,
+                         timeout=20, cwd=str(REPO))
+    assert out.returncode == 6, out
+    assert "plugins.yaml:3:17: error: host.socket_group: no group named 'no-such-group-here' on this system" in out.stderr
+    manifest.write_text("host:\n  frontend: tcp://127.0.0.1:7001\n  socket_group: daemon\nplugins:\n"
+                        + py_plugin("py") + "\n")
+    out = subprocess.run([binary("intentbus"), "host", "--config", str(manifest)], capture_output=True, text=True,
+                         timeout=20, cwd=str(REPO))
+    assert out.returncode == 6, out
+    assert "host.socket_group: applies to an ipc frontend only" in out.stderr

@@ -20,10 +20,13 @@ from hypothesis import strategies as st
 from intentbus import WireError
 from intentbus.wire import INT64_MAX, INT64_MIN, canonical_json, parse_json
 
+import fuzzing_json
 from conftest import binary
 from fuzzing import Rounds
 
 EXAMPLES = 300
+# Cases per fast batch in a `make fuzz` run (fuzzing_json.py), between hypothesis rounds.
+BATCH = 20_000
 
 
 class SwiftCanonical:
@@ -110,6 +113,20 @@ def test_fuzz_swift_writes_pythons_canonical_bytes_for_any_value(swift):
             assert canonical_json(parse_json(text)) == expected
 
         check()
+        if rounds.fuzzing:
+            fast_round(n)
+
+    def fast_round(n):
+        rng = random.Random(n)
+        texts = [fuzzing_json.dumps(fuzzing_json.value(rng), rng) for _ in range(BATCH)]
+        for text, got in zip(texts, fuzzing_json.batch(swift, texts)):
+            rounds.cases += 1
+            if python_verdict(text)[0] == "err":
+                assert got[0] == "err", text
+                continue
+            expected = reference(text)
+            assert got == ("ok", expected), text
+            assert canonical_json(parse_json(text)) == expected
 
     rounds.run(round_fn)
 
@@ -134,5 +151,17 @@ def test_fuzz_swift_and_python_agree_on_any_bytes(swift):
                 assert s[1] == p[1], data
 
         check()
+        if rounds.fuzzing:
+            fast_round(n)
+
+    def fast_round(n):
+        rng = random.Random(n)
+        inputs = fuzzing_json.random_inputs(rng, BATCH, mutate)
+        for data, s in zip(inputs, fuzzing_json.batch(swift, inputs)):
+            rounds.cases += 1
+            p = python_verdict(data)
+            assert s[0] == p[0], f"{data!r}: Swift {s}, Python {p}"
+            if s[0] == "ok":
+                assert s[1] == p[1], data
 
     rounds.run(round_fn)

@@ -1,0 +1,15 @@
+import IntentBus
+
+/// The keys a load connection needs for a CURVE frontend, as the round command carries
+/// them: `"curve": {"server": Z85, "public": Z85, "secret": Z85}`.
+struct LoadCurveKeys: Hashable {
+    let server: String
+    let publicKey: String
+    let secretKey: String
+
+    init?(_ json: JSON?) {
+        guard let json, let server = json["server"]?.stringValue, let publicKey = json["public"]?.stringValue,
+              let secretKey = json["secret"]?.stringValue else { return nil }
+        (self.server, self.publicKey, self.secretKey) = (server, publicKey, secretKey)
+    }
+}
