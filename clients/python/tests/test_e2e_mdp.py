@@ -87,6 +87,11 @@ def test_a_request_and_its_reply_from_a_python_plugin(start_host, closing):
     error = client.call("PyIntent", {"error": "no way"})
     assert error["status"] == "error" and error["error"]["code"] == "plugin_error"
     assert client.call("NoSuchIntent")["error"]["code"] == "unknown_intent"
+    # A plugin that crashes mid-request: still one reply, the error; the plugin comes back.
+    crashed = client.call("PyIntent", {"crash": 3})
+    assert crashed["status"] == "error" and crashed["error"]["code"] == "plugin_crashed"
+    host.wait_plugin("py", "ready")
+    assert client.call("PyIntent", {"after": "crash"})["result"]["params"] == {"after": "crash"}
 
 
 def test_an_intent_handled_by_a_swift_plugin(start_host, closing):
