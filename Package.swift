@@ -10,7 +10,7 @@ let strictSettings: [SwiftSetting] = [
 /// Example plugins, the ones a user reads: each is its own executable under Sources/Plugins/<Name>.
 let examplePlugins = ["Balance", "Messenger", "Chat", "Echo", "FocusFlow", "Cart"]
 /// Plugins that exist for the tests (fixtures), beside them under Tests/Plugins/<Name>.
-let testPlugins = ["TestPlugin", "LegacyTest", "NewStyleTest"]
+let testPlugins = ["TestPlugin", "LegacyTest", "NewStyleTest", "FlowTest"]
 
 var targets: [Target] = [
     .systemLibrary(

@@ -118,6 +118,12 @@ MESSAGES = [
             "message": "request id \"r1\" is already open; this REQUEST was not taken and the open request goes on"},
            direction=H2C, section="3",
            note="never final: the request open under r1 goes on and gets its own REPLY or ERROR"),
+    vector("result-opens-intent", "RESULT", "r1", "FindProjectIntent",
+           {"opens": "OpenProjectIntent", "plugin": "focusflow", "status": "success"},
+           {"dialog": "Found Website relaunch.",
+            "opens_intent": {"intent": "OpenProjectIntent", "parameters": {"project": "p-web"}}},
+           direction=H2C, section="4.9",
+           note="never final: the opened intent's REPLY or ERROR follows under the same request id"),
     vector("longest-names", "REQUEST", "r" * 255, "I" * 255, None, {}, direction=C2H, section="2",
            note="request id and intent may be 255 bytes, not more"),
     vector("utf8-names", "REQUEST", "anfrage-ü", "BestellungAufgebenIntent€", None, {}, direction=C2H,
@@ -334,6 +340,25 @@ CONVERSATIONS = [
          {"code": "conversation_expired",
           "message": "no open conversation \"r6\": it has ended or expired, or never existed"}),
     ], "an ANSWER for a finished conversation is refused (REFUSED is never final)"),
+    conversation("result-opens-intent", [
+        (C2H, "REQUEST", "r7", "FindProjectIntent", None, {"name": "Website"}),
+        (H2P, "REQUEST", "h7", "FindProjectIntent", {"style": "new"}, {"name": "Website"}),
+        (P2H, "REPLY", "h7", "FindProjectIntent", {"plugin": "focusflow", "status": "success"},
+         {"dialog": "Found Website relaunch.",
+          "opens_intent": {"intent": "OpenProjectIntent", "parameters": {"project": "p-web"}}}),
+        (H2C, "RESULT", "r7", "FindProjectIntent", {"opens": "OpenProjectIntent", "plugin": "focusflow",
+                                                    "status": "success"},
+         {"dialog": "Found Website relaunch.",
+          "opens_intent": {"intent": "OpenProjectIntent", "parameters": {"project": "p-web"}}}),
+        (H2P, "REQUEST", "h8", "OpenProjectIntent", {"style": "new"}, {"project": "p-web"}),
+        (P2H, "REPLY", "h8", "OpenProjectIntent", {"plugin": "focusflow", "status": "success"},
+         {"dialog": "Opened Website relaunch."}),
+        (H2C, "REPLY", "r7", "OpenProjectIntent",
+         {"opened_by": [{"intent": "FindProjectIntent", "plugin": "focusflow"}], "plugin": "focusflow",
+          "status": "success"},
+         {"dialog": "Opened Website relaunch."}),
+    ], "a result that opens another intent: a RESULT (not final), then the opened intent's one final answer "
+       "under the same client request id (docs/results.md)"),
 ]
 
 # ---------------------------------------------------------------------------------------

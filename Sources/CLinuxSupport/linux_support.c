@@ -13,6 +13,7 @@ int ib_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }
 
-void *ib_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
-    return memmem(haystack, haystack_length, needle, needle_length);
+int ib_contains_bytes(const void *haystack, unsigned long haystack_length, const void *needle,
+                      unsigned long needle_length) {
+    return memmem(haystack, haystack_length, needle, needle_length) != NULL;
 }

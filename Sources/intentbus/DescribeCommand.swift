@@ -56,7 +56,7 @@ enum DescribeCommand {
         let style = declarations?.styles[intent] ?? (definition != nil ? "legacy" : nil)
         out["style"] = style.map { .string($0) } ?? .null
         if style == "new", let declared = declarations?.newStyleIntent(intent) {
-            for key in ["title", "description", "category", "authentication", "migrated_from", "phrases"] {
+            for key in ["title", "description", "category", "authentication", "migrated_from", "schema", "phrases"] {
                 if let v = declared[key] { out[key] = v }
             }
             out["parameters"] = declared["parameters"] ?? .array([])
@@ -107,7 +107,7 @@ enum DescribeCommand {
             if let title = h["title"]?.stringValue {
                 out += "  \"\(title)\"\(h["description"]?.stringValue.map { ": \($0)" } ?? "")\n"
             }
-            for key in ["category", "definition", "migrated_from", "note", "problem"] {
+            for key in ["category", "definition", "migrated_from", "schema", "note", "problem"] {
                 if let v = h[key]?.stringValue { out += "  \(key.replacingOccurrences(of: "_", with: " ")): \(v)\n" }
             }
             let phrases = (h["phrases"]?.arrayValue ?? []).map { "“\($0.displayText)”" }

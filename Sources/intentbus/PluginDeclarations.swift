@@ -26,11 +26,13 @@ struct PluginDeclarations {
         return out
     }
 
-    /// The new-style declaration of `intent` (by identifier, or the legacy name it migrates).
+    /// The new-style declaration of `intent` (by identifier, the legacy name it migrates, or
+    /// the assistant schema it implements).
     func newStyleIntent(_ intent: String) -> JSON? {
         let intents = hello["metadata"]?["new_style"]?["intents"]?.arrayValue ?? []
         return intents.first { $0["identifier"]?.stringValue == intent }
             ?? intents.first { $0["migrated_from"]?.stringValue == intent }
+            ?? intents.first { $0["schema"]?.stringValue == intent }
     }
 
     /// Runs the manifest's plugin `spec` (its exec and env) in describe mode.

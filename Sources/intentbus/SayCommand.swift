@@ -63,7 +63,7 @@ enum SayCommand {
             return body["results"]?.arrayValue ?? []
         }
         do {
-            let reply = try client.send("ib.say", parameters: ["text": .string(text)], options: options) { event in
+            let reply = try client.send("ib.say", parameters: ["text": .string(text)], options: options, onEvent: { event in
                 switch event {
                 case .progress(let body):
                     printError("… \(body["message"]?.stringValue ?? body.canonicalString)")
@@ -71,7 +71,10 @@ enum SayCommand {
                 case .prompt(let prompt):
                     return prompter.answer(prompt)
                 }
-            }
+            }, onResult: { result in
+                // An intent whose result opened the next one (docs/results.md).
+                if !args.flag("json") { SnippetActions.printEarlier(result) }
+            })
             if args.flag("json") {
                 print(JSON.object(["status": .string(reply.status), "plugin": reply.plugin.map { .string($0) } ?? .null,
                                    "header": reply.header, "body": reply.body]).canonicalString)

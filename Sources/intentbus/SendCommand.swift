@@ -28,6 +28,7 @@ enum SendCommand {
                 """),
             .value("credential", "SECRET", "the client credential for restricted intents\n(or $INTENTBUS_CREDENTIAL)"),
             .value("client", "ID", "a stable client identity for remembered choices"),
+            .value("action", "N", "run the answer's N-th snippet action (listed as numbered actions)"),
             .flag("json", "print the whole reply as JSON"),
         ] + CommonOptions.host,
         footer: """
@@ -39,8 +40,14 @@ enum SendCommand {
         """)
 
     static func run(_ args: Arguments) throws -> Int32 {
-        guard let intent = args.positionals.first else { throw UsageError("send needs an INTENT") }
-        let parameters = try parseParameters(Array(args.positionals.dropFirst()), json: args.value("params"))
+        guard var intent = args.positionals.first else { throw UsageError("send needs an INTENT") }
+        var parameters = try parseParameters(Array(args.positionals.dropFirst()), json: args.value("params"))
+        var actionNumber = try args.value("action").map { text throws(UsageError) in
+            guard let n = Int(text), n >= 1, n <= SnippetActions.maximumActionNumber else {
+                throw UsageError("--action takes a number from 1 to \(SnippetActions.maximumActionNumber), got \(text)")
+            }
+            return n
+        }
         var options = RequestOptions()
         if let t = args.value("timeout") {
             options.timeout = try NumberOption.seconds(t, flag: "timeout", within: NumberOption.timeoutSeconds)
@@ -70,57 +77,79 @@ enum SendCommand {
             return body["results"]?.arrayValue ?? []
         }
         let progress = ProgressDisplay()
-        do {
-            let reply = try client.send(intent, parameters: .object(parameters), options: options) { event in
-                switch event {
-                case .progress(let body):
-                    progress.show(body)
-                    return nil
-                case .prompt(let prompt):
-                    progress.clear()
-                    return prompter.answer(prompt)
-                }
-            }
-            progress.clear()
-            if prompter.declinedIntentConfirmation {
-                // The person said no to the intent as a whole: nothing was done, whatever
-                // status the plugin chose for the words it answers with.
-                if args.flag("json") {
-                    print(JSON.object(["status": "declined", "plugin": reply.plugin.map { .string($0) } ?? .null,
-                                       "header": reply.header, "body": reply.body]).canonicalString)
-                } else {
-                    printDialog(reply)
-                    printError("(declined; \(reply.plugin ?? "?") did not go ahead)")
-                }
-                return ExitCode.intentFailed
-            }
-            if args.flag("json") {
-                print(JSON.object(["status": .string(reply.status), "plugin": reply.plugin.map { .string($0) } ?? .null,
-                                   "header": reply.header, "body": reply.body]).canonicalString)
-            } else {
-                printReply(reply)
-            }
-            return reply.succeeded ? ExitCode.success : ExitCode.intentFailed
-        } catch {
-            progress.clear()
-            if args.flag("json"), case .bus(let e) = error {
-                print(JSON.object(["status": "error", "error": e.json]).canonicalString)
-            } else {
-                printError("error: \(error)")
-                if case .bus(let e) = error, let candidates = e.details["candidates"]?.arrayValue {
-                    for c in candidates {
-                        printError("  \(c["id"]?.displayText ?? "")\t\(c["name"]?.displayText ?? "")\t(\(c["style"]?.displayText ?? ""))")
+        for _ in 0..<SnippetActions.maximumFollowUps {
+            let reply: IntentReply
+            do {
+                reply = try client.send(intent, parameters: .object(parameters), options: options, onEvent: { event in
+                    switch event {
+                    case .progress(let body):
+                        progress.show(body)
+                        return nil
+                    case .prompt(let prompt):
+                        progress.clear()
+                        return prompter.answer(prompt)
                     }
-                    printError("  choose with --plugin ID")
+                }, onResult: { result in
+                    progress.clear()
+                    if !args.flag("json") { SnippetActions.printEarlier(result) }
+                })
+                progress.clear()
+                if prompter.declinedIntentConfirmation {
+                    // The person said no to the intent as a whole: nothing was done, whatever
+                    // status the plugin chose for the words it answers with.
+                    if args.flag("json") {
+                        print(JSON.object(["status": "declined", "plugin": reply.plugin.map { .string($0) } ?? .null,
+                                           "header": reply.header, "body": reply.body]).canonicalString)
+                    } else {
+                        printDialog(reply)
+                        printError("(declined; \(reply.plugin ?? "?") did not go ahead)")
+                    }
+                    return ExitCode.intentFailed
+                }
+                if args.flag("json") {
+                    var out: [String: JSON] = ["status": .string(reply.status), "plugin": reply.plugin.map { .string($0) } ?? .null,
+                                               "header": reply.header, "body": reply.body]
+                    if !reply.earlier.isEmpty {
+                        out["earlier"] = .array(reply.earlier.map { ["status": .string($0.status), "header": $0.header, "body": $0.body] })
+                    }
+                    print(JSON.object(out).canonicalString)
+                } else {
+                    printReply(reply)
+                    SnippetActions.show(reply)
+                }
+            } catch {
+                progress.clear()
+                if args.flag("json"), case .bus(let e) = error {
+                    print(JSON.object(["status": "error", "error": e.json]).canonicalString)
+                } else {
+                    printError("error: \(error)")
+                    if case .bus(let e) = error, let candidates = e.details["candidates"]?.arrayValue {
+                        for c in candidates {
+                            printError("  \(c["id"]?.displayText ?? "")\t\(c["name"]?.displayText ?? "")\t(\(c["style"]?.displayText ?? ""))")
+                        }
+                        printError("  choose with --plugin ID")
+                    }
+                }
+                switch error {
+                case .bus(let e) where e.code == .timeout: return ExitCode.timeout
+                case .bus: return ExitCode.busError
+                case .noAnswer: return ExitCode.hostUnreachable
+                default: return ExitCode.busError
                 }
             }
-            switch error {
-            case .bus(let e) where e.code == .timeout: return ExitCode.timeout
-            case .bus: return ExitCode.busError
-            case .noAnswer: return ExitCode.hostUnreachable
-            default: return ExitCode.busError
+            let interactive = isatty(0) == 1 && !args.flag("json")
+            guard let next = try SnippetActions.choose(reply, given: actionNumber, interactive: interactive) else {
+                return reply.succeeded ? ExitCode.success : ExitCode.intentFailed
             }
+            // The chosen action is a new request; the client's header (credential, client,
+            // timeout) still applies, a plugin named for the first intent does not.
+            (intent, parameters, actionNumber) = (next.intent, next.parameters.objectValue ?? [:], nil)
+            options.plugin = nil
+            options.remember = false
+            if !args.flag("json") { printError("(running \(next.title) → \(next.intent))") }
         }
+        printError("(stopped after \(SnippetActions.maximumFollowUps) actions in a row)")
+        return ExitCode.success
     }
 
     /// Shows the reply as a person reads it: the dialog when there is one, else JSON, then

@@ -142,3 +142,17 @@ struct ShortcutUnitTests {
         #expect(result.deletedDonations?.json == ["group": "old"])
     }
 }
+
+@Suite("Donation scan of a plain REPLY header")
+struct DonationScanTests {
+    @Test("finds donation anywhere in the header, and nothing in headers without it")
+    func scan() {
+        #expect(ShortcutCenter.mentionsDonation(Frame(#"{"status":"success","donation":{"title":"x"}}"#)))
+        #expect(ShortcutCenter.mentionsDonation(Frame(#"{"delete_donations":"all"}"#)))
+        #expect(ShortcutCenter.mentionsDonation(Frame("donation")))
+        #expect(!ShortcutCenter.mentionsDonation(Frame(#"{"status":"success"}"#)))
+        #expect(!ShortcutCenter.mentionsDonation(Frame("donatio")))
+        #expect(!ShortcutCenter.mentionsDonation(Frame(#"{"donatioN":1,"d_onation":2}"#)))
+        #expect(!ShortcutCenter.mentionsDonation(Frame()))
+    }
+}

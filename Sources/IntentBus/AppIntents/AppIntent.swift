@@ -79,6 +79,9 @@ public enum IntentAuthenticationPolicy: String, Sendable {
     /// Only clients that present the host's client credential (REQUEST header
     /// `credential`); the host refuses others with `authentication_required`.
     case requiresAuthentication = "requires_authentication"
+    /// Like `requiresAuthentication`, and only from this machine: clients on the host's
+    /// ipc socket with the credential (docs/security.md "Authentication policies").
+    case requiresLocalDeviceAuthentication = "requires_local_device_authentication"
 }
 
 /// What `perform()` returns: a dialog for people, a returned value, structured snippet
@@ -91,6 +94,11 @@ public struct IntentResult: Sendable {
     public var donation: IntentDonation?
     /// Donations of this plugin to delete (REPLY header `delete_donations`).
     public var deletedDonations: DonationDeletion?
+    /// The intent the host runs next in the same conversation (App Intents' `OpensIntent`;
+    /// OpenedIntent.swift).
+    public var opensIntent: OpenedIntent?
+    /// An interactive snippet: rows that offer follow-up intents (SnippetView.swift).
+    public var view: SnippetView?
 
     public init(dialog: String? = nil, value: JSON? = nil, snippet: JSON? = nil) {
         self.dialog = dialog
@@ -113,12 +121,15 @@ public struct IntentResult: Sendable {
         IntentResult(dialog: dialog, value: .array(values.map(\.intentJSON)), snippet: snippet)
     }
 
-    /// The REPLY body: `{"dialog": …, "value": …, "snippet": …}` (absent parts left out).
+    /// The REPLY body: `{"dialog", "value", "snippet", "opens_intent", "view"}` (absent
+    /// parts left out).
     public var json: JSON {
         var o: [String: JSON] = [:]
         if let dialog { o["dialog"] = .string(dialog) }
         if let value { o["value"] = value }
         if let snippet { o["snippet"] = snippet }
+        if let opensIntent { o["opens_intent"] = opensIntent.json }
+        if let view { o["view"] = view.json }
         return .object(o)
     }
 }

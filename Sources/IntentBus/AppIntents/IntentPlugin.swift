@@ -51,6 +51,10 @@ public final class IntentPlugin {
             // The new handler wins for the migrated name (registered after any legacy one).
             runtime.on(migrated.migratedFrom, style: .new, handler)
         }
+        if let implementing = I.self as? any AssistantSchemaIntent.Type {
+            entry = entry.addingFields(["schema": .string(implementing.schema.name)])
+            runtime.on(implementing.schema.name, style: .new, handler)  // clients call the schema by name
+        }
         intents.append(entry)
         for e in declaration.entities { entities[e.name] = e }
         for e in declaration.enums { enums[e.name] = e }

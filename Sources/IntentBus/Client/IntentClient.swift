@@ -38,6 +38,9 @@ public struct IntentReply: Sendable {
     public let plugin: String?
     public let header: JSON
     public let body: JSON
+    /// The results of the intents that opened this one, oldest first (RESULT messages,
+    /// docs/results.md); empty when the request ran one intent.
+    public var earlier: [IntentReply] = []
 
     public var succeeded: Bool { status == "success" }
 }
@@ -129,8 +132,10 @@ public final class IntentClient {
     /// - Parameter onEvent: called for every PROGRESS and PROMPT. For a prompt, return the
     ///   ANSWER body (`{"value": …}`), or nil to give up (the request is cancelled and
     ///   `ClientError.unanswered` is thrown).
+    /// - Parameter onResult: called for each RESULT (an intent's result that opened the
+    ///   next one) as it arrives; the final reply lists them in `earlier` too.
     public func send(_ intent: String, parameters: JSON = .object([:]), options: RequestOptions = RequestOptions(),
-                     onEvent: (ClientEvent) -> JSON?) throws(ClientError) -> IntentReply {
+                     onEvent: (ClientEvent) -> JSON?, onResult: ((IntentReply) -> Void)? = nil) throws(ClientError) -> IntentReply {
         counter += 1
         let requestId = "\(prefix)-\(counter)"
         let request = WireMessage(kind: .request, requestId: requestId, intent: intent,
@@ -140,17 +145,26 @@ public final class IntentClient {
         } catch let error as ZMQError { throw .transport(error) } catch { throw error as! ClientError }
         // The host answers every request, at the latest when the plugin's timeout runs out.
         let wait = (options.timeout ?? .seconds(60)) + hostSlack
+        var earlier: [IntentReply] = []
         while true {
             let msg = try receive(requestId: requestId, wait: wait)
             switch msg.kind {
-            case .reply:
+            case .reply, .result:
                 let header = (try? msg.headerJSON()) ?? .object([:])
                 let body: JSON
                 do { body = try msg.bodyJSON() } catch {
-                    throw .protocolViolation("REPLY body is not JSON: \(error)")
+                    throw .protocolViolation("\(msg.kind.rawValue) body is not JSON: \(error)")
                 }
-                return IntentReply(status: header["status"]?.stringValue ?? "success",
-                                   plugin: header["plugin"]?.stringValue, header: header, body: body)
+                var reply = IntentReply(status: header["status"]?.stringValue ?? "success",
+                                        plugin: header["plugin"]?.stringValue, header: header, body: body)
+                if msg.kind == .result {
+                    // Not final: the opened intent's answer follows under the same id.
+                    earlier.append(reply)
+                    onResult?(reply)
+                    continue
+                }
+                reply.earlier = earlier
+                return reply
             case .error:
                 throw .bus(BusError(json: (try? msg.bodyJSON()) ?? .object([:])))
             case .progress:

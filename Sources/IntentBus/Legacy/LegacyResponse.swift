@@ -21,10 +21,14 @@ public protocol LegacyResponseCode: RawRepresentable, CaseIterable, Sendable whe
 public struct LegacyResponse<Code: LegacyResponseCode>: Sendable {
     public var code: Code
     public var parameters: [String: JSON]
+    /// With `continueInApp`: the intent the host runs next in the same conversation,
+    /// instead of sending the user to an app (docs/results.md).
+    public var opensIntent: OpenedIntent?
 
-    public init(_ code: Code, _ parameters: [String: JSON] = [:]) {
+    public init(_ code: Code, _ parameters: [String: JSON] = [:], opensIntent: OpenedIntent? = nil) {
         self.code = code
         self.parameters = parameters
+        self.opensIntent = opensIntent
     }
 }
 

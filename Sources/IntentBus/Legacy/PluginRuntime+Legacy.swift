@@ -90,7 +90,9 @@ enum LegacyPhases {
                 "the handler for \(intent) answered with response code '\(name)', which \(intent)'s definition does not declare (declared: \(declared.joined(separator: ", ")))",
                 details: ["code": .string(name)])
         }
-        return ["code": .string(name), "response": .object(response.parameters)]
+        var body: [String: JSON] = ["code": .string(name), "response": .object(response.parameters)]
+        if let opened = response.opensIntent { body["opens_intent"] = opened.json }
+        return .object(body)
     }
 }
 

@@ -21,6 +21,9 @@ public enum MessageKind: String, Sendable, CaseIterable {
     /// open request id, …) was not accepted. Never final: a request open under the same
     /// id goes on and still gets its one REPLY or ERROR.
     case refused = "REFUSED"
+    /// Host → client: the result of an intent that opened another one (docs/results.md).
+    /// Never final: the opened intent's REPLY or ERROR follows under the same request id.
+    case result = "RESULT"
 
     // Plugin ↔ host
     /// Plugin → host: handshake.

@@ -111,7 +111,7 @@ extension MessageKind {
         ("REQUEST", .request), ("REPLY", .reply), ("ERROR", .error), ("PROGRESS", .progress),
         ("PROMPT", .prompt), ("ANSWER", .answer), ("CANCEL", .cancel), ("HELLO", .hello),
         ("WELCOME", .welcome), ("REJECT", .reject), ("DISCONNECT", .disconnect), ("HEARTBEAT", .heartbeat),
-        ("REFUSED", .refused),
+        ("REFUSED", .refused), ("RESULT", .result),
     ]
 
     /// The kind a frame names, compared byte by byte: building a `String` and matching it

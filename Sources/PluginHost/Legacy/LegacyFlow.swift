@@ -388,12 +388,13 @@ final class LegacyFlow: ExchangeFlow {
             return ops.fail(exchange, BusError(.pluginError,
                 "plugin \(pluginId) answered the handle phase of \(exchange.intent) without a \"code\""))
         }
-        finish(code: code, response: body["response"], phase: "handle", exchange, ops)
+        finish(code: code, response: body["response"], phase: "handle", opens: body["opens_intent"], exchange, ops)
     }
 
     /// Ends the request with the code's rendered dialog; an undeclared code is the
     /// plugin's bug and ends it with `plugin_error` naming the declared codes.
-    private func finish(code name: String, response: JSON?, phase: String, _ exchange: Exchange, _ ops: any FlowOperations) {
+    private func finish(code name: String, response: JSON?, phase: String, opens: JSON? = nil,
+                        _ exchange: Exchange, _ ops: any FlowOperations) {
         guard let code = definition.code(name) else {
             return ops.fail(exchange, BusError(.pluginError,
                 "plugin \(pluginId) answered \(exchange.intent) (\(phase)) with response code '\(name)', which its definition does not declare (declared: \(definition.codes.map(\.name).joined(separator: ", ")))",
@@ -415,11 +416,12 @@ final class LegacyFlow: ExchangeFlow {
             ops.logger.warning("plugin \(pluginId) answered \(exchange.intent) with \(name) but gave no \(missing.sorted().joined(separator: ", ")) for its dialog")
         }
         let status = code.success ? "success" : "failure"
-        ops.finish(exchange,
-                   header: ["status": .string(status), "plugin": .string(pluginId), "code": .string(name)],
-                   body: ["code": .string(name), "code_value": .int(Int64(code.value)), "success": .bool(code.success),
-                          "dialog": .string(full.text), "concise_dialog": .string(concise.text),
-                          "response": .object(values), "parameters": parametersJSON])
+        var body: [String: JSON] = ["code": .string(name), "code_value": .int(Int64(code.value)), "success": .bool(code.success),
+                                    "dialog": .string(full.text), "concise_dialog": .string(concise.text),
+                                    "response": .object(values), "parameters": parametersJSON]
+        if let opens { body["opens_intent"] = opens }  // continueInApp handing over (RouterCore+LeadOn)
+        ops.finish(exchange, header: ["status": .string(status), "plugin": .string(pluginId), "code": .string(name)],
+                   body: .object(body))
     }
 }
 

@@ -48,14 +48,17 @@ struct NewStyleCatalog {
     var enums: [String: EnumDecl] = [:]
     /// Legacy intent name → the identifier of the new-style intent that replaces it.
     var migrations: [String: String] = [:]
+    /// Assistant schema name → the identifier of the intent implementing it (AssistantSchema).
+    var schemas: [String: String] = [:]
 
     static let parameterTypes: Set<String> = ["integer", "decimal", "boolean", "string", "date", "url", "entity", "enum"]
-    static let authenticationPolicies: Set<String> = ["always_allowed", "requires_authentication"]
+    static let authenticationPolicies = Set(AuthenticationPolicy.allCases.map(\.rawValue))
 
     /// The intent a request for `name` runs, and the legacy name when it is a migration.
     func lookup(_ name: String) -> (IntentDecl, migratedFrom: String?)? {
         if let decl = intents[name] { return (decl, nil) }
         if let id = migrations[name], let decl = intents[id] { return (decl, name) }
+        if let id = schemas[name], let decl = intents[id] { return (decl, nil) }
         return nil
     }
 
@@ -126,7 +129,7 @@ struct NewStyleCatalog {
             if title.isEmpty { problems.append("intent \(id) has no title") }
             let auth = entry["authentication"]?.stringValue ?? "always_allowed"
             if !authenticationPolicies.contains(auth) {
-                problems.append("intent \(id): authentication \"\(auth)\" is not always_allowed or requires_authentication")
+                problems.append("intent \(id): authentication \"\(auth)\" is not one of \(AuthenticationPolicy.names)")
             }
             if helloStyles[id] != "new" {
                 problems.append("intent \(id) is described in metadata but the plugin does not handle it with style new")
@@ -153,12 +156,15 @@ struct NewStyleCatalog {
             }
             catalog.intents[id] = IntentDecl(identifier: id, title: title, authentication: auth,
                                              migratedFrom: migrated, parameters: params)
+            if let schema = entry["schema"] {
+                problems += catalog.addSchema(schema, of: catalog.intents[id]!, helloStyles: helloStyles)
+            }
         }
         for (legacy, id) in catalog.migrations where catalog.intents[legacy] != nil {
             problems.append("intent \(id) migrates \(legacy), which is itself a new-style intent")
         }
         for (name, style) in helloStyles.sorted(by: { $0.key < $1.key })
-        where style == "new" && catalog.intents[name] == nil && catalog.migrations[name] == nil {
+        where style == "new" && catalog.intents[name] == nil && catalog.migrations[name] == nil && catalog.schemas[name] == nil {
             problems.append("intent \(name) is handled with style new but metadata.new_style.intents does not describe it")
         }
         return (catalog, problems)

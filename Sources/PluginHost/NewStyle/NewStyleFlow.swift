@@ -24,7 +24,7 @@ final class NewStyleFlow: ExchangeFlow {
     /// The legacy intent's definition, when the host has one: migration then maps
     /// parameters by their declared types.
     private let legacyDefinition: IntentDefinition?
-    private let clientCredential: String?
+    private let access: AuthenticationPolicy.Access
     private var values: [String: JSON] = [:]
     /// Parameters of a migrated request that did not map, with the reason.
     private var unmapped: [JSON] = []
@@ -35,23 +35,19 @@ final class NewStyleFlow: ExchangeFlow {
     private var pluginQuestion: JSON?
 
     init(intent: IntentDecl, catalog: NewStyleCatalog, migratedFrom: String?, legacyDefinition: IntentDefinition? = nil,
-         clientCredential: String?) {
+         access: AuthenticationPolicy.Access) {
         self.intent = intent
         self.catalog = catalog
         self.migratedFrom = migratedFrom
         self.legacyDefinition = legacyDefinition
-        self.clientCredential = clientCredential
+        self.access = access
     }
 
     func start(_ exchange: Exchange, body: Frame, _ ops: any FlowOperations) {
-        if intent.authentication == "requires_authentication" {
-            let given = exchange.options["credential"]?.stringValue
-            guard let expected = clientCredential, let given, constantTimeEquals(given, expected) else {
-                let why = clientCredential == nil ? "no client credential is configured in the host (host.client_credential)"
-                    : (given == nil ? "the request carries no credential" : "the credential is wrong")
-                return ops.fail(exchange, BusError(.authenticationRequired,
-                    "\(intent.identifier) requires authentication: \(why)"))
-            }
+        // The catalog refused unknown policies at HELLO; should one slip through, it fails closed.
+        let policy = AuthenticationPolicy(rawValue: intent.authentication) ?? .requiresAuthentication
+        if let error = policy.problem(intent: intent.identifier, options: exchange.options, access: access) {
+            return ops.fail(exchange, error)
         }
         let parsed: JSON
         do { parsed = try JSON.parse(body.data) } catch {

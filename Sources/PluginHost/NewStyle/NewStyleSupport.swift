@@ -44,7 +44,8 @@ final class NewStyleExtension: RouterExtension {
               let (intent, legacy) = catalog.lookup(exchange.intent) else { return nil }
         let legacyDefinition = legacy.flatMap { definitions.definition(of: $0, plugin: plugin.spec.id) }
         return NewStyleFlow(intent: intent, catalog: catalog, migratedFrom: legacy, legacyDefinition: legacyDefinition,
-                            clientCredential: view.manifest.host.clientCredential)
+                            access: AuthenticationPolicy.Access(host: view.manifest.host,
+                                                                clientKeysRequired: view.clientKeysRequired))
     }
 
     var hostIntents: [String: HostIntent] {

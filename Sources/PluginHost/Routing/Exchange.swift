@@ -41,6 +41,9 @@ final class Exchange {
     var options: JSON
     /// A multi-phase flow (legacy, new style), or nil for the plain path.
     var flow: (any ExchangeFlow)?
+    /// The intents whose results opened this one (`{"intent","plugin"}`, oldest first;
+    /// Results/RouterCore+LeadOn.swift); empty for a request the client named itself.
+    var openedBy: [JSON] = []
     /// When the host took the request (monotonic ns), for the latency in `HostStats`.
     let startedAt = MonotonicClock.now()
 

@@ -20,8 +20,10 @@ extension RouterCore {
             break
         }
         exchange.generation += 1
+        if !exchange.openedBy.isEmpty { noteChain(exchange, final) }
         for ext in extensions { ext.exchangeEnded(exchange, final: final) }
-        effects.sendToClient(exchange.client, final)
+        // A REQ client gets no RESULT (like PROGRESS): it must alternate send and receive.
+        if final.kind != .result || !exchange.client.isRequestReply { effects.sendToClient(exchange.client, final) }
         if draining { drainProgress() }
     }
 
@@ -185,6 +187,7 @@ extension RouterCore: FlowOperations {
     }
 
     func finish(_ exchange: Exchange, header: JSON, body: JSON) {
+        if resultTakesOver(exchange, header: header, body: body) { return }
         complete(exchange, WireMessage(kind: .reply, requestId: exchange.clientRequestId, intent: exchange.intent,
                                        header: header, body: body))
     }

@@ -90,6 +90,8 @@ protocol RouterView: AnyObject {
     /// Posts an event to the router thread from any thread (the shell's mailbox).
     var post: @Sendable (RouterEvent) -> Void { get }
     var plugins: [any PluginView] { get }
+    /// Clients connect with CURVE keys and their grants decide (RouterCore+Rights).
+    var clientKeysRequired: Bool { get }
 }
 
 /// What an extension is handed when it is installed: the read-only view of the router

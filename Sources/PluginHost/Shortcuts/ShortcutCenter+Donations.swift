@@ -1,6 +1,6 @@
+internal import CLinuxSupport
 import Foundation
 import IntentBus
-internal import CLinuxSupport
 
 /// Donations and suggestions: `ib.donate`, `ib.donations.list`, `ib.donations.delete`,
 /// `ib.suggestions`, and the donations the host records itself.
@@ -53,7 +53,7 @@ extension ShortcutCenter {
         // memmem(3): no allocation and no per-byte closure on every REPLY of the plain path.
         return frame.withBytes { bytes in
             guard let base = bytes.baseAddress else { return false }
-            return ib_memmem(base, bytes.count, "donation", 8) != nil
+            return ib_contains_bytes(base, UInt(bytes.count), "donation", 8) != 0
         }
     }
 

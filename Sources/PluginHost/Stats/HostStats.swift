@@ -48,12 +48,13 @@ final class HostStats {
     /// An exchange ended with `final` (REPLY or ERROR); `plugin` is nil when it ended
     /// before a plugin was chosen.
     func completed(plugin: Int?, final: WireMessage, startedAt: UInt64) {
-        finals += 1
+        // A RESULT ends an exchange the plugin served, not the client's request (docs/results.md).
+        if final.kind != .result { finals += 1 }
         guard let plugin, plugin >= 0, plugin < plugins.count else {
             if final.kind == .error { hostErrors[Self.errorCode(final), default: 0] += 1 }
             return
         }
-        if final.kind == .reply {
+        if final.kind == .reply || final.kind == .result {
             plugins[plugin].served += 1
             plugins[plugin].latency.record(microseconds: (MonotonicClock.now() &- startedAt) / 1_000)
         } else {

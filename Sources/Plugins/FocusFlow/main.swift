@@ -9,6 +9,7 @@ do {
     plugin.register(OpenProjectIntent.self)
     plugin.register(SearchProjectsIntent.self)
     plugin.register(CreateProjectIntent.self)
+    plugin.register(ProjectSearchIntent.self)
     plugin.register(shortcuts: FocusFlowShortcuts.self)
     plugin.run()
 } catch {

@@ -21,6 +21,8 @@ from .plugin import (Context, Handler, HandlerStyle, PlainHandler, Plugin, Plugi
 from .legacy import LegacyFunctionHandler, LegacyHandler, LegacyIntent, Resolution, Response
 from .appintents import (ALWAYS_ALLOWED, REQUIRES_AUTHENTICATION, AppIntent, Entity, EntityQuery, EntityType,
                          EnumType, IntentResult, NeedsValue, NewStyleHandler, Parameter, PerformContext)
+from .results import (MESSAGES_SEND_MESSAGE, REQUIRES_LOCAL_DEVICE_AUTHENTICATION, SYSTEM_SEARCH, Action,
+                      IntermediateResult, OpensIntent, Row, SnippetAction, SnippetView, snippet_actions)
 from .shortcuts import APPLICATION_NAME, AppShortcut, IntentDonation, deletion, slot
 from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json, parse_json
 
@@ -33,6 +35,8 @@ __all__ = [
     "LegacyHandler", "LegacyFunctionHandler", "LegacyIntent", "Resolution", "Response",
     "AppIntent", "Parameter", "EnumType", "EntityType", "Entity", "EntityQuery", "IntentResult", "NeedsValue",
     "PerformContext", "NewStyleHandler", "ALWAYS_ALLOWED", "REQUIRES_AUTHENTICATION",
+    "OpensIntent", "SnippetView", "Row", "Action", "IntermediateResult", "SnippetAction", "snippet_actions",
+    "SYSTEM_SEARCH", "MESSAGES_SEND_MESSAGE", "REQUIRES_LOCAL_DEVICE_AUTHENTICATION",
     "AppShortcut", "APPLICATION_NAME", "slot", "IntentDonation", "deletion",
     "Kind", "Message", "canonical_json", "parse_json", "PROTOCOL_VERSION",
     "ErrorCode", "IntentBusError", "BusError", "WireError", "JSONValueError", "NoAnswer", "ProtocolViolation",

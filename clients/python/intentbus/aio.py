@@ -11,6 +11,7 @@ event loop only.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 import itertools
 import secrets
@@ -22,6 +23,7 @@ import zmq.asyncio
 from .client import (DEFAULT_TIMEOUT, Answer, Progress, Prompt, Reply, apply_curve, request_header,
                      resolve_endpoint, route_incoming, to_event)
 from .errors import NoAnswer, Unanswered
+from .results import IntermediateResult
 from .wire import Kind, Message
 
 __all__ = ["AsyncClient"]
@@ -73,9 +75,10 @@ class AsyncClient:
                    plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
                    client_id: Optional[str] = None, credential: Optional[str] = None,
                    on_prompt: Optional[Callable[[Prompt], Any]] = None,
-                   on_progress: Optional[Callable[[Progress], Any]] = None) -> Reply:
-        """Like `Client.send`; `on_prompt` and `on_progress` may be plain functions or
-        coroutine functions."""
+                   on_progress: Optional[Callable[[Progress], Any]] = None,
+                   on_result: Optional[Callable[[IntermediateResult], Any]] = None) -> Reply:
+        """Like `Client.send`; `on_prompt`, `on_progress` and `on_result` may be plain
+        functions or coroutine functions."""
         header = request_header(timeout, plugin, choice, remember,
                                 client_id if client_id is not None else self.client_id, credential)
         rid = f"{self._prefix}-{next(self._counter)}"
@@ -83,6 +86,7 @@ class AsyncClient:
         self._queues[rid] = queue
         self._ensure_reader()
         wait = (timeout if timeout is not None else DEFAULT_TIMEOUT) + self.slack
+        earlier: List[IntermediateResult] = []
         try:
             await self._send(Message.build(Kind.REQUEST, rid, intent, header, {} if params is None else params))
             while True:
@@ -94,10 +98,15 @@ class AsyncClient:
                     continue  # not final: a message of ours was not taken; the request goes on
                 event = to_event(msg, rid, intent)  # raises the BusError of a final ERROR
                 if isinstance(event, Reply):
-                    return event
+                    return dataclasses.replace(event, earlier=tuple(earlier)) if earlier else event
                 if isinstance(event, Progress):
                     if on_progress is not None:
                         await _maybe_await(on_progress(event))
+                    continue
+                if isinstance(event, IntermediateResult):
+                    earlier.append(event)  # not final: the opened intent's answer follows
+                    if on_result is not None:
+                        await _maybe_await(on_result(event))
                     continue
                 value = await _maybe_await(on_prompt(event)) if on_prompt is not None else None
                 if value is None:

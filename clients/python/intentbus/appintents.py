@@ -344,10 +344,11 @@ class IntentResult:
     enum case, a number …) and a structured `snippet`; each optional. Returning a plain
     string means a dialog; None means an empty result."""
 
-    __slots__ = ("dialog", "value", "snippet", "donation", "delete_donations")
+    __slots__ = ("dialog", "value", "snippet", "donation", "delete_donations", "opens_intent", "view")
 
     def __init__(self, dialog: Optional[str] = None, value: Any = None, snippet: Any = None, *,
-                 donation: Any = None, delete_donations: Optional[Dict[str, Any]] = None):
+                 donation: Any = None, delete_donations: Optional[Dict[str, Any]] = None,
+                 opens_intent: Any = None, view: Any = None):
         self.dialog = dialog
         self.value = value
         self.snippet = snippet
@@ -355,6 +356,9 @@ class IntentResult:
         self.donation = donation
         #: `shortcuts.deletion(...)`: this plugin's donations to delete.
         self.delete_donations = delete_donations
+        #: `results.OpensIntent`: the intent the host runs next; `results.SnippetView`.
+        self.opens_intent = opens_intent
+        self.view = view
 
     def to_json(self) -> Dict[str, Any]:
         """The REPLY body: `{"dialog", "value", "snippet"}`, absent parts left out."""
@@ -365,6 +369,10 @@ class IntentResult:
             out["value"] = _value_json(self.value)
         if self.snippet is not None:
             out["snippet"] = self.snippet
+        if self.opens_intent is not None:
+            out["opens_intent"] = self.opens_intent.to_json()
+        if self.view is not None:
+            out["view"] = self.view.to_json()
         return out
 
 
@@ -398,6 +406,8 @@ class AppIntent:
     category: Optional[str] = None
     authentication: str = ALWAYS_ALLOWED
     migrated_from: Optional[str] = None
+    #: An assistant schema it implements (results.SYSTEM_SEARCH, …; docs/schemas.md).
+    schema: Optional[str] = None
 
     def perform(self, ctx: "PerformContext") -> Any:
         """Does the work; returns an `IntentResult` (or a dialog string, or None)."""
@@ -438,6 +448,8 @@ class AppIntent:
             out["category"] = cls.category
         if cls.migrated_from:
             out["migrated_from"] = cls.migrated_from
+        if cls.schema:
+            out["schema"] = cls.schema
         return out
 
 
@@ -728,6 +740,8 @@ def install(plugin: Any, item: Any) -> None:
         if item.migrated_from:
             # Requests for the legacy name reach the new handler (style new in HELLO).
             plugin.add(item.migrated_from, handler)
+        if item.schema:
+            plugin.add(item.schema, handler)  # clients call the schema by name
     else:
         raise TypeError(f"register() takes an AppIntent subclass, an EntityType or an AppShortcut, not {item!r}")
     if registry.entities and ENTITY_QUERY_INTENT not in plugin.handlers:

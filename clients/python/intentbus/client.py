@@ -15,19 +15,22 @@ into each conversation's inbox by request id.
 from __future__ import annotations
 
 import collections
+import dataclasses
 import itertools
 import os
 import secrets
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Union
+from typing import Any, Callable, Deque, Dict, Iterator, List, Optional, Tuple, Union
 
 import zmq
 
 from .errors import BusError, NoAnswer, ProtocolViolation, Unanswered, WireError
+from .results import IntermediateResult, SnippetAction, snippet_actions
 from .wire import Kind, Message
 
-__all__ = ["Client", "Conversation", "Reply", "Prompt", "Progress", "Answer", "Event", "DEFAULT_TIMEOUT"]
+__all__ = ["Client", "Conversation", "Reply", "IntermediateResult",
+           "Prompt", "Progress", "Answer", "Event", "DEFAULT_TIMEOUT"]
 
 #: The client's wait when a request names no timeout: the host answers every request by
 #: the plugin's own timeout at the latest (10 s by default), so this only guards
@@ -45,11 +48,18 @@ class Reply:
     body: Any
     request_id: str = ""
     intent: str = ""
+    #: The RESULTs of the intents that opened this one, oldest first (docs/results.md).
+    earlier: Tuple[IntermediateResult, ...] = ()
 
     @property
     def succeeded(self) -> bool:
         """Whether the header's status is `success`."""
         return self.status == "success"
+
+    @property
+    def actions(self) -> List[SnippetAction]:
+        """The actions its snippet view offers (`client.send(a.intent, a.parameters)`)."""
+        return snippet_actions(self.body)
 
 
 @dataclass(frozen=True)
@@ -115,7 +125,7 @@ class Answer:
         return out
 
 
-Event = Union[Progress, Prompt, Reply]
+Event = Union[Progress, Prompt, IntermediateResult, Reply]
 
 
 def request_header(timeout: Optional[float], plugin: Optional[str], choice: Optional[str], remember: bool,
@@ -162,6 +172,8 @@ class Conversation:
         #: Messages of this conversation the host refused (REFUSED, never final), e.g.
         #: an answer sent after the question had expired. The request itself went on.
         self.refusals: List[BusError] = []
+        #: RESULTs so far: intents whose results opened the next one (docs/results.md).
+        self.results: List[IntermediateResult] = []
 
     @property
     def done(self) -> bool:
@@ -192,8 +204,12 @@ class Conversation:
             self.client._forget(self.request_id)
             raise
         if isinstance(event, Reply):
+            if self.results:
+                event = dataclasses.replace(event, earlier=tuple(self.results))
             self.reply = event
             self.client._forget(self.request_id)
+        elif isinstance(event, IntermediateResult):
+            self.results.append(event)
         elif isinstance(event, Prompt):
             self.pending_prompt = event
         return event
@@ -255,6 +271,14 @@ def to_event(msg: Message, request_id: str, intent: str) -> Event:
                         raw=b, request_id=request_id, intent=intent)
     if msg.kind is Kind.PROMPT:
         return Prompt.from_body(_parse(msg.body_json, "PROMPT body"), request_id=request_id, intent=intent)
+    if msg.kind is Kind.RESULT:
+        header = _parse(msg.header_json, "RESULT header")
+        header = header if isinstance(header, dict) else {}
+        plugin = header.get("plugin")
+        return IntermediateResult(status=str(header.get("status", "success")),
+                                  plugin=plugin if isinstance(plugin, str) else None,
+                                  header=header, body=_parse(msg.body_json, "RESULT body"),
+                                  request_id=request_id, intent=msg.intent or intent)
     raise ProtocolViolation(f"unexpected {msg.kind.value} from the host for request {request_id}")
 
 
@@ -390,9 +414,12 @@ class Client:
              plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
              client_id: Optional[str] = None, credential: Optional[str] = None,
              on_prompt: Optional[Callable[[Prompt], Any]] = None,
-             on_progress: Optional[Callable[[Progress], None]] = None) -> Reply:
+             on_progress: Optional[Callable[[Progress], None]] = None,
+             on_result: Optional[Callable[[IntermediateResult], None]] = None) -> Reply:
         """Sends a request and blocks until its final answer.
 
+        `on_result(result)` sees each RESULT (an intent's answer that opened the next
+        intent) as it arrives; the final `Reply` lists them in `earlier` too.
         `on_prompt(prompt)` returns the answer's value (see docs/protocol.md §4.4), or an
         `Answer` to add `remember`, or None to give up: the request is then cancelled and
         `Unanswered` is raised. Without `on_prompt`, a prompt raises `Unanswered` too.
@@ -408,6 +435,10 @@ class Client:
                 if isinstance(event, Progress):
                     if on_progress is not None:
                         on_progress(event)
+                    continue
+                if isinstance(event, IntermediateResult):
+                    if on_result is not None:
+                        on_result(event)
                     continue
                 value = on_prompt(event) if on_prompt is not None else None
                 if value is None:

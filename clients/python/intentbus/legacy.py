@@ -120,14 +120,17 @@ class Response:
     the file's own); the host renders its format strings with the parameters.
     """
 
-    __slots__ = ("code", "parameters")
+    __slots__ = ("code", "parameters", "opens_intent")
 
-    def __init__(self, code: str, parameters: Optional[Dict[str, Any]] = None, **more: Any):
+    def __init__(self, code: str, parameters: Optional[Dict[str, Any]] = None, *, opens_intent: Any = None,
+                 **more: Any):
         if not isinstance(code, str) or not code:
             raise ValueError("a response code is a non-empty string")
         self.code = code
         self.parameters: Dict[str, Any] = dict(parameters or {})
         self.parameters.update(more)
+        #: With `continueInApp`: a `results.OpensIntent` the host runs next (docs/results.md).
+        self.opens_intent = opens_intent
 
     @classmethod
     def ready(cls) -> "Response":
@@ -154,7 +157,10 @@ class Response:
         plain ready, as §8.4 writes it)."""
         if self.code == "ready" and not self.parameters:
             return {"code": "ready"}
-        return {"code": self.code, "response": dict(self.parameters)}
+        out: Dict[str, Any] = {"code": self.code, "response": dict(self.parameters)}
+        if self.opens_intent is not None:
+            out["opens_intent"] = self.opens_intent.to_json()
+        return out
 
     def __repr__(self) -> str:
         return f"Response({self.code!r}, {self.parameters!r})"

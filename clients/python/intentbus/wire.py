@@ -48,6 +48,7 @@ class Kind(str, Enum):
     DISCONNECT = "DISCONNECT"
     HEARTBEAT = "HEARTBEAT"
     REFUSED = "REFUSED"
+    RESULT = "RESULT"
 
     @property
     def is_final(self) -> bool:

@@ -1,0 +1,63 @@
+import IntentBus
+
+/// A new-style intent's authentication policy (App Intents' `IntentAuthenticationPolicy`,
+/// metadata `authentication`), enforced with the machinery of SiriKit's
+/// `IntentsRestrictedWhileLocked` (docs/security.md "Authentication policies"):
+///
+/// | policy | ipc frontend (or tcp `insecure`) | tcp frontend with CURVE clients |
+/// |---|---|---|
+/// | `always_allowed` | anyone | any listed client its `intents` allow |
+/// | `requires_authentication` | the shared `host.client_credential` | a client whose grant has `restricted: true` |
+/// | `requires_local_device_authentication` | ipc only, with the credential | refused: no client is on this machine |
+///
+/// Pure value code; the flow calls `problem` on the router thread before any parameter
+/// is checked, so a refused request never reaches the plugin.
+enum AuthenticationPolicy: String, CaseIterable {
+    case alwaysAllowed = "always_allowed"
+    case requiresAuthentication = "requires_authentication"
+    case requiresLocalDeviceAuthentication = "requires_local_device_authentication"
+
+    /// The policies as written in metadata, for messages.
+    static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+
+    /// What the host knows about the client side when a request arrives.
+    struct Access {
+        /// The host's settings: the shared credential, the client grants, the frontend.
+        let host: HostSettings
+        /// Clients connect with CURVE keys (a tcp frontend): their grants decide.
+        let clientKeysRequired: Bool
+
+        /// Whether a client on the frontend is on this machine: an ipc (or inproc)
+        /// socket, which only this user's processes can open (docs/security.md).
+        var frontendIsLocal: Bool { host.frontend.hasPrefix("ipc://") || host.frontend.hasPrefix("inproc://") }
+    }
+
+    /// Why a request with header `options` may not run `intent`, or nil.
+    func problem(intent: String, options: JSON, access: Access) -> BusError? {
+        switch self {
+        case .alwaysAllowed:
+            return nil
+        case .requiresLocalDeviceAuthentication where !access.frontendIsLocal:
+            return BusError(.authenticationRequired,
+                "\(intent) requires authentication on the local device (requires_local_device_authentication); this host's clients connect over \(access.host.frontend), not this machine's ipc socket",
+                details: ["policy": .string(rawValue)])
+        case .requiresAuthentication, .requiresLocalDeviceAuthentication:
+            if access.clientKeysRequired {
+                let name = options["authenticated"]?.stringValue
+                if let name, access.host.clients.first(where: { $0.name == name })?.restricted == true { return nil }
+                return BusError(.forbidden,
+                    "\(intent) requires authentication (\(rawValue)) and client \(name ?? "?") has no right to it (restricted: true in host.clients)",
+                    details: ["policy": .string(rawValue), "client": .string(name ?? "")])
+            }
+            let given = options["credential"]?.stringValue
+            guard let expected = access.host.clientCredential, let given, constantTimeEquals(given, expected) else {
+                let why = access.host.clientCredential == nil
+                    ? "no client credential is configured in the host (host.client_credential)"
+                    : (given == nil ? "the request carries no credential" : "the credential is wrong")
+                return BusError(.authenticationRequired, "\(intent) requires authentication (\(rawValue)): \(why)",
+                                details: ["policy": .string(rawValue)])
+            }
+            return nil
+        }
+    }
+}

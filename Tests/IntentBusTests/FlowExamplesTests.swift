@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import IntentBus
+
+/// End-to-end: the README's tour of FocusFlow's `system.search` (docs/schemas.md) and its
+/// snippet actions (docs/results.md), through the CLI.
+@Suite("FocusFlow's system.search and snippet actions", .serialized)
+struct FlowExamplesTests {
+    @Test("intentbus send system.search lists FocusFlow's projects with Open and Focus actions, and --action runs one")
+    func focusFlowSearch() throws {
+        let data = TempDir()
+        defer { data.remove() }
+        let host = try TestHost(plugins: """
+          - id: focusflow
+            exec: \(Products.path("plugin-focusflow"))
+            IntentsSupported: [StartFocusSessionIntent, OpenProjectIntent, CreateProjectIntent, system.search]
+            env:
+              FOCUSFLOW_DATA: \(data.path)
+        """, waitReady: ["focusflow"])
+        defer { host.stop() }
+        let intentbus = Products.path("intentbus")
+        let listed = runCommand(intentbus, ["send", "system.search", "criteria=web", "--endpoint", host.frontend])
+        #expect(listed.status == 0)
+        #expect(listed.stdout.contains("Projects matching “web”"))
+        #expect(listed.stdout.contains("1) Open → OpenProjectIntent"))
+        #expect(listed.stdout.contains("2) Focus → StartFocusSessionIntent"))
+        let ran = runCommand(intentbus, ["send", "system.search", "criteria=web", "--action", "1", "--endpoint", host.frontend])
+        #expect(ran.status == 0)
+        #expect(ran.stdout.contains("Opened Website relaunch."))
+        let focus = runCommand(intentbus, ["send", "system.search", "criteria=garden", "--action", "2", "--endpoint", host.frontend])
+        #expect(focus.stdout.contains("Focus session started for 25 minutes on Garden shed."))
+        // describe finds the intent behind the schema.
+        let described = runCommand(intentbus, ["describe", "system.search", "--config", host.manifestPath])
+        #expect(described.stdout.contains("schema: system.search"))
+        #expect(described.stdout.contains("criteria: string (required)"))
+    }
+}
