@@ -10,8 +10,15 @@ import IntentBus
 // own cost.
 // With --no-decode --plugin it is a plugin behind the host instead (endpoint, id and token
 // from the environment the host gives every plugin).
+// With --mdp ENDPOINT SERVICE it is a Majordomo echo worker instead (MajordomoEcho.swift).
 var arguments = CommandLine.arguments
 let environment = ProcessInfo.processInfo.environment
+if arguments.count == 4 && arguments[1] == "--mdp" {
+    do { try MajordomoEcho(endpoint: arguments[2], service: arguments[3]).run() } catch {
+        FileHandle.standardError.write(Data("bench-worker: \(error)\n".utf8))
+        exit(2)
+    }
+}
 if arguments.count == 3 && arguments[1] == "--no-decode" && arguments[2] == "--plugin" {
     do {
         try RawEcho(endpoint: environment["INTENTBUS_BACKEND"] ?? "",

@@ -12,6 +12,8 @@ struct BoundSockets {
     /// What spawned plugins need to connect to a CURVE backend: the host's public key
     /// and the key pair the host made for them.
     let pluginCurve: (serverKey: String, keys: CurveKeyPair)?
+    /// The Majordomo endpoint (`host.mdp`), when set (Majordomo/).
+    var mdp: ZMQSocket?
 }
 
 extension IntentHost {
@@ -22,6 +24,7 @@ extension IntentHost {
         let host = manifest.host
         let frontendCurve = host.frontend.hasPrefix("tcp://") && !host.insecure
         let backendCurve = host.backend.hasPrefix("tcp://") && !host.insecure
+        let mdpCurve = host.mdp?.endpoint.hasPrefix("tcp://") == true && !host.insecure
         for (name, endpoint) in [("frontend", host.frontend), ("backend", host.backend)]
         where endpoint.hasPrefix("tcp://") && host.insecure {
             logger.warning("host.insecure is set: the \(name) \(endpoint) takes plain TCP, without CURVE; anyone who can reach it can \(name == "frontend" ? "call every intent" : "pose as a plugin")")
@@ -29,7 +32,7 @@ extension IntentHost {
         var zap: ZAPHandler?
         var pluginCurve: (String, CurveKeyPair)?
         var hostKeys: CurveKeyPair?
-        if frontendCurve || backendCurve {
+        if frontendCurve || backendCurve || mdpCurve {
             let keys = try StateDirectory.hostKeys(in: host.stateDirectory)
             hostKeys = keys
             var localKey: CurveKeyPair?
@@ -45,8 +48,9 @@ extension IntentHost {
             do {
                 var remote: [String: String] = [:]
                 for spec in manifest.plugins { if let key = spec.remoteKey { remote[key] = spec.id } }
-                zap = try ZAPHandler(context: context, policy: AccessPolicy(clients: host.clients, localPluginKey: localKey?.publicKey,
-                                                                            remotePlugins: remote), logger: logger)
+                var policy = AccessPolicy(clients: host.clients, localPluginKey: localKey?.publicKey, remotePlugins: remote)
+                for spec in manifest.plugins { if let key = spec.mdpWorkerKey { policy.majordomoWorkers[key] = spec.id } }
+                zap = try ZAPHandler(context: context, policy: policy, logger: logger)
             } catch {
                 throw HostStartError(message: "can't start the ZAP handler: \(error)")
             }
@@ -87,7 +91,9 @@ extension IntentHost {
             try group.share(socketPath: String(host.frontend.dropFirst(6)), stateDirectory: host.stateDirectory)
             logger.info("host.socket_group: members of \(group.name) may connect to \(host.frontend)")
         }
-        return BoundSockets(frontend: frontend, backend: backend, zap: zap, clientKeys: frontendCurve,
-                            pluginCurve: pluginCurve.map { (serverKey: $0.0, keys: $0.1) })
+        var bound = BoundSockets(frontend: frontend, backend: backend, zap: zap, clientKeys: frontendCurve,
+                                 pluginCurve: pluginCurve.map { (serverKey: $0.0, keys: $0.1) })
+        bound.mdp = try bindMajordomo(context: context, hostKeys: hostKeys)
+        return bound
     }
 }

@@ -55,14 +55,14 @@ struct BenchOptions {
     var binDirectory: String
     /// `--profile SECONDS`: only load one host, for a profiler (see Bench+Profile.swift).
     var profileSeconds: Double?
-    /// `--only relay,scale,styles,cold,curve`: run only these groups of scenarios (default: all).
+    /// `--only relay,scale,styles,cold,curve,mdp`: run only these groups of scenarios (default: all).
     /// `generator` (not in the default set) runs only the load generator's capacity check.
-    var only: Set<String> = ["relay", "scale", "styles", "cold", "curve"]
+    var only: Set<String> = ["relay", "scale", "styles", "cold", "curve", "mdp"]
     /// `--host-prefix "CMD ARGS"`: the command the profiled host runs under.
     var hostPrefix: [String] = []
 
     static let usage = """
-    usage: intentbus-bench [--quick] [--rounds N] [--only relay,scale,styles,cold,curve,generator] [--out DIR] [--bin DIR]
+    usage: intentbus-bench [--quick] [--rounds N] [--only relay,scale,styles,cold,curve,mdp,generator] [--out DIR] [--bin DIR]
            intentbus-bench --profile SECONDS [--host-prefix "valgrind --tool=callgrind ..."]
 
     Measures the IntentBus host against a bare zmq_proxy relay in the same run, prints a
@@ -87,8 +87,8 @@ struct BenchOptions {
                 options.settings.rounds = n
             case "--only":
                 let groups = Set(try value().split(separator: ",").map(String.init))
-                guard !groups.isEmpty, groups.isSubset(of: ["relay", "scale", "styles", "cold", "curve", "generator"]) else {
-                    throw BenchFailure("--only takes relay, scale, styles, cold, curve and/or generator, separated by commas")
+                guard !groups.isEmpty, groups.isSubset(of: ["relay", "scale", "styles", "cold", "curve", "mdp", "generator"]) else {
+                    throw BenchFailure("--only takes relay, scale, styles, cold, curve, mdp and/or generator, separated by commas")
                 }
                 options.only = groups
             case "--out": options.outputDirectory = try value()

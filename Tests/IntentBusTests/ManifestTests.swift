@@ -207,7 +207,7 @@ struct ManifestTests {
                 IntentsSupported: [EchoIntent]
                 timout: 5s
             """, [
-            "$DIR/plugins.yaml:5:5: error: plugins[0]: unknown key 'timout'; did you mean 'timeout'? (allowed: id, name, remote, public_key, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, timeout, priority, definitions, max_in_flight, enabled, activation, idle_timeout, heartbeat, crash_limit, crash_window, breaker_cooldown, synonyms)",
+            "$DIR/plugins.yaml:5:5: error: plugins[0]: unknown key 'timout'; did you mean 'timeout'? (allowed: id, name, remote, public_key, mdp_worker, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, timeout, priority, definitions, max_in_flight, enabled, activation, idle_timeout, heartbeat, crash_limit, crash_window, breaker_cooldown, synonyms)",
         ])
     }
 
@@ -220,7 +220,7 @@ struct ManifestTests {
             plugin: []
             """, [
             "$DIR/plugins.yaml:1:1: error: missing required key 'plugins'",
-            "$DIR/plugins.yaml:2:3: error: host: unknown key 'frontend_endpoint' (allowed: state_dir, frontend, backend, conversation_timeout, client_credential, client_credential_file, metrics_file, metrics_interval, defaults, limits, insecure, clients, drain_timeout, socket_group)",
+            "$DIR/plugins.yaml:2:3: error: host: unknown key 'frontend_endpoint' (allowed: state_dir, frontend, backend, conversation_timeout, client_credential, client_credential_file, metrics_file, metrics_interval, defaults, limits, insecure, clients, drain_timeout, socket_group, mdp, mdp_heartbeat, mdp_liveness)",
             "$DIR/plugins.yaml:3:1: error: unknown key 'plugin'; did you mean 'plugins'? (allowed: host, plugins)",
         ])
     }
@@ -379,7 +379,7 @@ struct ManifestTests {
             plugins: []
             """, [
             "$DIR/plugins.yaml:3:12: error: host.backend: the frontend and backend endpoints must differ (both are tcp://127.0.0.1:7000)",
-            "$DIR/plugins.yaml:4:3: error: host: unknown key 'bogus' (allowed: state_dir, frontend, backend, conversation_timeout, client_credential, client_credential_file, metrics_file, metrics_interval, defaults, limits, insecure, clients, drain_timeout, socket_group)",
+            "$DIR/plugins.yaml:4:3: error: host: unknown key 'bogus' (allowed: state_dir, frontend, backend, conversation_timeout, client_credential, client_credential_file, metrics_file, metrics_interval, defaults, limits, insecure, clients, drain_timeout, socket_group, mdp, mdp_heartbeat, mdp_liveness)",
         ])
     }
 
@@ -488,7 +488,7 @@ struct ManifestTests {
             """, [
             "$DIR/plugins.d/a.yaml:1:5: error: id: duplicate plugin id 'echo' (first declared at $DIR/plugins.yaml:2:9)",
             "$DIR/plugins.d/b.yaml:1:1: error: host settings belong in the main manifest, not in a drop-in",
-            "$DIR/plugins.d/b.yaml:6:5: error: plugins[0]: unknown key 'colour' (allowed: id, name, remote, public_key, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, timeout, priority, definitions, max_in_flight, enabled, activation, idle_timeout, heartbeat, crash_limit, crash_window, breaker_cooldown, synonyms)",
+            "$DIR/plugins.d/b.yaml:6:5: error: plugins[0]: unknown key 'colour' (allowed: id, name, remote, public_key, mdp_worker, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, timeout, priority, definitions, max_in_flight, enabled, activation, idle_timeout, heartbeat, crash_limit, crash_window, breaker_cooldown, synonyms)",
             "$DIR/plugins.d/c.yaml:2:1: error: YAML syntax error: did not find expected node content (while parsing a flow node at line 2, column 1)",
         ])
     }

@@ -87,6 +87,12 @@ public struct PluginSpec: Sendable {
     /// `synonyms:`: other names people use for the plugin; a phrase's
     /// `${applicationName}` matches `name` or any of these (docs/shortcuts.md).
     public var synonyms: [String] = []
+    /// `mdp_worker: true`: no process; Majordomo workers that say READY for one of its
+    /// `IntentsSupported` on `host.mdp` serve those intents (docs/mdp.md).
+    public var mdpWorker = false
+    /// `public_key` of an `mdp_worker` entry: the CURVE key its workers connect with to a
+    /// tcp MDP endpoint.
+    public var mdpWorkerKey: String?
 }
 
 /// Host settings from the manifest's `host:` section.
@@ -122,6 +128,8 @@ public struct HostSettings: Sendable {
     public var drainTimeout: Duration = .seconds(10)
     /// `limits:` what clients and plugins can make the host hold (docs/reliability.md).
     public var limits = HostLimits()
+    /// `mdp:` the Majordomo (MDP/0.1) endpoint and its heartbeat, or nil (docs/mdp.md).
+    public var mdp: MajordomoSettings?
 }
 
 /// The whole manifest: `plugins.yaml` plus any drop-ins.

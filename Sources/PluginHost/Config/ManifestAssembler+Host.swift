@@ -90,6 +90,7 @@ extension ManifestAssembler {
                 decodeMetrics(file: metricsFile, interval: metricsInterval, into: &settings)
                 settings.socketGroup = decodeSocketGroup(m.optional("socket_group", as: Marked<String>.self),
                                                          frontend: settings.frontend)
+                settings.mdp = decodeMajordomo(m, insecure: settings.insecure, others: [settings.frontend, settings.backend])
             }
         }
         return settings

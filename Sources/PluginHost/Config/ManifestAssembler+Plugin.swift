@@ -16,8 +16,9 @@ extension ManifestAssembler {
             let name = m.optional("name", as: Marked<String>.self)
             let remote = m.optional("remote", as: Bool.self, default: false)
             let publicKey = m.optional("public_key", as: Marked<String>.self)
-            let command = remote ? m.optional("exec", as: Marked<ExecCommandLine>.self)
-                                 : m.require("exec", as: Marked<ExecCommandLine>.self)
+            let mdpWorker = m.optional("mdp_worker", as: Bool.self, default: false)
+            let command = remote || mdpWorker ? m.optional("exec", as: Marked<ExecCommandLine>.self)
+                                              : m.require("exec", as: Marked<ExecCommandLine>.self)
             let intents = m.require("IntentsSupported", as: [Marked<String>].self)
             let restricted = m.optional("IntentsRestrictedWhileLocked", as: [Marked<String>].self)
             let environment = decodeEnvironment(m.node(for: "env"))
@@ -44,7 +45,9 @@ extension ManifestAssembler {
                 error("a synonym needs at least one letter or digit", key: "synonyms", at: synonym.mark)
             }
             var exec = command.map { executable(for: $0) }
-            if remote {
+            if mdpWorker {
+                exec = checkMajordomoWorker(m, remote: remote, command: command, publicKey: publicKey)
+            } else if remote {
                 if let command { error("a remote plugin is never started by the host: leave 'exec' out", key: "exec", at: command.mark) }
                 if let publicKey {
                     if !CurveKeyPair.isKey(publicKey.value) {
@@ -75,6 +78,8 @@ extension ManifestAssembler {
                 enabled: enabled)
             spec.lifecycle = lifecycle
             if remote { spec.remoteKey = publicKey?.value }
+            spec.mdpWorker = mdpWorker
+            if mdpWorker { spec.mdpWorkerKey = publicKey?.value }
             spec.synonyms = synonyms.map(\.value)
             return spec
         }

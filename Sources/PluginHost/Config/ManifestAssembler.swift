@@ -130,6 +130,7 @@ final class ManifestAssembler {
         }
         var settings = host ?? defaultHostSettings()
         settings.presetDefaults = checkPresetDefaults()
+        checkMajordomoWorkers(settings)
         let errors = context.errors
         if !errors.isEmpty { throw ConfigError(sortedByPosition(errors)) }
         return Manifest(

@@ -29,6 +29,9 @@ final class RouterShell: RouterEffects {
     private var flushDelay: UInt64 = 1_000_000
     /// Set by `init`; the core holds the shell unowned.
     private(set) var core: RouterCore!
+    /// The Majordomo endpoint (`host.mdp`), when set: its socket is polled here, and what
+    /// the core sends to its stand-in identities goes to it (Majordomo/).
+    private var mdp: MajordomoEndpoint?
 
     init(manifest: Manifest, logger: Logger, context: ZMQContext, sockets: BoundSockets,
          launcher: ChildProcessLauncher) throws(ZMQError) {
@@ -44,14 +47,18 @@ final class RouterShell: RouterEffects {
         self.mailbox = mailbox
         core = RouterCore(manifest: manifest, logger: logger, effects: self, post: { mailbox.post($0) })
         core.clientKeysRequired = sockets.clientKeys
+        if let socket = sockets.mdp, let settings = manifest.host.mdp {
+            mdp = MajordomoEndpoint(socket: socket, settings: settings, core: core, logger: logger)
+        }
     }
 
     /// Runs until the core has shut down (after a `.shutdown` event).
     func run() {
         core.start()
-        var poller = Poller([frontend, backend, mailbox.receiver] + (zap.map { [$0.socket] } ?? []))
+        var poller = Poller([frontend, backend, mailbox.receiver] + (zap.map { [$0.socket] } ?? []) + (mdp.map { [$0.socket] } ?? []))
+        let mdpIndex = zap == nil ? 3 : 4
         while true {
-            let next = [core.nextDeadline, flushAt].compactMap { $0 }.min()
+            let next = [core.nextDeadline, flushAt, mdp?.nextDeadline].compactMap { $0 }.min()
             var timeout = -1
             if let next {
                 let now = MonotonicClock.now()
@@ -68,8 +75,13 @@ final class RouterShell: RouterEffects {
             if ready[2] {
                 for event in mailbox.drain() { core.handle(event) }
             }
-            if ready.count > 3, ready[3] { zap?.answerWaiting() }
+            if zap != nil, ready[3] { zap?.answerWaiting() }
+            if let mdp {
+                if ready[mdpIndex] { mdp.drain() }
+                mdp.fireDue()
+            }
             core.fireDueTimers()
+            mdp?.flush()
             if let flushAt, flushAt <= MonotonicClock.now() { flushClients() }
             if core.isFinished { break }  // checks `stopping` first: nothing on the hot path
         }
@@ -99,6 +111,7 @@ final class RouterShell: RouterEffects {
     func now() -> UInt64 { MonotonicClock.now() }
 
     func sendToPlugin(_ identity: Data, _ frames: [Frame]) -> PluginSendOutcome {
+        if let mdp, mdp.owns(identity) { return mdp.sendToPlugin(identity, frames) }
         do {
             return try backend.send(to: identity, frames, dontWait: true) ? .sent : .full
         } catch {
@@ -137,6 +150,7 @@ final class RouterShell: RouterEffects {
     /// messages kept, in order, up to `limits.client_backlog`, and sent once it reads;
     /// PROGRESS, which is never needed, is dropped for it instead.
     func sendToClient(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
+        if let mdp, mdp.owns(envelope.identity) { return mdp.sendToClient(envelope.identity, msg) }
         let frames = msg.frames(after: envelope.isRequestReply ? [Frame()] : [])
         if let backlog = backlogs.backlog(for: envelope.identity), !backlog.isEmpty {
             return keep(frames, in: backlog, kind: msg.kind)

@@ -8,6 +8,9 @@ struct AccessPolicy: Sendable {
     /// The ZAP domains the host gives its sockets.
     static let frontendDomain = "intentbus-frontend"
     static let backendDomain = "intentbus-backend"
+    /// The Majordomo endpoint's: clients by their `host.clients` key, workers by their
+    /// `mdp_worker` entry's key (docs/mdp.md).
+    static let majordomoDomain = "intentbus-mdp"
     /// The User-Id of plugins the host spawned (they get the host-made plugin key).
     static let localPluginUser = "plugin:*local"
 
@@ -17,6 +20,8 @@ struct AccessPolicy: Sendable {
     let localPluginKey: String?
     /// Remote plugins' public keys (Z85) → plugin id.
     let remotePlugins: [String: String]
+    /// `mdp_worker` entries' public keys (Z85) → entry id.
+    var majordomoWorkers: [String: String] = [:]
 
     init(clients: [ClientGrant], localPluginKey: String?, remotePlugins: [String: String] = [:]) {
         var byKey: [String: String] = [:]
@@ -41,6 +46,10 @@ struct AccessPolicy: Sendable {
             if publicKey == localPluginKey { return .success(Self.localPluginUser) }
             if let id = remotePlugins[publicKey] { return .success("plugin:\(id)") }
             return .failure(AccessDenied("plugin key \(publicKey) is not known to this host"))
+        case Self.majordomoDomain:
+            if let id = majordomoWorkers[publicKey] { return .success("mdp-worker:\(id)") }
+            if let name = clients[publicKey] { return .success("client:\(name)") }
+            return .failure(AccessDenied("key \(publicKey) is neither a client in host.clients nor an mdp_worker entry's"))
         default:
             return .failure(AccessDenied("unknown ZAP domain \"\(domain)\""))
         }

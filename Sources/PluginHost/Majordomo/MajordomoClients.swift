@@ -1,0 +1,140 @@
+import Foundation
+import IntentBus
+
+/// MDP clients as the router core sees them: ordinary frontend clients. Each MDP client
+/// connection gets a stand-in identity (`MajordomoIdentity`), and each of its requests an
+/// IB1 REQUEST with a request id of the host's making, so the core routes it like any
+/// other: choices, defaults, flows, timeouts and the one final answer.
+///
+/// What the core then sends that client comes back here and becomes exactly one MDP
+/// reply: a final REPLY or ERROR as JSON, a PROMPT as the `prompt_required` error (an MDP
+/// client can't answer a question; the request is cancelled in the core), PROGRESS
+/// dropped. Anything after the reply (the `cancelled` that follows a prompt) is dropped.
+///
+/// Owned by the router thread.
+final class MajordomoClients {
+    /// One request the core holds for an MDP client.
+    private struct Pending {
+        let peer: Data
+        let service: Data
+        let standIn: Data
+    }
+
+    private let identities: MajordomoIdentity
+    /// Request id → its client and service.
+    private var pending: [String: Pending] = [:]
+    /// An MDP client connection → its stand-in identity and how many requests it has open.
+    private var standIns: [PeerKey: (identity: Data, open: Int)] = [:]
+    private var serial: UInt64 = 0
+
+    init(identities: MajordomoIdentity) { self.identities = identities }
+
+    /// How many MDP requests are open (for tests and logs).
+    var openCount: Int { pending.count }
+
+    /// A REQUEST from MDP client `peer` for `service` with the parameters `body`: the IB1
+    /// frames to hand the core as if they came from a frontend client (stand-in identity
+    /// first), and the stand-in identity.
+    func request(peer: Data, service: String, serviceFrame: Data, body: Frame) -> [Frame] {
+        serial += 1
+        let id = "mdp-\(String(serial, radix: 36))"
+        let key = PeerKey(identity: peer)
+        var entry = standIns[key] ?? (identity: identities.client(serial), open: 0)
+        entry.open += 1
+        standIns[key] = entry
+        pending[id] = Pending(peer: peer, service: serviceFrame, standIn: entry.identity)
+        let msg = WireMessage(kind: .request, requestId: id, intent: service, header: Frame(), body: body)
+        return msg.frames(after: [Frame(data: entry.identity)])
+    }
+
+    /// What the core sent to a stand-in identity.
+    enum Outcome {
+        /// Nothing to send (PROGRESS, or a message after the reply).
+        case none
+        /// The one MDP reply for the request.
+        case reply(peer: Data, frames: [Frame])
+        /// The reply, and the request must be cancelled in the core (it asked a question):
+        /// these IB1 frames, stand-in identity first, are the CANCEL to hand the core.
+        case replyAndCancel(peer: Data, frames: [Frame], cancel: [Frame])
+    }
+
+    /// Translates one message the core sent to an MDP client.
+    func fromCore(_ msg: WireMessage) -> Outcome {
+        guard msg.kind != .progress, let request = pending[msg.requestId] else { return .none }
+        let body: JSON
+        var cancel = false
+        switch msg.kind {
+        case .reply:
+            body = Self.replyBody(msg)
+        case .error, .refused:
+            body = ["status": "error", "error": (try? msg.bodyJSON()) ?? BusError(.internalError, "an unreadable error").json]
+        case .prompt:
+            body = Self.promptRequired(intent: msg.intent, prompt: (try? msg.bodyJSON()) ?? .object([:]))
+            cancel = true
+        default:
+            return .none
+        }
+        finished(msg.requestId, request)
+        let frames = MajordomoMessage.clientReply(service: request.service, body: body.canonicalData)
+        guard cancel else { return .reply(peer: request.peer, frames: frames) }
+        let cancelMsg = WireMessage(kind: .cancel, requestId: msg.requestId, intent: msg.intent, header: Frame(), body: Frame())
+        return .replyAndCancel(peer: request.peer, frames: frames, cancel: cancelMsg.frames(after: [Frame(data: request.standIn)]))
+    }
+
+    private func finished(_ id: String, _ request: Pending) {
+        pending.removeValue(forKey: id)
+        let key = PeerKey(identity: request.peer)
+        guard var entry = standIns[key] else { return }
+        entry.open -= 1
+        // A client with nothing open is forgotten; its next request gets a new stand-in,
+        // so the table holds only clients with open requests.
+        if entry.open <= 0 { standIns.removeValue(forKey: key) } else { standIns[key] = entry }
+    }
+
+    // MARK: - The reply bodies (docs/mdp.md, "Replies")
+
+    /// A final REPLY: `{"status", "plugin", "result", "dialog"?}`.
+    static func replyBody(_ msg: WireMessage) -> JSON {
+        let header = (try? msg.headerJSON()) ?? .object([:])
+        let result: JSON
+        if msg.body.count == 0 {
+            result = .object([:])
+        } else if let parsed = try? msg.bodyJSON() {
+            result = parsed
+        } else {
+            result = .string(String(decoding: msg.body.data, as: UTF8.self))
+        }
+        var out: [String: JSON] = ["status": header["status"] ?? "success", "result": result]
+        if let plugin = header["plugin"] { out["plugin"] = plugin }
+        if let code = header["code"] { out["code"] = code }
+        if let dialog = result["dialog"]?.stringValue { out["dialog"] = .string(dialog) }
+        return .object(out)
+    }
+
+    /// The `prompt_required` error for a PROMPT: what the intent needed, which an MDP
+    /// client has no way to answer.
+    static func promptRequired(intent: String, prompt: JSON) -> JSON {
+        let kind = prompt["kind"]?.stringValue ?? "value"
+        let parameter = prompt["parameter"]?.stringValue
+        let dialog = prompt["dialog"]?.stringValue
+        let what: String
+        switch kind {
+        case "plugin_choice":
+            let ids = (prompt["options"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+            what = "a choice among the plugins that claim it (\(ids.joined(separator: ", "))); remember one (intentbus choices set \(intent) PLUGIN) or set host.defaults"
+        case "value":
+            what = "a value for \(parameter.map { "parameter \"\($0)\"" } ?? "a parameter"); send it in the request body"
+        case "disambiguation":
+            let ids = (prompt["options"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+            what = "a choice for \(parameter.map { "parameter \"\($0)\"" } ?? "a parameter") among \(ids.joined(separator: ", ")); send one of those ids in the request body"
+        case "confirmation":
+            what = "a confirmation\(parameter.map { " of parameter \"\($0)\"" } ?? "")"
+        default:
+            what = "an answer to a \(kind) question"
+        }
+        var details: [String: JSON] = ["kind": .string(kind), "prompt": prompt]
+        if let parameter { details["parameter"] = .string(parameter) }
+        let message = "\(intent) needs \(what)\(dialog.map { " (it asked: \($0))" } ?? ""); an MDP request can't answer questions, so it was cancelled"
+        return ["status": "error", "error": ["code": "prompt_required", "message": .string(message), "details": .object(details)]]
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import IntentBus
+
+/// What the Majordomo endpoint needs of the core (docs/mdp.md): an `mdp_worker` entry's
+/// stand-in connection comes and goes with its workers, and `mmi.service` asks whether
+/// anything serves a name.
+///
+/// An `mdp_worker` slot is a remote-style slot (`.remote`) the host never starts. While it
+/// is not attached its requests wait in `slot.waiting` with their own deadlines, as for a
+/// remote plugin that has not connected yet.
+extension RouterCore {
+    /// The entry at `index` has its first MDP worker: it is ready, as after a HELLO, and
+    /// the requests waiting for it go out. Every intent it lists is served plain.
+    func majordomoAttach(_ index: Int, identity: Data) {
+        assertConfined()
+        let slot = slots[index]
+        guard slot.spec.mdpWorker, !slot.disabledAtRunTime, case .remote(nil) = slot.state else { return }
+        slot.styles = Dictionary(uniqueKeysWithValues: slot.spec.intentsSupported.map { ($0, HandlerStyle.plain) })
+        slot.state = .remote(identity: identity)
+        slot.lastHeard = effects.now()
+        slot.lastError = nil
+        identities[identity] = index
+        logger.info("plugin \(slot.spec.id) is ready: MDP workers serve \(slot.spec.intentsSupported.joined(separator: ", "))")
+        let waiting = slot.waiting
+        slot.waiting.removeAll()
+        for hostId in waiting {
+            if let exchange = exchanges[hostId] { begin(exchange, slot) }
+        }
+    }
+
+    /// The entry at `index` has no workers left and holds nothing: it waits again.
+    func majordomoDetach(_ index: Int) {
+        assertConfined()
+        let slot = slots[index]
+        guard slot.spec.mdpWorker, case .remote(let identity?) = slot.state, slot.inFlight == 0 else { return }
+        identities.removeValue(forKey: identity)
+        slot.state = .remote(identity: nil)
+        logger.info("plugin \(slot.spec.id) is waiting: no MDP worker is connected")
+    }
+
+    /// `mmi.service` (RFC 8): whether `name` is served now — a host intent, or an intent
+    /// with a claimant that is neither disabled nor failing, nor waiting for a connection
+    /// (a remote plugin that is not connected, an `mdp_worker` entry without a worker for
+    /// that service: `workers` counts them).
+    func majordomoServes(_ name: String, workers: (String) -> Int) -> Bool {
+        assertConfined()
+        if name.hasPrefix("ib.") { return hostIntents[name] != nil }
+        for index in routes[name] ?? [] {
+            let slot = slots[index]
+            if slot.disabledAtRunTime { continue }
+            if slot.spec.mdpWorker {
+                if workers(name) > 0 { return true }
+                continue
+            }
+            switch slot.state {
+            case .failed, .disabled, .remote(nil): continue
+            default: return true
+            }
+        }
+        return false
+    }
+
+    /// Gives the stand-in client `identity` its grant when clients are authenticated: the
+    /// one its MDP connection's key names (tcp with CURVE), else, for a local (ipc) MDP
+    /// socket, a grant named `mdp` for every intent but the restricted ones. A CURVE
+    /// connection without a client's User-Id gets none (every request: `forbidden`).
+    func majordomoGrant(_ identity: Data, user: String?, local: Bool) {
+        guard clientKeysRequired else { return }
+        let state = clients.state(for: identity)
+        if local {
+            state.grant = ClientGrant(name: "mdp", publicKey: "")
+        } else if let user, user.hasPrefix("client:") {
+            let name = String(user.dropFirst("client:".count))
+            state.grant = manifest.host.clients.first { $0.name == name }
+        } else {
+            state.grant = nil
+        }
+    }
+}
