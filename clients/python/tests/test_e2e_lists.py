@@ -72,3 +72,16 @@ def test_new_style_list_metadata_and_checks(host):
         host.client().send("BasketIntent", {"projects": ["p1", 3.5]})
     assert "item 2:" in e.value.message
     assert e.value.details["problems"][0]["expected"] == "ProjectEntity"
+
+
+def test_legacy_item_confirmation_yes_keeps_it_once_no_drops_it(host):
+    prompts, reply = converse(host, "PyInviteIntent", {"guests": ["Sam", "maybe"]}, [True])
+    assert [(p.kind, p.raw["item"], p.raw["value"]) for p in prompts] == [("confirmation", 1, "maybe")]
+    assert reply.body["dialog"] == "Invited Sam, maybe."
+    prompts, reply = converse(host, "PyInviteIntent", {"guests": ["maybe", "Sam"]}, [False])
+    assert [(p.kind, p.raw["item"]) for p in prompts] == [("confirmation", 0)]
+    assert reply.body["parameters"]["guests"] == ["Sam"]
+    # Dropping the only guest leaves a required list empty: it is asked for as a whole.
+    prompts, reply = converse(host, "PyInviteIntent", {"guests": ["maybe"]}, [False, ["Kim"]])
+    assert [(p.kind, p.raw.get("item")) for p in prompts] == [("confirmation", 0), ("value", None)]
+    assert reply.body["dialog"] == "Invited Kim."

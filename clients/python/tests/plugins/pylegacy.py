@@ -71,7 +71,9 @@ class InviteHandler(LegacyHandler):
         # One result per guest, in order (SiriKit's resolveRecipients).
         if not value:
             return [Resolution.needs_value()]
-        return [Resolution.disambiguation(ALEXES) if guest == "alex" else Resolution.success(guest)
+        # "maybe" is confirmed every time it is resolved: the host does not ask twice.
+        return [Resolution.disambiguation(ALEXES) if guest == "alex"
+                else Resolution.confirmation_required() if guest == "maybe" else Resolution.success(guest)
                 for guest in value]
 
     def handle(self, intent):
