@@ -40,6 +40,8 @@ struct EntityDecl {
 struct EnumDecl {
     let name: String
     let cases: [(value: String, title: String)]
+    /// The type's name for people (`type_display_name`); the name when not given.
+    var typeDisplayName = ""
 }
 
 /// A plugin's new-style declarations, parsed from HELLO `metadata.new_style` and checked
@@ -117,7 +119,7 @@ struct NewStyleCatalog {
                 cases.append((value, title))
             }
             if cases.isEmpty { problems.append("enum \(name) has no cases") }
-            catalog.enums[name] = EnumDecl(name: name, cases: cases)
+            catalog.enums[name] = EnumDecl(name: name, cases: cases, typeDisplayName: e["type_display_name"]?.stringValue ?? "")
         }
 
         for (i, entry) in (section["intents"]?.arrayValue ?? []).enumerated() {

@@ -36,7 +36,8 @@ enum PromptVocabulary {
             o["type_title"] = .string(TypeTitles.title(p.type.description, language: definition.locale.language))
         }
         if p.multiple { o["multiple"] = true }
-        let integral = p.type == .integer
+        // Integers stay integers; so do durations (whole seconds travel as integers).
+        let integral = p.type == .integer || p.type == .duration
         if let minimum = p.minimum { o["minimum"] = bound(minimum, integral: integral) }
         if let maximum = p.maximum { o["maximum"] = bound(maximum, integral: integral) }
         if p.minimum != nil || p.maximum != nil {
@@ -51,7 +52,8 @@ enum PromptVocabulary {
         var o: [String: JSON] = ["type": .string(typeName(p))]
         if let name = p.enumName {
             o["enum"] = .string(name)
-            o["type_title"] = .string(name)
+            let display = catalog.enums[name]?.typeDisplayName ?? ""
+            o["type_title"] = .string(display.isEmpty ? name : display)
             if let e = catalog.enums[name] {
                 o["options"] = .array(e.cases.map { ["id": .string($0.value), "title": .string($0.title)] })
             }

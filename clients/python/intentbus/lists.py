@@ -42,7 +42,7 @@ def value_fields(p: Any) -> Dict[str, Any]:
     new-style parameter's value question."""
     out: Dict[str, Any] = {}
     if p.enum is not None:
-        out.update(type=p.enum.name, enum=p.enum.name, type_title=p.enum.name, options=p.enum.options())
+        out.update(type=p.enum.name, enum=p.enum.name, type_title=p.enum.type_display_name, options=p.enum.options())
     elif p.entity is not None:
         out.update(type=p.entity.name, entity=p.entity.name, type_title=p.entity.type_display_name)
     else:
