@@ -33,10 +33,17 @@ final class PluginSlot: PluginView {
         case restart
         /// `ib.plugins.disable`: stays stopped.
         case disable
+        /// Gone from the manifest (a hot reload): stays stopped, retired.
+        case removed
     }
 
     let index: Int
-    let spec: PluginSpec
+    /// Its manifest entry; a hot reload may replace it (RouterCore+Reload.swift).
+    var spec: PluginSpec
+    /// Removed from the manifest by a hot reload: never routed to or listed. The slot
+    /// stays, so that indices held by exchanges and timers keep their meaning; the same
+    /// id added again later takes it back.
+    var retired = false
     var state: State = .stopped
     /// The one-time token of the current process.
     var token = ""

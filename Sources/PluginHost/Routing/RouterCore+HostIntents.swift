@@ -9,9 +9,10 @@ extension RouterCore {
             .success(["protocol": .int(WireProtocol.version), "pid": .int(Int64(getpid()))])
         }
         hostIntents["ib.plugins"] = .answer { [unowned self] _ in
-            .success(["plugins": .array(slots.map(pluginSummary)), "conflicts": conflicts()])
+            .success(["plugins": .array(slots.filter { !$0.retired }.map(pluginSummary)), "conflicts": conflicts()])
         }
         installPluginControl()
+        installReload()
     }
 
     func handleControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON) {

@@ -86,7 +86,7 @@ extension RouterCore {
         failInFlight(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) was stopped (\(why.rawValue)) while handling this request",
                                     details: ["plugin": .string(slot.spec.id)]))
         switch why {
-        case .disable:
+        case .disable, .removed:
             slot.state = .disabled
             failWaiting(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) was disabled", details: ["plugin": .string(slot.spec.id)]))
         case .restart:

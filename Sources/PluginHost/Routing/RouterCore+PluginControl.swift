@@ -14,7 +14,7 @@ extension RouterCore {
         guard let id = request.body["plugin"]?.stringValue else {
             return .failure(BusError(.invalidParameters, "\(request.intent) needs {\"plugin\": ID}"))
         }
-        guard let slot = slots.first(where: { $0.spec.id == id }) else {
+        guard let slot = slots.first(where: { $0.spec.id == id && !$0.retired }) else {
             return .failure(BusError(.unknownPlugin, "there is no plugin \"\(id)\""))
         }
         guard slot.spec.enabled else {

@@ -42,6 +42,8 @@ enum RouterEvent: Sendable {
     /// writer); handed to the extensions' `finished(id:result:)`.
     case extensionFinished(id: UInt64, result: Result<JSON, BusError>)
     case shutdown
+    /// Re-read the manifest (SIGHUP); `trigger` says why, for the log.
+    case reload(trigger: String)
 }
 
 /// Timers the core keeps.

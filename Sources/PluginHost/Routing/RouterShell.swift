@@ -49,9 +49,12 @@ final class RouterShell: RouterEffects {
     /// Runs until the core has shut down (after a `.shutdown` event).
     func run() {
         core.start()
-        var poller = Poller([frontend, backend, mailbox.receiver] + (zap.map { [$0.socket] } ?? []))
+        let sockets = [frontend, backend, mailbox.receiver] + (zap.map { [$0.socket] } ?? [])
+        // plugins.d/ changes reload the manifest (RouterCore+Reload.swift).
+        let dropIns = DropInWatcher(manifestPath: manifest.path, logger: logger)
+        var poller = Poller(sockets, fds: dropIns.fd >= 0 ? [dropIns.fd] : [])
         while true {
-            let next = [core.nextDeadline, flushAt].compactMap { $0 }.min()
+            let next = [core.nextDeadline, flushAt, dropIns.dueAt].compactMap { $0 }.min()
             var timeout = -1
             if let next {
                 let now = MonotonicClock.now()
@@ -68,7 +71,11 @@ final class RouterShell: RouterEffects {
             if ready[2] {
                 for event in mailbox.drain() { core.handle(event) }
             }
-            if ready.count > 3, ready[3] { zap?.answerWaiting() }
+            if zap != nil, ready[3] { zap?.answerWaiting() }
+            if ready.count > sockets.count, ready[sockets.count] { dropIns.consume(now: MonotonicClock.now()) }
+            if dropIns.dueAt != nil, let files = dropIns.due(now: MonotonicClock.now()) {
+                core.reload(trigger: files.joined(separator: ", "))
+            }
             core.fireDueTimers()
             if let flushAt, flushAt <= MonotonicClock.now() { flushClients() }
             if core.isFinished { break }  // checks `stopping` first: nothing on the hot path
