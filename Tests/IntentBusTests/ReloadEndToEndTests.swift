@@ -50,6 +50,9 @@ struct ReloadEndToEndTests {
         #expect(kept.kind == .reply && kept.requestId == "kept", "the open request to alpha is untouched")
         #expect(try pid(host, "alpha") == alphaPid)
         #expect(try host.plugin("alpha")?["restarts"] == 0)
+        // The status report knows the added plugin (its counters start at zero).
+        let status = try host.client().control("ib.status")
+        #expect(status["plugins"]?.arrayValue?.contains { $0["id"] == "beta" } == true, "\(status.canonicalString)")
     }
 
     @Test("an invalid drop-in is rejected with file:line:col, in the log and in reload's answer; the old configuration serves")

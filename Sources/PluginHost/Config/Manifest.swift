@@ -87,6 +87,11 @@ public struct PluginSpec: Sendable {
     /// `synonyms:`: other names people use for the plugin; a phrase's
     /// `${applicationName}` matches `name` or any of these (docs/shortcuts.md).
     public var synonyms: [String] = []
+    /// How many processes of the plugin run (`instances`, docs/lifecycle.md).
+    public var instances = 1
+    /// Intents whose requests may be retried once when the instance handling them dies
+    /// (`idempotent: true` or a list of intents).
+    public var idempotentIntents: Set<String> = []
 }
 
 /// Host settings from the manifest's `host:` section.

@@ -28,6 +28,7 @@ extension ManifestAssembler {
             let enabled = m.optional("enabled", as: Bool.self, default: true)
             let lifecycle = decodeLifecycle(m)
             let synonyms = m.optional("synonyms", as: [Marked<String>].self, default: [])
+            let replicas = decodeInstances(m, intents: intents)
 
             if let id { checkID(id) }
             if let name, name.value.isEmpty {
@@ -76,6 +77,7 @@ extension ManifestAssembler {
             spec.lifecycle = lifecycle
             if remote { spec.remoteKey = publicKey?.value }
             spec.synonyms = synonyms.map(\.value)
+            (spec.instances, spec.idempotentIntents) = replicas
             return spec
         }
     }

@@ -21,6 +21,8 @@ extension PluginSpec {
         check("remote", remoteKey == old.remoteKey)
         check("lifecycle", lifecycle == old.lifecycle)
         check("synonyms", synonyms == old.synonyms)
+        check("instances", instances == old.instances)
+        check("idempotent", idempotentIntents == old.idempotentIntents)
         return keys
     }
 
