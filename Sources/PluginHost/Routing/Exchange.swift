@@ -41,6 +41,9 @@ final class Exchange {
     var options: JSON
     /// A multi-phase flow (legacy, new style), or nil for the plain path.
     var flow: (any ExchangeFlow)?
+    /// A copy of the request as delivered, kept for an idempotent intent so that it can be
+    /// sent again once if its plugin process dies (RouterCore+Instances.swift).
+    var replay: Replay?
     /// When the host took the request (monotonic ns), for the latency in `HostStats`.
     let startedAt = MonotonicClock.now()
 

@@ -44,6 +44,11 @@ final class PluginSlot: PluginView {
     /// stays, so that indices held by exchanges and timers keep their meaning; the same
     /// id added again later takes it back.
     var retired = false
+    /// For the second and later processes of a plugin with `instances: N`: the slot of
+    /// its first process, which is the one routed to (RouterCore+Instances.swift).
+    var primaryIndex: Int?
+    /// On the first process's slot: the slots of the others.
+    var instanceSlots: [Int] = []
     var state: State = .stopped
     /// The one-time token of the current process.
     var token = ""

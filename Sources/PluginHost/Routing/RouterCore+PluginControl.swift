@@ -24,6 +24,7 @@ extension RouterCore {
             return .failure(BusError(.pluginUnavailable, "plugin \(id) is remote: the host does not start it; it connects by itself"))
         }
         let what = act(slot)
+        for index in slot.instanceSlots where !slots[index].retired { _ = act(slots[index]) }
         logger.info("plugin \(id): \(what) (\(request.intent))")
         return .success(["plugin": .string(id), "done": .string(what), "state": .string(slot.stateName)])
     }

@@ -126,7 +126,7 @@ extension RouterCore {
         do { hello = try msg.bodyJSON() } catch {
             return refuse("bad_frame", "HELLO body is \(error.message)", slot: nil)
         }
-        guard let id = hello["plugin"]?.stringValue, let slot = slots.first(where: { $0.spec.id == id }) else {
+        guard let id = hello["plugin"]?.stringValue, let slot = helloSlot(id: id, token: hello["token"]?.stringValue) else {
             return refuse("unknown_plugin", "plugin id \"\(hello["plugin"]?.displayText ?? "")\" is not in the manifest", slot: nil)
         }
         guard hello["protocol"]?.intValue == WireProtocol.version else {
@@ -214,6 +214,7 @@ extension RouterCore {
             slot.lastError = "pid \(pid) \(status)"
         }
         logger.error("plugin \(slot.spec.id) (pid \(pid)) \(status)")
+        retryIdempotent(slot, pid: pid, why: status.description)
         failInFlight(slot, BusError(.pluginCrashed,
             "plugin \(slot.spec.id) (pid \(pid)) \(status) while handling this request",
             details: ["plugin": .string(slot.spec.id), "exit": status.json]))

@@ -21,7 +21,7 @@ extension RouterCore {
     func rebuildRoutes() {
         routes.removeAll(keepingCapacity: true)
         disabledClaims.removeAll(keepingCapacity: true)
-        for slot in slots where !slot.retired {
+        for slot in slots where !slot.retired && slot.primaryIndex == nil {
             for intent in slot.spec.intentsSupported {
                 if slot.spec.enabled {
                     routes[intent, default: []].append(slot.index)
@@ -60,9 +60,12 @@ extension RouterCore {
             seen.insert(spec.id)
             apply(spec, report: &report, toStart: &toStart)
         }
-        for slot in slots where !slot.retired && !seen.contains(slot.spec.id) {
+        for slot in slots where !slot.retired && slot.primaryIndex == nil && !seen.contains(slot.spec.id) {
             retire(slot)
             report.removed.append(slot.spec.id)
+        }
+        for slot in Array(slots) where slot.primaryIndex == nil {
+            syncInstances(slot, restarted: report.restarted.contains(slot.spec.id), toStart: &toStart)
         }
         rebuildRoutes()
         var updated = manifest
@@ -80,13 +83,13 @@ extension RouterCore {
 
     /// One entry of the new manifest.
     private func apply(_ spec: PluginSpec, report: inout ReloadReport, toStart: inout [PluginSlot]) {
-        guard let slot = slots.first(where: { $0.spec.id == spec.id }) else {
+        guard let slot = slots.first(where: { $0.spec.id == spec.id && $0.primaryIndex == nil }) else {
             if let hostKeys = cannotAdd(spec) {
                 report.needsRestart.append("plugins[\(spec.id)] (new, with \(hostKeys))")
                 return
             }
             let slot = PluginSlot(index: slots.count, spec: spec)
-            slots.append(slot)
+            slots.append(slot)  // its instances, if any: syncInstances
             report.added.append(spec.id)
             if startsEagerly(slot) { toStart.append(slot) }
             return
@@ -129,7 +132,7 @@ extension RouterCore {
 
     /// Whether a stopped slot should start now: enabled, spawned by the host, eager, not
     /// disabled at run time.
-    private func startsEagerly(_ slot: PluginSlot) -> Bool {
+    func startsEagerly(_ slot: PluginSlot) -> Bool {
         slot.spec.enabled && slot.spec.remoteKey == nil && slot.spec.lifecycle.activation == .eager
             && !slot.disabledAtRunTime && slot.pid == nil
     }
@@ -137,7 +140,7 @@ extension RouterCore {
     /// Gives a slot a new entry that needs a new process: the running one (if any) is
     /// stopped, its requests in flight end with a clear error, and the new one starts
     /// (eager, or requests waiting) once it has exited.
-    private func replace(_ slot: PluginSlot, with spec: PluginSpec, toStart: inout [PluginSlot]) {
+    func replace(_ slot: PluginSlot, with spec: PluginSpec, toStart: inout [PluginSlot]) {
         slot.spec = spec
         slot.breakerOpen = false
         slot.crashTimes.removeAll()
@@ -183,9 +186,10 @@ extension RouterCore {
 
     /// A plugin gone from the manifest: its requests end now with a clear error (they
     /// are not drained: its process is being stopped), and it is stopped and forgotten.
-    private func retire(_ slot: PluginSlot) {
+    func retire(_ slot: PluginSlot) {
         let id = slot.spec.id
-        logger.info("plugin \(id) is no longer in the manifest; stopping it")
+        logger.info(slot.primaryIndex == nil ? "plugin \(id) is no longer in the manifest; stopping it"
+                                             : "plugin \(id) has fewer instances now; stopping one (pid \(slot.pid.map(String.init) ?? "-"))")
         slot.retired = true
         slot.breakerOpen = false
         let error = BusError(.pluginUnavailable, "plugin \(id) was removed from the manifest (reload)", details: ["plugin": .string(id)])
@@ -203,6 +207,34 @@ extension RouterCore {
             } else {
                 slot.state = .disabled
             }
+        }
+    }
+
+    /// Brings `primary`'s instance slots in line with its entry: as many as `instances`
+    /// asks (more are started, fewer are stopped), restarted along with it.
+    private func syncInstances(_ primary: PluginSlot, restarted: Bool, toStart: inout [PluginSlot]) {
+        let wanted = primary.retired ? 0 : primary.spec.instances - 1
+        for (n, index) in primary.instanceSlots.enumerated() {
+            let slot = slots[index]
+            guard n < wanted else {
+                if !slot.retired { retire(slot) }
+                continue
+            }
+            let spec = instanceSpec(primary.spec, number: n + 1)
+            if slot.retired {
+                slot.retired = false
+                slot.disabledAtRunTime = primary.disabledAtRunTime
+                replace(slot, with: spec, toStart: &toStart)
+            } else if restarted {
+                replace(slot, with: spec, toStart: &toStart)
+            } else {
+                slot.spec = spec
+            }
+        }
+        let before = primary.instanceSlots.count
+        addInstanceSlots(primary)
+        for index in primary.instanceSlots.dropFirst(before) where startsEagerly(slots[index]) {
+            toStart.append(slots[index])
         }
     }
 }

@@ -60,6 +60,7 @@ final class RouterCore: RouterView {
         self.effects = effects
         self.post = post
         slots = manifest.plugins.enumerated().map { PluginSlot(index: $0.offset, spec: $0.element) }
+        for slot in Array(slots) { addInstanceSlots(slot) }
         rebuildRoutes()
         installCoreIntents()
     }

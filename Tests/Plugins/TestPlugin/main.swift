@@ -10,6 +10,7 @@ import IntentBus
 //   {"progress": N}     send N progress updates first
 //   {"fail": true}      answer with status failure
 //   {"reply_header": {…}} add these fields to the REPLY header (donations)
+//   {"whoami": true}    add "pid" (this process) and "instance" ($INTENTBUS_INSTANCE, 0 if unset)
 // Every reply says which plugin answered and echoes the parameters.
 // TEST_BAD_TOKEN=1 makes it present a wrong token; TEST_EXIT_AT_START=CODE makes it exit
 // before connecting; TEST_SOCKET_THREAD=1 runs its handlers on the socket thread.
@@ -47,6 +48,10 @@ do {
                 out["confirmed"] = try await context.prompt(["kind": "confirmation", "dialog": "Really?"])
             }
             if let client = request.client { out["client"] = .string(client) }
+            if p["whoami"]?.boolValue == true {
+                out["pid"] = .int(Int64(getpid()))
+                out["instance"] = .int(Int64(env["INTENTBUS_INSTANCE"].flatMap(Int.init) ?? 0))
+            }
             return PluginReply(status: p["fail"]?.boolValue == true ? .failure : .success, body: .object(out),
                                header: p["reply_header"]?.objectValue ?? [:])
         }
