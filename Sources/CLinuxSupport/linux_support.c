@@ -1,11 +1,17 @@
 #define _GNU_SOURCE
 #include "CLinuxSupport.h"
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 int ib_set_parent_death_signal(int sig) {
     return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0);
+}
+
+int ib_prlimit(int pid, int resource, unsigned long long soft, unsigned long long hard) {
+    struct rlimit limit = { .rlim_cur = soft, .rlim_max = hard };
+    return prlimit(pid, resource, &limit, NULL);
 }
 
 int ib_pipe_cloexec(int fds[2]) {

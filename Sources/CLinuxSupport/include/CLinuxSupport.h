@@ -8,4 +8,8 @@ int ib_set_parent_death_signal(int sig);
 /// pipe2(fds, O_CLOEXEC): both ends close on exec, atomically (needs _GNU_SOURCE).
 int ib_pipe_cloexec(int fds[2]);
 
+/// prlimit(pid, resource, {soft, hard}, NULL): sets a limit of another process (a plugin
+/// just spawned); Swift's Glibc module does not declare prlimit. 0 or -1 with errno.
+int ib_prlimit(int pid, int resource, unsigned long long soft, unsigned long long hard);
+
 #endif

@@ -92,6 +92,8 @@ public struct PluginSpec: Sendable {
     /// Intents whose requests may be retried once when the instance handling them dies
     /// (`idempotent: true` or a list of intents).
     public var idempotentIntents: Set<String> = []
+    /// `memory_limit`, `cpu_limit`, `sha256`.
+    public var guards = PluginGuards()
 }
 
 /// Host settings from the manifest's `host:` section.

@@ -29,6 +29,7 @@ extension ManifestAssembler {
             let lifecycle = decodeLifecycle(m)
             let synonyms = m.optional("synonyms", as: [Marked<String>].self, default: [])
             let replicas = decodeInstances(m, intents: intents)
+            let guards = decodeGuards(m)
 
             if let id { checkID(id) }
             if let name, name.value.isEmpty {
@@ -78,6 +79,7 @@ extension ManifestAssembler {
             if remote { spec.remoteKey = publicKey?.value }
             spec.synonyms = synonyms.map(\.value)
             (spec.instances, spec.idempotentIntents) = replicas
+            spec.guards = guards
             return spec
         }
     }

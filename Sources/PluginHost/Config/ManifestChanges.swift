@@ -23,12 +23,15 @@ extension PluginSpec {
         check("synonyms", synonyms == old.synonyms)
         check("instances", instances == old.instances)
         check("idempotent", idempotentIntents == old.idempotentIntents)
+        check("memory_limit", guards.memoryLimit == old.guards.memoryLimit)
+        check("cpu_limit", guards.cpuLimit == old.guards.cpuLimit)
+        check("sha256", guards.sha256 == old.guards.sha256)
         return keys
     }
 
     /// Keys whose change needs a new process: the plugin is restarted. Other keys
     /// (timeout, priority, max_in_flight, heartbeat, …) apply to the running one.
-    static let restartKeys: Set<String> = ["exec", "IntentsSupported", "env", "enabled"]
+    static let restartKeys: Set<String> = ["exec", "IntentsSupported", "env", "enabled", "cpu_limit", "sha256"]
 
     /// Keys a running host can't take: the legacy and new-style catalogs are built from
     /// the definition files at start, and the CURVE handler's key table too.

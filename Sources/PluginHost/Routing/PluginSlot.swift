@@ -49,6 +49,9 @@ final class PluginSlot: PluginView {
     var primaryIndex: Int?
     /// On the first process's slot: the slots of the others.
     var instanceSlots: [Int] = []
+    /// Why the host killed the current process for a limit (`memory_limit`), for the
+    /// crash report of its exit (RouterCore+Guards.swift).
+    var limitBreach: String?
     var state: State = .stopped
     /// The one-time token of the current process.
     var token = ""

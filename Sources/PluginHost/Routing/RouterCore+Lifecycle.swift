@@ -29,6 +29,7 @@ extension RouterCore {
         if silent > interval + interval / 2 {
             return hung(slot, pid: pid, silentFor: silent)
         }
+        if overMemoryLimit(slot, pid: pid) { return }
         _ = effects.sendToPlugin(identity, WireMessage(kind: .heartbeat, header: nil, body: nil).frames)
         scheduleHeartbeat(slot)
     }

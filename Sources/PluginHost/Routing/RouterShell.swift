@@ -17,6 +17,8 @@ final class RouterShell: RouterEffects {
     /// Events from other threads: plugin exits, signals, committed choice writes.
     let mailbox: Mailbox<RouterEvent>
     private let launcher: ChildProcessLauncher
+    /// `sha256` checks before a start, `cpu_limit` after (Supervision/ProcessGuards.swift).
+    private let guards = ProcessGuards()
     private let backendEndpoint: String
     /// The ZAP handler, polled with the sockets, when CURVE is on.
     private let zap: ZAPHandler?
@@ -125,12 +127,20 @@ final class RouterShell: RouterEffects {
             env["INTENTBUS_CURVE_PUBLIC"] = pluginCurve.keys.publicKey
             env["INTENTBUS_CURVE_SECRET"] = pluginCurve.keys.secretKey
         }
+        if let expected = spec.guards.sha256,
+           let problem = guards.checksumProblem(path: spec.exec.path, expected: expected) {
+            return .failure(SpawnError(path: spec.exec.path, errno: EPERM, reason: problem))
+        }
         let mailbox = self.mailbox
         do {
-            return .success(try launcher.spawn(path: spec.exec.path, arguments: spec.exec.arguments,
-                                               environment: env, label: spec.id) { pid, status in
+            let pid = try launcher.spawn(path: spec.exec.path, arguments: spec.exec.arguments,
+                                         environment: env, label: spec.id) { pid, status in
                 mailbox.post(.pluginExited(index: index, pid: pid, status: status))
-            })
+            }
+            if let cpu = spec.guards.cpuLimit, !ProcessGuards.applyCPULimit(cpu, to: pid) {
+                logger.warning("plugin \(spec.id) (pid \(pid)): could not set its cpu_limit: \(String(cString: strerror(errno)))")
+            }
+            return .success(pid)
         } catch {
             return .failure(error)
         }

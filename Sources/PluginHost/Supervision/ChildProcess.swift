@@ -6,8 +6,16 @@ internal import CLinuxSupport
 public struct SpawnError: Error, Sendable, CustomStringConvertible {
     public let path: String
     public let errno: Int32
+    /// Why, when it is not an errno (a `sha256` mismatch).
+    public var reason: String?
+    public init(path: String, errno: Int32, reason: String? = nil) {
+        self.path = path
+        self.errno = errno
+        self.reason = reason
+    }
     public var description: String {
-        switch errno {
+        if let reason { return reason }
+        return switch errno {
         case ENOENT: "executable not found: \(path)"
         case EACCES: "executable is not executable (permission denied): \(path)"
         case ENOEXEC: "not an executable file: \(path)"
@@ -51,6 +59,7 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
         case SIGBUS: "SIGBUS"
         case SIGTRAP: "SIGTRAP"
         case SIGINT: "SIGINT"
+        case SIGXCPU: "SIGXCPU"
         default: nil
         }
     }
