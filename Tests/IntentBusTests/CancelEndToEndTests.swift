@@ -12,12 +12,16 @@ struct CancelEndToEndTests {
         private let out = Pipe(), err = Pipe()
         private let stdout = LogBuffer(), stderr = LogBuffer()
 
-        init(_ args: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: Products.path("intentbus"))
+        /// Its standard input: open and empty, so that a terminal session (script(1))
+        /// does not see an end of input.
+        private let input = Pipe()
+
+        init(_ args: [String], executable: String = Products.path("intentbus")) throws {
+            process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = args
             process.standardOutput = out
             process.standardError = err
-            process.standardInput = FileHandle.nullDevice
+            process.standardInput = input
             for (pipe, buffer) in [(out, stdout), (err, stderr)] {
                 pipe.fileHandleForReading.readabilityHandler = { h in
                     let d = h.availableData
@@ -46,6 +50,7 @@ struct CancelEndToEndTests {
             process.waitUntilExit()
             out.fileHandleForReading.readabilityHandler = nil
             err.fileHandleForReading.readabilityHandler = nil
+            try? input.fileHandleForWriting.close()
         }
     }
 
@@ -78,6 +83,55 @@ struct CancelEndToEndTests {
         #expect(send.errors.contains("cancelling"), "\(send.errors)")
         #expect(host.logEventually(contains: "saw its task cancelled"))
         #expect(try host.plugin("alpha")?["in_flight"] == 0)
+    }
+
+    /// The pid of a descendant of `ancestor` running `name`, from /proc.
+    private func descendant(of ancestor: pid_t, named name: String) -> pid_t? {
+        var parents: [pid_t: pid_t] = [:], names: [pid_t: String] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, let parent = pid_t(fields[1]) else { continue }
+            parents[pid] = parent
+            names[pid] = String(stat[stat.index(after: open)..<close])
+        }
+        return names.first { pid, comm in
+            guard comm == name else { return false }
+            var up = parents[pid]
+            while let p = up, p > 1 {
+                if p == ancestor { return true }
+                up = parents[p]
+            }
+            return false
+        }?.key
+    }
+
+    @Test("Ctrl-C at a prompt on a terminal (a pty from script(1)): the prompt ends, one `cancelled`, exit 130")
+    func ctrlCAtAPrompt() throws {
+        let script = "/usr/bin/script"
+        try #require(FileManager.default.isExecutableFile(atPath: script), "script(1) (util-linux/bsdutils) gives the CLI a terminal")
+        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        defer { host.stop() }
+        let line = "\(Products.path("intentbus")) send TestIntent ask=colour --endpoint \(host.frontend)"
+        let session = try RunningCommand(["-qfec", line, "/dev/null"], executable: script)
+        defer { session.reap() }
+        let deadline = Date().addingTimeInterval(10)
+        while !session.output.contains("What is colour?") && Date() < deadline { usleep(20_000) }
+        #expect(session.output.contains("What is colour?"), "the prompt was asked on the terminal: \(session.output)")
+        let cli = try #require(descendant(of: session.process.processIdentifier, named: "intentbus"))
+        defer {
+            // If it is still the CLI of this test (script may already be gone), end it.
+            if let command = try? String(contentsOfFile: "/proc/\(cli)/cmdline", encoding: .utf8),
+               command.contains("ask=colour"), command.contains(host.frontend) { kill(cli, SIGKILL) }
+        }
+        kill(cli, SIGINT)
+        let status = session.exitStatus(within: 5)
+        #expect(status == 130, "\(session.output)")
+        #expect(session.output.contains("cancelling"), "\(session.output)")
+        let cancelled = session.output.components(separatedBy: "cancelled: the client cancelled the request").count - 1
+        #expect(cancelled == 1, "exactly one final answer: \(session.output)")
+        #expect(try host.client().control("ib.status")["host"]?["open_exchanges"] == 0)
     }
 
     @Test("a second Ctrl-C exits at once, even when no final answer comes (the host is frozen)")
