@@ -4,7 +4,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 CONFIG ?= plugins.yaml
 
-.PHONY: all deps build run test test-swift bench bench-peers clean python-venv test-python lint-python fuzz fuzz-build fuzz-smoke
+.PHONY: all deps build run test test-swift bench bench-peers chaos clean python-venv test-python lint-python fuzz fuzz-build fuzz-smoke
 
 # The Python client/plugin SDK lives in clients/python; tests and the demo's coffee plugin
 # run from a venv in the repository (.venv, gitignored), made with the system python3.
@@ -77,6 +77,16 @@ fuzz: fuzz-build build python-venv
 bench: deps
 	$(SWIFT) build -c release
 	.build/release/intentbus-bench --out bench/results
+
+# Requests under fire (docs/reliability.md, "Chaos"): 10,000 requests to a plugin of two
+# instances while its processes are killed (SIGKILL) and frozen (SIGSTOP) at random; prints
+# lost and doubled answers, errors by code, restarts, hang detection and recovery times.
+# About a minute; not part of `make test`. CHAOS_ARGS passes options (--requests, --seed, …).
+CHAOS_ARGS ?=
+
+chaos: deps python-venv
+	$(SWIFT) build
+	$(VENV)/bin/python bench/chaos.py $(CHAOS_ARGS)
 
 # IntentBus against what a user would pick instead (docs/performance.md, "Peers"): the host,
 # a bare pyzmq relay, D-Bus, a Python Majordomo broker and a gRPC host → plugin, with one

@@ -1,12 +1,27 @@
 #define _GNU_SOURCE
 #include "CLinuxSupport.h"
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 int ib_set_parent_death_signal(int sig) {
     return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0);
+}
+
+int ib_prlimit(int pid, int resource, unsigned long long soft, unsigned long long hard) {
+    struct rlimit limit = { .rlim_cur = soft, .rlim_max = hard };
+    return prlimit(pid, resource, &limit, NULL);
+}
+
+int ib_pidfd_open(int pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+int ib_pidfd_send_signal(int pidfd, int sig) {
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
 }
 
 int ib_pipe_cloexec(int fds[2]) {

@@ -68,10 +68,15 @@ public final class IntentHost {
         let mailbox = shell.mailbox  // signal handlers hold the mailbox, never the router
         let internalEndpoint = InternalEndpoint(context: context, endpoint: InternalEndpoint.name)
         let systemd = SystemdService(endpoint: internalEndpoint, logger: logger)
-        let sources = [SIGINT, SIGTERM].map { sig -> any DispatchSourceSignal in
+        let sources = [SIGINT, SIGTERM, SIGHUP].map { sig -> any DispatchSourceSignal in
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { systemd.stopping(); mailbox.post(.shutdown) }
+            source.setEventHandler {
+                // SIGHUP re-reads the manifest (docs/lifecycle.md, "Hot reload").
+                if sig == SIGHUP { return mailbox.post(.reload(trigger: "SIGHUP")) }
+                systemd.stopping()
+                mailbox.post(.shutdown)
+            }
             source.resume()
             return source
         }

@@ -50,6 +50,7 @@ func runBenchmark() -> Int32 {
         if options.only.contains("scale") { try bench.runScale() }
         if options.only.contains("styles") { try bench.runLegacyCost() }
         if options.only.contains("cold") { try bench.runColdStart() }
+        if options.only.contains("cold") { try bench.runActivation() }
         if options.only.contains("curve") { try bench.runCurve() }
         if options.only.contains("mdp") { try bench.runMajordomo() }
     } catch {

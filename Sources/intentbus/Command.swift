@@ -21,6 +21,7 @@ enum Commands {
         Command(spec: HostCommand.spec, run: HostCommand.run),
         Command(spec: SendCommand.spec, run: SendCommand.run),
         Command(spec: PluginsCommand.spec, run: PluginsCommand.run),
+        Command(spec: ReloadCommand.spec, run: ReloadCommand.run),
         Command(spec: DescribeCommand.spec, run: DescribeCommand.run),
         Command(spec: StatusCommand.spec, run: StatusCommand.run),
         Command(spec: StatusCommand.metricsSpec, run: StatusCommand.runMetrics),

@@ -3,11 +3,12 @@ import IntentBus
 import PluginHost
 
 /// Where a command finds the host: `--endpoint`, `INTENTBUS_ENDPOINT`, or the frontend
-/// named by the manifest (`--config`, `INTENTBUS_CONFIG`, or ./plugins.yaml).
+/// named by the manifest (`--config`, `INTENTBUS_CONFIG`, or ./plugins.yaml). Only the
+/// manifest's `host:` section is read: an error in a plugin entry or a drop-in is the
+/// host's business, not a reason for a client command to fail.
 func resolveEndpoint(_ args: Arguments) throws -> String {
     if let ep = args.value("endpoint") ?? ProcessInfo.processInfo.environment["INTENTBUS_ENDPOINT"] { return ep }
-    let manifest = try ManifestLoader.load(path: configPath(args))
-    return manifest.host.frontend
+    return try ManifestLoader.loadHostSettings(path: configPath(args)).frontend
 }
 
 func configPath(_ args: Arguments) -> String {

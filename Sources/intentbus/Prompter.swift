@@ -175,6 +175,6 @@ final class Prompter {
     private func readLine(prompt: String) -> String? {
         print(prompt, terminator: "")
         fflush(nil)
-        return Swift.readLine()?.trimmingCharacters(in: .whitespaces)
+        return TerminalLine.read()?.trimmingCharacters(in: .whitespaces)
     }
 }

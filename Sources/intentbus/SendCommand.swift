@@ -35,8 +35,10 @@ enum SendCommand {
         On a terminal, prompts are asked interactively and progress is a bar on stderr; otherwise
         progress is one line per update. A declined confirmation ends the request: the plugin's
         dialog is printed and the exit code is 1.
+        Ctrl-C cancels the request (CANCEL to the host) and exits 130 after its final answer;
+        a second Ctrl-C exits at once.
         Exit codes: 0 success, 1 the intent failed or was declined, 2 usage, 3 bus error,
-        4 timeout, 5 host unreachable, 6 manifest error.
+        4 timeout, 5 host unreachable, 6 manifest error, 130 cancelled with Ctrl-C.
         """)
 
     static func run(_ args: Arguments) throws -> Int32 {
@@ -77,6 +79,17 @@ enum SendCommand {
             return body["results"]?.arrayValue ?? []
         }
         let progress = ProgressDisplay()
+        Interrupts.install()
+        var told = false
+        client.cancellation = {
+            guard Interrupts.interrupted else { return false }
+            if !told {
+                told = true
+                progress.clear()
+                printError("\ncancelling… (Ctrl-C again to quit at once)")
+            }
+            return true
+        }
         for _ in 0..<SnippetActions.maximumFollowUps {
             let reply: IntentReply
             do {
@@ -131,6 +144,7 @@ enum SendCommand {
                     }
                 }
                 switch error {
+                case .bus(let e) where e.code == .cancelled && Interrupts.interrupted: return Interrupts.exitStatus
                 case .bus(let e) where e.code == .timeout: return ExitCode.timeout
                 case .bus: return ExitCode.busError
                 case .noAnswer: return ExitCode.hostUnreachable

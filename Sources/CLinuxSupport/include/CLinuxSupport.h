@@ -12,5 +12,16 @@ int ib_pipe_cloexec(int fds[2]);
 /// occurs in `haystack`.
 int ib_contains_bytes(const void *haystack, unsigned long haystack_length, const void *needle,
                       unsigned long needle_length);
+/// prlimit(pid, resource, {soft, hard}, NULL): sets a limit of another process (a plugin
+/// just spawned); Swift's Glibc module does not declare prlimit. 0 or -1 with errno.
+int ib_prlimit(int pid, int resource, unsigned long long soft, unsigned long long hard);
+
+/// pidfd_open(pid, 0), close-on-exec: a descriptor that becomes readable when the process
+/// exits, and through which it can be signalled without a pid-reuse race. -1 with errno
+/// (ENOSYS before Linux 5.3, EPERM under some seccomp filters).
+int ib_pidfd_open(int pid);
+
+/// pidfd_send_signal(pidfd, sig, NULL, 0): 0 or -1 with errno (ESRCH once it has exited).
+int ib_pidfd_send_signal(int pidfd, int sig);
 
 #endif

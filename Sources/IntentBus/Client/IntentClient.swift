@@ -104,6 +104,13 @@ public final class IntentClient {
     private let prefix = String(UInt32.random(in: 0...UInt32.max), radix: 36)
     /// Extra time, beyond the request's own timeout, to wait for the host's final answer.
     public var hostSlack: Duration = .seconds(5)
+    /// Asked while a request waits (at least every 100 ms, and at once when a signal
+    /// interrupts the wait): true when the caller wants it cancelled (Ctrl-C in
+    /// `intentbus send`). The client then sends CANCEL once and goes on waiting for the
+    /// request's one final answer, which is `cancelled` unless the plugin's came first.
+    public var cancellation: (() -> Bool)?
+    /// The request a CANCEL has been sent for, so that it is sent once.
+    private var cancelSentFor: String?
 
     /// - Parameter curve: for a host that takes CURVE clients (a tcp frontend): this
     ///   client's key pair and the host's public key (docs/security.md).
@@ -147,7 +154,7 @@ public final class IntentClient {
         let wait = (options.timeout ?? .seconds(60)) + hostSlack
         var earlier: [IntentReply] = []
         while true {
-            let msg = try receive(requestId: requestId, wait: wait)
+            let msg = try receive(requestId: requestId, intent: intent, wait: wait)
             switch msg.kind {
             case .reply, .result:
                 let header = (try? msg.headerJSON()) ?? .object([:])
@@ -171,7 +178,13 @@ public final class IntentClient {
                 _ = onEvent(.progress((try? msg.bodyJSON()) ?? .object([:])))
             case .prompt:
                 let prompt = Prompt((try? msg.bodyJSON()) ?? .object([:]))
-                guard let answer = onEvent(.prompt(prompt)) else {
+                let answer = onEvent(.prompt(prompt))
+                if answer == nil, cancellation?() == true {
+                    // Interrupted at the prompt: cancel and wait for the final answer.
+                    sendCancel(requestId: requestId, intent: intent)
+                    continue
+                }
+                guard let answer else {
                     let cancel = WireMessage(kind: .cancel, requestId: requestId, intent: intent, header: nil, body: nil)
                     _ = try? socket.send(cancel.frames)
                     _ = try? receive(requestId: requestId, wait: .seconds(2))
@@ -189,14 +202,27 @@ public final class IntentClient {
         }
     }
 
-    /// Waits for the next message about `requestId`, skipping stale ones.
-    private func receive(requestId: String, wait: Duration) throws(ClientError) -> WireMessage {
+    /// Sends CANCEL for `requestId`, once.
+    private func sendCancel(requestId: String, intent: String) {
+        guard cancelSentFor != requestId else { return }
+        cancelSentFor = requestId
+        let cancel = WireMessage(kind: .cancel, requestId: requestId, intent: intent, header: nil, body: nil)
+        _ = try? socket.send(cancel.frames)
+    }
+
+    /// Waits for the next message about `requestId`, skipping stale ones; sends CANCEL
+    /// for it when `cancellation` asks.
+    private func receive(requestId: String, intent: String = "", wait: Duration) throws(ClientError) -> WireMessage {
         let deadline = MonotonicClock.deadline(after: wait)
         var poller = Poller([socket])
         while true {
+            if let cancellation, cancelSentFor != requestId, cancellation() {
+                sendCancel(requestId: requestId, intent: intent)
+            }
             let now = MonotonicClock.now()
             if now >= deadline { throw .noAnswer(endpoint: endpoint, waited: wait) }
-            let ms = Int(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
+            var ms = Int(min((deadline - now) / 1_000_000 + 1, UInt64(Int32.max)))
+            if cancellation != nil { ms = min(ms, 100) }
             do {
                 guard try poller.poll(timeoutMs: ms)[0], let frames = try socket.receive(dontWait: true) else { continue }
                 let msg: WireMessage

@@ -10,6 +10,13 @@ public struct Poller {
         items = sockets.map { zmq_pollitem_t(socket: $0.handle, fd: -1, events: Int16(ZMQ_POLLIN), revents: 0) }
     }
 
+    /// Polls `sockets`, then the plain file descriptors `fds` (an inotify descriptor, a
+    /// pidfd), for input; `poll` answers in that order.
+    public init(_ sockets: [ZMQSocket], fds: [Int32]) {
+        self.init(sockets)
+        items += fds.map { zmq_pollitem_t(socket: nil, fd: $0, events: Int16(ZMQ_POLLIN), revents: 0) }
+    }
+
     /// Waits up to `timeoutMs` milliseconds (-1 = forever) and returns, per socket, whether
     /// a message is ready. An interrupted wait returns all false.
     public mutating func poll(timeoutMs: Int) throws(ZMQError) -> [Bool] {

@@ -93,6 +93,13 @@ public struct PluginSpec: Sendable {
     /// `public_key` of an `mdp_worker` entry: the CURVE key its workers connect with to a
     /// tcp MDP endpoint.
     public var mdpWorkerKey: String?
+    /// How many processes of the plugin run (`instances`, docs/lifecycle.md).
+    public var instances = 1
+    /// Intents whose requests may be retried once when the instance handling them dies
+    /// (`idempotent: true` or a list of intents).
+    public var idempotentIntents: Set<String> = []
+    /// `memory_limit`, `cpu_limit`, `sha256`.
+    public var guards = PluginGuards()
 }
 
 /// Host settings from the manifest's `host:` section.

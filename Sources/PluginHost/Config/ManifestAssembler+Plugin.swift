@@ -29,6 +29,8 @@ extension ManifestAssembler {
             let enabled = m.optional("enabled", as: Bool.self, default: true)
             let lifecycle = decodeLifecycle(m)
             let synonyms = m.optional("synonyms", as: [Marked<String>].self, default: [])
+            let replicas = decodeInstances(m, intents: intents)
+            let guards = decodeGuards(m)
 
             if let id { checkID(id) }
             if let name, name.value.isEmpty {
@@ -81,6 +83,8 @@ extension ManifestAssembler {
             spec.mdpWorker = mdpWorker
             if mdpWorker { spec.mdpWorkerKey = publicKey?.value }
             spec.synonyms = synonyms.map(\.value)
+            (spec.instances, spec.idempotentIntents) = replicas
+            spec.guards = guards
             return spec
         }
     }

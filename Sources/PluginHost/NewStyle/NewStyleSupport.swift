@@ -80,8 +80,10 @@ enum EntityQueryRouting {
             return .failure(BusError(.invalidParameters, "a matching query needs \"text\""))
         }
         let named = request.options["plugin"]?.stringValue ?? body["plugin"]?.stringValue
+        var seen: Set<String> = []  // a plugin with several instances has a slot per process
         let owners = plugins.filter { slot in
             catalogs.byPlugin[slot.spec.id]?.entities[entity] != nil && (named == nil || slot.spec.id == named)
+                && seen.insert(slot.spec.id).inserted
         }
         guard let owner = owners.first else {
             let known = Set(catalogs.byPlugin.values.flatMap { $0.entities.keys }).sorted()

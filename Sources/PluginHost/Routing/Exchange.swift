@@ -44,6 +44,9 @@ final class Exchange {
     /// The intents whose results opened this one (`{"intent","plugin"}`, oldest first;
     /// Results/RouterCore+LeadOn.swift); empty for a request the client named itself.
     var openedBy: [JSON] = []
+    /// A copy of the request as delivered, kept for an idempotent intent so that it can be
+    /// sent again once if its plugin process dies (RouterCore+Instances.swift).
+    var replay: Replay?
     /// When the host took the request (monotonic ns), for the latency in `HostStats`.
     let startedAt = MonotonicClock.now()
 

@@ -33,10 +33,25 @@ final class PluginSlot: PluginView {
         case restart
         /// `ib.plugins.disable`: stays stopped.
         case disable
+        /// Gone from the manifest (a hot reload): stays stopped, retired.
+        case removed
     }
 
     let index: Int
-    let spec: PluginSpec
+    /// Its manifest entry; a hot reload may replace it (RouterCore+Reload.swift).
+    var spec: PluginSpec
+    /// Removed from the manifest by a hot reload: never routed to or listed. The slot
+    /// stays, so that indices held by exchanges and timers keep their meaning; the same
+    /// id added again later takes it back.
+    var retired = false
+    /// For the second and later processes of a plugin with `instances: N`: the slot of
+    /// its first process, which is the one routed to (RouterCore+Instances.swift).
+    var primaryIndex: Int?
+    /// On the first process's slot: the slots of the others.
+    var instanceSlots: [Int] = []
+    /// Why the host killed the current process for a limit (`memory_limit`), for the
+    /// crash report of its exit (RouterCore+Guards.swift).
+    var limitBreach: String?
     var state: State = .stopped
     /// The one-time token of the current process.
     var token = ""

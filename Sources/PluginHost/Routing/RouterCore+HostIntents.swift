@@ -9,9 +9,11 @@ extension RouterCore {
             .success(["protocol": .int(WireProtocol.version), "pid": .int(Int64(getpid()))])
         }
         hostIntents["ib.plugins"] = .answer { [unowned self] _ in
-            .success(["plugins": .array(slots.map(pluginSummary)), "conflicts": conflicts()])
+            .success(["plugins": .array(slots.filter { !$0.retired && $0.primaryIndex == nil }.map(pluginSummary)),
+                      "conflicts": conflicts()])
         }
         installPluginControl()
+        installReload()
     }
 
     func handleControl(_ envelope: RoutingEnvelope, _ msg: WireMessage, options: JSON) {
@@ -80,6 +82,7 @@ extension RouterCore {
             "exec": .string(slot.spec.exec.path),
         ]
         if let pid = slot.pid { o["pid"] = .int(Int64(pid)) }
+        if !slot.instanceSlots.isEmpty { o["instances"] = instancesSummary(slot) }
         if case .failed(let reason) = slot.state { o["reason"] = .string(reason) }
         if let e = slot.lastError { o["last_error"] = .string(e) }
         if !slot.spec.intentsRestrictedWhileLocked.isEmpty {

@@ -29,6 +29,7 @@ extension RouterCore {
         if silent > interval + interval / 2 {
             return hung(slot, pid: pid, silentFor: silent)
         }
+        if overMemoryLimit(slot, pid: pid) { return }
         _ = effects.sendToPlugin(identity, WireMessage(kind: .heartbeat, header: nil, body: nil).frames)
         scheduleHeartbeat(slot)
     }
@@ -47,6 +48,7 @@ extension RouterCore {
         let why = "plugin \(slot.spec.id) (pid \(pid)) stopped answering heartbeats (silent for \(silence), heartbeat \(slot.spec.lifecycle.heartbeat.humanText))"
         logger.error("\(why): it is hung; stopping it (SIGTERM, then SIGKILL after 1 s) and starting it again")
         slot.lastError = "hung: silent for \(silence)"
+        retryIdempotent(slot, pid: pid, why: "hung")
         failInFlight(slot, BusError(.pluginHung, "\(why) while handling this request; it is being restarted",
                                     details: ["plugin": .string(slot.spec.id)]))
         stop(slot, pid: pid, why: .hung, graceful: false)
@@ -86,7 +88,7 @@ extension RouterCore {
         failInFlight(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) was stopped (\(why.rawValue)) while handling this request",
                                     details: ["plugin": .string(slot.spec.id)]))
         switch why {
-        case .disable:
+        case .disable, .removed:
             slot.state = .disabled
             failWaiting(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) was disabled", details: ["plugin": .string(slot.spec.id)]))
         case .restart:

@@ -14,7 +14,7 @@ extension RouterCore {
         guard let id = request.body["plugin"]?.stringValue else {
             return .failure(BusError(.invalidParameters, "\(request.intent) needs {\"plugin\": ID}"))
         }
-        guard let slot = slots.first(where: { $0.spec.id == id }) else {
+        guard let slot = slots.first(where: { $0.spec.id == id && !$0.retired }) else {
             return .failure(BusError(.unknownPlugin, "there is no plugin \"\(id)\""))
         }
         guard slot.spec.enabled else {
@@ -24,6 +24,7 @@ extension RouterCore {
             return .failure(BusError(.pluginUnavailable, "plugin \(id) is remote: the host does not start it; it connects by itself"))
         }
         let what = act(slot)
+        for index in slot.instanceSlots where !slots[index].retired { _ = act(slots[index]) }
         logger.info("plugin \(id): \(what) (\(request.intent))")
         return .success(["plugin": .string(id), "done": .string(what), "state": .string(slot.stateName)])
     }

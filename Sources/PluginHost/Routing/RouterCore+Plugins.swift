@@ -126,7 +126,7 @@ extension RouterCore {
         do { hello = try msg.bodyJSON() } catch {
             return refuse("bad_frame", "HELLO body is \(error.message)", slot: nil)
         }
-        guard let id = hello["plugin"]?.stringValue, let slot = slots.first(where: { $0.spec.id == id }) else {
+        guard let id = hello["plugin"]?.stringValue, let slot = helloSlot(id: id, token: hello["token"]?.stringValue) else {
             return refuse("unknown_plugin", "plugin id \"\(hello["plugin"]?.displayText ?? "")\" is not in the manifest", slot: nil)
         }
         guard hello["protocol"]?.intValue == WireProtocol.version else {
@@ -203,19 +203,21 @@ extension RouterCore {
             return stoppedOnPurpose(slot, pid: pid, why: why, status: status)
         }
         let now = effects.now()
+        let how = "\(status)\(limitNote(slot, status))"  // a limit it broke, if any
         let window = slot.spec.lifecycle.crashWindow.nanoseconds
         slot.crashTimes = slot.crashTimes.filter { now - $0 < window } + [now]
         // A rejected handshake is the real story; the exit that follows is its consequence.
         if let rejection = slot.lastError, rejection.hasPrefix("handshake rejected"), slot.identity == nil {
-            slot.lastError = "\(rejection); pid \(pid) then \(status)"
+            slot.lastError = "\(rejection); pid \(pid) then \(how)"
         } else if case .stopping(_, .hung) = slot.state {
             slot.lastError = "pid \(pid) hung and was stopped (\(status))"
         } else {
-            slot.lastError = "pid \(pid) \(status)"
+            slot.lastError = "pid \(pid) \(how)"
         }
-        logger.error("plugin \(slot.spec.id) (pid \(pid)) \(status)")
+        logger.error("plugin \(slot.spec.id) (pid \(pid)) \(how)")
+        retryIdempotent(slot, pid: pid, why: status.description)
         failInFlight(slot, BusError(.pluginCrashed,
-            "plugin \(slot.spec.id) (pid \(pid)) \(status) while handling this request",
+            "plugin \(slot.spec.id) (pid \(pid)) \(how) while handling this request",
             details: ["plugin": .string(slot.spec.id), "exit": status.json]))
         if case .failed = slot.state {
             failWaiting(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(slot.lastError ?? "")"))

@@ -100,7 +100,7 @@ extension RouterCore {
             return BusError(.pluginUnavailable, "plugin \(slot.spec.id) is disabled (ib.plugins.disable)",
                             details: ["plugin": .string(slot.spec.id)])
         }
-        if slot.inFlight + slot.waiting.count >= slot.spec.maxInFlight {
+        if isFull(slot) {
             return BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight; try again later",
                             details: ["plugin": .string(slot.spec.id)])
         }
@@ -119,8 +119,9 @@ extension RouterCore {
 
     /// Sends an admitted exchange to its plugin, or queues it until the plugin is ready.
     /// `received` is the client's REQUEST, forwarded itself when the plugin is ready.
-    func dispatch(_ exchange: Exchange, _ slot: PluginSlot, received msg: WireMessage? = nil) {
+    func dispatch(_ exchange: Exchange, _ chosen: PluginSlot, received msg: WireMessage? = nil) {
         armDeadline(exchange)
+        let slot = chosen.instanceSlots.isEmpty ? chosen : leastLoadedInstance(of: chosen, for: exchange)
         if slot.identity != nil {
             begin(exchange, slot, received: msg)
         } else {
@@ -149,6 +150,7 @@ extension RouterCore {
             for ext in extensions { ext.flowStarting(exchange, body: body) }
             return flow.start(exchange, body: body, self)
         }
+        if !slot.spec.idempotentIntents.isEmpty { keepForReplay(exchange, slot, header: header, body: body) }
         let message = received ?? WireMessage(kind: .request, intent: exchange.intent)
         message.requestId = exchange.wireId
         message.header = header

@@ -13,7 +13,8 @@ import IntentBus
 /// check it at every entry point. Nothing here is `Sendable`: other threads reach the
 /// core only through the shell's mailbox, as `RouterEvent`s.
 final class RouterCore: RouterView {
-    let manifest: Manifest
+    /// The manifest in force; replaced by a hot reload (RouterCore+Reload.swift).
+    var manifest: Manifest
     let logger: Logger
     unowned let effects: any RouterEffects
     /// Posts an event from another thread (the choice writer's); the shell's mailbox.
@@ -59,17 +60,8 @@ final class RouterCore: RouterView {
         self.effects = effects
         self.post = post
         slots = manifest.plugins.enumerated().map { PluginSlot(index: $0.offset, spec: $0.element) }
-        for slot in slots {
-            for intent in slot.spec.intentsSupported {
-                if slot.spec.enabled {
-                    routes[intent, default: []].append(slot.index)
-                } else {
-                    disabledClaims[intent, default: []].append(slot.index)
-                }
-            }
-        }
-        for key in routes.keys { routes[key]!.sort { slots[$0].spec.id < slots[$1].spec.id } }
-        for key in disabledClaims.keys { disabledClaims[key]!.sort { slots[$0].spec.id < slots[$1].spec.id } }
+        for slot in Array(slots) { addInstanceSlots(slot) }
+        rebuildRoutes()
         installCoreIntents()
     }
 
@@ -135,6 +127,8 @@ final class RouterCore: RouterView {
             for ext in extensions { ext.finished(id: id, result: result) }
         case .shutdown:
             beginDrain()
+        case .reload(let trigger):
+            _ = reload(trigger: trigger)
         }
     }
 

@@ -22,6 +22,9 @@ protocol RouterEffects: AnyObject {
     func spawn(_ spec: PluginSpec, index: Int, token: String) -> Result<pid_t, SpawnError>
     /// Signals a process the core started (and has not seen exit).
     func signal(_ pid: pid_t, _ signal: Int32)
+    /// The resident memory of a process the core started, for `memory_limit` (a default
+    /// reads /proc: RouterCore+Guards.swift).
+    func residentBytes(_ pid: pid_t) -> UInt64?
 }
 
 /// How a send to a plugin went.
@@ -42,6 +45,8 @@ enum RouterEvent: Sendable {
     /// writer); handed to the extensions' `finished(id:result:)`.
     case extensionFinished(id: UInt64, result: Result<JSON, BusError>)
     case shutdown
+    /// Re-read the manifest (SIGHUP); `trigger` says why, for the log.
+    case reload(trigger: String)
 }
 
 /// Timers the core keeps.

@@ -16,7 +16,10 @@ final class RouterShell: RouterEffects {
     private let backend: ZMQSocket
     /// Events from other threads: plugin exits, signals, committed choice writes.
     let mailbox: Mailbox<RouterEvent>
-    private let launcher: ChildProcessLauncher
+    /// The plugin processes: pidfds and output pipes, polled in `run()`.
+    private let children: ChildSupervisor
+    /// `sha256` checks before a start, `cpu_limit` after (Supervision/ProcessGuards.swift).
+    private let guards = ProcessGuards()
     private let backendEndpoint: String
     /// The ZAP handler, polled with the sockets, when CURVE is on.
     private let zap: ZAPHandler?
@@ -41,7 +44,7 @@ final class RouterShell: RouterEffects {
         backend = sockets.backend
         zap = sockets.zap
         pluginCurve = sockets.pluginCurve
-        self.launcher = launcher
+        children = ChildSupervisor(launcher: launcher, logger: logger)
         backendEndpoint = sockets.backend.lastEndpoint
         let mailbox = try Mailbox<RouterEvent>(context: context, name: "router")
         self.mailbox = mailbox
@@ -55,10 +58,20 @@ final class RouterShell: RouterEffects {
     /// Runs until the core has shut down (after a `.shutdown` event).
     func run() {
         core.start()
-        var poller = Poller([frontend, backend, mailbox.receiver] + (zap.map { [$0.socket] } ?? []) + (mdp.map { [$0.socket] } ?? []))
+        let sockets = [frontend, backend, mailbox.receiver] + (zap.map { [$0.socket] } ?? []) + (mdp.map { [$0.socket] } ?? [])
         let mdpIndex = zap == nil ? 3 : 4
+        // plugins.d/ changes reload the manifest (RouterCore+Reload.swift).
+        let dropIns = DropInWatcher(manifestPath: manifest.path, logger: logger)
+        let fixed = dropIns.fd >= 0 ? [dropIns.fd] : []
+        // The children's pidfds and pipes follow; the poller is rebuilt when they change.
+        var (childFDs, childGeneration) = (children.fds, children.generation)
+        var poller = Poller(sockets, fds: fixed + childFDs)
         while true {
-            let next = [core.nextDeadline, flushAt, mdp?.nextDeadline].compactMap { $0 }.min()
+            if children.generation != childGeneration {
+                (childFDs, childGeneration) = (children.fds, children.generation)
+                poller = Poller(sockets, fds: fixed + childFDs)
+            }
+            let next = [core.nextDeadline, flushAt, dropIns.dueAt, mdp?.nextDeadline].compactMap { $0 }.min()
             var timeout = -1
             if let next {
                 let now = MonotonicClock.now()
@@ -73,9 +86,24 @@ final class RouterShell: RouterEffects {
             if ready[0] { drain(frontend, into: core.clientFrames) }
             if ready[1] { drain(backend, into: core.pluginFrames) }
             if ready[2] {
-                for event in mailbox.drain() { core.handle(event) }
+                for event in mailbox.drain() {
+                    if case .pluginExited(_, let pid, _) = event { children.threadedChildExited(pid) }
+                    core.handle(event)
+                }
             }
             if zap != nil, ready[3] { zap?.answerWaiting() }
+            if !fixed.isEmpty, ready[sockets.count] { dropIns.consume(now: MonotonicClock.now()) }
+            let base = sockets.count + fixed.count
+            if ready.count > base {
+                for (i, fd) in childFDs.enumerated() where ready[base + i] {
+                    if let exit = children.readable(fd) {
+                        core.handle(.pluginExited(index: exit.tag, pid: exit.pid, status: exit.status))
+                    }
+                }
+            }
+            if dropIns.dueAt != nil, let files = dropIns.due(now: MonotonicClock.now()) {
+                core.reload(trigger: files.joined(separator: ", "))
+            }
             if let mdp {
                 if ready[mdpIndex] { mdp.drain() }
                 mdp.fireDue()
@@ -85,6 +113,7 @@ final class RouterShell: RouterEffects {
             if let flushAt, flushAt <= MonotonicClock.now() { flushClients() }
             if core.isFinished { break }  // checks `stopping` first: nothing on the hot path
         }
+        children.closeAll()
         core.choiceBook.stopWriter()  // queued writes finish; their outcomes are not needed any more
         for ext in core.extensions { ext.stop() }  // likewise for extensions' own threads
         mailbox.close()
@@ -131,18 +160,26 @@ final class RouterShell: RouterEffects {
             env["INTENTBUS_CURVE_PUBLIC"] = pluginCurve.keys.publicKey
             env["INTENTBUS_CURVE_SECRET"] = pluginCurve.keys.secretKey
         }
+        if let expected = spec.guards.sha256,
+           let problem = guards.checksumProblem(path: spec.exec.path, expected: expected) {
+            return .failure(SpawnError(path: spec.exec.path, errno: EPERM, reason: problem))
+        }
         let mailbox = self.mailbox
         do {
-            return .success(try launcher.spawn(path: spec.exec.path, arguments: spec.exec.arguments,
-                                               environment: env, label: spec.id) { pid, status in
-                mailbox.post(.pluginExited(index: index, pid: pid, status: status))
-            })
+            let pid = try children.spawn(path: spec.exec.path, arguments: spec.exec.arguments,
+                                         environment: env, label: spec.id, tag: index) { pid, status in
+                mailbox.post(.pluginExited(index: index, pid: pid, status: status))  // no pidfd: a waiter thread
+            }
+            if let cpu = spec.guards.cpuLimit, !ProcessGuards.applyCPULimit(cpu, to: pid) {
+                logger.warning("plugin \(spec.id) (pid \(pid)): could not set its cpu_limit: \(String(cString: strerror(errno)))")
+            }
+            return .success(pid)
         } catch {
             return .failure(error)
         }
     }
 
-    func signal(_ pid: pid_t, _ signal: Int32) { launcher.signal(pid, signal) }
+    func signal(_ pid: pid_t, _ signal: Int32) { children.signal(pid, signal) }
 
     func clientBacklog(_ identity: Data) -> Int { backlogs.backlog(for: identity)?.count ?? 0 }
 

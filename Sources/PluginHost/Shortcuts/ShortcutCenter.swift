@@ -88,7 +88,8 @@ final class ShortcutCenter: RouterExtension {
 
     /// The enabled plugins claiming `intent`, by id.
     func claimants(_ intent: String) -> [String] {
-        view.plugins.filter { $0.spec.enabled && $0.spec.intentsSupported.contains(intent) }.map(\.spec.id).sorted()
+        // A Set: a plugin with several instances has a slot per process.
+        Set(view.plugins.filter { $0.spec.enabled && $0.spec.intentsSupported.contains(intent) }.map(\.spec.id)).sorted()
     }
 
     /// Whether `plugin` can serve `intent` now: enabled, and claiming it.

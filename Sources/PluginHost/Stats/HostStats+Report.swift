@@ -5,7 +5,9 @@ extension HostStats {
     /// The status report: the host, then each plugin (docs/operations.md has the fields).
     func report(_ router: RouterCore) -> JSON {
         var clients = Set<Data>()
-        var openByPlugin = [Int](repeating: 0, count: plugins.count)
+        // Slots added by a hot reload (or instances) may lie beyond the counters made at
+        // start: they show with empty counters, never out of range.
+        var openByPlugin = [Int](repeating: 0, count: max(plugins.count, router.slots.count))
         let open = router.exchanges.all
         for exchange in open {
             clients.insert(exchange.client.identity)
@@ -18,8 +20,8 @@ extension HostStats {
             "open_exchanges": .int(Int64(open.count)), "clients_with_open_requests": .int(Int64(clients.count)),
             "finals": .int(Int64(finals)), "errors": Self.counts(hostErrors),
         ]
-        let entries = router.slots.map { slot -> JSON in
-            let c = plugins[slot.index]
+        let entries = router.slots.filter { !$0.retired }.map { slot -> JSON in
+            let c = slot.index < plugins.count ? plugins[slot.index] : PluginCounters()
             var o: [String: JSON] = [
                 "id": .string(slot.spec.id), "state": .string(slot.stateName),
                 "restarts": .int(Int64(slot.restarts)), "in_flight": .int(Int64(slot.inFlight)),

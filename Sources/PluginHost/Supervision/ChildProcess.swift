@@ -6,8 +6,16 @@ internal import CLinuxSupport
 public struct SpawnError: Error, Sendable, CustomStringConvertible {
     public let path: String
     public let errno: Int32
+    /// Why, when it is not an errno (a `sha256` mismatch).
+    public var reason: String?
+    public init(path: String, errno: Int32, reason: String? = nil) {
+        self.path = path
+        self.errno = errno
+        self.reason = reason
+    }
     public var description: String {
-        switch errno {
+        if let reason { return reason }
+        return switch errno {
         case ENOENT: "executable not found: \(path)"
         case EACCES: "executable is not executable (permission denied): \(path)"
         case ENOEXEC: "not an executable file: \(path)"
@@ -51,6 +59,7 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
         case SIGBUS: "SIGBUS"
         case SIGTRAP: "SIGTRAP"
         case SIGINT: "SIGINT"
+        case SIGXCPU: "SIGXCPU"
         default: nil
         }
     }
@@ -77,6 +86,14 @@ public final class ChildProcessLauncher: Sendable {
     /// Starts `path` with `arguments` and `environment`; calls `onExit` once it ends.
     public func spawn(path: String, arguments: [String], environment: [String: String], label: String,
                       onExit: @escaping @Sendable (pid_t, ExitStatus) -> Void) throws(SpawnError) -> pid_t {
+        let (childPid, readEnd) = try startProcess(path: path, arguments: arguments, environment: environment)
+        watchWithThreads(pid: childPid, output: readEnd, label: label, onExit: onExit)
+        return childPid
+    }
+
+    /// Starts the process, its stdout and stderr on a pipe: the pid and the pipe's read end.
+    func startProcess(path: String, arguments: [String],
+                      environment: [String: String]) throws(SpawnError) -> (pid: pid_t, output: Int32) {
         var fds: [Int32] = [-1, -1]
         guard ib_pipe_cloexec(&fds) == 0 else { throw SpawnError(path: path, errno: Foundation.errno) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
@@ -108,11 +125,17 @@ public final class ChildProcessLauncher: Sendable {
             withCStrings(envp) { cEnv in posix_spawn(&pid, path, &actions, &attr, cArgv, cEnv) }
         }
         close(writeEnd)
-        let childPid = pid
         if rc != 0 {
             close(readEnd)
             throw SpawnError(path: path, errno: rc)
         }
+        return (pid, readEnd)
+    }
+
+    /// The fallback supervision, and the one for users of `spawn`: a thread that waits for
+    /// the exit and a thread that reads the output.
+    func watchWithThreads(pid childPid: pid_t, output readEnd: Int32, label: String,
+                          onExit: @escaping @Sendable (pid_t, ExitStatus) -> Void) {
         startLogReader(fd: readEnd, label: label, pid: childPid)
         let waiter = Thread {
             var status: Int32 = 0
@@ -123,7 +146,12 @@ public final class ChildProcessLauncher: Sendable {
         }
         waiter.name = "wait-\(label)"
         waiter.start()
-        return childPid
+    }
+
+    /// The relay for a child's output lines.
+    func outputRelay(label: String, pid: pid_t) -> PluginOutputRelay {
+        PluginOutputRelay(logger: logger.with("plugin", label).with("pid", String(pid)),
+                          logBook: logBook, plugin: label, pid: pid)
     }
 
     /// Sends `signal` to the child `pid` (only a pid this launcher started).
@@ -132,8 +160,7 @@ public final class ChildProcessLauncher: Sendable {
     }
 
     private func startLogReader(fd: Int32, label: String, pid: pid_t) {
-        let relay = PluginOutputRelay(logger: logger.with("plugin", label).with("pid", String(pid)),
-                                      logBook: logBook, plugin: label, pid: pid)
+        let relay = outputRelay(label: label, pid: pid)
         let reader = Thread {
             var pending = Data()
             var buffer = [UInt8](repeating: 0, count: 4096)

@@ -10,6 +10,9 @@ import IntentBus
 //   {"progress": N}     send N progress updates first
 //   {"fail": true}      answer with status failure
 //   {"reply_header": {…}} add these fields to the REPLY header (donations)
+//   {"whoami": true}    add "pid" (this process) and "instance" ($INTENTBUS_INSTANCE, 0 if unset)
+//   {"allocate_mb": N}  allocate and touch N MiB first, kept until the reply (memory_limit tests)
+//   {"spin_ms": N}      burn CPU for N ms of wall-clock time first (cpu_limit tests)
 // Every reply says which plugin answered and echoes the parameters.
 // TEST_BAD_TOKEN=1 makes it present a wrong token; TEST_EXIT_AT_START=CODE makes it exit
 // before connecting; TEST_SOCKET_THREAD=1 runs its handlers on the socket thread.
@@ -32,6 +35,17 @@ do {
                     context.progress("step \(i) of \(n)", fraction: Double(i) / Double(n))
                 }
             }
+            var ballast: [UInt8] = []
+            if let mb = p["allocate_mb"]?.intValue, mb > 0, mb <= 4_096 {
+                ballast = [UInt8](repeating: 1, count: Int(mb) << 20)
+            }
+            defer { _ = ballast.count }
+            if let ms = p["spin_ms"]?.intValue, ms > 0 {
+                let end = Date().addingTimeInterval(Double(ms) / 1_000)
+                var x: UInt64 = 1
+                while Date() < end { for _ in 0..<10_000 { x = x &* 6_364_136_223_846_793_005 &+ 1 } }
+                if x == 42 { print("") }
+            }
             if let ms = p["sleep_ms"]?.intValue {
                 do { try await Task.sleep(for: .milliseconds(ms)) } catch is CancellationError {
                     FileHandle.standardError.write(Data("handler for \(request.id) saw its task cancelled\n".utf8))
@@ -47,6 +61,10 @@ do {
                 out["confirmed"] = try await context.prompt(["kind": "confirmation", "dialog": "Really?"])
             }
             if let client = request.client { out["client"] = .string(client) }
+            if p["whoami"]?.boolValue == true {
+                out["pid"] = .int(Int64(getpid()))
+                out["instance"] = .int(Int64(env["INTENTBUS_INSTANCE"].flatMap(Int.init) ?? 0))
+            }
             return PluginReply(status: p["fail"]?.boolValue == true ? .failure : .success, body: .object(out),
                                header: p["reply_header"]?.objectValue ?? [:])
         }

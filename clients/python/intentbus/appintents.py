@@ -45,6 +45,7 @@ import datetime as _dt
 import re as _re
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Type, Union
 
+from ._awaitable import settle
 from .errors import BusError, ErrorCode
 from .lists import bind_items, current_item, value_fields
 from .plugin import Context, Handler, HandlerStyle, Request, Result
@@ -626,7 +627,7 @@ class NewStyleHandler(Handler):
                         values[p.name] = raw
                     if raw is not None:
                         setattr(intent, p.name, _bind(p, raw, pctx))
-                out = intent.perform(pctx)
+                out = settle(intent.perform(pctx), ctx)
             except NeedsValue as needs:
                 restarts += 1
                 asked = cls.parameter(needs.parameter)

@@ -48,6 +48,7 @@ from typing import Any, Callable, Dict, List, Optional, Type
 
 import zmq
 
+from ._awaitable import settle
 from .errors import BusError, ErrorCode, WireError
 from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json, json_type_name
 
@@ -155,6 +156,7 @@ class Context:
         self._has_answer = False
         self._waiting = False
         self._cancelled: Optional[str] = None
+        self._on_cancel: List[Callable[[], None]] = []
 
     # -- progress ----------------------------------------------------------------------
 
@@ -250,6 +252,17 @@ class Context:
                 self._cond.wait(remaining)
             raise RequestCancelled(self._cancelled)
 
+    def on_cancel(self, callback: Callable[[], None]) -> None:
+        """Calls `callback()` once when the request is cancelled (at once if it already
+        is), from the plugin's socket thread: keep it short and thread-safe (set an
+        event, kill a subprocess). An `async def` handler needs none of this: its task
+        is cancelled for it."""
+        with self._cond:
+            if self._cancelled is None:
+                self._on_cancel.append(callback)
+                return
+        callback()
+
     # -- called by the socket thread -----------------------------------------------------
 
     def _deliver_answer(self, body: Any) -> bool:
@@ -265,7 +278,14 @@ class Context:
         with self._cond:
             if self._cancelled is None:
                 self._cancelled = reason
+            callbacks, self._on_cancel = self._on_cancel, []
             self._cond.notify_all()
+        for callback in callbacks:
+            try:
+                callback()
+            except Exception:
+                self.logger.error(f"an on_cancel callback of request {self.request.id} failed:\n"
+                                  f"{traceback.format_exc()}", extra={"request": self.request.id})
 
 
 class Handler:
@@ -306,7 +326,7 @@ class PlainHandler(Handler):
         self.fn = fn
 
     def serve(self, request: Request, ctx: Context) -> Result:
-        out = self.fn(request, ctx)
+        out = settle(self.fn(request, ctx), ctx)
         return out if isinstance(out, Result) else Result.success(out)
 
 

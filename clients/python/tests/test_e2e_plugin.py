@@ -240,3 +240,28 @@ def _running(pid):
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except (FileNotFoundError, ProcessLookupError):
         return False
+
+
+def test_cancel_cancels_an_async_handlers_task(start_host):
+    host = start_host([py_plugin("py", intents=("PyAsyncIntent",))], wait_ready=["py"])
+    client = host.client()
+    assert client.send("PyAsyncIntent", {"await_s": 0.01}).body["async"] is True
+    conv = client.start("PyAsyncIntent", {"await_s": 60})
+    assert isinstance(conv.next(), Progress)  # the task is awaiting
+    started = time.monotonic()
+    conv.cancel()
+    with pytest.raises(Cancelled):
+        conv.next()
+    host.wait_log("the async task saw CancelledError (cancelled by the client)")
+    assert time.monotonic() - started < 5
+    assert host.plugin("py")["in_flight"] == 0
+
+
+def test_a_sync_handler_polling_ctx_cancelled_sees_it(start_host):
+    host = start_host([py_plugin("py")], wait_ready=["py"])
+    conv = host.client().start("PyIntent", {"poll": True})
+    assert isinstance(conv.next(), Progress)  # the handler is polling
+    conv.cancel()
+    with pytest.raises(Cancelled):
+        conv.next()
+    host.wait_log("polled cancelled=True: cancelled by the client")

@@ -5,6 +5,7 @@ behaves as the request asks:
   {"crash": CODE}        exit with CODE at once, while holding whatever is in flight
   {"hold": true}         send a PROGRESS "holding", then wait until cancelled
   {"sleep_ms": N}        answer after N ms (interrupted by cancellation)
+  {"poll": true}         send a PROGRESS "polling", then poll ctx.cancelled (no ctx.sleep) until set
   {"ask": "param"}       ask for a value first; the answer is returned as "answer"
   {"choose": [ids…]}     ask to pick one of these ids (disambiguation) → "chosen"
   {"confirm": true}      ask a yes/no question first → "confirmed"
@@ -13,10 +14,14 @@ behaves as the request asks:
   {"error": "message"}   answer with ERROR plugin_error
   {"raise": "message"}   raise an ordinary exception (a handler bug)
   {"disconnect": true}   say DISCONNECT to the host instead of answering
+PyAsyncIntent is handled by an `async def` handler: {"await_s": N} awaits asyncio.sleep(N)
+after a PROGRESS "awaiting", and logs whether its task saw CancelledError.
 Every reply names the plugin and echoes the parameters.
 """
 
+import asyncio
 import os
+import time
 
 from intentbus import BusError, ErrorCode, Plugin, Result
 
@@ -41,6 +46,13 @@ def handle(request, ctx):
             raise
     if "sleep_ms" in p:
         ctx.sleep(p["sleep_ms"] / 1000)
+    if p.get("poll"):
+        ctx.progress("polling")
+        started = time.monotonic()
+        while not ctx.cancelled and time.monotonic() - started < 60:
+            time.sleep(0.01)
+        plugin.logger.info(f"request {request.id} polled cancelled={ctx.cancelled}: {ctx.cancel_reason}")
+        ctx.check_cancelled()
     out = {"plugin": plugin.plugin_id, "intent": request.intent, "params": p}
     if "ask" in p:
         out["answer"] = ctx.ask_value(p["ask"], f"What is {p['ask']}?", "String")
@@ -57,7 +69,18 @@ def handle(request, ctx):
     return Result.failure(out) if p.get("fail") else Result.success(out)
 
 
+async def handle_async(request, ctx):
+    p = request.params if isinstance(request.params, dict) else {}
+    ctx.progress("awaiting")
+    try:
+        await asyncio.sleep(float(p.get("await_s", 0)))
+    except asyncio.CancelledError:
+        plugin.logger.info(f"request {request.id}: the async task saw CancelledError ({ctx.cancel_reason})")
+        raise
+    return {"plugin": plugin.plugin_id, "intent": request.intent, "params": p, "async": True}
+
+
 for intent in os.environ.get("TEST_INTENTS", "PyIntent").split(","):
-    plugin.handler(intent)(handle)
+    plugin.handler(intent)(handle_async if intent == "PyAsyncIntent" else handle)
 
 plugin.run()

@@ -1,0 +1,39 @@
+import Foundation
+
+extension ManifestLoader {
+    /// Only the main file's `host:` section, for client commands (`send`, `plugins`, …),
+    /// which need the host's endpoint and nothing else: the `plugins:` list and the
+    /// drop-ins are not read, so a broken drop-in (which the running host has rejected
+    /// or not yet seen) never stops a client from reaching the host.
+    ///
+    /// Throws only for what makes the endpoint unknowable: an unreadable main file, a
+    /// YAML syntax error in it, or an error inside `host:`.
+    public static func loadHostSettings(path: String) throws(ConfigError) -> HostSettings {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ConfigError([ConfigDiagnostic(
+                SourceMark(file: path, line: 1, column: 1), "cannot read the manifest: \(readFailureReason(path, error))")])
+        }
+        let assembler = ManifestAssembler(manifestPath: path)
+        return try assembler.hostSettingsOnly(text: text)
+    }
+}
+
+extension ManifestAssembler {
+    /// Decodes the `host:` section of the main file and ignores everything else in it.
+    func hostSettingsOnly(text: String) throws(ConfigError) -> HostSettings {
+        let root: YAMLNode
+        do {
+            root = try YAMLParser.parseDocument(text, file: manifestPath)
+        } catch {
+            throw ConfigError(error.diagnostics)
+        }
+        let hostNode = root.mapping?.first { $0.key.scalar?.text == "host" }?.value
+        let settings = decodeHost(hostNode)
+        let errors = context.errors
+        if !errors.isEmpty { throw ConfigError(errors) }
+        return settings
+    }
+}
