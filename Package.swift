@@ -22,9 +22,13 @@ var targets: [Target] = [
     .systemLibrary(
         name: "CSQLite", pkgConfig: "sqlite3",
         providers: [.apt(["libsqlite3-dev"])]),
+    // libsodium: libzmq's own CURVE library (already loaded with it); here for SHA-256.
+    .systemLibrary(
+        name: "CSodium", pkgConfig: "libsodium",
+        providers: [.apt(["libsodium-dev"])]),
     .target(name: "CLinuxSupport"),
     .target(name: "IntentBus", dependencies: ["CZeroMQ", "CLinuxSupport"]),
-    .target(name: "PluginHost", dependencies: ["IntentBus", "CYAML", "CSQLite", "CLinuxSupport"],
+    .target(name: "PluginHost", dependencies: ["IntentBus", "CYAML", "CSQLite", "CSodium", "CLinuxSupport"],
             // Release only: the router's state is owned by its one thread, and the run-time
             // exclusivity checks on its class properties cost ~2,000 instructions per request
             // (docs/performance.md). Debug builds, and so the tests, keep the checks.

@@ -42,11 +42,11 @@ build() {
         libs+=("$objects"/CLinuxSupport.build/*.c.o -lzmq)
         if grep -q "import PluginHost" "fuzz/$target/main.swift"; then
             mapfile -t -O "${#libs[@]}" libs < <(objects_of PluginHost)
-            libs+=(-lyaml -lsqlite3)
+            libs+=(-lyaml -lsqlite3 -lsodium)
         fi
         # ld.gold warns about every ASan helper symbol it cannot export; those lines are noise.
         swiftc "${SANITIZE[@]}" -parse-as-library -module-name "Fuzz_${target//-/_}" "fuzz/$target/main.swift" \
-            -I "$objects/Modules" -I Sources/CZeroMQ -I Sources/CYAML -I Sources/CSQLite \
+            -I "$objects/Modules" -I Sources/CZeroMQ -I Sources/CYAML -I Sources/CSQLite -I Sources/CSodium \
             -I "$objects/CLinuxSupport.build" "${libs[@]}" -o "$BIN/fuzz-$target" 2>&1 \
             | { grep -v "Cannot export local symbol" || true; }
     done
