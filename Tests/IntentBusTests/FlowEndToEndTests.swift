@@ -199,6 +199,9 @@ struct FlowEndToEndTests {
         // The message-sending schema, on one plugin by name; the schema's parameters are checked.
         let sent = try client.send("messages.sendMessage", parameters: ["recipients": "Alex", "content": "Hi"], options: direct) { _ in nil }
         #expect(sent.body["dialog"] == "flow-a sent “Hi” to Alex.")
+        let two = try client.send("messages.sendMessage", parameters: ["recipients": ["Alex", "Sam"], "content": "Hi"],
+                                  options: direct) { _ in nil }
+        #expect(two.body["dialog"] == "flow-a sent “Hi” to Alex, Sam.")
         let missing = try client.send("messages.sendMessage", parameters: ["recipients": "Alex"], options: direct) { event in
             guard case .prompt(let p) = event, p.parameter == "content" else { return nil }
             return ["value": "asked"]

@@ -59,11 +59,13 @@ struct ResultCheckTests {
 
     @Test("system.search and messages.sendMessage: matching and mismatching declarations")
     func schemas() {
-        func intent(_ params: [(String, String, Bool, JSON?)]) -> IntentDecl {
+        func intent(_ params: [(String, String, Bool, JSON?)], lists: Set<String> = []) -> IntentDecl {
             IntentDecl(identifier: "S", title: "S", authentication: "always_allowed", migratedFrom: nil,
                        parameters: params.map { name, type, optional, def in
-                           ParameterDecl(name: name, title: name, type: type, entity: nil, enumName: nil, optional: optional,
-                                         defaultValue: def, min: nil, max: nil, requestValueDialog: nil, description: nil)
+                           var p = ParameterDecl(name: name, title: name, type: type, entity: nil, enumName: nil, optional: optional,
+                                                 defaultValue: def, min: nil, max: nil, requestValueDialog: nil, description: nil)
+                           p.multiple = lists.contains(name)
+                           return p
                        })
         }
         let search = AssistantSchema.known["system.search"]!
@@ -75,7 +77,10 @@ struct ResultCheckTests {
         #expect(search.problems(intent([("criteria", "string", false, nil), ("scope", "string", false, nil)])).first?
                 .contains("requires scope, which system.search does not define") == true)
         let send = AssistantSchema.known["messages.sendMessage"]!
-        #expect(send.problems(intent([("recipients", "entity", false, nil), ("content", "string", false, nil)])).isEmpty)
+        #expect(send.problems(intent([("recipients", "entity", false, nil), ("content", "string", false, nil)],
+                                     lists: ["recipients"])).isEmpty)
+        #expect(send.problems(intent([("recipients", "string", false, nil), ("content", "string", false, nil)]))
+                == ["S implements messages.sendMessage, whose recipients is a list, but declares it as one value (\"multiple\": true; Swift [String], Python [str])"])
         #expect(send.problems(intent([("content", "string", false, nil)])).count == 1)
     }
 

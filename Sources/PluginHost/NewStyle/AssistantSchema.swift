@@ -15,6 +15,8 @@ struct AssistantSchema {
         let types: Set<String>
         /// Whether an implementation must declare it.
         let required: Bool
+        /// Whether it is a list (`"multiple": true`), as INSendMessageIntent's recipients.
+        var multiple = false
     }
 
     let name: String
@@ -28,7 +30,7 @@ struct AssistantSchema {
             parameters: [Parameter(name: "criteria", types: ["string"], required: true)]),
         "messages.sendMessage": AssistantSchema(
             name: "messages.sendMessage", summary: "send a message, as INSendMessageIntent does",
-            parameters: [Parameter(name: "recipients", types: ["string", "entity"], required: true),
+            parameters: [Parameter(name: "recipients", types: ["string", "entity"], required: true, multiple: true),
                          Parameter(name: "content", types: ["string"], required: true),
                          Parameter(name: "speakableGroupName", types: ["string"], required: false),
                          Parameter(name: "serviceName", types: ["string"], required: false)]),
@@ -46,6 +48,8 @@ struct AssistantSchema {
             }
             if !p.types.contains(declared.type) {
                 problems.append("\(intent.identifier) implements \(name), whose \(p.name) is \(typeList(p)), but declares it as \(declared.type)")
+            } else if p.multiple != declared.multiple {
+                problems.append("\(intent.identifier) implements \(name), whose \(p.name) is \(p.multiple ? "a list" : "one value"), but declares it as \(declared.multiple ? "a list" : "one value")\(p.multiple ? " (\"multiple\": true; Swift [String], Python [str])" : "")")
             }
         }
         for own in intent.parameters where !parameters.contains(where: { $0.name == own.name }) {

@@ -29,11 +29,11 @@ struct SearchItemsIntent: AssistantSchemaIntent {
 struct SendNoteIntent: AssistantSchemaIntent {
     static let title = "Send a note"
     static let schema = AssistantSchema.messages.sendMessage
-    @Parameter(title: "Recipients") var recipients: String
+    @Parameter(title: "Recipients") var recipients: [String]
     @Parameter(title: "Content") var content: String
     @Parameter(title: "Service") var serviceName: String?
     func perform() async throws -> IntentResult {
-        .result(dialog: "\(pluginId) sent “\(content)” to \(recipients)\(serviceName.map { " via \($0)" } ?? "").")
+        .result(dialog: "\(pluginId) sent “\(content)” to \(recipients.joined(separator: ", "))\(serviceName.map { " via \($0)" } ?? "").")
     }
 }
 
