@@ -73,7 +73,12 @@ final class DropInWatcher {
         if wd == parentWatch {
             guard name == ManifestLoader.dropInDirectoryName else { return }
             watchDirectory()
-            changed.insert(ManifestLoader.dropInDirectoryName + "/")
+            // Files written into the new directory before its watch existed sent no event
+            // of their own: name what is there now.
+            let present = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+                .filter { !$0.hasPrefix(".") && $0.hasSuffix(".yaml") }
+            if present.isEmpty { changed.insert(ManifestLoader.dropInDirectoryName + "/") }
+            for file in present { changed.insert("\(ManifestLoader.dropInDirectoryName)/\(file)") }
         } else if wd == directoryWatch {
             if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
                 // The directory itself went: watch for it to come back.
