@@ -128,4 +128,20 @@ struct ReloadEndToEndTests {
         let reply = try host.client().send("BetaIntent") { _ in nil }
         #expect(reply.plugin == "beta")
     }
+
+    @Test("an mdp_worker entry added by a reload is reported as needing a host restart, and nothing is spawned for it")
+    func majordomoEntryNeedsRestart() throws {
+        let host = try TestHost(plugins: testPlugin("alpha"), hostExtra: "  mdp: ipc://state/mdp.sock", waitReady: ["alpha"])
+        defer { host.stop() }
+        _ = host.dir.write("plugins.d/30-workers.yaml", """
+        id: workers
+        mdp_worker: true
+        IntentsSupported: [WorkIntent]
+        """)
+        #expect(host.logEventually(contains: "needs a host restart: plugins[workers] (new, with mdp_worker)"), "\(host.log)")
+        let report = try host.client().control("ib.reload")
+        #expect(report["needs_restart"] == ["plugins[workers] (new, with mdp_worker)"], "\(report.canonicalString)")
+        #expect(try host.plugin("workers") == nil)
+        #expect(!host.log.contains("started plugin workers"))
+    }
 }

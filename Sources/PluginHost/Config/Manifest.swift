@@ -93,6 +93,9 @@ public struct PluginSpec: Sendable {
     /// `public_key` of an `mdp_worker` entry: the CURVE key its workers connect with to a
     /// tcp MDP endpoint.
     public var mdpWorkerKey: String?
+    /// Whether the host starts this plugin's process (not a `remote` plugin, not an
+    /// `mdp_worker` entry, whose processes connect by themselves).
+    public var isSpawned: Bool { remoteKey == nil && !mdpWorker }
     /// How many processes of the plugin run (`instances`, docs/lifecycle.md).
     public var instances = 1
     /// Intents whose requests may be retried once when the instance handling them dies

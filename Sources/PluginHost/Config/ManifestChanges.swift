@@ -19,6 +19,7 @@ extension PluginSpec {
         check("max_in_flight", maxInFlight == old.maxInFlight)
         check("enabled", enabled == old.enabled)
         check("remote", remoteKey == old.remoteKey)
+        check("mdp_worker", mdpWorker == old.mdpWorker && mdpWorkerKey == old.mdpWorkerKey)
         check("lifecycle", lifecycle == old.lifecycle)
         check("synonyms", synonyms == old.synonyms)
         check("instances", instances == old.instances)
@@ -34,8 +35,9 @@ extension PluginSpec {
     static let restartKeys: Set<String> = ["exec", "IntentsSupported", "env", "enabled", "cpu_limit", "sha256"]
 
     /// Keys a running host can't take: the legacy and new-style catalogs are built from
-    /// the definition files at start, and the CURVE handler's key table too.
-    static let hostRestartKeys: Set<String> = ["definitions", "remote"]
+    /// the definition files at start, and the CURVE handler's key table and the Majordomo
+    /// broker's services too.
+    static let hostRestartKeys: Set<String> = ["definitions", "remote", "mdp_worker"]
 }
 
 extension HostSettings {

@@ -88,7 +88,7 @@ final class PluginSlot: PluginView {
     init(index: Int, spec: PluginSpec) {
         self.index = index
         self.spec = spec
-        if !spec.enabled { state = .disabled } else if spec.remoteKey != nil || spec.mdpWorker { state = .remote(identity: nil) }
+        if !spec.enabled { state = .disabled } else if !spec.isSpawned { state = .remote(identity: nil) }
     }
 
     var pid: pid_t? {

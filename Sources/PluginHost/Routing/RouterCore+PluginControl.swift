@@ -20,7 +20,7 @@ extension RouterCore {
         guard slot.spec.enabled else {
             return .failure(BusError(.pluginUnavailable, "plugin \(id) is disabled in the manifest (enabled: false); change the manifest to run it"))
         }
-        if slot.spec.remoteKey != nil || slot.spec.mdpWorker, request.intent != "ib.plugins.disable" || slot.disabledAtRunTime {
+        if !slot.spec.isSpawned, request.intent != "ib.plugins.disable" || slot.disabledAtRunTime {
             return .failure(BusError(.pluginUnavailable, "plugin \(id) is remote: the host does not start it; it connects by itself"))
         }
         let what = act(slot)

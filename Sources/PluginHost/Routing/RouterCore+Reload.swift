@@ -127,13 +127,14 @@ extension RouterCore {
         var keys: [String] = []
         if !spec.definitions.isEmpty { keys.append("definitions") }
         if spec.remoteKey != nil { keys.append("remote") }
+        if spec.mdpWorker { keys.append("mdp_worker") }
         return keys.isEmpty ? nil : keys.joined(separator: ", ")
     }
 
     /// Whether a stopped slot should start now: enabled, spawned by the host, eager, not
     /// disabled at run time.
     func startsEagerly(_ slot: PluginSlot) -> Bool {
-        slot.spec.enabled && slot.spec.remoteKey == nil && slot.spec.lifecycle.activation == .eager
+        slot.spec.enabled && slot.spec.isSpawned && slot.spec.lifecycle.activation == .eager
             && !slot.disabledAtRunTime && slot.pid == nil
     }
 

@@ -78,7 +78,7 @@ final class RouterCore: RouterView {
         #if DEBUG
         owner = pthread_self()
         #endif
-        for slot in slots where slot.spec.enabled && slot.spec.remoteKey == nil && !slot.spec.mdpWorker && slot.spec.lifecycle.activation == .eager {
+        for slot in slots where slot.spec.enabled && slot.spec.isSpawned && slot.spec.lifecycle.activation == .eager {
             startPlugin(slot)
         }
     }
