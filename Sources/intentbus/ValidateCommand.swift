@@ -49,6 +49,11 @@ enum ValidateCommand {
                     throw UsageError("no plugin \"\(id)\" in \(manifest.path)" + Suggestion.hint(for: id, among: manifest.plugins.map(\.id))
                                      + " (plugins: \(manifest.plugins.map(\.id).joined(separator: ", ")))")
                 }
+                guard spec.isSpawned else {
+                    let kind = spec.mdpWorker ? "an mdp_worker entry (Majordomo workers connect by themselves)"
+                                              : "a remote plugin (it runs on another machine)"
+                    throw UsageError("\(id) is \(kind): the host has no program to run for it; validate the plugin's own program with --exec PATH")
+                }
                 label = id
                 claimed = spec.intentsSupported
                 names = [spec.name] + spec.synonyms

@@ -82,4 +82,29 @@ struct CLIDescribeTests {
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("legacy handler for TopUpIntent has no intent definition"), "\(missing.stderr)")
     }
+
+    @Test("validate names why a remote or mdp_worker entry has no program to run, instead of trying one")
+    func validateEntriesWithoutAProgram() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let config = dir.write("plugins.yaml", """
+        host:
+          state_dir: state
+          mdp: ipc://state/mdp.sock
+        plugins:
+          - id: far
+            remote: true
+            public_key: "Yne@$w-vo<fVvi]a<NY6T1ed:M$fCG*[IaLV{hID"
+            IntentsSupported: [FarIntent]
+          - id: workers
+            mdp_worker: true
+            IntentsSupported: [WorkIntent]
+        """)
+        let remote = runCommand(intentbus, ["validate", "far", "--config", config])
+        #expect(remote.status == 2)
+        #expect(remote.stderr.contains("far is a remote plugin (it runs on another machine)"), "\(remote.stderr)")
+        let workers = runCommand(intentbus, ["validate", "workers", "--config", config])
+        #expect(workers.status == 2)
+        #expect(workers.stderr.contains("workers is an mdp_worker entry"), "\(workers.stderr)")
+    }
 }
