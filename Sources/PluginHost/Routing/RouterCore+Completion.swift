@@ -97,7 +97,9 @@ extension RouterCore {
             guard let exchange = exchanges[hostId], exchange.generation == generation else { return }
             let slot = slots[exchange.pluginIndex]
             let waited = Duration.nanoseconds(Int64(exchange.timeout))
-            let why = exchange.isDelivered
+            let why = slot.spec.mdpWorker
+                ? "no Majordomo worker of \(slot.spec.id) answered \(exchange.intent) within \(waited.humanText) (none was free for it, or the one that took it went silent)"
+                : exchange.isDelivered
                 ? "plugin \(slot.spec.id) did not answer within \(waited.humanText)"
                 : "plugin \(slot.spec.id) did not become ready within \(waited.humanText) (\(slot.stateName)\(slot.lastError.map { ": \($0)" } ?? ""))"
             cancelAtPlugin(exchange, reason: "timeout")

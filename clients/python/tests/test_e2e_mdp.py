@@ -166,6 +166,7 @@ def test_a_worker_dying_mid_request_still_gives_one_final_answer(start_host, clo
     assert client.socket.poll(5_000)
     reply = json.loads(client.socket.recv_multipart()[2])
     assert reply["status"] == "error" and reply["error"]["code"] == "timeout", reply
+    assert "no Majordomo worker of weather answered WeatherIntent within 1 s" in reply["error"]["message"], reply
     # Exactly one: nothing else arrives for it, and the dead worker goes.
     assert not client.socket.poll(int(4 * BEAT * 1000) + 500)
     wait_until(lambda: mmi_service(client, "WeatherIntent") == "404", what="the dead worker expires")
