@@ -27,7 +27,12 @@ var targets: [Target] = [
         name: "CSodium", pkgConfig: "libsodium",
         providers: [.apt(["libsodium-dev"])]),
     .target(name: "CLinuxSupport"),
-    .target(name: "IntentBus", dependencies: ["CZeroMQ", "CLinuxSupport"]),
+    // JSON, error codes, message kinds, logging, deadlines: no libzmq (fuzzable alone).
+    .target(name: "IntentBusCore"),
+    // The ZeroMQ wrapper: context, sockets, frames, poller, CURVE, the mailbox.
+    .target(name: "IntentBusZMQ", dependencies: ["IntentBusCore", "CZeroMQ"]),
+    // The wire codec, the client and the plugin SDK; re-exports the two above.
+    .target(name: "IntentBus", dependencies: ["IntentBusCore", "IntentBusZMQ", "CZeroMQ", "CLinuxSupport"]),
     .target(name: "PluginHost", dependencies: ["IntentBus", "CYAML", "CSQLite", "CSodium", "CLinuxSupport"],
             // Release only: the router's state is owned by its one thread, and the run-time
             // exclusivity checks on its class properties cost ~2,000 instructions per request

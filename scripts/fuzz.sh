@@ -37,9 +37,14 @@ build() {
     local objects=$BUILD/debug
     mkdir -p "$BIN"
     for target in "${TARGETS[@]}"; do
+        # A target links what it imports: IntentBusCore alone (no libzmq) for the JSON
+        # target; the ZeroMQ wrapper and the SDK for the others; PluginHost on top.
         local libs
-        mapfile -t libs < <(objects_of IntentBus)
-        libs+=("$objects"/CLinuxSupport.build/*.c.o -lzmq)
+        mapfile -t libs < <(objects_of IntentBusCore)
+        if grep -qE "import (IntentBus|PluginHost)$" "fuzz/$target/main.swift"; then
+            mapfile -t -O "${#libs[@]}" libs < <(objects_of IntentBusZMQ; objects_of IntentBus)
+            libs+=("$objects"/CLinuxSupport.build/*.c.o -lzmq)
+        fi
         if grep -q "import PluginHost" "fuzz/$target/main.swift"; then
             mapfile -t -O "${#libs[@]}" libs < <(objects_of PluginHost)
             libs+=(-lyaml -lsqlite3 -lsodium)

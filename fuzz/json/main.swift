@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 // libFuzzer target: the JSON parser and the canonical writer (docs/reliability.md). Any
 // input either is refused with a JSONParseError or parses to a value whose canonical text

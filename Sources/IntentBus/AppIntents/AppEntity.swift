@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// How an entity is shown to people: a title and an optional subtitle.
 public struct DisplayRepresentation: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import IntentBusCore
+import IntentBusZMQ
 @_spi(Reflection) import Swift
 
 /// Where an intent type keeps its `@Parameter`s: each one's wire name and its storage

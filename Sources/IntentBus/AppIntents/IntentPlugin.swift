@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// A plugin that serves new-style intents, on top of `PluginRuntime`:
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// The request context of the `perform()` running in this task, and shared question
 /// helpers.

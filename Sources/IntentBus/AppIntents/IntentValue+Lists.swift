@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// A list parameter, App Intents' `[ProjectEntity]` or `[String]`:
 ///

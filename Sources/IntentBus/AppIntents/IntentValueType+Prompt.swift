@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 extension IntentValueType {
     /// The type name value questions use in both handler styles (docs/protocol.md §4.4):

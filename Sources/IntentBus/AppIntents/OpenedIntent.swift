@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// An intent a result opens: the host runs it next, in the same conversation, and the
 /// client sees both answers (App Intents' `OpensIntent`; a legacy `continueInApp`

@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// Declares a parameter of a new-style intent, App Intents style:
 ///

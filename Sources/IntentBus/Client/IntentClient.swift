@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// Options a client can put in a REQUEST header (docs/protocol.md §4.1).
 public struct RequestOptions: Sendable {

@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 extension LegacyIntent {
     /// The items of a list (`multiple`) parameter, in order; empty when it has none. The

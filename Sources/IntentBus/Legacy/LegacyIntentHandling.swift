@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// A legacy (SiriKit-style) intent handler: the counterpart of an `INIntentHandler`'s
 /// per-intent handling protocol (`INSendMessageIntentHandling`).

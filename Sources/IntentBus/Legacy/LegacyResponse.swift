@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// The response codes one intent's handler may answer with, declared by the plugin
 /// author as a `String` enum whose case names are the definition's code names:

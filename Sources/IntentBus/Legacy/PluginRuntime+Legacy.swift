@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 extension PluginRuntime {
     /// Serves `intents` with legacy (SiriKit-style) handlers. `handlerFor` is the

@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// What a handler can do while it works on one request: report progress, ask the user,
 /// and notice cancellation.

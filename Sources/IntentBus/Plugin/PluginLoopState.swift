@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// A raw handler with its intent's bytes, matched against the intent frame as it arrived.
 struct RawRoute {

@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// Where handler tasks put the messages they want sent (`PluginContext`'s outbox).
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// The handler styles a plugin can declare for an intent (HELLO `style`).
 public enum HandlerStyle: String, Sendable, Codable, CaseIterable {

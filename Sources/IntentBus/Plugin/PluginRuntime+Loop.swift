@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 extension PluginRuntime {
     /// Serves the host until DISCONNECT. Each turn: run the handler tasks that are ready,

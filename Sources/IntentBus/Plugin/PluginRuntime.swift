@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 internal import CLinuxSupport
 
 /// An async handler: runs in its own task, may prompt and report progress.

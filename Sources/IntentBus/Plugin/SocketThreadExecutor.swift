@@ -1,4 +1,6 @@
 import Foundation
+import IntentBusCore
+import IntentBusZMQ
 
 /// Runs the plugin's async handler tasks on the plugin's socket thread.
 ///

@@ -1,5 +1,6 @@
 internal import CZeroMQ
 import Foundation
+import IntentBusCore
 
 /// A CURVE key pair (ZeroMQ RFC 26) as Z85 text: 40 characters each. libzmq makes and
 /// checks the keys; nothing here is cryptography of its own.

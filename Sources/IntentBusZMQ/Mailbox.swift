@@ -1,4 +1,5 @@
 import Foundation
+import IntentBusCore
 
 /// Carries items from any thread to the thread that owns a poll loop, waking that loop
 /// through an `inproc` socket it polls.

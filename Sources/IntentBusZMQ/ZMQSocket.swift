@@ -1,5 +1,6 @@
 internal import CZeroMQ
 import Foundation
+import IntentBusCore
 
 /// The socket types IntentBus uses.
 public enum SocketType: Sendable {
@@ -210,7 +211,7 @@ extension ZMQSocket {
     ///
     /// - Returns: false when nothing is waiting (`dontWait`) or the receive timed out;
     ///   `frames` then holds no new message (an empty array stays empty).
-    func receive(into frames: inout [Frame], dontWait: Bool = false) throws(ZMQError) -> Bool {
+    package func receive(into frames: inout [Frame], dontWait: Bool = false) throws(ZMQError) -> Bool {
         var count = 0
         let appendedFirst = frames.isEmpty
         while true {

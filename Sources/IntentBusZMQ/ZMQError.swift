@@ -1,3 +1,4 @@
+import IntentBusCore
 internal import CZeroMQ
 
 /// A failed libzmq call. Keeps the `zmq_errno()` value and the name of the C function

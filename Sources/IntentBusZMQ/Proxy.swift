@@ -1,3 +1,4 @@
+import IntentBusCore
 internal import CZeroMQ
 
 /// libzmq's built-in message relay (`zmq_proxy`).

@@ -1,3 +1,4 @@
+import IntentBusCore
 internal import CZeroMQ
 
 /// A libzmq context. libzmq contexts are thread-safe, so this type is `Sendable`;

@@ -1,3 +1,4 @@
+import IntentBusCore
 internal import CZeroMQ
 
 /// Waits for several sockets at once (`zmq_poll`). Owned by the thread that owns the

@@ -1,5 +1,6 @@
 internal import CZeroMQ
 import Foundation
+import IntentBusCore
 
 /// One frame of a multipart message: an owned `zmq_msg_t`.
 ///
@@ -103,7 +104,7 @@ public final class Frame {
 
     /// Replaces this frame's content with a copy of `other`'s, in place (no new object).
     /// libzmq shares large contents by reference count and copies small ones inline.
-    func setContent(copyOf other: Frame) {
+    package func setContent(copyOf other: Frame) {
         zmq_msg_copy(msg, other.msg)
     }
 
