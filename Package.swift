@@ -31,8 +31,13 @@ var targets: [Target] = [
     .target(name: "IntentBusCore"),
     // The ZeroMQ wrapper: context, sockets, frames, poller, CURVE, the mailbox.
     .target(name: "IntentBusZMQ", dependencies: ["IntentBusCore", "CZeroMQ"]),
-    // The wire codec, the client and the plugin SDK; re-exports the two above.
-    .target(name: "IntentBus", dependencies: ["IntentBusCore", "IntentBusZMQ", "CZeroMQ", "CLinuxSupport"]),
+    // The wire codec: WireMessage and the ROUTER envelope, built on the wrapper's Frame.
+    .target(name: "IntentBusWire", dependencies: ["IntentBusCore", "IntentBusZMQ"]),
+    // The client: IntentClient, its request options, replies, prompts and events.
+    .target(name: "IntentBusClient", dependencies: ["IntentBusCore", "IntentBusZMQ", "IntentBusWire"]),
+    // The plugin SDK (raw, legacy, App Intents); re-exports the four above.
+    .target(name: "IntentBus", dependencies: ["IntentBusCore", "IntentBusZMQ", "IntentBusWire", "IntentBusClient",
+                                              "CZeroMQ", "CLinuxSupport"]),
     .target(name: "PluginHost", dependencies: ["IntentBus", "CYAML", "CSQLite", "CSodium", "CLinuxSupport"],
             // Release only: the router's state is owned by its one thread, and the run-time
             // exclusivity checks on its class properties cost ~2,000 instructions per request

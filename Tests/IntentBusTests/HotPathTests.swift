@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import IntentBus
+@testable import IntentBusWire
 @testable import PluginHost
 
 /// The benchmark-driven changes to the routing hot path keep their behaviour.

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// How an entity is shown to people: a title and an optional subtitle.
 public struct DisplayRepresentation: Sendable, Hashable {

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// An enum that intents take as a parameter (App Intents' `AppEnum`): string raw values
 /// on the wire, and a display name for each case.

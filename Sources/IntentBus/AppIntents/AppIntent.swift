@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// A new-style intent (App Intents' `AppIntent`): a type with a title, a description,
 /// `@Parameter`s and `perform()`.

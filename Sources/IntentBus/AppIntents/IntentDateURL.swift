@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// The wire forms of `date` and `url` parameters (docs/protocol.md §9.1), shared by the
 /// host's checks and the Swift SDK so both accept exactly the same text.

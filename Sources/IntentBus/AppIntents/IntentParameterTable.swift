@@ -1,5 +1,6 @@
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 @_spi(Reflection) import Swift
 
 /// Where an intent type keeps its `@Parameter`s: each one's wire name and its storage

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// A plugin that serves new-style intents, on top of `PluginRuntime`:
 ///

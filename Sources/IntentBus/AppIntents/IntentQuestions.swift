@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// The request context of the `perform()` running in this task, and shared question
 /// helpers.

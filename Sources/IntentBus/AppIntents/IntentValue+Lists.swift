@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// A list parameter, App Intents' `[ProjectEntity]` or `[String]`:
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// The wire type of a new-style parameter, as declared in HELLO metadata
 /// (docs/protocol.md "New-style metadata").

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 extension IntentValueType {
     /// The type name value questions use in both handler styles (docs/protocol.md §4.4):

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// An intent a result opens: the host runs it next, in the same conversation, and the
 /// client sees both answers (App Intents' `OpensIntent`; a legacy `continueInApp`

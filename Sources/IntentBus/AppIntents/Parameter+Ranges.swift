@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// `inRange` beyond a plain number: an optional number (App Intents allows
 /// `@Parameter(inRange:) var minutes: Int?`) and a list whose every item is in range. The

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 extension LegacyIntent {
     /// The items of a list (`multiple`) parameter, in order; empty when it has none. The

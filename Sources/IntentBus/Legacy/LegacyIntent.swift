@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// A legacy intent as a handler sees it in one phase: its name and the parameter
 /// values resolved so far, already checked and normalized by the host against the

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// A legacy (SiriKit-style) intent handler: the counterpart of an `INIntentHandler`'s
 /// per-intent handling protocol (`INSendMessageIntentHandling`).

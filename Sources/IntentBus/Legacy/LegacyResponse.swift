@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// The response codes one intent's handler may answer with, declared by the plugin
 /// author as a `String` enum whose case names are the definition's code names:

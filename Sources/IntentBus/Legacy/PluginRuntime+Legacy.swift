@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 extension PluginRuntime {
     /// Serves `intents` with legacy (SiriKit-style) handlers. `handlerFor` is the

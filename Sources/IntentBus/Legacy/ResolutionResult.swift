@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// What resolving one parameter concluded: the counterpart of SiriKit's
 /// `INIntentResolutionResult` subclasses. The host acts on it (docs/protocol.md §8.2):

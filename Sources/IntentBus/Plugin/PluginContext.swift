@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// What a handler can do while it works on one request: report progress, ask the user,
 /// and notice cancellation.

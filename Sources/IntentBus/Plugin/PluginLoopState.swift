@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// A raw handler with its intent's bytes, matched against the intent frame as it arrived.
 struct RawRoute {

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// Where handler tasks put the messages they want sent (`PluginContext`'s outbox).
 ///

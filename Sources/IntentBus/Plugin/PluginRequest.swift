@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// The handler styles a plugin can declare for an intent (HELLO `style`).
 public enum HandlerStyle: String, Sendable, Codable, CaseIterable {

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 extension PluginRuntime {
     /// Serves the host until DISCONNECT. Each turn: run the handler tasks that are ready,

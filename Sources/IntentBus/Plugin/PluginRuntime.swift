@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 internal import CLinuxSupport
 
 /// An async handler: runs in its own task, may prompt and report progress.

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// Runs the plugin's async handler tasks on the plugin's socket thread.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusWire
 
 /// Options a client can put in a REQUEST header (docs/protocol.md §4.1).
 public struct RequestOptions: Sendable {
