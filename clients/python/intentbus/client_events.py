@@ -72,6 +72,61 @@ class Prompt:
         """The `id` of every option, in order."""
         return [o.get("id") for o in self.options]
 
+    # The parameter fields of a question (docs/protocol.md §4.4), typed; None (or False)
+    # when the host did not send them or sent something of another type.
+
+    def _text(self, key: str) -> Optional[str]:
+        value = self.raw.get(key)
+        return value if isinstance(value, str) else None
+
+    def _number(self, key: str) -> Optional[float]:
+        value = self.raw.get(key)
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    def _count(self, key: str) -> Optional[int]:
+        value = self.raw.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    @property
+    def type_title(self) -> Optional[str]:
+        """The type for people, in the dialogs' language ("Ganzzahl", "whole number")."""
+        return self._text("type_title")
+
+    @property
+    def multiple(self) -> bool:
+        """Whether a list is welcome as the answer (a single value is a list of one)."""
+        return self.raw.get("multiple") is True
+
+    @property
+    def minimum(self) -> Optional[float]:
+        """The lowest value taken (an int for Integer parameters), or None."""
+        return self._number("minimum")
+
+    @property
+    def maximum(self) -> Optional[float]:
+        """The highest value taken (an int for Integer parameters), or None."""
+        return self._number("maximum")
+
+    @property
+    def range(self) -> Optional[str]:
+        """The bounds as text for people ("5…180", "≥ 5"), or None."""
+        return self._text("range")
+
+    @property
+    def problem(self) -> Optional[str]:
+        """Why the previous answer was not taken, on a repeated question."""
+        return self._text("problem")
+
+    @property
+    def item(self) -> Optional[int]:
+        """The 0-based position of the list item this question is about, or None."""
+        return self._count("item")
+
+    @property
+    def items(self) -> Optional[int]:
+        """The length of the list an item question is about, or None."""
+        return self._count("items")
+
 
 @dataclass(frozen=True)
 class Progress:

@@ -39,6 +39,7 @@ def test_legacy_list_each_item_that_needs_it_is_asked_in_order(host):
     prompts, reply = converse(host, "PyInviteIntent", {"guests": ["alex", "Sam", "alex"]}, ["a2", "a1"])
     assert [(p.kind, p.raw["item"], p.raw["items"]) for p in prompts] == [
         ("disambiguation", 0, 3), ("disambiguation", 2, 3)]
+    assert [(p.item, p.items) for p in prompts] == [(0, 3), (2, 3)]  # the typed accessors
     assert prompts[0].dialog == "There are 2 guests like ‘alex’. Which one?"
     assert reply.body["parameters"]["guests"] == ["Alex Schmidt", "Sam", "Alex Meyer"]
     assert reply.body["dialog"] == "Invited Alex Schmidt, Sam, Alex Meyer."
@@ -48,6 +49,7 @@ def test_legacy_empty_list_is_asked_for_as_a_whole(host):
     prompts, reply = converse(host, "PyInviteIntent", {}, [["Sam", "Kim"]])
     assert [(p.kind, p.parameter, p.raw.get("multiple"), p.raw["type"]) for p in prompts] == [
         ("value", "guests", True, "String")]
+    assert prompts[0].multiple is True and prompts[0].item is None and prompts[0].type_title
     assert reply.body["dialog"] == "Invited Sam, Kim."
 
 

@@ -90,6 +90,7 @@ def test_a_missing_required_parameter_is_asked_first(host):
     assert [(p.kind, p.parameter) for p in prompts] == [("value", "ask"), ("confirmation", None)]
     assert prompts[0].dialog == "Which question?" and prompts[0].raw["type"] == "Question" and prompts[0].raw["enum"] == "Question"
     assert prompts[0].raw["type_title"] == "Question"  # the enum's type_display_name
+    assert prompts[0].type_title == "Question" and prompts[0].multiple is False and prompts[0].minimum is None
     assert prompts[0].option_ids == ["value", "confirm_intent", "confirm_param", "disambiguate", "needs_value"]
     assert reply.body["snippet"]["answer"] is True and reply.body["snippet"]["performs"] == 1
 
