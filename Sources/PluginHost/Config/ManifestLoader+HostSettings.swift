@@ -9,15 +9,7 @@ extension ManifestLoader {
     /// Throws only for what makes the endpoint unknowable: an unreadable main file, a
     /// YAML syntax error in it, or an error inside `host:`.
     public static func loadHostSettings(path: String) throws(ConfigError) -> HostSettings {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigError([ConfigDiagnostic(
-                SourceMark(file: path, line: 1, column: 1), "cannot read the manifest: \(readFailureReason(path, error))")])
-        }
-        let assembler = ManifestAssembler(manifestPath: path)
-        return try assembler.hostSettingsOnly(text: text)
+        try ManifestAssembler(manifestPath: path).hostSettingsOnly(text: readManifest(path))
     }
 }
 

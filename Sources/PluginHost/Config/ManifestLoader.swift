@@ -24,14 +24,17 @@ public enum ManifestLoader {
     /// Diagnostics name files as `path` names them (so a relative `path` gives relative
     /// names); `Manifest.path` is absolute.
     public static func load(path: String) throws(ConfigError) -> Manifest {
-        let text: String
+        try load(text: readManifest(path), path: path)
+    }
+
+    /// The main manifest's text, or a diagnostic at its first line saying why not.
+    static func readManifest(_ path: String) throws(ConfigError) -> String {
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            return try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw ConfigError([ConfigDiagnostic(
                 SourceMark(file: path, line: 1, column: 1), "cannot read the manifest: \(readFailureReason(path, error))")])
         }
-        return try load(text: text, path: path)
     }
 
     /// Loads a manifest whose content is `text`, as if it were the file at `path`:
