@@ -87,6 +87,18 @@ enum SayCommand {
         }
     }
 
+    /// Asks the host one host intent (the phrase commands: shortcuts, suggestions,
+    /// donations) with the command's endpoint and keys: the answer, or nil and the exit
+    /// code after the failure is printed as `report` does.
+    static func ask(_ intent: String, _ request: [String: JSON], _ args: Arguments) throws -> (JSON?, Int32) {
+        let client = try connectedClient(endpoint: try resolveEndpoint(args), curve: try curveKeys(args))
+        do {
+            return (try client.control(intent, .object(request)), ExitCode.success)
+        } catch {
+            return (nil, report(error, json: args.flag("json")))
+        }
+    }
+
     /// Prints a failed say and picks the exit code; "no phrase matches" lists the closest.
     static func report(_ error: ClientError, json: Bool) -> Int32 {
         if json, case .bus(let e) = error {

@@ -73,13 +73,8 @@ enum ShortcutsCommand {
         default:
             throw UsageError("unknown shortcuts action \"\(action)\" (add, list, edit or delete)")
         }
-        let client = try connectedClient(endpoint: try resolveEndpoint(args), curve: try curveKeys(args))
-        let body: JSON
-        do {
-            body = try client.control(intentName, .object(request))
-        } catch {
-            return SayCommand.report(error, json: args.flag("json"))
-        }
+        let (answer, failed) = try SayCommand.ask(intentName, request, args)
+        guard let body = answer else { return failed }
         if args.flag("json") { print(prettyJSON(body)); return ExitCode.success }
         switch action {
         case "list": print(renderList(body), terminator: "")
