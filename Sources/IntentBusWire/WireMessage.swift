@@ -142,6 +142,18 @@ public struct RoutingEnvelope {
     /// The peer's identity bytes, as a key.
     public let identity: Data
 
+    /// The envelope of a peer known by its identity bytes (`isRequestReply`: a REQ peer,
+    /// which needs the empty delimiter).
+    package init(identity: Data, isRequestReply: Bool) {
+        self.identity = identity
+        frames = isRequestReply ? [Frame(data: identity), Frame()] : [Frame(data: identity)]
+    }
+
+    package init(frames: [Frame], identity: Data) {
+        self.frames = frames
+        self.identity = identity
+    }
+
     /// Separates the envelope from `frames` (which must start with the identity).
     public static func split(_ frames: [Frame]) -> (RoutingEnvelope, ArraySlice<Frame>)? {
         guard let id = frames.first else { return nil }

@@ -48,10 +48,11 @@ final class Exchange {
     /// sent again once if its plugin process dies (RouterCore+Instances.swift).
     var replay: Replay?
     /// When the host took the request (monotonic ns), for the latency in `HostStats`.
-    let startedAt = MonotonicClock.now()
+    let startedAt: UInt64
 
     init(hostId: UInt64, client: RoutingEnvelope, clientState: ClientState, clientRequestId: String, intent: String,
-         pluginIndex: Int, timeout: UInt64, options: JSON, stage: Stage) {
+         pluginIndex: Int, timeout: UInt64, options: JSON, stage: Stage, startedAt: UInt64 = MonotonicClock.now()) {
+        self.startedAt = startedAt
         self.hostId = hostId
         wireId = ExchangeTable.wireId(hostId)
         self.client = client

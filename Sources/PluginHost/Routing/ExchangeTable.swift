@@ -7,8 +7,14 @@ import Foundation
 /// finished request (whose index may have been reused) does not match. Keying the
 /// exchanges by a base-36 `String` id cost two String hashes and compares per lookup on
 /// the hot path (docs/performance.md). Owned by the router thread.
+///
+/// Ids with bit 31 set belong to the relay lane (Relay/RelayLane.swift); an exchange the
+/// lane hands over keeps its id and lives in `promoted` (rare: errors, prompts, timeouts).
 struct ExchangeTable {
+    /// The bit that marks a relay-lane id.
+    static let laneBit: UInt64 = 0x8000_0000
     private var entries: [Exchange?] = []
+    private var promoted: [UInt64: Exchange] = [:]
     private var free: [Int] = []
     private var serial: UInt64 = 0
     /// The number of open exchanges.
@@ -32,8 +38,16 @@ struct ExchangeTable {
         count += 1
     }
 
+    /// Adds an exchange the relay lane hands over, under the lane's id.
+    mutating func insertPromoted(_ exchange: Exchange) {
+        precondition(exchange.hostId & Self.laneBit != 0 && promoted[exchange.hostId] == nil)
+        promoted[exchange.hostId] = exchange
+        count += 1
+    }
+
     /// The open exchange with this host id, or nil.
     subscript(id: UInt64) -> Exchange? {
+        if id & Self.laneBit != 0 { return promoted[id] }
         let index = Int(truncatingIfNeeded: id & 0xffff_ffff)
         guard index < entries.count, let exchange = entries[index], exchange.hostId == id else { return nil }
         return exchange
@@ -51,23 +65,39 @@ struct ExchangeTable {
     /// directly (the generic conversion cost ~700 instructions per request,
     /// docs/performance.md). At most 13 characters, so it stays a small string.
     static func wireId(_ id: UInt64) -> String {
-        String(unsafeUninitializedCapacity: 13) { buffer in
-            var n = id, count = 0
-            repeat {
-                buffer[count] = digits.utf8Start[Int(n % 36)]
-                n /= 36
-                count += 1
-            } while n > 0
-            buffer[0..<count].reverse()
-            return count
+        String(unsafeUninitializedCapacity: 13) { buffer in writeWireId(id, into: buffer.baseAddress!) }
+    }
+
+    /// Writes `id` in base 36 into `buffer` (room for 13 bytes); returns the length.
+    @inline(__always)
+    static func writeWireId(_ id: UInt64, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        var n = id, count = 0
+        repeat {
+            buffer[count] = digits.utf8Start[Int(n % 36)]
+            n /= 36
+            count += 1
+        } while n > 0
+        var (i, j) = (0, count - 1)
+        while i < j {
+            (buffer[i], buffer[j]) = (buffer[j], buffer[i])
+            i += 1
+            j -= 1
         }
+        return count
     }
 
     /// The host id a base-36 request id names, or nil when it is not one of ours.
     static func hostId(_ wireId: String) -> UInt64? {
+        var text = wireId
+        return text.withUTF8 { hostId(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The host id base-36 `bytes` name, or nil.
+    @inline(__always)
+    static func hostId(bytes: UnsafeRawBufferPointer) -> UInt64? {
         var id: UInt64 = 0
         var count = 0
-        for c in wireId.utf8 {
+        for c in bytes {
             let digit: UInt8
             switch c {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
@@ -86,6 +116,11 @@ struct ExchangeTable {
     /// Removes the exchange with this id; returns it, or nil when it was not open.
     @discardableResult
     mutating func remove(_ id: UInt64) -> Exchange? {
+        if id & Self.laneBit != 0 {
+            guard let exchange = promoted.removeValue(forKey: id) else { return nil }
+            count -= 1
+            return exchange
+        }
         guard let exchange = self[id] else { return nil }
         let index = Int(truncatingIfNeeded: id & 0xffff_ffff)
         entries[index] = nil
@@ -95,5 +130,7 @@ struct ExchangeTable {
     }
 
     /// Every open exchange, oldest first.
-    var all: [Exchange] { entries.compactMap { $0 }.sorted { $0.hostId >> 32 < $1.hostId >> 32 } }
+    var all: [Exchange] {
+        (entries.compactMap { $0 } + promoted.values).sorted { $0.startedAt < $1.startedAt }
+    }
 }

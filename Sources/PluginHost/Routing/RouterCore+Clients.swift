@@ -66,12 +66,14 @@ extension RouterCore {
                             details: ["waiting": .int(Int64(waiting))])
         }
         let limits = manifest.host.limits
-        if state.open.count >= limits.maxOpenPerClient {
-            return BusError(.busy, "this client has \(state.open.count) requests open, the most one client may (host.limits.max_open_per_client); try again when some have ended",
-                            details: ["open": .int(Int64(state.open.count)), "limit": .int(Int64(limits.maxOpenPerClient))])
+        let clientOpen = state.open.count + (relayLane?.openCount(client: envelope.identity) ?? 0)
+        if clientOpen >= limits.maxOpenPerClient {
+            return BusError(.busy, "this client has \(clientOpen) requests open, the most one client may (host.limits.max_open_per_client); try again when some have ended",
+                            details: ["open": .int(Int64(clientOpen)), "limit": .int(Int64(limits.maxOpenPerClient))])
         }
-        if exchanges.count >= limits.maxOpenExchanges {
-            return BusError(.busy, "the host has \(exchanges.count) requests open, its limit (host.limits.max_open_exchanges); try again later",
+        let hostOpen = exchanges.count + (relayLane?.count ?? 0)
+        if hostOpen >= limits.maxOpenExchanges {
+            return BusError(.busy, "the host has \(hostOpen) requests open, its limit (host.limits.max_open_exchanges); try again later",
                             details: ["limit": .int(Int64(limits.maxOpenExchanges))])
         }
         return nil

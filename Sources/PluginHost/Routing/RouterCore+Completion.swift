@@ -43,6 +43,7 @@ extension RouterCore {
     }
 
     func failInFlight(_ slot: PluginSlot, _ error: BusError) {
+        relayLane?.promoteAll()
         for exchange in exchanges.all where exchange.isDelivered && exchange.pluginIndex == slot.index {
             fail(exchange, error)
         }
@@ -59,9 +60,12 @@ extension RouterCore {
 
     // MARK: - Timers
 
-    func armDeadline(_ exchange: Exchange) {
+    func armDeadline(_ exchange: Exchange) { armDeadline(exchange, at: deadline(after: exchange.timeout)) }
+
+    /// Arms the exchange's deadline for the moment `at` (monotonic ns).
+    func armDeadline(_ exchange: Exchange, at: UInt64) {
         exchange.generation += 1
-        timers.schedule(at: deadline(after: exchange.timeout),
+        timers.schedule(at: at,
                         .requestDeadline(hostId: exchange.hostId, generation: exchange.generation))
         compactTimersIfStale()
     }

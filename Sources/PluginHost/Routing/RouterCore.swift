@@ -23,14 +23,20 @@ final class RouterCore: RouterView {
     var slots: [PluginSlot]
     /// Intent name → indices of the plugins claiming it, sorted by plugin id so that
     /// routing never depends on which plugin registered first.
-    var routes: [String: [Int]] = [:]
+    var routes: [String: [Int]] = [:] { didSet { routingEpoch &+= 1 } }
     /// Intent name → indices of the disabled plugins (`enabled: false`) claiming it. They
     /// are not in `routes`, but are named in errors and in `ib.explain`.
     var disabledClaims: [String: [Int]] = [:]
     var exchanges = ExchangeTable()
     var clients = ClientTable()
     /// Plugin connections (backend identities) → slot index, after HELLO.
-    var identities: [Data: Int] = [:]
+    var identities: [Data: Int] = [:] { didSet { routingEpoch &+= 1 } }
+    /// Bumped whenever routes or plugin connections change: the relay lane's tables are
+    /// built for one epoch (Routing/Relay/RelayLane.swift).
+    private(set) var routingEpoch: UInt64 = 0
+    /// The shell's relay lane, which forwards plain requests without this core's tables;
+    /// the core hands its requests back (promotes them) before it looks at all open ones.
+    var relayLane: RelayLane?
     var timers = TimerHeap<RouterTimer>()
     /// Processes whose handshake was rejected and that have not exited yet.
     var rejectedPids: Set<pid_t> = []
@@ -148,6 +154,7 @@ final class RouterCore: RouterView {
     func finishShutdown() {
         guard !stopping else { return }
         stopping = true
+        relayLane?.promoteAll()
         logger.info("shutting down: answering open requests and stopping plugins")
         for exchange in exchanges.all {
             cancelAtPlugin(exchange, reason: "host shutting down")

@@ -35,6 +35,11 @@ final class RouterShell: RouterEffects {
     /// The Majordomo endpoint (`host.mdp`), when set: its socket is polled here, and what
     /// the core sends to its stand-in identities goes to it (Majordomo/).
     private var mdp: MajordomoEndpoint?
+    /// Plain requests forwarded without the core's objects (Relay/RelayLane.swift); nil
+    /// when `INTENTBUS_RELAY_LANE=0`.
+    private var lane: RelayLane?
+    /// Where each received message lands before the lane or the core takes it.
+    private let received = RawMessage(capacity: 8)
 
     init(manifest: Manifest, logger: Logger, context: ZMQContext, sockets: BoundSockets,
          launcher: ChildProcessLauncher) throws(ZMQError) {
@@ -50,6 +55,10 @@ final class RouterShell: RouterEffects {
         self.mailbox = mailbox
         core = RouterCore(manifest: manifest, logger: logger, effects: self, post: { mailbox.post($0) })
         core.clientKeysRequired = sockets.clientKeys
+        if ProcessInfo.processInfo.environment["INTENTBUS_RELAY_LANE"] != "0" {
+            lane = RelayLane(core: core, frontend: frontend, backend: backend)
+            core.relayLane = lane
+        }
         if let socket = sockets.mdp, let settings = manifest.host.mdp {
             mdp = MajordomoEndpoint(socket: socket, settings: settings, core: core, logger: logger)
         }
@@ -71,7 +80,7 @@ final class RouterShell: RouterEffects {
                 (childFDs, childGeneration) = (children.fds, children.generation)
                 poller = Poller(sockets, fds: fixed + childFDs)
             }
-            let next = [core.nextDeadline, flushAt, dropIns.dueAt, mdp?.nextDeadline].compactMap { $0 }.min()
+            let next = [core.nextDeadline, flushAt, dropIns.dueAt, mdp?.nextDeadline, lane?.nextDeadline].compactMap { $0 }.min()
             var timeout = -1
             if let next {
                 let now = MonotonicClock.now()
@@ -83,11 +92,12 @@ final class RouterShell: RouterEffects {
                 logger.error("poll failed: \(error); stopping")
                 break
             }
-            if ready[0] { drain(frontend, into: core.clientFrames) }
-            if ready[1] { drain(backend, into: core.pluginFrames) }
+            if ready[0] { drainFrontend() }
+            if ready[1] { drainBackend() }
             if ready[2] {
                 for event in mailbox.drain() {
                     if case .pluginExited(_, let pid, _) = event { children.threadedChildExited(pid) }
+                    if event.needsAllRequests { lane?.promoteAll() }
                     core.handle(event)
                 }
             }
@@ -97,17 +107,20 @@ final class RouterShell: RouterEffects {
             if ready.count > base {
                 for (i, fd) in childFDs.enumerated() where ready[base + i] {
                     if let exit = children.readable(fd) {
+                        lane?.promoteAll()
                         core.handle(.pluginExited(index: exit.tag, pid: exit.pid, status: exit.status))
                     }
                 }
             }
             if dropIns.dueAt != nil, let files = dropIns.due(now: MonotonicClock.now()) {
+                lane?.promoteAll()
                 core.reload(trigger: files.joined(separator: ", "))
             }
             if let mdp {
                 if ready[mdpIndex] { mdp.drain() }
                 mdp.fireDue()
             }
+            lane?.promoteDue(now: MonotonicClock.now())
             core.fireDueTimers()
             mdp?.flush()
             if let flushAt, flushAt <= MonotonicClock.now() { flushClients() }
@@ -119,19 +132,34 @@ final class RouterShell: RouterEffects {
         mailbox.close()
     }
 
-    /// Reads every message waiting on `socket`, so a burst costs one poll.
-    private func drain(_ socket: ZMQSocket, into handler: ([Frame]) -> Void) {
-        var budget = 1024
-        while budget > 0 {
-            budget -= 1
-            do {
-                // Identity, a REQ delimiter and six frames; a longer message is bad anyway.
-                guard let frames = try socket.receive(dontWait: true, maxFrames: 8) else { return }
-                handler(frames)
-            } catch {
+    /// Reads every message waiting on the frontend, so that a burst costs one poll: the
+    /// relay lane takes the plain requests; the rest go to the core as frames.
+    private func drainFrontend() {
+        for _ in 0..<1_024 {
+            do { guard try received.receive(from: frontend) else { return } } catch {
                 logger.error("receive failed: \(error)")
                 return
             }
+            if let lane {
+                if lane.forward(received, backlogged: !backlogs.isEmpty) { continue }
+                lane.beforeCore(client: received)
+            }
+            core.clientFrames(received.takeFrames())
+        }
+    }
+
+    /// The same for the backend: the lane takes the REPLYs to its own requests.
+    private func drainBackend() {
+        for _ in 0..<1_024 {
+            do { guard try received.receive(from: backend) else { return } } catch {
+                logger.error("receive failed: \(error)")
+                return
+            }
+            if let lane {
+                if lane.reply(received, backlogged: !backlogs.isEmpty) { continue }
+                lane.beforeCore(plugin: received)
+            }
+            core.pluginFrames(received.takeFrames())
         }
     }
 

@@ -19,6 +19,7 @@ extension HostStats {
             "started_at": .string(Self.iso(startedAtWall)),
             "open_exchanges": .int(Int64(open.count)), "clients_with_open_requests": .int(Int64(clients.count)),
             "finals": .int(Int64(finals)), "errors": Self.counts(hostErrors),
+            "relay": ["relayed": .int(Int64(relayed)), "promoted": .int(Int64(promoted))],
         ]
         let entries = router.slots.filter { !$0.retired }.map { slot -> JSON in
             let c = slot.index < plugins.count ? plugins[slot.index] : PluginCounters()

@@ -28,6 +28,10 @@ final class HostStats {
     private(set) var hostErrors: [String: Int] = [:]
     /// Every final answer: REPLY or ERROR, with or without a plugin.
     private(set) var finals = 0
+    /// Requests the relay lane finished itself, and the ones it handed to the core
+    /// (Routing/Relay/RelayLane.swift).
+    private(set) var relayed = 0
+    var promoted = 0
 
     init(pluginIds: [String]) {
         plugins = Array(repeating: PluginCounters(), count: pluginIds.count)
@@ -60,6 +64,15 @@ final class HostStats {
         } else {
             plugins[plugin].errors[Self.errorCode(final), default: 0] += 1
         }
+    }
+
+    /// A plain request the relay lane answered with its plugin's REPLY.
+    @inline(__always) func served(plugin: Int, startedAt: UInt64, now: UInt64) {
+        finals += 1
+        relayed += 1
+        guard plugin >= 0, plugin < plugins.count else { return }
+        plugins[plugin].served += 1
+        plugins[plugin].latency.record(microseconds: (now &- startedAt) / 1_000)
     }
 
     /// A request for `intent` was refused with `error` before an exchange existed. Busy and

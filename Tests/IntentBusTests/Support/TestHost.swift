@@ -80,8 +80,13 @@ final class TestHost {
 
     /// Writes `plugins` (YAML list items, already indented by two spaces) into a manifest
     /// and starts the host. `hostExtra` adds lines to the `host:` section.
-    init(plugins: String, hostExtra: String = "", dir: TempDir = TempDir(), waitReady: [String] = []) throws {
+    /// `environment` is added to the host's (and so its plugins') environment.
+    init(plugins: String, hostExtra: String = "", dir: TempDir = TempDir(), waitReady: [String] = [],
+         environment: [String: String] = [:]) throws {
         self.dir = dir
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         manifestPath = dir.write("plugins.yaml", """
         host:
           state_dir: state

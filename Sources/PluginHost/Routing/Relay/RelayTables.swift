@@ -1,0 +1,126 @@
+import Foundation
+import IntentBus
+
+/// What the relay lane may route in one routing epoch (`RouterCore.routingEpoch`): the
+/// intents it takes, each with its one plugin, and the plugins' connection identities.
+/// Rebuilt when the epoch changes (a HELLO, a DISCONNECT, an exit, a reload).
+struct RelayRoutes {
+    struct Route {
+        let intent: String
+        let bytes: [UInt8]
+        let slot: Int
+        /// The plugin timeout, in ns (`timeout`, at most 24 hours, as the core's).
+        let timeout: UInt64
+        /// Its queue in `RelayDeadlines`.
+        let queue: Int
+    }
+
+    private(set) var routes: [Route] = []
+    private var index = ByteIndex()
+    /// The core's `routingEpoch` these routes were built for (none yet: `.max`).
+    var epoch: UInt64 = .max
+    /// By slot index: the identity bytes of the plugin's connection, when it is connected.
+    private(set) var peers: [[UInt8]?] = []
+    /// The host limits in force (a reload changes the epoch too).
+    private(set) var maxMessageSize = 0
+    private(set) var maxOpenPerClient = 0
+    private(set) var maxOpenExchanges = 0
+
+    init() {}
+
+    /// The lane's routes for `core` as it is now. An intent is in the lane when exactly
+    /// one enabled plugin claims it, with no disabled claimant, and its plugin handles it
+    /// in the plain style with none of what needs the core per request: instances,
+    /// idempotent retry, on-demand stop, Majordomo workers, restriction while locked.
+    init(core: RouterCore, deadlines: inout RelayDeadlines) {
+        let limits = core.manifest.host.limits
+        maxMessageSize = limits.maxMessageSize
+        maxOpenPerClient = limits.maxOpenPerClient
+        maxOpenExchanges = limits.maxOpenExchanges
+        peers = Array(repeating: nil, count: core.slots.count)
+        for (identity, slot) in core.identities where slot < peers.count { peers[slot] = [UInt8](identity) }
+        index = ByteIndex(capacity: core.routes.count)
+        for (intent, candidates) in core.routes.sorted(by: { $0.key < $1.key }) {
+            guard candidates.count == 1, core.disabledClaims[intent] == nil, !intent.hasPrefix("ib.") else { continue }
+            let slot = core.slots[candidates[0]]
+            let spec = slot.spec
+            guard spec.enabled, !slot.retired, !spec.mdpWorker, slot.primaryIndex == nil, slot.instanceSlots.isEmpty,
+                  spec.idempotentIntents.isEmpty, spec.lifecycle.idleTimeout == nil,
+                  !spec.intentsRestrictedWhileLocked.contains(intent), slot.style(for: intent) == .plain else { continue }
+            let timeout = min(spec.timeout.nanoseconds, UInt64(RequestHeaderCheck.maximumTimeoutMs) * 1_000_000)
+            let bytes = [UInt8](intent.utf8)
+            let h = bytes.withUnsafeBytes { ByteHash.hash($0) }
+            index.insert(h, Int32(routes.count))
+            routes.append(Route(intent: intent, bytes: bytes, slot: slot.index, timeout: timeout,
+                                queue: deadlines.queue(for: timeout)))
+        }
+    }
+
+    @inline(__always) func epochMismatch(_ core: RouterCore) -> Bool { epoch != core.routingEpoch }
+
+    /// The route for an intent name's bytes, or nil when the lane does not take it.
+    @inline(__always) func find(_ intent: UnsafeRawBufferPointer) -> Int? {
+        let h = ByteHash.hash(intent)
+        return index.find(h) { i in routes[Int(i)].bytes.withUnsafeBytes { $0.sameBytes(intent) } }.map(Int.init)
+    }
+}
+
+/// The clients with requests in the lane: identity → its number of open lane requests.
+/// Clients with none are swept in bulk once the table has doubled, like `ClientTable`.
+struct RelayClients {
+    private var index = ByteIndex()
+    private var keys: [[UInt8]] = []
+    private(set) var open: [Int32] = []
+    private var free: [Int32] = []
+    private var sweepAt = 1_024
+
+    /// The client with these identity bytes (`hash` = `ByteHash.hash(identity)`), or nil.
+    @inline(__always) func find(_ identity: UnsafeRawBufferPointer, hash: UInt64) -> Int32? {
+        index.find(hash) { i in keys[Int(i)].withUnsafeBytes { $0.sameBytes(identity) } }
+    }
+
+    /// The client with these identity bytes, added when new.
+    mutating func findOrAdd(_ identity: UnsafeRawBufferPointer, hash: UInt64) -> Int32 {
+        if let c = find(identity, hash: hash) { return c }
+        if keys.count - free.count >= sweepAt { sweep() }
+        let c: Int32
+        if let reused = free.popLast() {
+            c = reused
+            keys[Int(c)] = [UInt8](identity)
+            open[Int(c)] = 0
+        } else {
+            c = Int32(keys.count)
+            keys.append([UInt8](identity))
+            open.append(0)
+        }
+        index.insert(hash, c)
+        return c
+    }
+
+    @inline(__always) mutating func opened(_ c: Int32) { open[Int(c)] += 1 }
+    @inline(__always) mutating func closed(_ c: Int32) { open[Int(c)] -= 1 }
+
+    private mutating func sweep() {
+        for c in keys.indices where open[c] == 0 && !keys[c].isEmpty {
+            index.remove(keys[c].withUnsafeBytes { ByteHash.hash($0) }, Int32(c))
+            keys[c] = []
+            free.append(Int32(c))
+        }
+        sweepAt = max(1_024, (keys.count - free.count) * 2)
+    }
+}
+
+/// One request the lane holds. The client's identity and request id frames are kept in
+/// the lane's `MessageStore` under the same index (parts 0 and 1).
+struct RelayEntry {
+    /// 0 when the entry is free; else the high half of its lane id.
+    var serial: UInt32 = 0
+    var slot: Int32 = 0
+    var route: Int32 = 0
+    var client: Int32 = 0
+    var isRequestReply = false
+    var startedAt: UInt64 = 0
+    var deadline: UInt64 = 0
+    /// The hash of (identity, request id) in the lane's open-request index.
+    var keyHash: UInt64 = 0
+}

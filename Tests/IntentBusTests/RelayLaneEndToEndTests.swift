@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+import IntentBus
+
+/// End to end: the host's relay lane (Routing/Relay/RelayLane.swift) takes plain requests,
+/// and hands each one to the core when anything but its plugin's REPLY concerns it. The
+/// host's `ib.status` counts both (`host.relay.relayed`, `host.relay.promoted`), so each
+/// test can say which path a request took, as well as what the client got.
+@Suite("Relay lane end to end", .serialized)
+struct RelayLaneEndToEndTests {
+    private func relay(_ host: TestHost) throws -> (relayed: Int64, promoted: Int64) {
+        let status = try host.client().control("ib.status")
+        let relay = status["host"]?["relay"]
+        return (relay?["relayed"]?.intValue ?? -1, relay?["promoted"]?.intValue ?? -1)
+    }
+
+    private func next(_ dealer: ZMQSocket) throws -> WireMessage {
+        guard let frames = try dealer.receive() else { throw TestFailure("no answer within the receive timeout") }
+        return try WireMessage.decode(frames[...])
+    }
+
+    private func request(_ id: String, intent: String = "TestIntent", body: JSON = [:]) -> [Frame] {
+        WireMessage(kind: .request, requestId: id, intent: intent, header: nil, body: body).frames
+    }
+
+    /// The first REPLY of a plugin, whose header the core has not checked yet, goes
+    /// through the core; from then on the lane forwards that header without a look.
+    private func warmUp(_ host: TestHost) throws {
+        _ = try host.client().send("TestIntent") { _ in nil }
+        let (relayed, promoted) = try relay(host)
+        #expect(relayed == 0 && promoted == 1, "the first REPLY's header is the core's to check")
+    }
+
+    @Test("pipelined plain requests take the lane: one REPLY each, with its own id and body; status counts them")
+    func pipelined() throws {
+        let host = try TestHost(plugins: testPlugin("echo"), waitReady: ["echo"])
+        defer { host.stop() }
+        try warmUp(host)
+        let dealer = try host.rawDealer()
+        let count = 250  // within the plugin's max_in_flight (256)
+        for i in 0..<count { try dealer.send(request("r\(i)", body: ["n": .int(Int64(i))])) }
+        var seen: [String: Int] = [:]
+        for _ in 0..<count {
+            let msg = try next(dealer)
+            #expect(msg.kind == .reply && msg.intent == "TestIntent")
+            let n = try msg.bodyJSON()["params"]?["n"]?.intValue
+            #expect(msg.requestId == "r\(n ?? -1)", "the body belongs to the request it answers")
+            seen[msg.requestId, default: 0] += 1
+        }
+        #expect(seen.count == count && seen.values.allSatisfy { $0 == 1 })
+        let (relayed, promoted) = try relay(host)
+        #expect(relayed == Int64(count), "every plain request went through the lane")
+        #expect(promoted == 1)
+        let status = try host.client().control("ib.status")
+        let served = status["plugins"]?.arrayValue?.first { $0["id"] == "echo" }?["served"]?.intValue
+        #expect(served == Int64(count + 1), "the plugin's counters include the lane's requests")
+    }
+
+    @Test("a REQ client's plain request takes the lane, and its delimiter is echoed")
+    func requestReplyClient() throws {
+        let host = try TestHost(plugins: testPlugin("echo"), waitReady: ["echo"])
+        defer { host.stop() }
+        try warmUp(host)
+        let req = try ZMQSocket(ZMQContext(), .req)
+        try req.connect(host.frontend)
+        try req.setReceiveTimeout(milliseconds: 10_000)
+        for i in 0..<3 {
+            try req.send(request("q\(i)"))
+            let msg = try next(req)
+            #expect(msg.kind == .reply && msg.requestId == "q\(i)")
+        }
+        #expect(try relay(host).relayed == 3)
+    }
+
+    @Test("a plugin's PROGRESS and PROMPT hand the request to the core: one final each, in order")
+    func promotedByPluginMessages() throws {
+        let host = try TestHost(plugins: testPlugin("echo"), waitReady: ["echo"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer()
+        try dealer.send(request("p", body: ["progress": 2]))
+        var kinds: [MessageKind] = []
+        while true {
+            let msg = try next(dealer)
+            #expect(msg.requestId == "p")
+            kinds.append(msg.kind)
+            if msg.kind == .reply || msg.kind == .error { break }
+        }
+        #expect(kinds == [.progress, .progress, .reply])
+        try dealer.send(request("f", body: ["ask": "x"]))
+        let prompt = try next(dealer)
+        #expect(prompt.kind == .prompt && prompt.requestId == "f")
+        try dealer.send(WireMessage(kind: .answer, requestId: "f", intent: "TestIntent", header: nil, body: ["value": "y"]).frames)
+        let answered = try next(dealer)
+        #expect(answered.kind == .reply && answered.requestId == "f")
+        #expect(try answered.bodyJSON()["answer"] == "y")
+        let (relayed, promoted) = try relay(host)
+        #expect(promoted == 2 && relayed == 0, "both requests were handed to the core (promoted \(promoted), relayed \(relayed))")
+    }
+
+    @Test("a CANCEL, a reused id and a deadline reach lane requests: exactly one final each")
+    func promotedByClientAndTimer() throws {
+        let host = try TestHost(plugins: testPlugin("slow", timeout: "400ms"), waitReady: ["slow"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer()
+        try dealer.send(request("c", body: ["sleep_ms": 5_000]))
+        try dealer.send(request("d", body: ["sleep_ms": 200]))
+        try dealer.send(request("d", body: ["n": 2]))  // reused while open: REFUSED, not final
+        try dealer.send(request("t", body: ["sleep_ms": 5_000]))
+        try dealer.send(WireMessage(kind: .cancel, requestId: "c", intent: "TestIntent", header: nil, body: nil).frames)
+        var finals: [String: [String]] = [:]
+        var refused: [String] = []
+        while finals.count < 3 {
+            let msg = try next(dealer)
+            switch msg.kind {
+            case .refused: refused.append(msg.requestId)
+            case .reply: finals[msg.requestId, default: []].append("reply")
+            case .error: finals[msg.requestId, default: []].append(BusError(json: try msg.bodyJSON()).code.rawValue)
+            default: Issue.record("unexpected \(msg.kind)")
+            }
+        }
+        #expect(refused == ["d"])
+        #expect(finals == ["c": ["cancelled"], "d": ["reply"], "t": ["timeout"]])
+        // Nothing more arrives for them.
+        try dealer.setReceiveTimeout(milliseconds: 800)
+        #expect(try dealer.receive() == nil, "no second final")
+        #expect(try relay(host).promoted == 3, "the REPLY to d came through the core after its promotion")
+    }
+
+    @Test("a crash with lane requests in flight: each gets exactly one plugin_crashed")
+    func crash() throws {
+        let host = try TestHost(plugins: testPlugin("crashy"), waitReady: ["crashy"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer()
+        for i in 0..<5 { try dealer.send(request("s\(i)", body: ["sleep_ms": 3_000])) }
+        Thread.sleep(forTimeInterval: 0.3)
+        try dealer.send(request("boom", body: ["crash": 3]))
+        var codes: [String: String] = [:]
+        for _ in 0..<6 {
+            let msg = try next(dealer)
+            #expect(msg.kind == .error)
+            #expect(codes[msg.requestId] == nil, "one final per request")
+            codes[msg.requestId] = BusError(json: try msg.bodyJSON()).code.rawValue
+        }
+        #expect(Set(codes.values) == ["plugin_crashed"] && codes.count == 6)
+        #expect(try relay(host).promoted >= 6)
+    }
+
+    @Test("with INTENTBUS_RELAY_LANE=0 everything goes through the core, with the same answers")
+    func laneOff() throws {
+        let host = try TestHost(plugins: testPlugin("echo"), waitReady: ["echo"], environment: ["INTENTBUS_RELAY_LANE": "0"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer()
+        for i in 0..<20 { try dealer.send(request("r\(i)", body: ["n": .int(Int64(i))])) }
+        for _ in 0..<20 {
+            let msg = try next(dealer)
+            let n = try msg.bodyJSON()["params"]?["n"]?.intValue ?? -1
+            #expect(msg.kind == .reply && msg.requestId == "r\(n)")
+        }
+        let (relayed, promoted) = try relay(host)
+        #expect(relayed == 0 && promoted == 0)
+    }
+}
