@@ -159,4 +159,59 @@ struct RelayLaneEndToEndTests {
         let (relayed, promoted) = try relay(host)
         #expect(relayed == 0 && promoted == 0)
     }
+
+    @Test("under fire: pipelined requests, CANCELs, reused ids and SIGKILLs of the plugin; exactly one final each")
+    func underFire() throws {
+        let host = try TestHost(plugins: testPlugin("target", extra: ["crash_limit: 100", "max_in_flight: 1000"]),
+                                waitReady: ["target"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer(receiveTimeoutMs: 200)
+        var generator = SystemRandomNumberGenerator()
+        let total = 600
+        var sent = 0, kills = 0
+        var finals: [String: Int] = [:]
+        var open = Set<String>()
+        let deadline = Date().addingTimeInterval(60)
+        while (sent < total || !open.isEmpty) && Date() < deadline {
+            while sent < total && open.count < 100 {
+                let id = "u\(sent)"
+                try dealer.send(request(id, body: ["sleep_ms": .int(Int64.random(in: 0...30, using: &generator))]))
+                open.insert(id)
+                if sent % 50 == 7 {
+                    try dealer.send(WireMessage(kind: .cancel, requestId: id, intent: "TestIntent", header: nil, body: nil).frames)
+                }
+                if sent % 70 == 3 { try dealer.send(request(id)) }  // reused while open: REFUSED
+                sent += 1
+                if sent % 200 == 100, let pid = try childPid(host) {
+                    kill(pid, SIGKILL)
+                    kills += 1
+                }
+            }
+            guard let frames = try dealer.receive() else { continue }
+            let msg = try WireMessage.decode(frames[...])
+            guard msg.kind == .reply || msg.kind == .error else {
+                #expect(msg.kind == .refused || msg.kind == .progress)
+                continue
+            }
+            finals[msg.requestId, default: 0] += 1
+            open.remove(msg.requestId)
+        }
+        #expect(sent == total && open.isEmpty, "every request answered within the minute (\(open.count) open)")
+        #expect(finals.count == total && finals.values.allSatisfy { $0 == 1 }, "exactly one final per request")
+        #expect(kills >= 2)
+        let (relayed, promoted) = try relay(host)
+        #expect(relayed > 0 && promoted > 0, "both paths were taken (relayed \(relayed), promoted \(promoted))")
+        _ = try host.client().send("TestIntent") { _ in nil }  // and the host still serves
+    }
+
+    /// The pid of the plugin process, when it is a child of this test's host.
+    private func childPid(_ host: TestHost) throws -> pid_t? {
+        let status = try host.client().control("ib.status")
+        guard let pid = status["plugins"]?.arrayValue?.first?["pid"]?.intValue,
+              let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 1, Int32(fields[1]) == host.process.processIdentifier else { return nil }
+        return pid_t(pid)
+    }
 }
