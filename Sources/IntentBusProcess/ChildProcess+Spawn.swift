@@ -63,8 +63,8 @@ extension ChildProcess {
             throw SpawnError(path: spec.executable, errno: rc)
         }
 
-        let pidfd = ib_pidfd_open(pid)
-        let pidfdErrno = pidfd < 0 ? errno : nil
+        let pidfd = spec.opensPidfd ? ib_pidfd_open(pid) : -1
+        let pidfdErrno = pidfd < 0 ? (spec.opensPidfd ? errno : ENOSYS) : nil
         var failures: [ResourceLimitFailure] = []
         for limit in spec.limits where ib_prlimit(pid, limit.resource.rawValue, limit.soft, limit.hard) != 0 {
             failures.append(ResourceLimitFailure(limit: limit, errno: errno))

@@ -17,6 +17,8 @@ public struct ProcessSpec: Sendable {
     /// A process group of its own (pgid = pid), so that a terminal's Ctrl-C reaches only
     /// the parent, which then stops its children in its own order.
     public var ownProcessGroup: Bool
+    /// False: no pidfd, as on a kernel without pidfd_open (the tests' way to that path).
+    var opensPidfd = true
 
     /// By default the child gets this process's environment, /dev/null for input, and
     /// this process's output and error.
