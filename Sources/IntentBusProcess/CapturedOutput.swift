@@ -34,4 +34,7 @@ public struct CompletedProcess: Sendable {
     public let standardError: CapturedOutput
     /// It was still running at the timeout and was stopped (SIGTERM, then SIGKILL).
     public let timedOut: Bool
+    /// It wrote more than was kept, the run was told to stop it then (`stopWhenCut`), and
+    /// it was stopped.
+    public let stoppedWhenCut: Bool
 }

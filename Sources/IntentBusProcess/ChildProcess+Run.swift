@@ -9,20 +9,22 @@ extension ChildProcess {
     /// Hostile children are bounded: of each stream at most `keep` bytes are kept (the
     /// rest is read and counted, so the child never blocks on a full pipe, and
     /// `CapturedOutput.wasCut` says so), and a child still running after `timeout` is
-    /// stopped (SIGTERM, `grace`, SIGKILL) and reported with `timedOut`. Once the child
+    /// stopped (SIGTERM, `grace`, SIGKILL) and reported with `timedOut`. With
+    /// `stopWhenCut`, a child is stopped as soon as it writes more than `keep` on a stream
+    /// (for a caller to whom a cut output is useless anyway), reported with `stoppedWhenCut`. Once the child
     /// has exited, what is left in the pipes is read without waiting for a grandchild
     /// that may hold them open.
     ///
     /// Blocks the calling thread; no other thread is started.
     public static func run(_ spec: ProcessSpec, timeout: Duration, keep: Int = 1 << 20,
-                           grace: Duration = .seconds(1)) throws(SpawnError) -> CompletedProcess {
+                           grace: Duration = .seconds(1), stopWhenCut: Bool = false) throws(SpawnError) -> CompletedProcess {
         let child = try spawn(spec)
         if let input = child.standardInput { close(input) }
         var reader = PipeReader(output: child.standardOutput, error: child.standardError, keep: max(0, keep))
         defer { reader.closeAll() }
         let deadline = MonotonicClock.now() &+ nanoseconds(timeout)
         var status: ExitStatus?
-        var timedOut = false
+        var (timedOut, stoppedWhenCut) = (false, false)
         while status == nil {
             let now = MonotonicClock.now()
             if now >= deadline {
@@ -34,10 +36,14 @@ extension ChildProcess {
             let wait = child.pidfd == nil ? min(deadline - now, 20_000_000) : deadline - now
             reader.poll(alsoWatching: child.pidfd, milliseconds: Int32(min(wait / 1_000_000 + 1, 60_000)))
             status = child.reapIfExited()
+            if status == nil, stopWhenCut, reader.captured.contains(where: \.wasCut) {
+                stoppedWhenCut = true
+                status = child.stop(grace: grace)
+            }
         }
         reader.drain(until: deadline)
         return CompletedProcess(status: status ?? .unknown, standardOutput: reader.captured[0],
-                                standardError: reader.captured[1], timedOut: timedOut)
+                                standardError: reader.captured[1], timedOut: timedOut, stoppedWhenCut: stoppedWhenCut)
     }
 }
 

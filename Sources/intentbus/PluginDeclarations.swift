@@ -55,11 +55,12 @@ struct PluginDeclarations {
         if done.timedOut {
             throw Failure(label: label, message: "describe mode did not exit within \(describeTimeout) (it should print its declarations and exit); stopped it\(errors.isEmpty ? "" : ":\n\(errors)")")
         }
+        if done.stoppedWhenCut || done.standardOutput.wasCut {
+            let stream = done.standardOutput.wasCut ? "output" : "error output"
+            throw Failure(label: label, message: "describe mode wrote more than \(describeOutputLimit >> 20) MiB on its \(stream) (declarations are a few kB); stopped it")
+        }
         guard done.status == .exited(0) else {
             throw Failure(label: label, message: "describe mode \(done.status)\(errors.isEmpty ? "" : ":\n\(errors)")")
-        }
-        guard !done.standardOutput.wasCut else {
-            throw Failure(label: label, message: "describe mode printed \(done.standardOutput.total) bytes, more than the \(describeOutputLimit) read; its declarations were cut")
         }
         let output = String(decoding: done.standardOutput.data, as: UTF8.self)
         guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
@@ -80,7 +81,7 @@ struct PluginDeclarations {
         do {
             return try ChildProcess.run(ProcessSpec(executable: path, arguments: arguments, environment: environment,
                                                     standardInput: .null, standardOutput: .pipe, standardError: .pipe),
-                                        timeout: describeTimeout, keep: describeOutputLimit)
+                                        timeout: describeTimeout, keep: describeOutputLimit, stopWhenCut: true)
         } catch {
             let notExecutable = error.reason == nil && [ENOENT, EACCES, ENOEXEC].contains(error.errno)
             if notExecutable { throw UsageError("\(path) is not an executable file (build it first: swift build)") }

@@ -75,6 +75,18 @@ struct ProcessSpawnerTests {
         #expect(!done.standardError.wasCut)
     }
 
+    @Test("run with stopWhenCut: a child flooding its output is stopped at the cap, not at the timeout")
+    func stopWhenCut() throws {
+        let start = ContinuousClock.now
+        let done = try ChildProcess.run(ProcessSpec(executable: "/usr/bin/yes", standardOutput: .pipe, standardError: .pipe),
+                                        timeout: .seconds(60), keep: 64 * 1024, stopWhenCut: true)
+        #expect(done.stoppedWhenCut && !done.timedOut)
+        #expect(done.status == .signalled(SIGTERM))
+        #expect(done.standardOutput.data.count == 64 * 1024 && done.standardOutput.wasCut)
+        #expect(done.standardOutput.data.prefix(4) == Data("y\ny\n".utf8))
+        #expect(ContinuousClock.now - start < .seconds(30))
+    }
+
     @Test("stdout to a file, appended, and stderr the same descriptor (2>&1)")
     func fileOutput() throws {
         let path = NSTemporaryDirectory() + "spawner-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log"
