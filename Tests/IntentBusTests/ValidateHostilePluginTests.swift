@@ -16,37 +16,38 @@ struct ValidateHostilePluginTests {
         return path
     }
 
-    @Test("a plugin printing without end is stopped once it passes the 4 MiB cap, and the error says so")
-    func flood() throws {
+    /// Runs `validate --exec` on a script made of `body`, which starts by writing its pid:
+    /// the result, how long it took, and whether that process was gone afterwards.
+    private func validateScript(_ body: String) throws -> (result: CommandResult, took: Duration, gone: Bool) {
         let dir = TempDir()
         defer { dir.remove() }
-        let flood = script(dir, "flood.sh", "echo $$ > \(dir.path)/pid; exec yes 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'")
+        let path = script(dir, "plugin.sh", "echo $$ > \(dir.path)/pid\n\(body)")
         let start = ContinuousClock.now
-        let result = runCommand(intentbus, ["validate", "--exec", flood])
+        let result = runCommand(intentbus, ["validate", "--exec", path])
+        let took = ContinuousClock.now - start
+        let text = try String(contentsOfFile: "\(dir.path)/pid", encoding: .utf8)
+        let pid = try #require(pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        return (result, took, kill(pid, 0) != 0)
+    }
+
+    @Test("a plugin printing without end is stopped once it passes the 4 MiB cap, and the error says so")
+    func flood() throws {
+        let (result, took, gone) = try validateScript("exec yes 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'")
         #expect(result.status != 0)
         #expect(result.stderr.contains("describe mode wrote more than 4 MiB on its output (declarations are a few kB); stopped it"),
                 "\(result.stderr)")
-        #expect(ContinuousClock.now - start < .seconds(9), "stopped at the cap, before the 10 s timeout")
-        let pid = try #require(pid_t(try String(contentsOfFile: "\(dir.path)/pid", encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(kill(pid, 0) != 0, "the flooding plugin is gone")
+        #expect(took < .seconds(9), "stopped at the cap, before the 10 s timeout")
+        #expect(gone, "the flooding plugin is gone")
     }
 
     @Test("a plugin that never exits (and ignores SIGTERM) is stopped after the timeout")
     func hang() throws {
-        let dir = TempDir()
-        defer { dir.remove() }
-        let hang = script(dir, "hang.sh", "trap '' TERM; echo $$ > \(dir.path)/pid; echo starting >&2; exec sleep 60")
-        let start = ContinuousClock.now
-        let result = runCommand(intentbus, ["validate", "--exec", hang])
+        let (result, took, gone) = try validateScript("trap '' TERM; echo starting >&2; exec sleep 60")
         #expect(result.status != 0)
         #expect(result.stderr.contains("describe mode did not exit within 10.0 seconds"), "\(result.stderr)")
         #expect(result.stderr.contains("starting"))
-        let took = ContinuousClock.now - start
         #expect(took >= .seconds(10) && took < .seconds(30), "\(took)")
-        let pid = try #require(pid_t(try String(contentsOfFile: "\(dir.path)/pid", encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)))
-        #expect(kill(pid, 0) != 0, "the hanging plugin is gone")
+        #expect(gone, "the hanging plugin is gone")
     }
 
     @Test("a failing plugin's exit status or signal and its stderr are shown; a missing one is named")
