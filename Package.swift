@@ -29,6 +29,8 @@ var targets: [Target] = [
     .target(name: "CLinuxSupport"),
     // JSON, error codes, message kinds, logging, deadlines: no libzmq (fuzzable alone).
     .target(name: "IntentBusCore"),
+    // The one process spawner (host, benchmark, validate): spawn, pidfd, limits, stop, run.
+    .target(name: "IntentBusProcess", dependencies: ["IntentBusCore", "CLinuxSupport"]),
     // The ZeroMQ wrapper: context, sockets, frames, poller, CURVE, the mailbox.
     .target(name: "IntentBusZMQ", dependencies: ["IntentBusCore", "CZeroMQ"]),
     // The wire codec: WireMessage and the ROUTER envelope, built on the wrapper's Frame.
@@ -38,7 +40,7 @@ var targets: [Target] = [
     // The plugin SDK (raw, legacy, App Intents); re-exports the four above.
     .target(name: "IntentBus", dependencies: ["IntentBusCore", "IntentBusZMQ", "IntentBusWire", "IntentBusClient",
                                               "CZeroMQ", "CLinuxSupport"]),
-    .target(name: "PluginHost", dependencies: ["IntentBus", "CYAML", "CSQLite", "CSodium", "CLinuxSupport"],
+    .target(name: "PluginHost", dependencies: ["IntentBus", "IntentBusProcess", "CYAML", "CSQLite", "CSodium", "CLinuxSupport"],
             // Release only: the router's state is owned by its one thread, and the run-time
             // exclusivity checks on its class properties cost ~2,000 instructions per request
             // (docs/performance.md). Debug builds, and so the tests, keep the checks.
@@ -46,12 +48,12 @@ var targets: [Target] = [
     // The declarative command-line parser, usage texts, "did you mean" and completion
     // scripts; no dependencies, so its unit tests need nothing else.
     .target(name: "IntentBusCLI"),
-    .executableTarget(name: "intentbus", dependencies: ["IntentBus", "PluginHost", "IntentBusCLI"]),
-    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "PluginHost", "IntentBusCLI"]),
+    .executableTarget(name: "intentbus", dependencies: ["IntentBus", "IntentBusProcess", "PluginHost", "IntentBusCLI"]),
+    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "IntentBusProcess", "PluginHost", "IntentBusCLI"]),
     // The benchmark (docs/performance.md): the driver and load client, the bare zmq_proxy
     // relay and its echo workers (the baseline: one decoding like the SDK, one not decoding
     // at all), the load processes, and a raw echo plugin claiming many intents.
-    .executableTarget(name: "intentbus-bench", dependencies: ["IntentBus"]),
+    .executableTarget(name: "intentbus-bench", dependencies: ["IntentBus", "IntentBusProcess"]),
     .executableTarget(name: "bench-relay", dependencies: ["IntentBus"], path: "Sources/BenchRelay"),
     .executableTarget(name: "bench-worker", dependencies: ["IntentBus", "CZeroMQ"], path: "Sources/BenchWorker"),
     // The load generator's processes: lean, so that the generator is not what limits a path.

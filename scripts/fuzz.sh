@@ -38,7 +38,8 @@ build() {
     mkdir -p "$BIN"
     for target in "${TARGETS[@]}"; do
         # A target links what it imports: IntentBusCore alone (no libzmq) for the JSON
-        # target; the ZeroMQ wrapper and the SDK for the others; PluginHost on top.
+        # target; the ZeroMQ wrapper and the SDK for the others; PluginHost (with the
+        # process spawner it is built on) on top.
         local libs
         mapfile -t libs < <(objects_of IntentBusCore)
         if grep -qE "import (IntentBus|PluginHost)$" "fuzz/$target/main.swift"; then
@@ -46,7 +47,7 @@ build() {
             libs+=("$objects"/CLinuxSupport.build/*.c.o -lzmq)
         fi
         if grep -q "import PluginHost" "fuzz/$target/main.swift"; then
-            mapfile -t -O "${#libs[@]}" libs < <(objects_of PluginHost)
+            mapfile -t -O "${#libs[@]}" libs < <(for m in IntentBusProcess PluginHost; do objects_of "$m"; done)
             libs+=(-lyaml -lsqlite3 -lsodium)
         fi
         # ld.gold warns about every ASan helper symbol it cannot export; those lines are noise.

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <spawn.h>
 
 int ib_set_parent_death_signal(int sig) {
     return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0);
@@ -31,4 +32,8 @@ int ib_pipe_cloexec(int fds[2]) {
 int ib_contains_bytes(const void *haystack, unsigned long haystack_length, const void *needle,
                       unsigned long needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length) != NULL;
+}
+
+int ib_spawn_file_actions_addchdir(void *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np((posix_spawn_file_actions_t *)actions, path);
 }

@@ -31,11 +31,10 @@ public final class IntentHost {
         let sockets = try bindSockets(context: context)
         let (frontend, backend) = (sockets.frontend, sockets.backend)
         let logBook = PluginLogBook()
-        let launcher = ChildProcessLauncher(logger: logger, logBook: logBook)
         let shell: RouterShell
         do {
             shell = try RouterShell(manifest: manifest, logger: logger, context: context, sockets: sockets,
-                                    launcher: launcher)
+                                    logBook: logBook)
         } catch {
             throw HostStartError(message: "can't set up the router: \(error)")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBus
+import IntentBusProcess
 
 /// A CURVE client's keys for one path: the host's public key and the load's key pair.
 struct BenchCurve {
@@ -35,8 +36,8 @@ extension Bench {
         var plain = try connect("host over tcp", plainFrontend, intent: "EchoIntent", watching: [plainHost])
         var secure = try connect("host over tcp+CURVE", curveFrontend, intent: "EchoIntent", watching: [curveHost],
                                  curve: curve)
-        (plain.middle, plain.farEnd, plain.roles) = ([plainHost.pid], BenchChild.childPids(of: plainHost.pid), ("host", "plugin"))
-        (secure.middle, secure.farEnd, secure.roles) = ([curveHost.pid], BenchChild.childPids(of: curveHost.pid), ("host", "plugin"))
+        (plain.middle, plain.farEnd, plain.roles) = ([plainHost.pid], ProcessUsage.childPids(plainHost.pid), ("host", "plugin"))
+        (secure.middle, secure.farEnd, secure.roles) = ([curveHost.pid], ProcessUsage.childPids(curveHost.pid), ("host", "plugin"))
         log("CURVE against plain tcp: one in flight, 100 B")
         _ = try latency("tcp+CURVE, one in flight, 100 B", subject: secure, baseline: plain, size: 100,
                         count: settings.latencyCount, p50Target: nil)

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBus
+import IntentBusProcess
 
 extension Bench {
     /// Host against relay: latency at one in flight, throughput at ~200 in flight, and
@@ -19,8 +20,8 @@ extension Bench {
         var rawPlugin = try connect("host, no-decode plugin", rawEndpoint, intent: "EchoIntent", watching: [rawHost])
         var hostPath = try connect("host", hostEndpoint, intent: "EchoIntent", watching: [host])
         (relay.middle, relay.farEnd) = ([relayChildren[0].pid], [relayChildren[1].pid])
-        (rawPlugin.middle, rawPlugin.farEnd, rawPlugin.roles) = ([rawHost.pid], BenchChild.childPids(of: rawHost.pid), ("host", "worker"))
-        (hostPath.middle, hostPath.farEnd, hostPath.roles) = ([host.pid], BenchChild.childPids(of: host.pid), ("host", "plugin"))
+        (rawPlugin.middle, rawPlugin.farEnd, rawPlugin.roles) = ([rawHost.pid], ProcessUsage.childPids(rawHost.pid), ("host", "worker"))
+        (hostPath.middle, hostPath.farEnd, hostPath.roles) = ([host.pid], ProcessUsage.childPids(host.pid), ("host", "plugin"))
         log("paths ready: relay \(relayEndpoint), host pid \(host.pid), host with the no-decode plugin pid \(rawHost.pid)")
 
         for (label, size) in [("100 B", 100), ("10 KB", 10_000), ("1 MB", 1_000_000)] {
@@ -87,8 +88,8 @@ extension Bench {
         for p in 0..<settings.scaleRunningPlugins {
             _ = try connect("plugin p\(p)", bigEndpoint, intent: intents(of: p)[0], watching: [big])
         }
-        (one.middle, one.farEnd, one.roles) = ([small.pid], BenchChild.childPids(of: small.pid), ("host", "plugins"))
-        (many.middle, many.farEnd, many.roles) = ([big.pid], BenchChild.childPids(of: big.pid), ("host", "plugins"))
+        (one.middle, one.farEnd, one.roles) = ([small.pid], ProcessUsage.childPids(small.pid), ("host", "plugins"))
+        (many.middle, many.farEnd, many.roles) = ([big.pid], ProcessUsage.childPids(big.pid), ("host", "plugins"))
         let bigIdle = big.rssKilobytes.map(Double.init) ?? .nan
         let smallIdle = small.rssKilobytes.map(Double.init) ?? .nan
         log("scale hosts ready: \(settings.scalePlugins) plugins (\(settings.scaleRunningPlugins) running), \(settings.scaleIntents) intents")

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBus
+import IntentBusProcess
 
 /// What one path did in one scenario, across its rounds.
 struct PathMeasurement: Encodable {
@@ -59,8 +60,8 @@ struct CPUSnapshot {
     var farEnd: Double
 
     init(_ subject: Subject) {
-        middle = subject.middle.compactMap { BenchChild.cpuSeconds(pid: $0) }.reduce(0, +)
-        farEnd = subject.farEnd.compactMap { BenchChild.cpuSeconds(pid: $0) }.reduce(0, +)
+        middle = subject.middle.compactMap { ProcessUsage.cpuSeconds($0) }.reduce(0, +)
+        farEnd = subject.farEnd.compactMap { ProcessUsage.cpuSeconds($0) }.reduce(0, +)
     }
 
     func perRequest(since start: CPUSnapshot, client: Double, requests: Int) -> CPUPerRequest {

@@ -1,77 +1,31 @@
 import Foundation
 import IntentBus
+import IntentBusProcess
 
-/// A process the benchmark started. Stopped and reaped by pid only.
-final class BenchChild: @unchecked Sendable {
-    // @unchecked: `reaped` is only touched under `lock`; pid and label are immutable.
-    let pid: pid_t
+/// A process the benchmark started (through the one spawner, IntentBusProcess), with the
+/// label its messages use. Stopped and reaped through its `ChildProcess` only.
+final class BenchChild: Sendable {
+    let process: ChildProcess
     let label: String
-    private let lock = Lock()
-    private var reaped = false
 
-    init(pid: pid_t, label: String) {
-        self.pid = pid
+    init(process: ChildProcess, label: String) {
+        self.process = process
         self.label = label
     }
 
+    var pid: pid_t { process.pid }
     /// True while the process has not exited (reaps it when it has).
-    var isRunning: Bool {
-        lock.withLock {
-            if reaped { return false }
-            var status: Int32 = 0
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == pid || (r < 0 && errno == ECHILD) { reaped = true }
-            return !reaped
-        }
-    }
+    var isRunning: Bool { process.isRunning }
 
     /// SIGTERM, up to `grace` seconds to exit, then SIGKILL; always reaps. Safe to call twice.
     func stop(grace: Double = 3) {
-        guard isRunning else { return }
-        kill(pid, SIGTERM)
-        let deadline = MonotonicClock.now() + UInt64(grace * 1e9)
-        while isRunning && MonotonicClock.now() < deadline { usleep(5_000) }
-        lock.withLock {
-            guard !reaped else { return }
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            _ = waitpid(pid, &status, 0)
-            reaped = true
-        }
+        process.stop(grace: .milliseconds(Int64(grace * 1000)))
     }
 
-    /// The process's peak resident set size (VmHWM in /proc/PID/status), in kB.
-    var peakRSSKilobytes: Int? { Self.statusField("VmHWM", pid: pid) }
-    /// The process's current resident set size (VmRSS), in kB.
-    var rssKilobytes: Int? { Self.statusField("VmRSS", pid: pid) }
-
-    /// CPU time (user + system) a process has used so far, in seconds; nil once it is gone.
-    static func cpuSeconds(pid: pid_t) -> Double? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = text.lastIndex(of: ")") else { return nil }
-        // After "pid (comm)": field 3 is the state; utime and stime are fields 14 and 15.
-        let fields = text[text.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
-
-    /// The pids of a process's children (any thread's), from /proc.
-    static func childPids(of pid: pid_t) -> [pid_t] {
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-        return tasks.flatMap { task -> [pid_t] in
-            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
-            return text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        }
-    }
-
-    static func statusField(_ name: String, pid: pid_t) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
-            // "VmHWM:\t   12345 kB"
-            return Int(line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
-        }
-        return nil
-    }
+    /// The process's peak resident set size (VmHWM), in kB.
+    var peakRSSKilobytes: Int? { ProcessUsage.peakResidentBytes(pid).map { Int($0 / 1024) } }
+    /// The process's current resident set size, in kB.
+    var rssKilobytes: Int? { ProcessUsage.residentBytes(pid).map { Int($0 / 1024) } }
 }
 
 /// Every process the benchmark started, so that all of them are stopped on the way out,
@@ -90,31 +44,22 @@ final class ChildRegistry: @unchecked Sendable {
     func spawn(_ path: String, _ arguments: [String], label: String, logPath: String,
                environment: [String: String]? = nil, dieWithUs: Bool = true) throws -> BenchChild {
         var argv = [path] + arguments
-        var program = path
         let setpriv = "/usr/bin/setpriv"
         if dieWithUs && FileManager.default.isExecutableFile(atPath: setpriv) {
             argv = [setpriv, "--pdeathsig", "TERM", "--"] + argv
-            program = setpriv
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let env = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
-        let cArgv = argv.map { strdup($0) } + [nil]
-        let cEnv = env.map { strdup($0) } + [nil]
-        defer {
-            cArgv.forEach { free($0) }
-            cEnv.forEach { free($0) }
-        }
-        var pid: pid_t = 0
         // The spawn happens on the calling (main) thread: PR_SET_PDEATHSIG follows the
         // parent *thread*, so a helper thread that exits would take the child with it.
-        let rc = posix_spawn(&pid, program, &actions, nil, cArgv, cEnv)
-        guard rc == 0 else { throw BenchFailure("could not start \(path): \(String(cString: strerror(rc)))") }
-        let child = BenchChild(pid: pid, label: label)
+        let process: ChildProcess
+        do {
+            process = try ChildProcess.spawn(ProcessSpec(
+                executable: argv[0], arguments: Array(argv.dropFirst()),
+                environment: environment ?? ProcessInfo.processInfo.environment,
+                standardInput: .null, standardOutput: .file(logPath, append: true), standardError: .sameAsOutput))
+        } catch {
+            throw BenchFailure("could not start \(path): \(error)")
+        }
+        let child = BenchChild(process: process, label: label)
         lock.withLock { children.append(child) }
         return child
     }

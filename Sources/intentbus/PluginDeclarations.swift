@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import PluginHost
+import IntentBusProcess
 
 /// A plugin's HELLO declarations, read by running it in describe mode
 /// (`INTENTBUS_DESCRIBE=1`: the SDKs print them as JSON and exit without connecting).
@@ -49,10 +50,19 @@ struct PluginDeclarations {
         environment["INTENTBUS_DESCRIBE"] = "1"
         environment.removeValue(forKey: "INTENTBUS_BACKEND")
         environment.removeValue(forKey: "INTENTBUS_TOKEN")
-        let (status, output, errors) = try run(path: path, arguments: arguments, environment: environment)
-        guard status == 0 else {
-            throw Failure(label: label, message: "describe mode exited with status \(status)\(errors.isEmpty ? "" : ":\n\(errors)")")
+        let done = try run(path: path, arguments: arguments, environment: environment)
+        let errors = done.standardError.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if done.timedOut {
+            throw Failure(label: label, message: "describe mode did not exit within \(describeTimeout) (it should print its declarations and exit); stopped it\(errors.isEmpty ? "" : ":\n\(errors)")")
         }
+        if done.stoppedWhenCut || done.standardOutput.wasCut {
+            let stream = done.standardOutput.wasCut ? "output" : "error output"
+            throw Failure(label: label, message: "describe mode wrote more than \(describeOutputLimit >> 20) MiB on its \(stream) (declarations are a few kB); stopped it")
+        }
+        guard done.status == .exited(0) else {
+            throw Failure(label: label, message: "describe mode \(done.status)\(errors.isEmpty ? "" : ":\n\(errors)")")
+        }
+        let output = String(decoding: done.standardOutput.data, as: UTF8.self)
         guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("{") }),
               let hello = try? JSON.parse(String(line)), hello.objectValue != nil else {
             throw Failure(label: label, message: "did not print its declarations as JSON; is it built with the IntentBus SDK (PluginRuntime.run(), IntentPlugin.run() or Plugin.run() in Python)?")
@@ -60,48 +70,22 @@ struct PluginDeclarations {
         return PluginDeclarations(hello: hello)
     }
 
-    /// Runs the plugin and collects its output; kills it if it hangs (it should exit).
-    private static func run(path: String, arguments: [String], environment: [String: String]) throws -> (Int32, String, String) {
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw UsageError("\(path) is not an executable file (build it first: swift build)")
+    /// How long describe mode may take before the plugin is stopped (it should exit at once).
+    static let describeTimeout: Duration = .seconds(10)
+    /// How much of its output is kept: declarations are a few kB; a hostile or broken
+    /// plugin may print gigabytes.
+    static let describeOutputLimit = 4 << 20
+
+    /// Runs the plugin, capturing its output (bounded in size and time).
+    private static func run(path: String, arguments: [String], environment: [String: String]) throws -> CompletedProcess {
+        do {
+            return try ChildProcess.run(ProcessSpec(executable: path, arguments: arguments, environment: environment,
+                                                    standardInput: .null, standardOutput: .pipe, standardError: .pipe),
+                                        timeout: describeTimeout, keep: describeOutputLimit, stopWhenCut: true)
+        } catch {
+            let notExecutable = error.reason == nil && [ENOENT, EACCES, ENOEXEC].contains(error.errno)
+            if notExecutable { throw UsageError("\(path) is not an executable file (build it first: swift build)") }
+            throw error
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
-        let killer = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: killer)
-        let errors = ErrorCollector(err.fileHandleForReading)
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        killer.cancel()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), errors.text)
-    }
-}
-
-/// Reads a pipe on another thread, so that a chatty stderr can't block the plugin.
-private final class ErrorCollector: @unchecked Sendable {
-    // @unchecked: `data` is only touched under `lock`; `done` orders the final read.
-    private let lock = Lock()
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            let d = handle.readDataToEndOfFile()
-            lock.withLock { data = d }
-            done.signal()
-        }
-    }
-
-    var text: String {
-        done.wait()
-        return lock.withLock { String(decoding: data, as: UTF8.self) }.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -24,4 +24,9 @@ int ib_pidfd_open(int pid);
 /// pidfd_send_signal(pidfd, sig, NULL, 0): 0 or -1 with errno (ESRCH once it has exited).
 int ib_pidfd_send_signal(int pidfd, int sig);
 
+/// posix_spawn_file_actions_addchdir_np(actions, path) (a GNU extension, hidden from
+/// Swift's Glibc module): the child changes to `path` before the exec. `actions` is a
+/// posix_spawn_file_actions_t *. 0 or an errno.
+int ib_spawn_file_actions_addchdir(void *actions, const char *path);
+
 #endif

@@ -42,14 +42,14 @@ final class RouterShell: RouterEffects {
     private let received = RawMessage(capacity: 8)
 
     init(manifest: Manifest, logger: Logger, context: ZMQContext, sockets: BoundSockets,
-         launcher: ChildProcessLauncher) throws(ZMQError) {
+         logBook: PluginLogBook) throws(ZMQError) {
         self.manifest = manifest
         self.logger = logger
         frontend = sockets.frontend
         backend = sockets.backend
         zap = sockets.zap
         pluginCurve = sockets.pluginCurve
-        children = ChildSupervisor(launcher: launcher, logger: logger)
+        children = ChildSupervisor(logger: logger, logBook: logBook)
         backendEndpoint = sockets.backend.lastEndpoint
         let mailbox = try Mailbox<RouterEvent>(context: context, name: "router")
         self.mailbox = mailbox
@@ -194,12 +194,10 @@ final class RouterShell: RouterEffects {
         }
         let mailbox = self.mailbox
         do {
-            let pid = try children.spawn(path: spec.exec.path, arguments: spec.exec.arguments,
-                                         environment: env, label: spec.id, tag: index) { pid, status in
+            let pid = try children.spawn(path: spec.exec.path, arguments: spec.exec.arguments, environment: env,
+                                         limits: spec.guards.cpuLimit.map { [ProcessGuards.cpuLimit($0)] } ?? [],
+                                         label: spec.id, tag: index) { pid, status in
                 mailbox.post(.pluginExited(index: index, pid: pid, status: status))  // no pidfd: a waiter thread
-            }
-            if let cpu = spec.guards.cpuLimit, !ProcessGuards.applyCPULimit(cpu, to: pid) {
-                logger.warning("plugin \(spec.id) (pid \(pid)): could not set its cpu_limit: \(String(cString: strerror(errno)))")
             }
             return .success(pid)
         } catch {

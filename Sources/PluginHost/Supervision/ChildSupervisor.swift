@@ -1,21 +1,25 @@
 import Foundation
 import IntentBus
-internal import CLinuxSupport
+import IntentBusProcess
 
 /// The host's plugin processes, supervised from the router's poll loop
 /// (docs/lifecycle.md, "Supervision"): each child has a pidfd (readable once it has
 /// exited) and the read end of its output pipe, both polled with the sockets. No reaper
 /// thread, no waitpid on a signal.
 ///
-/// A child is reaped (waitpid) only when its pidfd says it has exited, and it is
-/// signalled only through its pidfd: once reaped, its entry is gone and nothing can
-/// signal it, and a pidfd never names a reused pid anyway.
+/// Children are started by the one spawner (`ChildProcess.spawn`, module
+/// IntentBusProcess): a process group of their own (so a terminal's Ctrl-C reaches only
+/// the host, which then stops its plugins in order), /dev/null for input, and one pipe
+/// for stdout and stderr whose lines go to the host's log tagged with the plugin id.
+/// A child is reaped only when its pidfd says it has exited, and it is signalled only
+/// through its `ChildProcess`, which refuses once it is reaped (and uses the pidfd, which
+/// never names a reused pid anyway).
 ///
 /// When the kernel gives no pidfd (before Linux 5.3, or a seccomp filter that forbids
-/// it) a child falls back to the launcher's threads: a waiter whose exit comes through
-/// the router's mailbox, and a log reader.
+/// it) a child falls back to two threads: a waiter whose exit comes through the router's
+/// mailbox, and a log reader.
 ///
-/// Threading: the router thread only.
+/// Threading: the router thread only (the fallback threads touch only their own child).
 final class ChildSupervisor {
     private enum Watch {
         case exit(pid_t)
@@ -24,18 +28,19 @@ final class ChildSupervisor {
 
     private struct Child {
         let tag: Int
+        let process: ChildProcess
         let pidfd: Int32
         var output: Int32
         let relay: PluginOutputRelay
-        var pending = Data()
+        var lines = OutputLines()
     }
 
-    private let launcher: ChildProcessLauncher
     private let logger: Logger
+    /// Keeps each plugin's recent lines (`intentbus logs`), when given.
+    private let logBook: PluginLogBook?
     private var children: [pid_t: Child] = [:]
-    /// Children on the launcher's threads (no pidfd): signalled by pid until their exit
-    /// comes through the mailbox.
-    private var threaded: Set<pid_t> = []
+    /// Children on fallback threads (no pidfd), until their exit comes through the mailbox.
+    private var threaded: [pid_t: ChildProcess] = [:]
     private var watched: [Int32: Watch] = [:]
     /// The descriptors to poll, in a fixed order until `generation` changes.
     private(set) var fds: [Int32] = []
@@ -43,25 +48,34 @@ final class ChildSupervisor {
     private(set) var generation = 0
     private var buffer = [UInt8](repeating: 0, count: 16 * 1024)
 
-    init(launcher: ChildProcessLauncher, logger: Logger) {
-        self.launcher = launcher
+    init(logger: Logger, logBook: PluginLogBook?) {
         self.logger = logger
+        self.logBook = logBook
     }
 
     /// Starts a child; `tag` comes back with its exit. `fallback` is called (on another
     /// thread) for a child that could not get a pidfd.
-    func spawn(path: String, arguments: [String], environment: [String: String], label: String, tag: Int,
-               fallback: @escaping @Sendable (pid_t, ExitStatus) -> Void) throws(SpawnError) -> pid_t {
-        let (pid, output) = try launcher.startProcess(path: path, arguments: arguments, environment: environment)
-        let pidfd = ib_pidfd_open(pid)
-        guard pidfd >= 0 else {
-            logger.debug("no pidfd for plugin \(label) (pid \(pid)): \(String(cString: strerror(errno))); a waiter thread watches it")
-            threaded.insert(pid)
-            launcher.watchWithThreads(pid: pid, output: output, label: label) { pid, status in fallback(pid, status) }
+    func spawn(path: String, arguments: [String], environment: [String: String], limits: [ResourceLimit],
+               label: String, tag: Int, fallback: @escaping @Sendable (pid_t, ExitStatus) -> Void) throws(SpawnError) -> pid_t {
+        let process = try ChildProcess.spawn(ProcessSpec(
+            executable: path, arguments: arguments, environment: environment,
+            standardInput: .null, standardOutput: .pipe, standardError: .sameAsOutput,
+            limits: limits, ownProcessGroup: true))
+        let pid = process.pid
+        for failure in process.limitFailures {
+            logger.warning("plugin \(label) (pid \(pid)): could not set its \(failure.limit.hostName): \(String(cString: strerror(failure.errno)))")
+        }
+        let output = process.standardOutput ?? -1
+        let relay = PluginOutputRelay(logger: logger.with("plugin", label).with("pid", String(pid)),
+                                      logBook: logBook, plugin: label, pid: pid)
+        guard let pidfd = process.pidfd else {
+            logger.debug("no pidfd for plugin \(label) (pid \(pid)): \(String(cString: strerror(process.pidfdErrno ?? 0))); a waiter thread watches it")
+            threaded[pid] = process
+            Self.watchWithThreads(process, output: output, relay: relay, label: label, onExit: fallback)
             return pid
         }
         _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
-        children[pid] = Child(tag: tag, pidfd: pidfd, output: output, relay: launcher.outputRelay(label: label, pid: pid))
+        children[pid] = Child(tag: tag, process: process, pidfd: pidfd, output: output, relay: relay)
         watched[pidfd] = .exit(pid)
         watched[output] = .output(pid)
         changed()
@@ -70,15 +84,11 @@ final class ChildSupervisor {
 
     /// Signals a child that has not been reaped; a reaped one is never signalled.
     func signal(_ pid: pid_t, _ signal: Int32) {
-        if let child = children[pid] {
-            if child.pidfd >= 0 { _ = ib_pidfd_send_signal(child.pidfd, signal) }
-        } else if threaded.contains(pid) {
-            launcher.signal(pid, signal)
-        }
+        (children[pid]?.process ?? threaded[pid])?.signal(signal)
     }
 
     /// A fallback child's exit arrived through the mailbox.
-    func threadedChildExited(_ pid: pid_t) { threaded.remove(pid) }
+    func threadedChildExited(_ pid: pid_t) { threaded.removeValue(forKey: pid) }
 
     /// `fd` was readable: relays output lines, or reaps an exited child and returns its
     /// tag, pid and status. A descriptor no longer watched (closed in this same round) is
@@ -96,24 +106,18 @@ final class ChildSupervisor {
     }
 
     private func reap(_ pid: pid_t) -> (tag: Int, pid: pid_t, status: ExitStatus)? {
-        guard let child = children[pid] else { return nil }
-        var status: Int32 = 0
-        var rc: pid_t
-        repeat { rc = waitpid(pid, &status, WNOHANG) } while rc < 0 && errno == EINTR
-        if rc == 0 { return nil }  // not exited after all
-        if rc < 0 { status = 0x7f }  // already reaped by someone else: report it as ended
+        guard let child = children[pid], let status = child.process.reapIfExited() else { return nil }
         readOutput(pid)  // what it wrote last, before its exit is handled
-        let last = children.removeValue(forKey: pid) ?? child
-        watched.removeValue(forKey: last.pidfd)
-        close(last.pidfd)
+        guard var last = children.removeValue(forKey: pid) else { return nil }
+        watched.removeValue(forKey: last.pidfd)  // closed with `last.process`, once dropped
         if last.output >= 0 {
             // The pipe may still be open in a grandchild; the host stops reading it.
             watched.removeValue(forKey: last.output)
             close(last.output)
         }
-        if !last.pending.isEmpty { last.relay.relay(String(decoding: last.pending, as: UTF8.self)) }
+        last.lines.finish(to: last.relay)
         changed()
-        return (last.tag, pid, ExitStatus(waitStatus: status))
+        return (last.tag, pid, status)
     }
 
     private func readOutput(_ pid: pid_t) {
@@ -127,16 +131,10 @@ final class ChildSupervisor {
                 ended = true
                 break
             }
-            child.pending.append(contentsOf: buffer[0..<n])
-            while let newline = child.pending.firstIndex(of: 10) {
-                let line = String(decoding: child.pending[child.pending.startIndex..<newline], as: UTF8.self)
-                child.pending.removeSubrange(child.pending.startIndex...newline)
-                if !line.isEmpty { child.relay.relay(line) }
-            }
+            child.lines.append(buffer[0..<n], to: child.relay)
         }
         if ended {
-            if !child.pending.isEmpty { child.relay.relay(String(decoding: child.pending, as: UTF8.self)) }
-            child.pending.removeAll()
+            child.lines.finish(to: child.relay)
             watched.removeValue(forKey: child.output)
             close(child.output)
             child.output = -1
@@ -147,9 +145,9 @@ final class ChildSupervisor {
 
     /// Closes every descriptor left (the host is stopping).
     func closeAll() {
-        for fd in watched.keys { close(fd) }
+        for child in children.values where child.output >= 0 { close(child.output) }
         watched.removeAll()
-        children.removeAll()
+        children.removeAll()  // their pidfds close with their `ChildProcess`
         changed()
     }
 
@@ -157,4 +155,32 @@ final class ChildSupervisor {
         fds = watched.keys.sorted()
         generation &+= 1
     }
+
+    /// The fallback supervision: a thread that waits for the exit and a thread that
+    /// reads the output.
+    private static func watchWithThreads(_ process: ChildProcess, output: Int32, relay: PluginOutputRelay,
+                                         label: String, onExit: @escaping @Sendable (pid_t, ExitStatus) -> Void) {
+        let reader = Thread {
+            var lines = OutputLines()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while output >= 0 {
+                let n = read(output, &buffer, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                lines.append(buffer[0..<n], to: relay)
+            }
+            lines.finish(to: relay)
+            if output >= 0 { close(output) }
+        }
+        reader.name = "log-\(label)"
+        reader.start()
+        let waiter = Thread { onExit(process.pid, process.wait()) }
+        waiter.name = "wait-\(label)"
+        waiter.start()
+    }
+}
+
+extension ResourceLimit {
+    /// The manifest's name for the limit, for the host's warnings.
+    fileprivate var hostName: String { resource == .cpuSeconds ? "cpu_limit" : "\(resource) limit" }
 }

@@ -1,5 +1,5 @@
 import Foundation
-internal import CLinuxSupport
+import IntentBusProcess
 
 /// What the host does for `memory_limit`, `cpu_limit` and `sha256` (docs/lifecycle.md,
 /// "Limits and checksums"). Used by the router shell, on the router thread.
@@ -7,8 +7,8 @@ internal import CLinuxSupport
 /// - `sha256` is checked before each start; the digest of an unchanged file (same device,
 ///   inode, size, modification and change times) is remembered, so a restart after a
 ///   crash does not read the executable again.
-/// - `cpu_limit` is RLIMIT_CPU, set with prlimit(2) on the new pid right after
-///   posix_spawn returns (posix_spawn has no rlimit attribute). The soft limit sends
+/// - `cpu_limit` is RLIMIT_CPU, which the spawner sets with prlimit(2) on the new pid
+///   right after posix_spawn returns (posix_spawn has no rlimit attribute). The soft limit sends
 ///   SIGXCPU, the hard one (2 s later) SIGKILL. The process may run for the few
 ///   microseconds before the call, but RLIMIT_CPU counts CPU time from the start, so
 ///   nothing escapes it.
@@ -56,17 +56,12 @@ final class ProcessGuards {
         return hash.finish()
     }
 
-    /// Applies `cpu_limit` to a process just spawned. False if the kernel refused.
-    static func applyCPULimit(_ limit: Duration, to pid: pid_t) -> Bool {
-        let seconds = UInt64(max(1, limit.components.seconds))
-        return ib_prlimit(pid, Int32(RLIMIT_CPU.rawValue), seconds, seconds + 2) == 0
+    /// The spawner's limit for `cpu_limit`: SIGXCPU at the limit (at least 1 s), SIGKILL
+    /// 2 s later.
+    static func cpuLimit(_ limit: Duration) -> ResourceLimit {
+        .cpuTime(seconds: UInt64(max(1, limit.components.seconds)), killAfter: 2)
     }
 
     /// The resident size of `pid` in bytes, or nil when it can't be read.
-    static func residentBytes(_ pid: pid_t) -> UInt64? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/statm", encoding: .utf8) else { return nil }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = UInt64(fields[1]) else { return nil }
-        return pages * UInt64(sysconf(Int32(_SC_PAGESIZE)))
-    }
+    static func residentBytes(_ pid: pid_t) -> UInt64? { ProcessUsage.residentBytes(pid) }
 }
