@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// The built `intentbus` as a user meets it: no host, typed parameters, declined
 /// confirmations, progress, and completion in a real bash.

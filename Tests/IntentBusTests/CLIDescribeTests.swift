@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// `intentbus describe` and `intentbus validate` for every handler style, from a manifest,
 /// with the real plugins run in describe mode (no host).

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// The built `intentbus` executable, run as a user runs it: stdout, stderr, exit code.
 @Suite("CLI", .serialized)

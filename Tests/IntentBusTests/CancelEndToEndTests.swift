@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// Ctrl-C in `intentbus send`: a real CLI process gets SIGINT while a slow plugin handles
 /// its request (docs/lifecycle.md, "Cancellation").

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// End-to-end: `explain` and `choices` over the bus and in the CLI, and a corrupt choices
 /// database at start, over the real host, real plugins and a real SQLite file.

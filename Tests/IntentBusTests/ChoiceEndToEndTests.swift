@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// End-to-end: choosing among plugins that claim one intent, over the real host, real
 /// plugins, a real SQLite file and the real CLI.

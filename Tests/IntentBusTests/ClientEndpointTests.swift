@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// Client commands find the host through the manifest's `host:` section only: a broken
 /// drop-in or plugin entry is the host's business (docs/manifest.md, "Drop-ins").

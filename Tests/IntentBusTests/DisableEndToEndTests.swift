@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// End-to-end: `enabled: false` in the manifest, over the real host, real plugins, a
 /// real SQLite choice store and the real CLI.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// The intents of the flow test plugin (Tests/Plugins/FlowTest).
 let flowIntents = ["SearchItemsIntent", "system.search", "SendNoteIntent", "messages.sendMessage", "OpenItemIntent", "FindAndOpenIntent", "FindThenAskIntent",

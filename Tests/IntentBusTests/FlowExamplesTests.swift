@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// End-to-end: the README's tour of FocusFlow's `system.search` (docs/schemas.md) and its
 /// snippet actions (docs/results.md), through the CLI.

@@ -2,6 +2,7 @@ import Foundation
 import IntentBus
 @testable import PluginHost
 import Testing
+import IntentBusTestSupport
 
 /// `memory_limit`, `cpu_limit` and `sha256` with the real host and real plugin processes
 /// (docs/lifecycle.md, "Limits and checksums"), and the SHA-256 itself.

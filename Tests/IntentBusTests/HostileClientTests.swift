@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// What a client can send that once crashed, starved or bloated the host (issue 10):
 /// each case against a real host and plugin, each ending with the host still serving.

@@ -2,6 +2,7 @@ import Foundation
 import IntentBus
 import PluginHost
 import Testing
+import IntentBusTestSupport
 
 /// `instances: N` and the idempotent retry, with the real host and real plugin
 /// processes (docs/lifecycle.md, "Instances").

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// The LegacyTest plugin's manifest entry (YAML list item), with its definition file
 /// and, when given, the file it logs every phase call to.

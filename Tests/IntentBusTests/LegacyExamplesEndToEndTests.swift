@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// The legacy example plugins end to end: the FONIC balance plugin and the messenger.
 @Suite("Legacy examples end to end", .serialized)

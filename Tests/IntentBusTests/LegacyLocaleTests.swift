@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// ICU separates a German amount from its `€` with a no-break space (U+00A0), as
 /// Apple's Foundation does; the expectations spell it out.

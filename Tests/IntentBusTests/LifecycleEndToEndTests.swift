@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// Plugin lifecycle with the real host and real plugin processes (docs/lifecycle.md).
 @Suite("Plugin lifecycle, end to end", .serialized)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// Logs: never blocking on a stalled reader, JSON lines, and what the host keeps per plugin.
 @Suite("Logging", .serialized)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// Migration maps a legacy request's parameters by name and by the type the legacy
 /// definition declares (when the host has one), not only by what the value looks like.

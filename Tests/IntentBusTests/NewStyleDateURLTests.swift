@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 import PluginHost
+import IntentBusTestSupport
 
 /// End-to-end: `date` and `url` parameters (docs/protocol.md §9.1) through the real host
 /// and the real new-style test plugin (ScheduleIntent, with NEWSTYLE_DATES=1) and FocusFlow.

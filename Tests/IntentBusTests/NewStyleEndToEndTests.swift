@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// A manifest entry for the new-style test plugin (Tests/Plugins/NewStyleTest).
 func newStylePlugin(_ id: String, intents: [String] = NewStyleTests.allIntents, env: [String: String] = [:],

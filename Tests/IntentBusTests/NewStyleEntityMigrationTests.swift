@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// End-to-end: entity queries over the bus, metadata checks at HELLO and in
 /// `intentbus validate`, migration from legacy names, and mixed plugins.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// End-to-end: the FocusFlow and Cart example plugins.
 @Suite("New-style example plugins", .serialized)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 import PluginHost
+import IntentBusTestSupport
 
 /// End-to-end: new-style list parameters (`[TestItem]`, `[String]?`, `[Int]` with a range;
 /// docs/protocol.md §9.1) through the real host and the real new-style test plugin

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 import PluginHost
+import IntentBusTestSupport
 
 /// One prompt vocabulary (docs/protocol.md §4.4 "Parameter fields"): a legacy value
 /// question (FONIC's TopUpIntent, German) and a new-style one (LevelIntent) carry the same

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// Hot reload with the real host and real plugin processes (docs/lifecycle.md, "Hot
 /// reload"): a drop-in appearing, changing, going or broken; SIGHUP and `intentbus reload`.

@@ -2,6 +2,7 @@ import Foundation
 import IntentBus
 @testable import PluginHost
 import Testing
+@testable import IntentBusTestSupport
 
 /// The router core on its own: events in, effects out, a clock the test moves. No
 /// process is spawned and no socket is opened (CoreHarness records both).

@@ -2,6 +2,7 @@ import Foundation
 import IntentBus
 @testable import PluginHost
 import Testing
+@testable import IntentBusTestSupport
 
 /// Plugin lifecycle in the router core (docs/lifecycle.md), with recorded effects and a
 /// test clock: hang detection, on-demand start and idle stop, the breaker, drain, and

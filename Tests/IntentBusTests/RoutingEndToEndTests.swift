@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// End-to-end: the real `intentbus host`, real plugin processes, real ipc sockets.
 @Suite("Routing end to end", .serialized)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// Manifest entries for the shortcut tests.
 enum ShortcutFixtures {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// End-to-end: user phrases, donations and suggestions through a real host, its SQLite
 /// store, real plugins, and the `intentbus` command line.

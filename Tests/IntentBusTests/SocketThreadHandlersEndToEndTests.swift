@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// A Swift plugin whose handlers run on its socket thread
 /// (`PluginRuntime.runsHandlersOnSocketThread`), with the real host and plugin processes:

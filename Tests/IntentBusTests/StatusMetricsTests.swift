@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// `intentbus status` and `intentbus metrics` against a real host under a known load.
 @Suite("Status and metrics", .serialized)

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// Plugins supervised through pidfds polled in the router's loop (docs/lifecycle.md,
 /// "Supervision"): no waiter or log-reader threads, exits and output still seen.

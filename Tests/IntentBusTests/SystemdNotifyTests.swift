@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// systemd `Type=notify` against a real host: the test owns the unix datagram socket that
 /// systemd would, and reads what the host sends there.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// The host's plain path forwards bodies unread, so the Swift plugin SDK refuses a
 /// parameters body that is not a JSON object (issue 10): the echo plugin used to send

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 // Shared by the choice end-to-end suites (ChoiceEndToEndTests, ChoiceCommandsEndToEndTests).
 
