@@ -3,20 +3,6 @@ import Testing
 import IntentBus
 import IntentBusTestSupport
 
-/// The LegacyTest plugin's manifest entry (YAML list item), with its definition file
-/// and, when given, the file it logs every phase call to.
-func legacyTestPlugin(_ id: String = "legacytest", callLog: String? = nil, definitions: Bool = true,
-                      extra: [String] = []) -> String {
-    var lines = [
-        "  - id: \(id)",
-        "    exec: \(Products.path("plugin-legacytest"))",
-        "    IntentsSupported: [ResolveIntent, CodeIntent, ConfirmIntent, TypesIntent, SecretIntent]",
-    ]
-    if definitions { lines.append("    definitions: [\(Products.root)/Tests/Plugins/definitions/legacytest.yaml]") }
-    if let callLog { lines += ["    env:", "      LEGACY_CALL_LOG: \(callLog)"] }
-    return (lines + extra.map { "    " + $0 }).joined(separator: "\n")
-}
-
 /// Answers prompts from a script, recording each prompt and progress update.
 final class Conversation {
     var prompts: [Prompt] = []
@@ -49,7 +35,7 @@ func calls(_ path: String) -> [String] {
 struct LegacyEndToEndTests {
     @Test("each resolution result: success, needsValue, notRequired, unsupported, confirmationRequired, disambiguation")
     func resolutionKinds() throws {
-        let host = try TestHost(plugins: legacyTestPlugin())
+        let host = try TestHost(TestManifest(.legacy()))
         defer { host.stop() }
         let client = try host.client()
 
@@ -122,7 +108,7 @@ struct LegacyEndToEndTests {
     func confirmPresentAndAbsent() throws {
         let dir = TempDir()
         let log = "\(dir.path)/calls.log"
-        let host = try TestHost(plugins: legacyTestPlugin(callLog: log), dir: dir)
+        let host = try TestHost(TestManifest(.legacy(callLog: log)), dir: dir)
         defer { host.stop() }
         let client = try host.client()
 
@@ -147,7 +133,7 @@ struct LegacyEndToEndTests {
 
     @Test("every generic response code, and a custom code with its German dialog")
     func responseCodes() throws {
-        let host = try TestHost(plugins: legacyTestPlugin())
+        let host = try TestHost(TestManifest(.legacy()))
         defer { host.stop() }
         let client = try host.client()
         let generic: [(String, Int64, Bool, String)] = [
@@ -188,7 +174,7 @@ struct LegacyEndToEndTests {
 
     @Test("progress updates reach the client before the final reply")
     func progress() throws {
-        let host = try TestHost(plugins: legacyTestPlugin())
+        let host = try TestHost(TestManifest(.legacy()))
         defer { host.stop() }
         let talk = Conversation()
         let reply = try host.client().send("CodeIntent", parameters: ["code": "inProgress", "progress": 3], onEvent: talk.handle)
@@ -200,7 +186,7 @@ struct LegacyEndToEndTests {
     func rejectedParameters() throws {
         let dir = TempDir()
         let log = "\(dir.path)/calls.log"
-        let host = try TestHost(plugins: legacyTestPlugin(callLog: log), dir: dir, waitReady: ["legacytest"])
+        let host = try TestHost(TestManifest(.legacy(callLog: log)), dir: dir, waitReady: ["legacytest"])
         defer { host.stop() }
         let client = try host.client()
         let cases: [(JSON, String)] = [
@@ -261,8 +247,8 @@ struct LegacyEndToEndTests {
 
     @Test("a restricted intent is refused without the client credential and allowed with it")
     func restrictedIntent() throws {
-        let host = try TestHost(plugins: legacyTestPlugin(extra: ["IntentsRestrictedWhileLocked: [SecretIntent]"]),
-                                hostExtra: "  client_credential: open-sesame")
+        let host = try TestHost(TestManifest(.legacy().extra("IntentsRestrictedWhileLocked: [SecretIntent]"),
+                                             host: .init(clientCredential: "open-sesame")))
         defer { host.stop() }
         let client = try host.client()
         var options = RequestOptions()
@@ -285,7 +271,7 @@ struct LegacyEndToEndTests {
 
     @Test("an abandoned conversation expires with a clear final message; a late answer gets conversation_expired")
     func expiredConversation() throws {
-        let host = try TestHost(plugins: legacyTestPlugin(), hostExtra: "  conversation_timeout: 300ms")
+        let host = try TestHost(TestManifest(.legacy(), host: .init(conversationTimeout: "300ms")))
         defer { host.stop() }
         let ctx = ZMQContext()
         let dealer = try ZMQSocket(ctx, .dealer)
@@ -311,7 +297,7 @@ struct LegacyEndToEndTests {
 
     @Test("a legacy intent without a definition is refused with a clear error")
     func missingDefinition() throws {
-        let host = try TestHost(plugins: legacyTestPlugin(definitions: false))
+        let host = try TestHost(TestManifest(.legacy(definitions: false)))
         defer { host.stop() }
         let error = #expect(throws: ClientError.self) {
             _ = try host.client().send("ResolveIntent", parameters: ["kind": "success"]) { _ in nil }

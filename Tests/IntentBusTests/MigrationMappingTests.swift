@@ -118,7 +118,7 @@ struct MigrationMappingTests {
               - {name: times, type: String}
               - {name: shout, type: Boolean}
         """)
-        let host = try TestHost(plugins: newStylePlugin("ns", extra: ["definitions: [\(definitions)]"]), dir: dir, waitReady: ["ns"])
+        let host = try TestHost(TestManifest(.newStyle("ns").definitions([definitions])), dir: dir, waitReady: ["ns"])
         defer { host.stop() }
         let reply = try host.client().send("LegacyGreetIntent", parameters: ["name": "Ada", "times": 2, "shout": "yes"]) { _ in nil }
         #expect(reply.header["handled_by"] == "GreetAppIntent")

@@ -37,7 +37,7 @@ struct ReloadEndToEndTests {
 
     @Test("a drop-in that appears is started; another plugin keeps its pid and its open request gets its reply")
     func dropInAppears() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let alphaPid = try pid(host, "alpha")
         let open = try openRequest(host, id: "kept", intent: "TestIntent", sleepMs: 1_500)
@@ -58,7 +58,7 @@ struct ReloadEndToEndTests {
 
     @Test("an invalid drop-in is rejected with file:line:col, in the log and in reload's answer; the old configuration serves")
     func invalidDropInRejected() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let alphaPid = try pid(host, "alpha")
         _ = host.dir.write("plugins.d/30-bad.yaml", "id: bad\nexec: \(Products.path("plugin-testplugin"))\nIntentsSupported: 7\n")
@@ -83,7 +83,7 @@ struct ReloadEndToEndTests {
     func dropInGoes() throws {
         let dir = TempDir()
         _ = dir.write("plugins.d/20-beta.yaml", dropIn("beta", intent: "BetaIntent"))
-        let host = try TestHost(plugins: testPlugin("alpha"), dir: dir, waitReady: ["alpha", "beta"])
+        let host = try TestHost(TestManifest(.test("alpha")), dir: dir, waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let alphaPid = try pid(host, "alpha")
         let betaPid = pid_t(try pid(host, "beta"))
@@ -107,7 +107,7 @@ struct ReloadEndToEndTests {
     func changedEntryAndHostSetting() throws {
         let dir = TempDir()
         _ = dir.write("plugins.d/20-beta.yaml", dropIn("beta", intent: "BetaIntent"))
-        let host = try TestHost(plugins: testPlugin("alpha"), dir: dir, waitReady: ["alpha", "beta"])
+        let host = try TestHost(TestManifest(.test("alpha")), dir: dir, waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let alphaPid = try pid(host, "alpha")
         let betaPid = try pid(host, "beta")
@@ -132,7 +132,7 @@ struct ReloadEndToEndTests {
 
     @Test("an mdp_worker entry added by a reload is reported as needing a host restart, and nothing is spawned for it")
     func majordomoEntryNeedsRestart() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), hostExtra: "  mdp: ipc://state/mdp.sock", waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha"), host: .init(extra: ["mdp: ipc://state/mdp.sock"])), waitReady: ["alpha"])
         defer { host.stop() }
         _ = host.dir.write("plugins.d/30-workers.yaml", """
         id: workers
