@@ -73,9 +73,7 @@ struct CLIBehaviourTests {
 
     @Test("new-style replies name status and plugin like legacy ones")
     func newStyleStatusLine() throws {
-        let data = TempDir()
-        defer { data.remove() }
-        let host = try TestHost(TestManifest(.focusFlow(data: data.path).with { $0.intents = ["StartFocusSessionIntent"] }), waitReady: ["focusflow"])
+        let host = try TestHost(TestManifest(.focusFlow().with { $0.intents = ["StartFocusSessionIntent"] }), waitReady: ["focusflow"])
         defer { host.stop() }
         let r = runCommand(intentbus, ["send", "StartFocusSessionIntent", "--endpoint", host.frontend])
         #expect(r.status == 0, "\(r.stderr)")

@@ -227,15 +227,11 @@ struct LegacyEndToEndTests {
                 - {name: done, success: true, formatString: "Got ${total}."}
                 - {name: done, success: false}
         """)
-        let manifest = dir.write("plugins.yaml", """
-        host:
-          state_dir: state
-        plugins:
-          - id: broken
-            exec: \(Products.path("plugin-legacytest"))
-            IntentsSupported: [BrokenIntent]
-            definitions: [defs/broken.yaml]
-        """)
+        let broken = TestManifest.Plugin.legacy("broken").with {
+            $0.intents = ["BrokenIntent"]
+            $0.definitions = ["defs/broken.yaml"]
+        }
+        let manifest = dir.write("plugins.yaml", TestManifest(broken).yaml)
         let result = runCommand(Products.path("intentbus"), ["host", "--config", manifest], timeout: 30)
         #expect(result.status == 6, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         #expect(result.stderr.contains("the intent definitions have 3 errors"), "\(result.stderr)")

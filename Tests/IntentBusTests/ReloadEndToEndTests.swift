@@ -14,13 +14,8 @@ struct ReloadEndToEndTests {
     }
 
     /// A drop-in with one test plugin claiming `intent`.
-    private func dropIn(_ id: String, intent: String, extraEnv: String = "") -> String {
-        """
-        id: \(id)
-        exec: \(Products.path("plugin-testplugin"))
-        IntentsSupported: [\(intent)]
-        env: {TEST_INTENTS: \(intent)\(extraEnv)}
-        """
+    private func dropIn(_ id: String, intent: String, env: [String: String] = [:]) -> String {
+        TestManifest.Plugin.test(id, intents: [intent], env: env).dropIn
     }
 
     /// Sends a slow request on a raw socket; the reply is read later.
@@ -113,10 +108,9 @@ struct ReloadEndToEndTests {
         let betaPid = try pid(host, "beta")
         // Change the drop-in and the main manifest's host section, then reload by hand
         // (the drop-in's own change reloads too; either way beta restarts once).
-        _ = dir.write("plugins.d/20-beta.yaml", dropIn("beta", intent: "BetaIntent", extraEnv: ", COLOUR: blue"))
+        _ = dir.write("plugins.d/20-beta.yaml", dropIn("beta", intent: "BetaIntent", env: ["COLOUR": "blue"]))
         try host.waitForPlugin("beta", state: "ready", notPid: betaPid, seconds: 10)
-        let manifest = try String(contentsOfFile: host.manifestPath, encoding: .utf8)
-        try manifest.replacingOccurrences(of: "state_dir: state", with: "state_dir: state\n  conversation_timeout: 30s")
+        try TestManifest(.test("alpha"), host: .init(conversationTimeout: "30s")).yaml
             .write(toFile: host.manifestPath, atomically: true, encoding: .utf8)
         kill(host.process.processIdentifier, SIGHUP)
         #expect(host.logEventually(contains: "reload (SIGHUP): needs a host restart: host.conversation_timeout (2 unchanged)"), "\(host.log)")

@@ -43,6 +43,16 @@ struct TestManifestTests {
         #expect(YAMLScalar.quoted("say \"hi\"\\\n") == #""say \"hi\"\\\n""#)
     }
 
+    @Test("an entry written as a drop-in file loads beside the manifest's own plugins")
+    func dropIn() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        try dir.write("plugins.d/20-beta.yaml", TestManifest.Plugin.test("beta", intents: ["B"], env: ["COLOUR": "blue"]).dropIn)
+        let manifest = try dir.load(TestManifest(.test("alpha")))
+        #expect(manifest.plugins.map(\.id) == ["alpha", "beta"])
+        #expect(manifest.plugins[1].environment == ["TEST_INTENTS": "B", "COLOUR": "blue"])
+    }
+
     @Test("a manifest without plugins renders an empty list; changing one plugin leaves the others")
     func emptyAndChanging() throws {
         #expect(TestManifest([]).yaml == "host:\n  state_dir: state\nplugins: []\n")

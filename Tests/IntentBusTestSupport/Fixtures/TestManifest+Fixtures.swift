@@ -70,11 +70,11 @@ extension TestManifest.Plugin {
              definitions: [Products.file("definitions/cart.yaml")])
     }
 
-    /// FocusFlow (new-style), keeping its projects in `data`.
-    package static func focusFlow(data: String) -> Self {
+    /// FocusFlow (new-style), keeping its projects in `data` when given.
+    package static func focusFlow(data: String? = nil) -> Self {
         Self(id: "focusflow", exec: Products.path("plugin-focusflow"),
              intents: ["StartFocusSessionIntent", "OpenProjectIntent", "SearchProjectsIntent", "CreateProjectIntent"],
-             env: ["FOCUSFLOW_DATA": data])
+             env: data.map { ["FOCUSFLOW_DATA": $0] } ?? [:])
     }
 
     /// Chat (new-style).

@@ -58,6 +58,12 @@ extension TestManifest {
             return lines + extra.flatMap { $0.split(separator: "\n").map { "  " + $0 } }
         }
 
+        /// The entry as a drop-in file of its own (`plugins.d/NAME.yaml`): the same keys, as
+        /// a mapping rather than a list item.
+        package var dropIn: String {
+            lines.map { String($0.dropFirst(2)) }.joined(separator: "\n") + "\n"
+        }
+
         // MARK: Modifiers (each returns a changed copy)
 
         package func with(_ change: (inout Plugin) -> Void) -> Plugin {
