@@ -1,3 +1,5 @@
+import IntentBus
+
 /// How the manifest builder writes a string as a YAML scalar: plain where YAML reads it
 /// back as the same string, double-quoted (with escapes) otherwise.
 package enum YAMLScalar {
@@ -10,26 +12,9 @@ package enum YAMLScalar {
     package static func render(_ text: String) -> String { isPlainSafe(text) ? text : quoted(text) }
 
     /// `text` always double-quoted, for values that must stay strings (`env` values such
-    /// as `"1"` or `"off"`).
-    package static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\x" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 2)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// as `"1"` or `"off"`). A JSON string is a YAML double-quoted scalar with the same
+    /// escapes, so the JSON writer's is used.
+    package static func quoted(_ text: String) -> String { JSON.string(text).canonicalString }
 
     /// `[a, b]`, each item a scalar.
     package static func flowList(_ items: [String]) -> String { "[" + items.map(render).joined(separator: ", ") + "]" }
@@ -44,8 +29,4 @@ package enum YAMLScalar {
         if Double(text) != nil { return false }
         return text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value != 0x7F }
     }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
