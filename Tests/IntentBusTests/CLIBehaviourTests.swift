@@ -73,7 +73,8 @@ struct CLIBehaviourTests {
 
     @Test("new-style replies name status and plugin like legacy ones")
     func newStyleStatusLine() throws {
-        let host = try TestHost(TestManifest(.focusFlow().with { $0.intents = ["StartFocusSessionIntent"] }), waitReady: ["focusflow"])
+        let focusFlow = TestManifest.Plugin.focusFlow().with { $0.intents = ["StartFocusSessionIntent"] }
+        let host = try TestHost(TestManifest(focusFlow), waitReady: ["focusflow"])
         defer { host.stop() }
         let r = runCommand(intentbus, ["send", "StartFocusSessionIntent", "--endpoint", host.frontend])
         #expect(r.status == 0, "\(r.stderr)")

@@ -10,7 +10,8 @@ import IntentBusTestSupport
 struct ChoiceCommandsEndToEndTests {
     @Test("explain says who would handle an intent and why, over the bus and in the CLI")
     func explain() throws {
-        let host = try TestHost(TestManifest(claimants(["alpha", "beta"], priority: ["beta": 2]) + [.test("solo", intents: ["SoloIntent"])]),
+        let plugins = claimants(["alpha", "beta"], priority: ["beta": 2]) + [.test("solo", intents: ["SoloIntent"])]
+        let host = try TestHost(TestManifest(plugins),
                                 waitReady: ["alpha", "beta", "solo"])
         defer { host.stop() }
         let text = cli(host, ["explain", "SharedIntent"])
@@ -47,7 +48,8 @@ struct ChoiceCommandsEndToEndTests {
 
     @Test("choices list, set and reset from the CLI change what the host does")
     func choicesCommands() throws {
-        let host = try TestHost(TestManifest(claimants(["alpha", "beta"]) + [.test("other", intents: ["OtherIntent"])]), waitReady: ["alpha", "beta", "other"])
+        let plugins = claimants(["alpha", "beta"]) + [.test("other", intents: ["OtherIntent"])]
+        let host = try TestHost(TestManifest(plugins), waitReady: ["alpha", "beta", "other"])
         defer { host.stop() }
         let empty = cli(host, ["choices", "list"])
         #expect(empty.status == 0, "\(empty.stderr)")

@@ -32,7 +32,8 @@ struct DisableEndToEndTests {
     @Test("a disabled plugin is not started, shows as disabled, and its sole intent fails with plugin_unavailable saying why")
     func disabledIsNotStarted() throws {
         let host = try TestHost(TestManifest(.test("alpha", intents: ["AlphaIntent", "SharedIntent"]),
-                                             .test("beta", intents: ["BetaIntent", "SharedIntent"]).enabled(false)), waitReady: ["alpha"])
+                                             .test("beta", intents: ["BetaIntent", "SharedIntent"]).enabled(false)),
+                                waitReady: ["alpha"])
         defer { host.stop() }
         let beta = try host.plugin("beta")
         let state = beta?["state"]?.stringValue
@@ -93,7 +94,8 @@ struct DisableEndToEndTests {
 
         // Same state directory; the manifest now says beta is disabled.
         let second = try TestHost(TestManifest(.test("alpha", intents: ["SharedIntent"]),
-                                               .test("beta", intents: ["SharedIntent"]).enabled(false)), dir: first.dir, waitReady: ["alpha"])
+                                               .test("beta", intents: ["SharedIntent"]).enabled(false)),
+                                  dir: first.dir, waitReady: ["alpha"])
         defer { second.stop() }
         let client = try second.client()
         let stale = "Your default for SharedIntent, beta, is no longer available (disabled in the manifest)"

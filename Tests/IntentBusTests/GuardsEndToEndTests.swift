@@ -48,7 +48,8 @@ struct GuardsEndToEndTests {
         let plugin = Products.path("plugin-testplugin")
         let sum = try #require(ProcessGuards.digest(of: plugin))
         let wrong = String(repeating: "0", count: 64)
-        let host = try TestHost(TestManifest(.test("good").extra("sha256: \(sum.uppercased())"), .test("bad", intents: ["BadIntent"]).extra("sha256: \(wrong)")),
+        let host = try TestHost(TestManifest(.test("good").extra("sha256: \(sum.uppercased())"),
+                                             .test("bad", intents: ["BadIntent"]).extra("sha256: \(wrong)")),
                                 waitReady: ["good"])
         defer { host.stop() }
         let failed = try host.waitForPlugin("bad", state: "failed")

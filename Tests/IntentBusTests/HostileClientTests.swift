@@ -80,7 +80,8 @@ struct HostileClientTests {
 
     @Test("a client that sends many requests before reading gets exactly one final answer for each, up to its backlog")
     func clientThatDoesNotRead() throws {
-        let host = try TestHost(TestManifest(.test("alpha").maxInFlight(100000), host: .init(extra: ["limits:\n  client_queue: 100"])),
+        let host = try TestHost(TestManifest(.test("alpha").maxInFlight(100000),
+                                             host: .init(extra: ["limits:\n  client_queue: 100"])),
                                 waitReady: ["alpha"])
         defer { host.stop() }
         let dealer = try ZMQSocket(ZMQContext(), .dealer)

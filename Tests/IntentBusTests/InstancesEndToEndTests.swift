@@ -57,7 +57,9 @@ struct InstancesEndToEndTests {
 
     @Test("an idempotent request whose instance is killed is retried once on the other; a non-idempotent one gets plugin_crashed")
     func idempotentRetry() throws {
-        let host = try TestHost(TestManifest(.test("pair", intents: ["TestIntent", "OtherIntent"]).instances(2).extra("idempotent: [TestIntent]")))
+        let pair = TestManifest.Plugin.test("pair", intents: ["TestIntent", "OtherIntent"]).instances(2)
+            .extra("idempotent: [TestIntent]")
+        let host = try TestHost(TestManifest(pair))
         defer { host.stop() }
         let pids = try readyInstances(host, "pair", count: 2)
         let dealer = try host.rawDealer()

@@ -156,7 +156,8 @@ struct NewStyleEntityMigrationTests {
     func sideBySide() throws {
         let host = try TestHost(TestManifest(
             .newStyle("mixed"),
-            .newStyle("rolledback", intents: ["LegacyGreetIntent", "DefaultsIntent"], env: ["NEWSTYLE_NO_MIGRATION": "1"])), waitReady: ["mixed", "rolledback"])
+            .newStyle("rolledback", intents: ["LegacyGreetIntent", "DefaultsIntent"], env: ["NEWSTYLE_NO_MIGRATION": "1"])),
+                                waitReady: ["mixed", "rolledback"])
         defer { host.stop() }
         let client = try host.client()
         let mixed = try #require(try host.plugin("mixed"))

@@ -149,7 +149,8 @@ struct NewStyleExamplesTests {
 
         // Rolled back: the legacy handler serves ShowCartIntent again through the
         // legacy flow, includeSaved included, with the definition's dialogs.
-        let rolledBack = try TestHost(TestManifest(.cart(intents: ["ShowCartIntent", "AddToCartIntent"]).env(["CART_MIGRATION": "off"])), waitReady: ["cart"])
+        let cart = TestManifest.Plugin.cart(intents: ["ShowCartIntent", "AddToCartIntent"]).env(["CART_MIGRATION": "off"])
+        let rolledBack = try TestHost(TestManifest(cart), waitReady: ["cart"])
         defer { rolledBack.stop() }
         #expect(try rolledBack.plugin("cart")?["styles"]?["ShowCartIntent"] == "legacy")
         let legacyClient = try rolledBack.client()

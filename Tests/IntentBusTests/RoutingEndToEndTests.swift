@@ -172,7 +172,8 @@ struct RoutingEndToEndTests {
 
     @Test("a missing plugin binary: the host starts anyway, and the intent's requests say why")
     func missingBinary() throws {
-        let host = try TestHost(TestManifest(.init(id: "ghost", exec: "/nonexistent/plugin-ghost", intents: ["GhostIntent"]), .test("alpha")))
+        let ghost = TestManifest.Plugin(id: "ghost", exec: "/nonexistent/plugin-ghost", intents: ["GhostIntent"])
+        let host = try TestHost(TestManifest(ghost, .test("alpha")))
         defer { host.stop() }
         let error = #expect(throws: ClientError.self) {
             _ = try host.client().send("GhostIntent") { _ in nil }

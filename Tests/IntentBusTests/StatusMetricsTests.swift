@@ -142,8 +142,8 @@ struct StatusMetricsTests {
     func manifestChecks() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let path = dir.write("plugins.yaml", TestManifest(.test("alpha"),
-                                                          host: .init(extra: ["metrics_file: metrics.txt", "metrics_interval: 0s"])).yaml)
+        let manifest = TestManifest(.test("alpha"), host: .init(extra: ["metrics_file: metrics.txt", "metrics_interval: 0s"]))
+        let path = dir.write("plugins.yaml", manifest.yaml)
         let r = runCommand(intentbus, ["host", "--config", path])
         #expect(r.status == 6)
         #expect(r.stderr.contains("metrics_file: must end in .prom"), "\(r.stderr)")
