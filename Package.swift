@@ -49,7 +49,10 @@ var targets: [Target] = [
     // scripts; no dependencies, so its unit tests need nothing else.
     .target(name: "IntentBusCLI"),
     .executableTarget(name: "intentbus", dependencies: ["IntentBus", "IntentBusProcess", "PluginHost", "IntentBusCLI"]),
-    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "IntentBusProcess", "PluginHost", "IntentBusCLI"]),
+    // What the tests share: the test host launcher, the manifest builder, the router core's
+    // harness and the fixtures (docs/testing.md). A plain target, so that any test target may use it.
+    .target(name: "IntentBusTestSupport", dependencies: ["IntentBus", "PluginHost"], path: "Tests/IntentBusTestSupport"),
+    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "IntentBusProcess", "PluginHost", "IntentBusCLI", "IntentBusTestSupport"]),
     // The benchmark (docs/performance.md): the driver and load client, the bare zmq_proxy
     // relay and its echo workers (the baseline: one decoding like the SDK, one not decoding
     // at all), the load processes, and a raw echo plugin claiming many intents.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// The built `intentbus` as a user meets it: no host, typed parameters, declined
 /// confirmations, progress, and completion in a real bash.
@@ -45,7 +46,7 @@ struct CLIBehaviourTests {
 
     @Test("key=value: JSON numbers are typed, 0176 and +4 stay strings; a declined confirmation exits 1")
     func parametersAndDeclines() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let ep = ["--endpoint", host.frontend]
         let typed = runCommand(intentbus, ["send", "TestIntent", "phone=0176", "n=12", "x=1.5", "neg=-3", "plus=+4",
@@ -72,11 +73,8 @@ struct CLIBehaviourTests {
 
     @Test("new-style replies name status and plugin like legacy ones")
     func newStyleStatusLine() throws {
-        let host = try TestHost(plugins: """
-          - id: focusflow
-            exec: \(Products.path("plugin-focusflow"))
-            IntentsSupported: [StartFocusSessionIntent]
-        """, waitReady: ["focusflow"])
+        let focusFlow = TestManifest.Plugin.focusFlow().with { $0.intents = ["StartFocusSessionIntent"] }
+        let host = try TestHost(TestManifest(focusFlow), waitReady: ["focusflow"])
         defer { host.stop() }
         let r = runCommand(intentbus, ["send", "StartFocusSessionIntent", "--endpoint", host.frontend])
         #expect(r.status == 0, "\(r.stderr)")
@@ -86,7 +84,7 @@ struct CLIBehaviourTests {
 
     @Test("bash completion, generated from the declarations, completes commands, options, values and host names")
     func bashCompletion() throws {
-        let host = try TestHost(plugins: testPlugin("alpha", intents: ["AlphaIntent", "BetaIntent"]), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha", intents: ["AlphaIntent", "BetaIntent"])), waitReady: ["alpha"])
         defer { host.stop() }
         let script = runCommand(intentbus, ["completion", "bash"])
         #expect(script.status == 0)

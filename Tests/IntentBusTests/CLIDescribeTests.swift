@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// `intentbus describe` and `intentbus validate` for every handler style, from a manifest,
 /// with the real plugins run in describe mode (no host).
@@ -9,19 +10,10 @@ struct CLIDescribeTests {
     let intentbus = Products.path("intentbus")
 
     func manifest(_ dir: TempDir, balanceDefinitions: Bool = true) -> String {
-        dir.write("plugins.yaml", """
-        plugins:
-          - id: balance
-            exec: \(Products.path("plugin-balance"))
-            IntentsSupported: [StatusIntent, SwitchContractIntent, TopUpIntent]
-        \(balanceDefinitions ? "    definitions: [\(Products.root)/definitions/balance.yaml]" : "")
-          - id: focusflow
-            exec: \(Products.path("plugin-focusflow"))
-            IntentsSupported: [StartFocusSessionIntent]
-          - id: echo
-            exec: \(Products.path("plugin-echo"))
-            IntentsSupported: [EchoIntent]
-        """)
+        let balance = TestManifest.Plugin.balance()
+        return dir.write("plugins.yaml", TestManifest(balanceDefinitions ? balance : balance.definitions([]),
+                                                      .focusFlow().with { $0.intents = ["StartFocusSessionIntent"] },
+                                                      .echo()).yaml)
     }
 
     @Test("describe shows a legacy intent's definition: parameters, range, prompt, phrases, codes")

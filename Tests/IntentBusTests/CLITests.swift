@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// The built `intentbus` executable, run as a user runs it: stdout, stderr, exit code.
 @Suite("CLI", .serialized)
@@ -31,7 +32,7 @@ struct CLITests {
 
     @Test("send prints the plugin's answer; exit codes tell success, bus errors, timeouts and a missing host apart")
     func sendAndExitCodes() throws {
-        let host = try TestHost(plugins: testPlugin("alpha", timeout: "300ms"))
+        let host = try TestHost(TestManifest(.test("alpha", timeout: "300ms")))
         defer { host.stop() }
         let ep = ["--endpoint", host.frontend]
         let ok = runCommand(intentbus, ["send", "TestIntent", "n=3", "name=Alex", "tags:=[\"a\"]", "--json"] + ep)
@@ -63,7 +64,7 @@ struct CLITests {
 
     @Test("prompts are answered with --answer in scripts, and refused clearly without one")
     func scriptedAnswers() throws {
-        let host = try TestHost(plugins: testPlugin("asker"))
+        let host = try TestHost(TestManifest(.test("asker")))
         defer { host.stop() }
         let ep = ["--endpoint", host.frontend]
         let answered = runCommand(intentbus, ["send", "TestIntent", "ask=color", "--answer", "color=blue", "--json"] + ep)
@@ -77,7 +78,7 @@ struct CLITests {
 
     @Test("plugins lists state, pid and intents")
     func pluginsCommand() throws {
-        let host = try TestHost(plugins: testPlugin("alpha", intents: ["AlphaIntent", "BetaIntent"]), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha", intents: ["AlphaIntent", "BetaIntent"])), waitReady: ["alpha"])
         defer { host.stop() }
         let r = runCommand(intentbus, ["plugins", "--endpoint", host.frontend])
         #expect(r.status == 0)

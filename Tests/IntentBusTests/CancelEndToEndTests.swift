@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// Ctrl-C in `intentbus send`: a real CLI process gets SIGINT while a slow plugin handles
 /// its request (docs/lifecycle.md, "Cancellation").
@@ -66,7 +67,7 @@ struct CancelEndToEndTests {
 
     @Test("Ctrl-C sends CANCEL: the handler's task is cancelled, the CLI prints one `cancelled` and exits 130")
     func ctrlCCancels() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let send = try RunningCommand(["send", "TestIntent", "sleep_ms=8000", "--json", "--endpoint", host.frontend])
         defer { send.reap() }
@@ -111,7 +112,7 @@ struct CancelEndToEndTests {
     func ctrlCAtAPrompt() throws {
         let script = "/usr/bin/script"
         try #require(FileManager.default.isExecutableFile(atPath: script), "script(1) (util-linux/bsdutils) gives the CLI a terminal")
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let line = "\(Products.path("intentbus")) send TestIntent ask=colour --endpoint \(host.frontend)"
         let session = try RunningCommand(["-qfec", line, "/dev/null"], executable: script)
@@ -136,7 +137,7 @@ struct CancelEndToEndTests {
 
     @Test("a second Ctrl-C exits at once, even when no final answer comes (the host is frozen)")
     func secondCtrlCQuits() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let send = try RunningCommand(["send", "TestIntent", "sleep_ms=8000", "--endpoint", host.frontend])
         defer { send.reap() }

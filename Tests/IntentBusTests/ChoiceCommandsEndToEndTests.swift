@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// End-to-end: `explain` and `choices` over the bus and in the CLI, and a corrupt choices
 /// database at start, over the real host, real plugins and a real SQLite file.
@@ -9,8 +10,8 @@ import IntentBus
 struct ChoiceCommandsEndToEndTests {
     @Test("explain says who would handle an intent and why, over the bus and in the CLI")
     func explain() throws {
-        let host = try TestHost(plugins: [claimants(["alpha", "beta"], extra: ["beta": ["priority: 2"]]),
-                                          testPlugin("solo", intents: ["SoloIntent"])].joined(separator: "\n"),
+        let plugins = claimants(["alpha", "beta"], priority: ["beta": 2]) + [.test("solo", intents: ["SoloIntent"])]
+        let host = try TestHost(TestManifest(plugins),
                                 waitReady: ["alpha", "beta", "solo"])
         defer { host.stop() }
         let text = cli(host, ["explain", "SharedIntent"])
@@ -47,8 +48,8 @@ struct ChoiceCommandsEndToEndTests {
 
     @Test("choices list, set and reset from the CLI change what the host does")
     func choicesCommands() throws {
-        let host = try TestHost(plugins: [claimants(["alpha", "beta"]), testPlugin("other", intents: ["OtherIntent"])]
-                                    .joined(separator: "\n"), waitReady: ["alpha", "beta", "other"])
+        let plugins = claimants(["alpha", "beta"]) + [.test("other", intents: ["OtherIntent"])]
+        let host = try TestHost(TestManifest(plugins), waitReady: ["alpha", "beta", "other"])
         defer { host.stop() }
         let empty = cli(host, ["choices", "list"])
         #expect(empty.status == 0, "\(empty.stderr)")
@@ -93,7 +94,7 @@ struct ChoiceCommandsEndToEndTests {
     func corruptDatabaseRecovered() throws {
         let dir = TempDir()
         _ = dir.write("state/choices.sqlite3", String(repeating: "this is not a database\n", count: 200))
-        let host = try TestHost(plugins: claimants(["alpha", "beta"]), dir: dir, waitReady: ["alpha", "beta"])
+        let host = try TestHost(TestManifest(claimants(["alpha", "beta"])), dir: dir, waitReady: ["alpha", "beta"])
         defer { host.stop() }
         #expect(host.logEventually(contains: "choice store: choices.sqlite3 was corrupt (file is not a database)"))
         let files = try FileManager.default.contentsOfDirectory(atPath: "\(dir.path)/state")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// End-to-end: choosing among plugins that claim one intent, over the real host, real
 /// plugins, a real SQLite file and the real CLI.
@@ -9,7 +10,7 @@ import IntentBus
 struct ChoiceEndToEndTests {
     @Test("the prompt lists every candidate; \"once\" routes this request only, and the next one asks again")
     func promptOnce() throws {
-        let host = try TestHost(plugins: claimants(["beta", "alpha"]), waitReady: ["alpha", "beta"])
+        let host = try TestHost(TestManifest(claimants(["beta", "alpha"])), waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let client = try host.client()
         let (first, prompts) = try send(client) { _ in ["value": "beta", "remember": "once"] }
@@ -33,9 +34,9 @@ struct ChoiceEndToEndTests {
 
     @Test("the demo's two messengers (legacy messenger, new-style chat) both claim INSendMessageIntent, and the client picks one")
     func demoMessengers() throws {
-        let host = try TestHost(plugins: ["messenger", "chat"].map { id in
-            "  - id: \(id)\n    name: \(id.capitalized)\n    exec: \(Products.path("plugin-\(id)"))\n    IntentsSupported: [INSendMessageIntent]"
-        }.joined(separator: "\n"), waitReady: ["messenger", "chat"])
+        let host = try TestHost(TestManifest(["messenger", "chat"].map { id in
+            TestManifest.Plugin(id: id, name: id.capitalized, exec: Products.path("plugin-\(id)"), intents: ["INSendMessageIntent"])
+        }), waitReady: ["messenger", "chat"])
         defer { host.stop() }
         var seen: [Prompt] = []
         let reply = try host.client().send("INSendMessageIntent", parameters: ["recipient": "Alex", "content": "Hallo"]) { event in
@@ -56,8 +57,8 @@ struct ChoiceEndToEndTests {
 
     @Test("\"always\" is remembered: no prompt afterwards, across a restart and across kill -9 of the host")
     func alwaysSurvivesRestartAndKill() throws {
-        let plugins = claimants(["alpha", "beta"])
-        let first = try TestHost(plugins: plugins, waitReady: ["alpha", "beta"])
+        let plugins = TestManifest(claimants(["alpha", "beta"]))
+        let first = try TestHost(plugins, waitReady: ["alpha", "beta"])
         defer { first.stop() }
         let (chosen, asked) = try send(try first.client()) { _ in ["value": "beta", "remember": "always"] }
         #expect(asked.count == 1)
@@ -68,7 +69,7 @@ struct ChoiceEndToEndTests {
 
         // A graceful restart on the same state directory.
         end(first, with: SIGTERM)
-        let second = try TestHost(plugins: plugins, dir: first.dir, waitReady: ["alpha", "beta"])
+        let second = try TestHost(plugins, dir: first.dir, waitReady: ["alpha", "beta"])
         defer { second.stop() }
         let (afterRestart, promptsAfterRestart) = try send(try second.client())
         #expect(promptsAfterRestart.isEmpty)
@@ -80,7 +81,7 @@ struct ChoiceEndToEndTests {
         let (named, _) = try send(try second.client(), options: options(client: "kim", plugin: "alpha", remember: true))
         #expect(named.plugin == "alpha")
         end(second, with: SIGKILL)
-        let third = try TestHost(plugins: plugins, dir: first.dir, waitReady: ["alpha", "beta"])
+        let third = try TestHost(plugins, dir: first.dir, waitReady: ["alpha", "beta"])
         defer { third.stop() }
         let (afterKill, promptsAfterKill) = try send(try third.client())
         #expect(promptsAfterKill.isEmpty)
@@ -92,7 +93,7 @@ struct ChoiceEndToEndTests {
 
     @Test("a client's own default applies to that client only; the others are still asked")
     func perClientDefault() throws {
-        let host = try TestHost(plugins: claimants(["alpha", "beta"]), waitReady: ["alpha", "beta"])
+        let host = try TestHost(TestManifest(claimants(["alpha", "beta"])), waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let client = try host.client()
         _ = try send(client, options: options(client: "ann")) { _ in ["value": "alpha", "remember": "always"] }
@@ -112,13 +113,13 @@ struct ChoiceEndToEndTests {
 
     @Test("a remembered plugin removed from the manifest: the host asks again and says why, never routing elsewhere")
     func removedDefaultAsksAgain() throws {
-        let first = try TestHost(plugins: claimants(["alpha", "beta"]), waitReady: ["alpha", "beta"])
+        let first = try TestHost(TestManifest(claimants(["alpha", "beta"])), waitReady: ["alpha", "beta"])
         defer { first.stop() }
         _ = try send(try first.client()) { _ in ["value": "beta", "remember": "always"] }
         end(first, with: SIGTERM)
 
         // beta is gone; alpha and gamma remain.
-        let second = try TestHost(plugins: claimants(["alpha", "gamma"]), dir: first.dir, waitReady: ["alpha", "gamma"])
+        let second = try TestHost(TestManifest(claimants(["alpha", "gamma"])), dir: first.dir, waitReady: ["alpha", "gamma"])
         defer { second.stop() }
         let client = try second.client()
         let failure = try sendExpectingError(client, options: options(choice: "fail"))
@@ -142,12 +143,8 @@ struct ChoiceEndToEndTests {
 
     @Test("a remembered plugin that is failing: the host asks again and says why")
     func failingDefaultAsksAgain() throws {
-        let host = try TestHost(plugins: """
-          - id: ghost
-            exec: /nonexistent/plugin-ghost
-            IntentsSupported: [SharedIntent]
-        \(claimants(["alpha"]))
-        """, waitReady: ["alpha"])
+        let ghost = TestManifest.Plugin(id: "ghost", exec: "/nonexistent/plugin-ghost", intents: ["SharedIntent"])
+        let host = try TestHost(TestManifest([ghost] + claimants(["alpha"])), waitReady: ["alpha"])
         defer { host.stop() }
         let client = try host.client()
         _ = try client.control("ib.choices.set", ["intent": "SharedIntent", "plugin": "ghost"])
@@ -161,7 +158,7 @@ struct ChoiceEndToEndTests {
 
     @Test("an answer that names no candidate is asked again with the reason; three bad answers end the request")
     func badAnswers() throws {
-        let host = try TestHost(plugins: claimants(["alpha", "beta"]), waitReady: ["alpha", "beta"])
+        let host = try TestHost(TestManifest(claimants(["alpha", "beta"])), waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let client = try host.client()
         var answers: [JSON] = [["value": "nosuch"], ["value": "alpha", "remember": "sometimes"], ["value": "alpha"]]
@@ -179,7 +176,7 @@ struct ChoiceEndToEndTests {
 
     @Test("an abandoned plugin-choice prompt expires with conversation_expired")
     func abandonedPromptExpires() throws {
-        let host = try TestHost(plugins: claimants(["alpha", "beta"]), hostExtra: "  conversation_timeout: 500ms",
+        let host = try TestHost(TestManifest(claimants(["alpha", "beta"]), host: .init(conversationTimeout: "500ms")),
                                 waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let dealer = try host.rawDealer()
@@ -201,7 +198,7 @@ struct ChoiceEndToEndTests {
 
     @Test("--plugin bypasses the prompt, from the CLI; --remember stores it; an unknown plugin is refused")
     func explicitPluginFromTheCLI() throws {
-        let host = try TestHost(plugins: claimants(["alpha", "beta"]), waitReady: ["alpha", "beta"])
+        let host = try TestHost(TestManifest(claimants(["alpha", "beta"])), waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let named = cli(host, ["send", "SharedIntent", "x=1", "--plugin", "beta", "--json"])
         #expect(named.status == 0, "\(named.stderr)")
@@ -233,7 +230,7 @@ struct ChoiceEndToEndTests {
 
     @Test("choice: fail gives choice_required with the candidates; choice: default uses priority, and refuses a tie")
     func policies() throws {
-        let host = try TestHost(plugins: claimants(["alpha", "beta", "gamma"], extra: ["beta": ["priority: 5"], "gamma": ["priority: 5"]]),
+        let host = try TestHost(TestManifest(claimants(["alpha", "beta", "gamma"], priority: ["beta": 5, "gamma": 5])),
                                 waitReady: ["alpha", "beta", "gamma"])
         defer { host.stop() }
         let client = try host.client()
@@ -258,7 +255,7 @@ struct ChoiceEndToEndTests {
 
     @Test("choice: default with one highest priority routes there without asking")
     func priorityDefault() throws {
-        let host = try TestHost(plugins: claimants(["alpha", "beta"], extra: ["beta": ["priority: 3"]]), waitReady: ["alpha", "beta"])
+        let host = try TestHost(TestManifest(claimants(["alpha", "beta"], priority: ["beta": 3])), waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let (reply, prompts) = try send(try host.client(), options: options(choice: "default"))
         #expect(prompts.isEmpty)
@@ -270,7 +267,7 @@ struct ChoiceEndToEndTests {
 
     @Test("the manifest's preset default applies until someone remembers another choice")
     func presetDefault() throws {
-        let host = try TestHost(plugins: claimants(["alpha", "beta"]), hostExtra: "  defaults:\n    SharedIntent: beta",
+        let host = try TestHost(TestManifest(claimants(["alpha", "beta"]), host: .init(defaults: ["SharedIntent": "beta"])),
                                 waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let client = try host.client()

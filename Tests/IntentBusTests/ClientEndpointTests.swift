@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// Client commands find the host through the manifest's `host:` section only: a broken
 /// drop-in or plugin entry is the host's business (docs/manifest.md, "Drop-ins").
@@ -10,7 +11,7 @@ struct ClientEndpointTests {
 
     @Test("a drop-in with errors does not stop send or plugins; describe still reports it; a bad host section does")
     func brokenDropIn() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         _ = host.dir.write("plugins.d/broken.yaml", "id: broken\nexec: [\n")
         _ = host.dir.write("plugins.d/invalid.yaml", "id: Not An Id\nIntentsSupported: 7\n")

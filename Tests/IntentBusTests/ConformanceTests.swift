@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 import PluginHost
+import IntentBusTestSupport
 
 /// One valid message from `conformance/*.json`: its fields and the exact frames a sender writes.
 struct ConformanceVector: Sendable, CustomTestStringConvertible {

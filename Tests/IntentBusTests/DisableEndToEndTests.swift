@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// End-to-end: `enabled: false` in the manifest, over the real host, real plugins, a
 /// real SQLite choice store and the real CLI.
@@ -30,10 +31,9 @@ struct DisableEndToEndTests {
 
     @Test("a disabled plugin is not started, shows as disabled, and its sole intent fails with plugin_unavailable saying why")
     func disabledIsNotStarted() throws {
-        let host = try TestHost(plugins: """
-        \(testPlugin("alpha", intents: ["AlphaIntent", "SharedIntent"]))
-        \(testPlugin("beta", intents: ["BetaIntent", "SharedIntent"], extra: ["enabled: false"]))
-        """, waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha", intents: ["AlphaIntent", "SharedIntent"]),
+                                             .test("beta", intents: ["BetaIntent", "SharedIntent"]).enabled(false)),
+                                waitReady: ["alpha"])
         defer { host.stop() }
         let beta = try host.plugin("beta")
         let state = beta?["state"]?.stringValue
@@ -84,10 +84,8 @@ struct DisableEndToEndTests {
 
     @Test("a remembered default whose plugin is now disabled: the host asks again and says why, never routing elsewhere")
     func disabledDefaultAsksAgain() throws {
-        let first = try TestHost(plugins: """
-        \(testPlugin("alpha", intents: ["SharedIntent"]))
-        \(testPlugin("beta", intents: ["SharedIntent"]))
-        """, waitReady: ["alpha", "beta"])
+        let first = try TestHost(TestManifest(.test("alpha", intents: ["SharedIntent"]),
+                                              .test("beta", intents: ["SharedIntent"])), waitReady: ["alpha", "beta"])
         defer { first.stop() }
         let (remembered, _) = send(try first.client(), "SharedIntent") { _ in ["value": "beta", "remember": "always"] }
         #expect((try? remembered.get())?.plugin == "beta")
@@ -95,10 +93,9 @@ struct DisableEndToEndTests {
         first.process.waitUntilExit()
 
         // Same state directory; the manifest now says beta is disabled.
-        let second = try TestHost(plugins: """
-        \(testPlugin("alpha", intents: ["SharedIntent"]))
-        \(testPlugin("beta", intents: ["SharedIntent"], extra: ["enabled: false"]))
-        """, dir: first.dir, waitReady: ["alpha"])
+        let second = try TestHost(TestManifest(.test("alpha", intents: ["SharedIntent"]),
+                                               .test("beta", intents: ["SharedIntent"]).enabled(false)),
+                                  dir: first.dir, waitReady: ["alpha"])
         defer { second.stop() }
         let client = try second.client()
         let stale = "Your default for SharedIntent, beta, is no longer available (disabled in the manifest)"

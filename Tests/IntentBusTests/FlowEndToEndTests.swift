@@ -1,28 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
-
-/// The intents of the flow test plugin (Tests/Plugins/FlowTest).
-let flowIntents = ["SearchItemsIntent", "system.search", "SendNoteIntent", "messages.sendMessage", "OpenItemIntent", "FindAndOpenIntent", "FindThenAskIntent",
-                   "PingIntent", "PongIntent", "OpenNowhereIntent", "OpenLockedIntent", "BadViewIntent", "LockedIntent", "LocalOnlyIntent",
-                   "HandOverIntent"]
-
-/// A manifest entry for the flow test plugin.
-func flowPlugin(_ id: String, intents: [String] = flowIntents, env: [String: String] = [:]) -> String {
-    var lines = [
-        "  - id: \(id)",
-        "    name: Flow \(id)",
-        "    exec: \(Products.path("plugin-flowtest"))",
-        "    IntentsSupported: [\(intents.joined(separator: ", "))]",
-        "    definitions: [\(Products.root)/Tests/Plugins/definitions/flowtest.yaml]",
-        "    timeout: 10s",
-    ]
-    if !env.isEmpty {
-        lines.append("    env:")
-        for (k, v) in env.sorted(by: { $0.key < $1.key }) { lines.append("      \(k): \"\(v)\"") }
-    }
-    return lines.joined(separator: "\n")
-}
+import IntentBusTestSupport
 
 /// End-to-end: results that open another intent (new-style and legacy continueInApp),
 /// interactive snippets, authentication policies and assistant schemas (docs/results.md,
@@ -31,7 +10,7 @@ func flowPlugin(_ id: String, intents: [String] = flowIntents, env: [String: Str
 struct FlowEndToEndTests {
     @Test("a new-style result opens another intent: the client gets a RESULT, then the opened intent's REPLY")
     func newStyleOpensIntent() throws {
-        let host = try TestHost(plugins: flowPlugin("flow"), waitReady: ["flow"])
+        let host = try TestHost(TestManifest(.flow("flow")), waitReady: ["flow"])
         defer { host.stop() }
         let client = try host.client()
         var seen: [IntentReply] = []
@@ -60,7 +39,7 @@ struct FlowEndToEndTests {
 
     @Test("a legacy handler's continueInApp hands over to a named intent")
     func legacyContinueInApp() throws {
-        let host = try TestHost(plugins: flowPlugin("flow"), waitReady: ["flow"])
+        let host = try TestHost(TestManifest(.flow("flow")), waitReady: ["flow"])
         defer { host.stop() }
         let reply = try host.client().send("HandOverIntent", parameters: ["item": "website"]) { _ in nil }
         let first = try #require(reply.earlier.first)
@@ -79,7 +58,7 @@ struct FlowEndToEndTests {
 
     @Test("two intents opening each other end after 8 intents with plugin_error; an unknown opened intent ends with unknown_intent")
     func chainsEnd() throws {
-        let host = try TestHost(plugins: flowPlugin("flow"), waitReady: ["flow"])
+        let host = try TestHost(TestManifest(.flow("flow")), waitReady: ["flow"])
         defer { host.stop() }
         let client = try host.client()
         var seen: [String] = []
@@ -103,7 +82,7 @@ struct FlowEndToEndTests {
 
     @Test("the host checks a view's shape and size: too many rows, or an action naming a host intent, is plugin_error")
     func badViews() throws {
-        let host = try TestHost(plugins: flowPlugin("flow"), waitReady: ["flow"])
+        let host = try TestHost(TestManifest(.flow("flow")), waitReady: ["flow"])
         defer { host.stop() }
         let client = try host.client()
         let rows = busError { _ = try client.send("BadViewIntent") { _ in nil } }
@@ -118,7 +97,7 @@ struct FlowEndToEndTests {
 
     @Test("intentbus send lists a snippet's actions, numbered, and runs the one --action names")
     func cliRunsSnippetAction() throws {
-        let host = try TestHost(plugins: flowPlugin("flow"), waitReady: ["flow"])
+        let host = try TestHost(TestManifest(.flow("flow")), waitReady: ["flow"])
         defer { host.stop() }
         let intentbus = Products.path("intentbus")
         let listed = runCommand(intentbus, ["send", "SearchItemsIntent", "criteria=web", "--endpoint", host.frontend])
@@ -141,7 +120,7 @@ struct FlowEndToEndTests {
 
     @Test("authentication policies: refused without the credential, allowed with it; local-device on ipc with it")
     func authenticationPolicies() throws {
-        let host = try TestHost(plugins: flowPlugin("flow"), hostExtra: "  client_credential: s3cret", waitReady: ["flow"])
+        let host = try TestHost(TestManifest(.flow("flow"), host: .init(clientCredential: "s3cret")), waitReady: ["flow"])
         defer { host.stop() }
         let client = try host.client()
         for intent in ["LockedIntent", "LocalOnlyIntent"] {
@@ -171,10 +150,9 @@ struct FlowEndToEndTests {
 
     @Test("two plugins implement system.search: calling the schema asks which; a mismatching plugin is rejected at HELLO")
     func schemas() throws {
-        let host = try TestHost(plugins: [
-            flowPlugin("flow-a"), flowPlugin("flow-b"),
-            flowPlugin("flow-bad", intents: ["system.search"], env: ["FLOW_BAD_SCHEMA": "1"]),
-        ].joined(separator: "\n"), waitReady: ["flow-a", "flow-b"])
+        let host = try TestHost(TestManifest(
+            .flow("flow-a"), .flow("flow-b"),
+            .flow("flow-bad", intents: ["system.search"], env: ["FLOW_BAD_SCHEMA": "1"])), waitReady: ["flow-a", "flow-b"])
         defer { host.stop() }
         let client = try host.client()
         var asked: [Prompt] = []

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// End-to-end: the README's tour of FocusFlow's `system.search` (docs/schemas.md) and its
 /// snippet actions (docs/results.md), through the CLI.
@@ -10,13 +11,10 @@ struct FlowExamplesTests {
     func focusFlowSearch() throws {
         let data = TempDir()
         defer { data.remove() }
-        let host = try TestHost(plugins: """
-          - id: focusflow
-            exec: \(Products.path("plugin-focusflow"))
-            IntentsSupported: [StartFocusSessionIntent, OpenProjectIntent, CreateProjectIntent, system.search]
-            env:
-              FOCUSFLOW_DATA: \(data.path)
-        """, waitReady: ["focusflow"])
+        let focusFlow = TestManifest.Plugin.focusFlow(data: data.path).with {
+            $0.intents = ["StartFocusSessionIntent", "OpenProjectIntent", "CreateProjectIntent", "system.search"]
+        }
+        let host = try TestHost(TestManifest(focusFlow), waitReady: ["focusflow"])
         defer { host.stop() }
         let intentbus = Products.path("intentbus")
         let listed = runCommand(intentbus, ["send", "system.search", "criteria=web", "--endpoint", host.frontend])

@@ -2,6 +2,7 @@ import Foundation
 import IntentBus
 @testable import PluginHost
 import Testing
+import IntentBusTestSupport
 
 /// `memory_limit`, `cpu_limit` and `sha256` with the real host and real plugin processes
 /// (docs/lifecycle.md, "Limits and checksums"), and the SHA-256 itself.
@@ -47,8 +48,8 @@ struct GuardsEndToEndTests {
         let plugin = Products.path("plugin-testplugin")
         let sum = try #require(ProcessGuards.digest(of: plugin))
         let wrong = String(repeating: "0", count: 64)
-        let host = try TestHost(plugins: testPlugin("good", extra: ["sha256: \(sum.uppercased())"]) + "\n"
-                                    + testPlugin("bad", intents: ["BadIntent"], extra: ["sha256: \(wrong)"]),
+        let host = try TestHost(TestManifest(.test("good").extra("sha256: \(sum.uppercased())"),
+                                             .test("bad", intents: ["BadIntent"]).extra("sha256: \(wrong)")),
                                 waitReady: ["good"])
         defer { host.stop() }
         let failed = try host.waitForPlugin("bad", state: "failed")
@@ -63,8 +64,7 @@ struct GuardsEndToEndTests {
 
     @Test("memory_limit: a process above it is killed within a heartbeat; its request says memory_limit exceeded")
     func memoryLimit() throws {
-        let host = try TestHost(plugins: testPlugin("greedy", timeout: "20s",
-                                                    extra: ["memory_limit: 96M", "heartbeat: 300ms"]),
+        let host = try TestHost(TestManifest(.test("greedy", timeout: "20s").heartbeat("300ms").extra("memory_limit: 96M")),
                                 waitReady: ["greedy"])
         defer { host.stop() }
         let before = try #require(try host.plugin("greedy")?["pid"]?.intValue)
@@ -79,7 +79,7 @@ struct GuardsEndToEndTests {
 
     @Test("cpu_limit: a process that burns more CPU time gets SIGXCPU, reported as cpu_limit exceeded")
     func cpuLimit() throws {
-        let host = try TestHost(plugins: testPlugin("burner", timeout: "30s", extra: ["cpu_limit: 1s"]),
+        let host = try TestHost(TestManifest(.test("burner", timeout: "30s").extra("cpu_limit: 1s")),
                                 waitReady: ["burner"])
         defer { host.stop() }
         let e = try #require(busError(try host.client(), "TestIntent", ["spin_ms": 20_000]))

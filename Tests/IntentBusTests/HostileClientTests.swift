@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// What a client can send that once crashed, starved or bloated the host (issue 10):
 /// each case against a real host and plugin, each ending with the host still serving.
@@ -16,7 +17,7 @@ struct HostileClientTests {
 
     @Test("timeout_ms beyond 24 h, far beyond Int64 or not an integer is refused by name and range; the host stays up")
     func hugeTimeouts() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let dealer = try host.rawDealer()
         // 18446744073710 ms once overflowed the deadline arithmetic and killed the host.
@@ -45,8 +46,8 @@ struct HostileClientTests {
 
     @Test("a client's open requests are capped (busy), and so are the host's; plugin-choice prompts count too")
     func openRequestCaps() throws {
-        let host = try TestHost(plugins: testPlugin("alpha") + "\n" + testPlugin("beta"),
-                                hostExtra: "  limits:\n    max_open_per_client: 3\n    max_open_exchanges: 5",
+        let host = try TestHost(TestManifest(.test("alpha"), .test("beta"),
+                                             host: .init(extra: ["limits:\n  max_open_per_client: 3\n  max_open_exchanges: 5"])),
                                 waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let a = try host.rawDealer()
@@ -79,8 +80,9 @@ struct HostileClientTests {
 
     @Test("a client that sends many requests before reading gets exactly one final answer for each, up to its backlog")
     func clientThatDoesNotRead() throws {
-        let host = try TestHost(plugins: testPlugin("alpha", extra: ["max_in_flight: 100000"]),
-                                hostExtra: "  limits:\n    client_queue: 100", waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha").maxInFlight(100000),
+                                             host: .init(extra: ["limits:\n  client_queue: 100"])),
+                                waitReady: ["alpha"])
         defer { host.stop() }
         let dealer = try ZMQSocket(ZMQContext(), .dealer)
         // A small receive queue on the client side, so that the host's pipe fills soon.
@@ -109,7 +111,7 @@ struct HostileClientTests {
 
     @Test("a message over max_message_size gets too_large; far over it the connection is dropped; the host stays up")
     func messageSizeLimit() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), hostExtra: "  limits:\n    max_message_size: 4096",
+        let host = try TestHost(TestManifest(.test("alpha"), host: .init(extra: ["limits:\n  max_message_size: 4096"])),
                                 waitReady: ["alpha"])
         defer { host.stop() }
         let dealer = try host.rawDealer(receiveTimeoutMs: 5_000)
@@ -131,8 +133,8 @@ struct HostileClientTests {
 
     @Test("a client cannot force more remembered-choice writes than its rate; repeating the same choice writes nothing")
     func choiceWriteRate() throws {
-        let host = try TestHost(plugins: testPlugin("alpha") + "\n" + testPlugin("beta"),
-                                hostExtra: "  limits:\n    choice_writes_per_second: 1\n    choice_write_burst: 3",
+        let host = try TestHost(TestManifest(.test("alpha"), .test("beta"),
+                                             host: .init(extra: ["limits:\n  choice_writes_per_second: 1\n  choice_write_burst: 3"])),
                                 waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let dealer = try host.rawDealer()

@@ -2,6 +2,7 @@ import Foundation
 import IntentBus
 import PluginHost
 import Testing
+import IntentBusTestSupport
 
 /// `instances: N` and the idempotent retry, with the real host and real plugin
 /// processes (docs/lifecycle.md, "Instances").
@@ -32,7 +33,7 @@ struct InstancesEndToEndTests {
 
     @Test("three instances: six slow requests at once go two to each process (least loaded first)")
     func spreading() throws {
-        let host = try TestHost(plugins: testPlugin("multi", extra: ["instances: 3"]))
+        let host = try TestHost(TestManifest(.test("multi").instances(3)))
         defer { host.stop() }
         let pids = try readyInstances(host, "multi", count: 3)
         #expect(Set(pids).count == 3)
@@ -56,8 +57,9 @@ struct InstancesEndToEndTests {
 
     @Test("an idempotent request whose instance is killed is retried once on the other; a non-idempotent one gets plugin_crashed")
     func idempotentRetry() throws {
-        let host = try TestHost(plugins: testPlugin("pair", intents: ["TestIntent", "OtherIntent"],
-                                                   extra: ["instances: 2", "idempotent: [TestIntent]"]))
+        let pair = TestManifest.Plugin.test("pair", intents: ["TestIntent", "OtherIntent"]).instances(2)
+            .extra("idempotent: [TestIntent]")
+        let host = try TestHost(TestManifest(pair))
         defer { host.stop() }
         let pids = try readyInstances(host, "pair", count: 2)
         let dealer = try host.rawDealer()
@@ -96,7 +98,7 @@ struct InstancesEndToEndTests {
 
     @Test("one instance: an idempotent request is retried after the restart; twice killed, it fails")
     func retryAfterRestart() throws {
-        let host = try TestHost(plugins: testPlugin("solo", extra: ["idempotent: true"]), waitReady: ["solo"])
+        let host = try TestHost(TestManifest(.test("solo").extra("idempotent: true")), waitReady: ["solo"])
         defer { host.stop() }
         let first = try #require(try host.plugin("solo")?["pid"]?.intValue)
         let dealer = try host.rawDealer()

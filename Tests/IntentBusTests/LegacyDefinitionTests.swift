@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// Intent definition files: decoding, the checks with file:line:column, the built-in
 /// standard intents, format strings and parameter checking. Pure value code, no

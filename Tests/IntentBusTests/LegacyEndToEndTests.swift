@@ -1,20 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
-
-/// The LegacyTest plugin's manifest entry (YAML list item), with its definition file
-/// and, when given, the file it logs every phase call to.
-func legacyTestPlugin(_ id: String = "legacytest", callLog: String? = nil, definitions: Bool = true,
-                      extra: [String] = []) -> String {
-    var lines = [
-        "  - id: \(id)",
-        "    exec: \(Products.path("plugin-legacytest"))",
-        "    IntentsSupported: [ResolveIntent, CodeIntent, ConfirmIntent, TypesIntent, SecretIntent]",
-    ]
-    if definitions { lines.append("    definitions: [\(Products.root)/Tests/Plugins/definitions/legacytest.yaml]") }
-    if let callLog { lines += ["    env:", "      LEGACY_CALL_LOG: \(callLog)"] }
-    return (lines + extra.map { "    " + $0 }).joined(separator: "\n")
-}
+import IntentBusTestSupport
 
 /// Answers prompts from a script, recording each prompt and progress update.
 final class Conversation {
@@ -48,7 +35,7 @@ func calls(_ path: String) -> [String] {
 struct LegacyEndToEndTests {
     @Test("each resolution result: success, needsValue, notRequired, unsupported, confirmationRequired, disambiguation")
     func resolutionKinds() throws {
-        let host = try TestHost(plugins: legacyTestPlugin())
+        let host = try TestHost(TestManifest(.legacy()))
         defer { host.stop() }
         let client = try host.client()
 
@@ -121,7 +108,7 @@ struct LegacyEndToEndTests {
     func confirmPresentAndAbsent() throws {
         let dir = TempDir()
         let log = "\(dir.path)/calls.log"
-        let host = try TestHost(plugins: legacyTestPlugin(callLog: log), dir: dir)
+        let host = try TestHost(TestManifest(.legacy(callLog: log)), dir: dir)
         defer { host.stop() }
         let client = try host.client()
 
@@ -146,7 +133,7 @@ struct LegacyEndToEndTests {
 
     @Test("every generic response code, and a custom code with its German dialog")
     func responseCodes() throws {
-        let host = try TestHost(plugins: legacyTestPlugin())
+        let host = try TestHost(TestManifest(.legacy()))
         defer { host.stop() }
         let client = try host.client()
         let generic: [(String, Int64, Bool, String)] = [
@@ -187,7 +174,7 @@ struct LegacyEndToEndTests {
 
     @Test("progress updates reach the client before the final reply")
     func progress() throws {
-        let host = try TestHost(plugins: legacyTestPlugin())
+        let host = try TestHost(TestManifest(.legacy()))
         defer { host.stop() }
         let talk = Conversation()
         let reply = try host.client().send("CodeIntent", parameters: ["code": "inProgress", "progress": 3], onEvent: talk.handle)
@@ -199,7 +186,7 @@ struct LegacyEndToEndTests {
     func rejectedParameters() throws {
         let dir = TempDir()
         let log = "\(dir.path)/calls.log"
-        let host = try TestHost(plugins: legacyTestPlugin(callLog: log), dir: dir, waitReady: ["legacytest"])
+        let host = try TestHost(TestManifest(.legacy(callLog: log)), dir: dir, waitReady: ["legacytest"])
         defer { host.stop() }
         let client = try host.client()
         let cases: [(JSON, String)] = [
@@ -240,15 +227,11 @@ struct LegacyEndToEndTests {
                 - {name: done, success: true, formatString: "Got ${total}."}
                 - {name: done, success: false}
         """)
-        let manifest = dir.write("plugins.yaml", """
-        host:
-          state_dir: state
-        plugins:
-          - id: broken
-            exec: \(Products.path("plugin-legacytest"))
-            IntentsSupported: [BrokenIntent]
-            definitions: [defs/broken.yaml]
-        """)
+        let broken = TestManifest.Plugin.legacy("broken").with {
+            $0.intents = ["BrokenIntent"]
+            $0.definitions = ["defs/broken.yaml"]
+        }
+        let manifest = dir.write("plugins.yaml", TestManifest(broken).yaml)
         let result = runCommand(Products.path("intentbus"), ["host", "--config", manifest], timeout: 30)
         #expect(result.status == 6, "stdout: \(result.stdout)\nstderr: \(result.stderr)")
         #expect(result.stderr.contains("the intent definitions have 3 errors"), "\(result.stderr)")
@@ -260,8 +243,8 @@ struct LegacyEndToEndTests {
 
     @Test("a restricted intent is refused without the client credential and allowed with it")
     func restrictedIntent() throws {
-        let host = try TestHost(plugins: legacyTestPlugin(extra: ["IntentsRestrictedWhileLocked: [SecretIntent]"]),
-                                hostExtra: "  client_credential: open-sesame")
+        let host = try TestHost(TestManifest(.legacy().extra("IntentsRestrictedWhileLocked: [SecretIntent]"),
+                                             host: .init(clientCredential: "open-sesame")))
         defer { host.stop() }
         let client = try host.client()
         var options = RequestOptions()
@@ -284,7 +267,7 @@ struct LegacyEndToEndTests {
 
     @Test("an abandoned conversation expires with a clear final message; a late answer gets conversation_expired")
     func expiredConversation() throws {
-        let host = try TestHost(plugins: legacyTestPlugin(), hostExtra: "  conversation_timeout: 300ms")
+        let host = try TestHost(TestManifest(.legacy(), host: .init(conversationTimeout: "300ms")))
         defer { host.stop() }
         let ctx = ZMQContext()
         let dealer = try ZMQSocket(ctx, .dealer)
@@ -310,7 +293,7 @@ struct LegacyEndToEndTests {
 
     @Test("a legacy intent without a definition is refused with a clear error")
     func missingDefinition() throws {
-        let host = try TestHost(plugins: legacyTestPlugin(definitions: false))
+        let host = try TestHost(TestManifest(.legacy(definitions: false)))
         defer { host.stop() }
         let error = #expect(throws: ClientError.self) {
             _ = try host.client().send("ResolveIntent", parameters: ["kind": "success"]) { _ in nil }

@@ -1,24 +1,17 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// The legacy example plugins end to end: the FONIC balance plugin and the messenger.
 @Suite("Legacy examples end to end", .serialized)
 struct LegacyExamplesEndToEndTests {
     @Test("the FONIC balance plugin answers with its German format strings")
     func balancePlugin() throws {
-        let balance = """
-          - id: balance
-            exec: \(Products.path("plugin-balance"))
-            IntentsSupported: [StatusIntent, SwitchContractIntent, TopUpIntent]
-            IntentsRestrictedWhileLocked: [SwitchContractIntent]
-            definitions: [\(Products.root)/definitions/balance.yaml]
-        """
-        let host = try TestHost(plugins: balance + "\n" + balance.replacingOccurrences(of: "id: balance", with: "id: loggedout")
-                                    .replacingOccurrences(of: "[StatusIntent, SwitchContractIntent, TopUpIntent]", with: "[StatusIntent]")
-                                    .replacingOccurrences(of: "    IntentsRestrictedWhileLocked: [SwitchContractIntent]\n", with: "")
-                                + "\n    env: {BALANCE_LOGGED_OUT: \"1\"}",
-                                hostExtra: "  client_credential: s3cret")
+        let host = try TestHost(TestManifest(
+            .balance().extra("IntentsRestrictedWhileLocked: [SwitchContractIntent]"),
+            .balance("loggedout").with { $0.intents = ["StatusIntent"] }.env(["BALANCE_LOGGED_OUT": "1"]),
+            host: .init(clientCredential: "s3cret")))
         defer { host.stop() }
         let client = try host.client()
         var options = RequestOptions()
@@ -47,12 +40,7 @@ struct LegacyExamplesEndToEndTests {
 
     @Test("the messenger: three Alexes disambiguate, an empty message needs a value, progress while sending")
     func messenger() throws {
-        let host = try TestHost(plugins: """
-          - id: messenger
-            exec: \(Products.path("plugin-messenger"))
-            IntentsSupported: [INSendMessageIntent, MessageStatusIntent]
-            definitions: [\(Products.root)/definitions/messenger.yaml]
-        """)
+        let host = try TestHost(TestManifest(.messenger()))
         defer { host.stop() }
         let client = try host.client()
         // The old singular parameter is still taken, as a list of one, with a notice.

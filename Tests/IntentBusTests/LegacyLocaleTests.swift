@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// ICU separates a German amount from its `€` with a no-break space (U+00A0), as
 /// Apple's Foundation does; the expectations spell it out.
@@ -192,17 +193,13 @@ struct DialogLocaleEndToEndTests {
     @Test("CurrencyAmount, Decimal, Duration and Date render per the file's locale; Integer as written")
     func renderedDialogs() throws {
         let dir = TempDir()
-        var plugins: [String] = []
-        for (id, locale) in [("render-de", "de_DE"), ("render-en", "en_US"), ("render-neutral", nil)] {
-            let file = dir.write("defs/\(id).yaml", Self.renderDefinition(locale))
-            plugins.append("""
-              - id: \(id)
-                exec: \(Products.path("plugin-legacytest"))
-                IntentsSupported: [RenderIntent]
-                definitions: [\(file)]
-            """)
+        let plugins = [("render-de", "de_DE"), ("render-en", "en_US"), ("render-neutral", nil)].map { id, locale in
+            TestManifest.Plugin.legacy(id).with {
+                $0.intents = ["RenderIntent"]
+                $0.definitions = [dir.write("defs/\(id).yaml", Self.renderDefinition(locale))]
+            }
         }
-        let host = try TestHost(plugins: plugins.joined(separator: "\n"), dir: dir,
+        let host = try TestHost(TestManifest(plugins), dir: dir,
                                 waitReady: ["render-de", "render-en", "render-neutral"])
         defer { host.stop() }
         let client = try host.client()

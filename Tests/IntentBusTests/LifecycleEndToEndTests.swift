@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// Plugin lifecycle with the real host and real plugin processes (docs/lifecycle.md).
 @Suite("Plugin lifecycle, end to end", .serialized)
@@ -11,7 +12,7 @@ struct LifecycleEndToEndTests {
 
     @Test("a SIGSTOPped plugin is found hung within two heartbeats; its request gets plugin_hung; it is restarted")
     func frozenPlugin() throws {
-        let host = try TestHost(plugins: testPlugin("alpha", extra: ["heartbeat: 300ms"]), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha").heartbeat("300ms")), waitReady: ["alpha"])
         defer { host.stop() }
         let frozen = try pid(host, "alpha")
         let dealer = try host.rawDealer(receiveTimeoutMs: 5_000)
@@ -33,7 +34,7 @@ struct LifecycleEndToEndTests {
 
     @Test("a busy plugin is not mistaken for a hung one: a 1.5 s handler with a 300 ms heartbeat succeeds")
     func busyIsNotHung() throws {
-        let host = try TestHost(plugins: testPlugin("alpha", extra: ["heartbeat: 300ms"]), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha").heartbeat("300ms")), waitReady: ["alpha"])
         defer { host.stop() }
         let reply = try host.client().send("TestIntent", parameters: ["sleep_ms": 1_500]) { _ in nil }
         #expect(reply.succeeded)
@@ -42,7 +43,7 @@ struct LifecycleEndToEndTests {
 
     @Test("on demand: stopped until the first request, which waits for the handshake; stopped again when idle")
     func onDemand() throws {
-        let host = try TestHost(plugins: testPlugin("lazy", extra: ["activation: on-demand", "idle_timeout: 500ms"]))
+        let host = try TestHost(TestManifest(.test("lazy").extra("activation: on-demand", "idle_timeout: 500ms")))
         defer { host.stop() }
         #expect(try host.plugin("lazy")?["state"] == "stopped")
         let reply = try host.client().send("TestIntent", parameters: ["n": 1]) { _ in nil }
@@ -56,7 +57,7 @@ struct LifecycleEndToEndTests {
 
     @Test("SIGTERM drains: an open request still gets its reply, then the host exits")
     func drainOnSigterm() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), hostExtra: "  drain_timeout: 5s", waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha"), host: .init(extra: ["drain_timeout: 5s"])), waitReady: ["alpha"])
         defer { host.stop() }
         let dealer = try host.rawDealer(receiveTimeoutMs: 5_000)
         try dealer.send(WireMessage(kind: .request, requestId: "d", intent: "TestIntent", header: nil,
@@ -71,7 +72,7 @@ struct LifecycleEndToEndTests {
 
     @Test("CANCEL reaches a Swift handler: its task is cancelled")
     func cancelReachesTheHandler() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let dealer = try host.rawDealer(receiveTimeoutMs: 5_000)
         try dealer.send(WireMessage(kind: .request, requestId: "c", intent: "TestIntent", header: nil,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// Logs: never blocking on a stalled reader, JSON lines, and what the host keeps per plugin.
 @Suite("Logging", .serialized)
@@ -56,7 +57,7 @@ struct LoggingTests {
     func stalledStderr() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let manifest = dir.write("plugins.yaml", "host:\n  state_dir: state\nplugins:\n\(testPlugin("alpha"))\n")
+        let manifest = dir.write("plugins.yaml", TestManifest(.test("alpha")).yaml)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: intentbus)
         process.arguments = ["host", "--config", manifest, "--log-level", "debug"]
@@ -150,7 +151,11 @@ struct LoggingTests {
 
     @Test("a plugin that fails at start says why in `plugins` and `logs`; logs checks its arguments")
     func failingPluginSaysWhy() throws {
-        let host = try TestHost(plugins: """
+        // exec as a list (a shell line): a shape the builder does not write.
+        let host = try TestHost(yaml: """
+        host:
+          state_dir: state
+        plugins:
           - id: broken
             exec: [/bin/sh, -c, "echo 'cannot read /etc/broken.conf' >&2; exit 2"]
             IntentsSupported: [BrokenIntent]

@@ -2,6 +2,7 @@ import Foundation
 import IntentBus
 @testable import PluginHost
 import Testing
+@testable import IntentBusTestSupport
 
 /// MDP through the router core (CoreHarness: no socket, no process): an MDP client's
 /// request is an ordinary client request whose answers become one MDP reply, and an

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// Manifest files as files: syntax errors with positions, empty and missing files, drop-ins
 /// in order, paths and symlinks, the demo manifest.

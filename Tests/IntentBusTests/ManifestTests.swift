@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PluginHost
+import IntentBusTestSupport
 
 
 @Suite("Manifest loading")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// Migration maps a legacy request's parameters by name and by the type the legacy
 /// definition declares (when the host has one), not only by what the value looks like.
@@ -117,7 +118,7 @@ struct MigrationMappingTests {
               - {name: times, type: String}
               - {name: shout, type: Boolean}
         """)
-        let host = try TestHost(plugins: newStylePlugin("ns", extra: ["definitions: [\(definitions)]"]), dir: dir, waitReady: ["ns"])
+        let host = try TestHost(TestManifest(.newStyle("ns").definitions([definitions])), dir: dir, waitReady: ["ns"])
         defer { host.stop() }
         let reply = try host.client().send("LegacyGreetIntent", parameters: ["name": "Ada", "times": 2, "shout": "yes"]) { _ in nil }
         #expect(reply.header["handled_by"] == "GreetAppIntent")

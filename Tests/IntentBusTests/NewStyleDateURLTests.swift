@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 import PluginHost
+import IntentBusTestSupport
 
 /// End-to-end: `date` and `url` parameters (docs/protocol.md §9.1) through the real host
 /// and the real new-style test plugin (ScheduleIntent, with NEWSTYLE_DATES=1) and FocusFlow.
@@ -11,7 +12,7 @@ struct NewStyleDateURLTests {
 
     @Test("a date is normalised by the host and decoded into a Foundation Date; defaults apply; bad values are refused")
     func datesAndURLs() throws {
-        let host = try TestHost(plugins: newStylePlugin("ns", intents: Self.intents, env: ["NEWSTYLE_DATES": "1"]))
+        let host = try TestHost(TestManifest(.newStyle("ns", intents: Self.intents, env: ["NEWSTYLE_DATES": "1"])))
         defer { host.stop() }
         let client = try host.client()
 
@@ -50,7 +51,7 @@ struct NewStyleDateURLTests {
 
     @Test("a missing required date is asked with type date; the answer is checked like a given value")
     func missingDateAsked() throws {
-        let host = try TestHost(plugins: newStylePlugin("ns", intents: Self.intents, env: ["NEWSTYLE_DATES": "1"]))
+        let host = try TestHost(TestManifest(.newStyle("ns", intents: Self.intents, env: ["NEWSTYLE_DATES": "1"])))
         defer { host.stop() }
         let client = try host.client()
         var prompts: [Prompt] = []
@@ -103,7 +104,7 @@ struct NewStyleDateURLTests {
     func focusFlowDue() throws {
         let data = TempDir()
         defer { data.remove() }
-        let host = try TestHost(plugins: NewStyleExamplesTests.focusFlow(data: data.path))
+        let host = try TestHost(TestManifest(.focusFlow(data: data.path)))
         defer { host.stop() }
         let client = try host.client()
         let created = try client.send("CreateProjectIntent", parameters: ["name": "Thesis", "due": "2027-03-01"]) { _ in nil }

@@ -1,24 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
-
-/// A manifest entry for the new-style test plugin (Tests/Plugins/NewStyleTest).
-func newStylePlugin(_ id: String, intents: [String] = NewStyleTests.allIntents, env: [String: String] = [:],
-                    extra: [String] = []) -> String {
-    var lines = [
-        "  - id: \(id)",
-        "    name: New style \(id)",
-        "    exec: \(Products.path("plugin-newstyletest"))",
-        "    IntentsSupported: [\(intents.joined(separator: ", "))]",
-        "    timeout: 10s",
-    ]
-    if !env.isEmpty {
-        lines.append("    env:")
-        for (k, v) in env.sorted(by: { $0.key < $1.key }) { lines.append("      \(k): \"\(v)\"") }
-    }
-    lines += extra.map { "    " + $0 }
-    return lines.joined(separator: "\n")
-}
+import IntentBusTestSupport
 
 /// Sends a request and returns the bus error it ends with (or records an issue).
 func busError(_ body: () throws -> Void) -> BusError? {
@@ -36,12 +19,11 @@ func busError(_ body: () throws -> Void) -> BusError? {
 /// End-to-end: new-style intents through the real host and the real plugin process.
 @Suite("New-style handlers end to end", .serialized)
 struct NewStyleTests {
-    static let allIntents = ["DefaultsIntent", "RequiredIntent", "QuestionsIntent", "PickItemIntent", "SecretIntent",
-                             "GreetAppIntent", "LegacyGreetIntent", "LegacyFarewellIntent"]
+    static let allIntents = TestManifest.Plugin.newStyleIntents
 
     @Test("defaults are applied by the host, given values are checked against type and range")
     func defaultsAndRanges() throws {
-        let host = try TestHost(plugins: newStylePlugin("ns"))
+        let host = try TestHost(TestManifest(.newStyle("ns")))
         defer { host.stop() }
         let client = try host.client()
         let plain = try client.send("DefaultsIntent") { _ in nil }
@@ -80,7 +62,7 @@ struct NewStyleTests {
 
     @Test("a required parameter without a value is asked for first, with its dialog; a bad answer is refused")
     func requiredAskedFirst() throws {
-        let host = try TestHost(plugins: newStylePlugin("ns"))
+        let host = try TestHost(TestManifest(.newStyle("ns")))
         defer { host.stop() }
         let client = try host.client()
         var prompts: [Prompt] = []
@@ -119,7 +101,7 @@ struct NewStyleTests {
 
     @Test("mid-perform questions: value, confirmation of a parameter and of the intent, disambiguation")
     func midPerformQuestions() throws {
-        let host = try TestHost(plugins: newStylePlugin("ns"))
+        let host = try TestHost(TestManifest(.newStyle("ns")))
         defer { host.stop() }
         let client = try host.client()
 
@@ -181,7 +163,7 @@ struct NewStyleTests {
 
     @Test("a needs-value error asks for the value and runs perform() again from the start")
     func needsValueRestart() throws {
-        let host = try TestHost(plugins: newStylePlugin("ns"))
+        let host = try TestHost(TestManifest(.newStyle("ns")))
         defer { host.stop() }
         let client = try host.client()
         var prompts: [Prompt] = []
@@ -202,7 +184,7 @@ struct NewStyleTests {
 
     @Test("requiresAuthentication: refused without the credential, served with it")
     func authentication() throws {
-        let host = try TestHost(plugins: newStylePlugin("ns"), hostExtra: "  client_credential: s3cret")
+        let host = try TestHost(TestManifest(.newStyle("ns"), host: .init(clientCredential: "s3cret")))
         defer { host.stop() }
         let client = try host.client()
         let refused = busError { _ = try client.send("SecretIntent") { _ in nil } }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// End-to-end: entity queries over the bus, metadata checks at HELLO and in
 /// `intentbus validate`, migration from legacy names, and mixed plugins.
@@ -8,7 +9,7 @@ import IntentBus
 struct NewStyleEntityMigrationTests {
     @Test("ib.entities forwards suggestions, id lookups and text matches to the plugin that declares the entity")
     func entityQueries() throws {
-        let host = try TestHost(plugins: newStylePlugin("ns"), waitReady: ["ns"])
+        let host = try TestHost(TestManifest(.newStyle("ns")), waitReady: ["ns"])
         defer { host.stop() }
         let client = try host.client()
         func ids(_ body: JSON) -> [String] { body["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? [] }
@@ -37,7 +38,7 @@ struct NewStyleEntityMigrationTests {
 
     @Test("an entity parameter can be given by id, by {\"text\"}, or by text that needs disambiguation")
     func entityParameter() throws {
-        let host = try TestHost(plugins: newStylePlugin("ns"))
+        let host = try TestHost(TestManifest(.newStyle("ns")))
         defer { host.stop() }
         let client = try host.client()
         let byId = try client.send("PickItemIntent", parameters: ["item": "banana-3"]) { _ in nil }
@@ -64,10 +65,9 @@ struct NewStyleEntityMigrationTests {
 
     @Test("invalid metadata: the host rejects the plugin, and the log and `intentbus plugins` say why")
     func metadataRejected() throws {
-        let host = try TestHost(plugins: [
-            newStylePlugin("broken", intents: ["BrokenRangeIntent"], env: ["NEWSTYLE_BROKEN": "1"]),
-            newStylePlugin("noquery", intents: ["PickItemIntent"], env: ["NEWSTYLE_BROKEN": "noquery"]),
-        ].joined(separator: "\n"))
+        let host = try TestHost(TestManifest(
+            .newStyle("broken", intents: ["BrokenRangeIntent"], env: ["NEWSTYLE_BROKEN": "1"]),
+            .newStyle("noquery", intents: ["PickItemIntent"], env: ["NEWSTYLE_BROKEN": "noquery"])))
         defer { host.stop() }
         let broken = try host.waitForPlugin("broken", state: "failed")
         let reason = broken["reason"]?.stringValue ?? ""
@@ -93,11 +93,8 @@ struct NewStyleEntityMigrationTests {
     func validateCommand() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let manifest = dir.write("plugins.yaml", """
-        plugins:
-        \(newStylePlugin("broken", intents: ["BrokenRangeIntent"], env: ["NEWSTYLE_BROKEN": "1"]))
-        \(newStylePlugin("good"))
-        """)
+        let manifest = dir.write("plugins.yaml", TestManifest(
+            .newStyle("broken", intents: ["BrokenRangeIntent"], env: ["NEWSTYLE_BROKEN": "1"]), .newStyle("good")).yaml)
         let bad = runCommand(Products.path("intentbus"), ["validate", "--config", manifest, "broken"])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("error: broken: BrokenRangeIntent.minutes: default 500 is outside its range 5…180"))
@@ -123,7 +120,7 @@ struct NewStyleEntityMigrationTests {
 
     @Test("a migrated intent is reached by its legacy name; a parameter that doesn't map is reported, not dropped")
     func migration() throws {
-        let host = try TestHost(plugins: newStylePlugin("ns"))
+        let host = try TestHost(TestManifest(.newStyle("ns")))
         defer { host.stop() }
         let client = try host.client()
         let reply = try client.send("LegacyGreetIntent", parameters: ["name": "Ada", "times": 2, "shout": true]) { _ in nil }
@@ -157,10 +154,10 @@ struct NewStyleEntityMigrationTests {
 
     @Test("legacy-era and new-style handlers side by side in one plugin; rolling a migration back keeps the legacy handler")
     func sideBySide() throws {
-        let host = try TestHost(plugins: [
-            newStylePlugin("mixed"),
-            newStylePlugin("rolledback", intents: ["LegacyGreetIntent", "DefaultsIntent"], env: ["NEWSTYLE_NO_MIGRATION": "1"]),
-        ].joined(separator: "\n"), waitReady: ["mixed", "rolledback"])
+        let host = try TestHost(TestManifest(
+            .newStyle("mixed"),
+            .newStyle("rolledback", intents: ["LegacyGreetIntent", "DefaultsIntent"], env: ["NEWSTYLE_NO_MIGRATION": "1"])),
+                                waitReady: ["mixed", "rolledback"])
         defer { host.stop() }
         let client = try host.client()
         let mixed = try #require(try host.plugin("mixed"))

@@ -1,25 +1,16 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// End-to-end: the FocusFlow and Cart example plugins.
 @Suite("New-style example plugins", .serialized)
 struct NewStyleExamplesTests {
-    static func focusFlow(data: String) -> String {
-        """
-          - id: focusflow
-            exec: \(Products.path("plugin-focusflow"))
-            IntentsSupported: [StartFocusSessionIntent, OpenProjectIntent, SearchProjectsIntent, CreateProjectIntent]
-            env:
-              FOCUSFLOW_DATA: \(data)
-        """
-    }
-
     @Test("FocusFlow: the default session length, the range, a long session confirmed, projects by text and search")
     func focusFlow() throws {
         let data = TempDir()
         defer { data.remove() }
-        let host = try TestHost(plugins: Self.focusFlow(data: data.path))
+        let host = try TestHost(TestManifest(.focusFlow(data: data.path)))
         defer { host.stop() }
         let client = try host.client()
         let start = try client.send("StartFocusSessionIntent") { _ in nil }
@@ -58,7 +49,7 @@ struct NewStyleExamplesTests {
         var firstIds: [String] = []
         var createdId: String?
         do {
-            let host = try TestHost(plugins: Self.focusFlow(data: data.path), waitReady: ["focusflow"])
+            let host = try TestHost(TestManifest(.focusFlow(data: data.path)), waitReady: ["focusflow"])
             defer { host.stop() }
             let all = try host.client().control("ib.entities", ["entity": "ProjectEntity", "query": "all"])
             firstIds = all["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
@@ -67,7 +58,7 @@ struct NewStyleExamplesTests {
         }
         #expect(firstIds.count == 4)
         let id = try #require(createdId)
-        let host = try TestHost(plugins: Self.focusFlow(data: data.path), waitReady: ["focusflow"])
+        let host = try TestHost(TestManifest(.focusFlow(data: data.path)), waitReady: ["focusflow"])
         defer { host.stop() }
         let again = try host.client().control("ib.entities", ["entity": "ProjectEntity", "query": "ids", "ids": .array((firstIds + [id]).map { .string($0) })])
         #expect(again["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == firstIds + [id])
@@ -75,21 +66,9 @@ struct NewStyleExamplesTests {
         #expect(open.body["dialog"] == "Opened Thesis.")
     }
 
-    /// The cart plugin's manifest entry, with its legacy definitions; `env` lines are
-    /// appended as they are.
-    static func cart(_ env: String = "", intents: String = "ShowCartIntent, ShowCartAppIntent, AddToCartIntent") -> String {
-        """
-          - id: cart
-            exec: \(Products.path("plugin-cart"))
-            IntentsSupported: [\(intents)]
-            definitions: [\(Products.root)/definitions/cart.yaml]
-        \(env)
-        """
-    }
-
     @Test("Cart: AddToCartIntent is a real legacy intent: resolve, confirm and handle, with response-code dialogs")
     func cartLegacyHalf() throws {
-        let host = try TestHost(plugins: Self.cart(), waitReady: ["cart"])
+        let host = try TestHost(TestManifest(.cart()), waitReady: ["cart"])
         defer { host.stop() }
         let styles = try #require(try host.plugin("cart"))["styles"]
         #expect(styles?["AddToCartIntent"] == "legacy")
@@ -140,7 +119,7 @@ struct NewStyleExamplesTests {
 
     @Test("Cart: ShowCartIntent runs the migrated handler and reports includeSaved; CART_MIGRATION=off rolls it back to the legacy handler")
     func cartMigration() throws {
-        let host = try TestHost(plugins: Self.cart())
+        let host = try TestHost(TestManifest(.cart()))
         defer { host.stop() }
         let client = try host.client()
         let added = try client.send("AddToCartIntent", parameters: ["customer": "ada", "item": "Mug"]) { _ in nil }
@@ -170,8 +149,8 @@ struct NewStyleExamplesTests {
 
         // Rolled back: the legacy handler serves ShowCartIntent again through the
         // legacy flow, includeSaved included, with the definition's dialogs.
-        let rolledBack = try TestHost(plugins: Self.cart("    env:\n      CART_MIGRATION: \"off\"\n",
-                                                         intents: "ShowCartIntent, AddToCartIntent"), waitReady: ["cart"])
+        let cart = TestManifest.Plugin.cart(intents: ["ShowCartIntent", "AddToCartIntent"]).env(["CART_MIGRATION": "off"])
+        let rolledBack = try TestHost(TestManifest(cart), waitReady: ["cart"])
         defer { rolledBack.stop() }
         #expect(try rolledBack.plugin("cart")?["styles"]?["ShowCartIntent"] == "legacy")
         let legacyClient = try rolledBack.client()
@@ -190,13 +169,9 @@ struct NewStyleExamplesTests {
         #expect(unknown?.code == .invalidParameters)
     }
 
-    static func chat() -> String {
-        "  - id: chat\n    name: Chat\n    exec: \(Products.path("plugin-chat"))\n    IntentsSupported: [INSendMessageIntent]"
-    }
-
     @Test("Chat: a new-style INSendMessageIntent: sends with a message id, asks for what is missing, confirms long messages")
     func chat() throws {
-        let host = try TestHost(plugins: Self.chat(), waitReady: ["chat"])
+        let host = try TestHost(TestManifest(.chat().named("Chat")), waitReady: ["chat"])
         defer { host.stop() }
         #expect(try host.plugin("chat")?["styles"]?["INSendMessageIntent"] == "new")
         let client = try host.client()

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 import PluginHost
+import IntentBusTestSupport
 
 /// End-to-end: new-style list parameters (`[TestItem]`, `[String]?`, `[Int]` with a range;
 /// docs/protocol.md §9.1) through the real host and the real new-style test plugin
@@ -12,7 +13,7 @@ struct NewStyleListTests {
 
     @Test("an entity list is resolved item by item, each ambiguous item asked about in order; every item is checked")
     func entityList() throws {
-        let host = try TestHost(plugins: newStylePlugin("ns", intents: Self.intents, env: ["NEWSTYLE_LISTS": "1"]))
+        let host = try TestHost(TestManifest(.newStyle("ns", intents: Self.intents, env: ["NEWSTYLE_LISTS": "1"])))
         defer { host.stop() }
         let client = try host.client()
 
@@ -67,7 +68,7 @@ struct NewStyleListTests {
 
     @Test("inRange on an optional: absent is fine, a given value is checked; a list of optional numbers too")
     func optionalRanges() throws {
-        let host = try TestHost(plugins: newStylePlugin("ns", intents: Self.intents, env: ["NEWSTYLE_LISTS": "1"]))
+        let host = try TestHost(TestManifest(.newStyle("ns", intents: Self.intents, env: ["NEWSTYLE_LISTS": "1"])))
         defer { host.stop() }
         let client = try host.client()
         let none = try client.send("PauseIntent") { _ in nil }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// `host.defaults` in the manifest: checked against the plugins with file:line:column.
 @Suite("Preset defaults in the manifest")

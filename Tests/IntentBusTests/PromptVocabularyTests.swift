@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 import PluginHost
+import IntentBusTestSupport
 
 /// One prompt vocabulary (docs/protocol.md §4.4 "Parameter fields"): a legacy value
 /// question (FONIC's TopUpIntent, German) and a new-style one (LevelIntent) carry the same
@@ -9,19 +10,14 @@ import PluginHost
 /// plugins, real sockets.
 @Suite("One prompt vocabulary, end to end", .serialized)
 struct PromptVocabularyTests {
-    static let plugins = """
-      - id: balance
-        exec: \(Products.path("plugin-balance"))
-        IntentsSupported: [StatusIntent, SwitchContractIntent, TopUpIntent]
-        definitions: [\(Products.root)/definitions/balance.yaml]
-    """ + "\n" + newStylePlugin("ns", intents: NewStyleListTests.intents, env: ["NEWSTYLE_LISTS": "1"])
+    static let plugins = TestManifest(.balance(), .newStyle("ns", intents: NewStyleListTests.intents, env: ["NEWSTYLE_LISTS": "1"]))
 
     /// The fields every value question about a ranged integer carries, in both styles.
     static let shared: Set<String> = ["kind", "parameter", "dialog", "type", "type_title", "minimum", "maximum", "range"]
 
     @Test("value questions: same type names and range fields (integers stay integers); the type title in the definition's language")
     func valueQuestions() throws {
-        let host = try TestHost(plugins: Self.plugins, waitReady: ["balance", "ns"])
+        let host = try TestHost(Self.plugins, waitReady: ["balance", "ns"])
         defer { host.stop() }
         let client = try host.client()
 
@@ -48,7 +44,7 @@ struct PromptVocabularyTests {
 
     @Test("after a type error the question shows the new reason, not the previous one")
     func reaskShowsNewReason() throws {
-        let host = try TestHost(plugins: Self.plugins, waitReady: ["balance"])
+        let host = try TestHost(Self.plugins, waitReady: ["balance"])
         defer { host.stop() }
         let client = try host.client()
         // 7 is not a multiple of five (unsupported, with its reason), "viel" is not an
@@ -69,7 +65,7 @@ struct PromptVocabularyTests {
 
     @Test("invalid_parameters has the same details in both styles; new-style enums take display names")
     func invalidParametersAndEnums() throws {
-        let host = try TestHost(plugins: Self.plugins, waitReady: ["balance", "ns"])
+        let host = try TestHost(Self.plugins, waitReady: ["balance", "ns"])
         defer { host.stop() }
         let client = try host.client()
         let legacy = try #require(busError { _ = try client.send("TopUpIntent", parameters: ["amount": 500]) { _ in nil } })

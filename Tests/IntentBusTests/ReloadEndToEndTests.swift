@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// Hot reload with the real host and real plugin processes (docs/lifecycle.md, "Hot
 /// reload"): a drop-in appearing, changing, going or broken; SIGHUP and `intentbus reload`.
@@ -13,13 +14,8 @@ struct ReloadEndToEndTests {
     }
 
     /// A drop-in with one test plugin claiming `intent`.
-    private func dropIn(_ id: String, intent: String, extraEnv: String = "") -> String {
-        """
-        id: \(id)
-        exec: \(Products.path("plugin-testplugin"))
-        IntentsSupported: [\(intent)]
-        env: {TEST_INTENTS: \(intent)\(extraEnv)}
-        """
+    private func dropIn(_ id: String, intent: String, env: [String: String] = [:]) -> String {
+        TestManifest.Plugin.test(id, intents: [intent], env: env).dropIn
     }
 
     /// Sends a slow request on a raw socket; the reply is read later.
@@ -36,7 +32,7 @@ struct ReloadEndToEndTests {
 
     @Test("a drop-in that appears is started; another plugin keeps its pid and its open request gets its reply")
     func dropInAppears() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let alphaPid = try pid(host, "alpha")
         let open = try openRequest(host, id: "kept", intent: "TestIntent", sleepMs: 1_500)
@@ -57,7 +53,7 @@ struct ReloadEndToEndTests {
 
     @Test("an invalid drop-in is rejected with file:line:col, in the log and in reload's answer; the old configuration serves")
     func invalidDropInRejected() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let alphaPid = try pid(host, "alpha")
         _ = host.dir.write("plugins.d/30-bad.yaml", "id: bad\nexec: \(Products.path("plugin-testplugin"))\nIntentsSupported: 7\n")
@@ -82,7 +78,7 @@ struct ReloadEndToEndTests {
     func dropInGoes() throws {
         let dir = TempDir()
         _ = dir.write("plugins.d/20-beta.yaml", dropIn("beta", intent: "BetaIntent"))
-        let host = try TestHost(plugins: testPlugin("alpha"), dir: dir, waitReady: ["alpha", "beta"])
+        let host = try TestHost(TestManifest(.test("alpha")), dir: dir, waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let alphaPid = try pid(host, "alpha")
         let betaPid = pid_t(try pid(host, "beta"))
@@ -106,16 +102,15 @@ struct ReloadEndToEndTests {
     func changedEntryAndHostSetting() throws {
         let dir = TempDir()
         _ = dir.write("plugins.d/20-beta.yaml", dropIn("beta", intent: "BetaIntent"))
-        let host = try TestHost(plugins: testPlugin("alpha"), dir: dir, waitReady: ["alpha", "beta"])
+        let host = try TestHost(TestManifest(.test("alpha")), dir: dir, waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let alphaPid = try pid(host, "alpha")
         let betaPid = try pid(host, "beta")
         // Change the drop-in and the main manifest's host section, then reload by hand
         // (the drop-in's own change reloads too; either way beta restarts once).
-        _ = dir.write("plugins.d/20-beta.yaml", dropIn("beta", intent: "BetaIntent", extraEnv: ", COLOUR: blue"))
+        _ = dir.write("plugins.d/20-beta.yaml", dropIn("beta", intent: "BetaIntent", env: ["COLOUR": "blue"]))
         try host.waitForPlugin("beta", state: "ready", notPid: betaPid, seconds: 10)
-        let manifest = try String(contentsOfFile: host.manifestPath, encoding: .utf8)
-        try manifest.replacingOccurrences(of: "state_dir: state", with: "state_dir: state\n  conversation_timeout: 30s")
+        try TestManifest(.test("alpha"), host: .init(conversationTimeout: "30s")).yaml
             .write(toFile: host.manifestPath, atomically: true, encoding: .utf8)
         kill(host.process.processIdentifier, SIGHUP)
         #expect(host.logEventually(contains: "reload (SIGHUP): needs a host restart: host.conversation_timeout (2 unchanged)"), "\(host.log)")
@@ -131,7 +126,7 @@ struct ReloadEndToEndTests {
 
     @Test("an mdp_worker entry added by a reload is reported as needing a host restart, and nothing is spawned for it")
     func majordomoEntryNeedsRestart() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), hostExtra: "  mdp: ipc://state/mdp.sock", waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha"), host: .init(extra: ["mdp: ipc://state/mdp.sock"])), waitReady: ["alpha"])
         defer { host.stop() }
         _ = host.dir.write("plugins.d/30-workers.yaml", """
         id: workers

@@ -2,13 +2,14 @@ import Foundation
 import IntentBus
 @testable import PluginHost
 import Testing
+@testable import IntentBusTestSupport
 
 /// The router core on its own: events in, effects out, a clock the test moves. No
 /// process is spawned and no socket is opened (CoreHarness records both).
 @Suite("Router core")
 struct RouterCoreTests {
-    private func ready(_ plugins: [(id: String, intents: [String])], host: String = "") throws -> CoreHarness {
-        let h = try CoreHarness(manifest: coreManifest(plugins, host: host))
+    private func ready(_ plugins: [(id: String, intents: [String])], host: [String] = []) throws -> CoreHarness {
+        let h = try CoreHarness(.core(plugins.map { .core($0.id, intents: $0.intents) }, host: host))
         for p in plugins { h.hello(p.id, intents: p.intents) }
         _ = h.take()
         return h
@@ -20,7 +21,7 @@ struct RouterCoreTests {
 
     @Test("start spawns each enabled plugin with a token; HELLO with it gets WELCOME, with another gets REJECT")
     func handshake() throws {
-        let h = try CoreHarness(manifest: coreManifest([("a", ["I"]), ("b", ["J"])]))
+        let h = try CoreHarness(.core([.core("a", intents: ["I"]), .core("b", intents: ["J"])]))
         #expect(h.spawned.map(\.id) == ["a", "b"])
         h.hello("a", intents: ["I"])
         #expect(h.take().map(\.msg.kind) == [.welcome])
@@ -48,7 +49,7 @@ struct RouterCoreTests {
 
     @Test("a request for a plugin still starting waits for its HELLO, within its own deadline")
     func heldUntilReady() throws {
-        let h = try CoreHarness(manifest: coreManifest([("a", ["I"])]))
+        let h = try CoreHarness(.core([.core("a", intents: ["I"])]))
         h.client("c", .request, "early")
         #expect(h.take().isEmpty)
         h.hello("a", intents: ["I"])
@@ -62,7 +63,7 @@ struct RouterCoreTests {
 
     @Test("admission: unknown intent, duplicate id (REFUSED), bad header, per-client cap, a client that is not reading")
     func admission() throws {
-        let h = try ready([("a", ["I"])], host: "  limits:\n    max_open_per_client: 2")
+        let h = try ready([("a", ["I"])], host: ["limits:\n  max_open_per_client: 2"])
         h.client("c", .request, "u", "Nope")
         #expect(BusError(json: try finals(h.take())[0].bodyJSON()).code == .unknownIntent)
         h.client("c", .request, "r1")
@@ -93,7 +94,7 @@ struct RouterCoreTests {
         h.client("c", .request, "f", header: ["choice": "fail"])
         #expect(BusError(json: try finals(h.take())[0].bodyJSON()).code == .choiceRequired)
 
-        let p = try ready([("a", ["I"]), ("b", ["I"])], host: "  defaults:\n    I: b")
+        let p = try ready([("a", ["I"]), ("b", ["I"])], host: ["defaults:\n  I: b"])
         p.client("c", .request, "d")
         #expect(p.lastRequest(to: "b") != nil)
     }
@@ -155,7 +156,7 @@ struct RouterCoreTests {
     func exactlyOneFinal() throws {
         var rng = SeededGenerator(seed: 0x1B_2026)
         for round in 0..<40 {
-            let h = try ready([("a", ["I"]), ("b", ["I", "J"])], host: "  conversation_timeout: 1s")
+            let h = try ready([("a", ["I"]), ("b", ["I", "J"])], host: ["conversation_timeout: 1s"])
             // Each REQUEST under an id that is not open must get exactly one final answer;
             // one under an open id is REFUSED and gets none of its own.
             var expected: [String: Int] = [:]

@@ -2,14 +2,16 @@ import Foundation
 import IntentBus
 @testable import PluginHost
 import Testing
+@testable import IntentBusTestSupport
 
 /// Plugin lifecycle in the router core (docs/lifecycle.md), with recorded effects and a
 /// test clock: hang detection, on-demand start and idle stop, the breaker, drain, and
 /// run-time restart/disable/enable.
 @Suite("Router core: plugin lifecycle")
 struct RouterLifecycleTests {
-    private func manifest(_ extra: String, host: String = "") -> String {
-        "host:\n  state_dir: /nonexistent/core-test/state\n\(host)\nplugins:\n  - id: a\n    exec: /bin/true\n    IntentsSupported: [I]\n    timeout: 10s\n" + extra
+    /// One plugin `a` claiming `I`, changed by `change`.
+    private func manifest(host: [String] = [], _ change: (inout TestManifest.Plugin) -> Void = { _ in }) -> TestManifest {
+        .core([TestManifest.Plugin.core("a", intents: ["I"], timeout: "10s").with(change)], host: host)
     }
 
     private func code(_ msg: WireMessage) -> ErrorCode? {
@@ -20,7 +22,7 @@ struct RouterLifecycleTests {
 
     @Test("a frozen plugin is found within two heartbeat intervals: plugin_hung, SIGTERM, SIGKILL, and a restart")
     func hangDetection() throws {
-        let h = try CoreHarness(manifest: manifest("    heartbeat: 1s\n"))
+        let h = try CoreHarness(manifest { $0.heartbeat = "1s" })
         h.hello("a", intents: ["I"])
         h.client("c", .request, "r")
         _ = h.take()
@@ -44,7 +46,7 @@ struct RouterLifecycleTests {
 
     @Test("on demand: not started with the host; the first request starts it and is delivered after HELLO; idle stops it")
     func onDemand() throws {
-        let h = try CoreHarness(manifest: manifest("    activation: on-demand\n    idle_timeout: 2s\n"))
+        let h = try CoreHarness(manifest { $0.extra = ["activation: on-demand", "idle_timeout: 2s"] })
         #expect(h.spawned.isEmpty)
         h.client("c", .request, "first")
         #expect(h.spawned.map(\.id) == ["a"])
@@ -62,7 +64,7 @@ struct RouterLifecycleTests {
 
     @Test("the breaker opens after crash_limit crashes, fails requests fast, and closes after a successful half-open start")
     func breaker() throws {
-        let h = try CoreHarness(manifest: manifest("    crash_limit: 2\n    breaker_cooldown: 5s\n"))
+        let h = try CoreHarness(manifest { $0.extra = ["crash_limit: 2", "breaker_cooldown: 5s"] })
         for _ in 0..<2 {
             h.core.handle(.pluginExited(index: 0, pid: h.spawned.last!.pid, status: .exited(1)))
             h.advance(milliseconds: 300)
@@ -80,7 +82,7 @@ struct RouterLifecycleTests {
 
     @Test("SIGTERM drains: new requests get shutting_down, open ones finish, then DISCONNECT; a second signal cuts it short")
     func drain() throws {
-        let h = try CoreHarness(manifest: manifest("", host: "  drain_timeout: 5s"))
+        let h = try CoreHarness(manifest(host: ["drain_timeout: 5s"]))
         h.hello("a", intents: ["I"])
         h.client("c", .request, "open")
         let req = try #require(h.lastRequest(to: "a"))
@@ -93,7 +95,7 @@ struct RouterLifecycleTests {
         #expect(after.contains { $0.to == "c" && $0.msg.kind == .reply }, "the open request finished")
         #expect(after.contains { $0.to == "a" && $0.msg.kind == .disconnect }, "then the plugins were stopped")
 
-        let g = try CoreHarness(manifest: manifest("", host: "  drain_timeout: 5s"))
+        let g = try CoreHarness(manifest(host: ["drain_timeout: 5s"]))
         g.hello("a", intents: ["I"])
         g.client("c", .request, "open")
         _ = g.take()
@@ -104,7 +106,7 @@ struct RouterLifecycleTests {
 
     @Test("restart, disable and enable at run time")
     func runTimeControl() throws {
-        let h = try CoreHarness(manifest: manifest(""))
+        let h = try CoreHarness(manifest())
         h.hello("a", intents: ["I"])
         _ = h.take()
         h.client("c", .request, "d", "ib.plugins.disable", body: ["plugin": "a"])

@@ -1,16 +1,16 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// End-to-end: the real `intentbus host`, real plugin processes, real ipc sockets.
 @Suite("Routing end to end", .serialized)
 struct RoutingEndToEndTests {
     @Test("a request reaches the plugin that claims the intent")
     func routesToTheRightPlugin() throws {
-        let host = try TestHost(plugins: [
-            testPlugin("alpha", intents: ["AlphaIntent"]),
-            testPlugin("beta", intents: ["BetaIntent"]),
-        ].joined(separator: "\n"))
+        let host = try TestHost(TestManifest(
+            .test("alpha", intents: ["AlphaIntent"]),
+            .test("beta", intents: ["BetaIntent"])))
         defer { host.stop() }
         let client = try host.client()
         let a = try client.send("AlphaIntent", parameters: ["x": 1]) { _ in nil }
@@ -25,7 +25,7 @@ struct RoutingEndToEndTests {
 
     @Test("an unknown intent gets unknown_intent, naming the intent")
     func unknownIntent() throws {
-        let host = try TestHost(plugins: testPlugin("alpha", intents: ["AlphaIntent"]))
+        let host = try TestHost(TestManifest(.test("alpha", intents: ["AlphaIntent"])))
         defer { host.stop() }
         let error = #expect(throws: ClientError.self) {
             _ = try host.client().send("NoSuchIntent") { _ in nil }
@@ -37,10 +37,9 @@ struct RoutingEndToEndTests {
 
     @Test("several claimants: choice_required lists every candidate, in id order, whatever the manifest order")
     func choiceRequired() throws {
-        let host = try TestHost(plugins: [
-            testPlugin("zulu", intents: ["SharedIntent"]),
-            testPlugin("alpha", intents: ["SharedIntent"]),
-        ].joined(separator: "\n"), waitReady: ["zulu", "alpha"])
+        let host = try TestHost(TestManifest(
+            .test("zulu", intents: ["SharedIntent"]),
+            .test("alpha", intents: ["SharedIntent"])), waitReady: ["zulu", "alpha"])
         defer { host.stop() }
         let client = try host.client()
         var options = RequestOptions()
@@ -62,7 +61,7 @@ struct RoutingEndToEndTests {
 
     @Test("a plugin that does not answer in time: the client gets timeout, and the host carries on")
     func timeout() throws {
-        let host = try TestHost(plugins: testPlugin("slow", timeout: "300ms"))
+        let host = try TestHost(TestManifest(.test("slow", timeout: "300ms")))
         defer { host.stop() }
         let client = try host.client()
         let error = #expect(throws: ClientError.self) {
@@ -77,7 +76,7 @@ struct RoutingEndToEndTests {
 
     @Test("a crash with requests in flight: each gets exactly one plugin_crashed, then the plugin is restarted")
     func crashInFlight() throws {
-        let host = try TestHost(plugins: testPlugin("crashy"), waitReady: ["crashy"])
+        let host = try TestHost(TestManifest(.test("crashy")), waitReady: ["crashy"])
         defer { host.stop() }
         let firstPid = try #require(try host.plugin("crashy")?["pid"]?.intValue)
 
@@ -117,7 +116,7 @@ struct RoutingEndToEndTests {
 
     @Test("a plugin presenting the wrong token is rejected, and its intents say why")
     func badTokenRejected() throws {
-        let host = try TestHost(plugins: testPlugin("impostor", env: ["TEST_BAD_TOKEN": "1"]))
+        let host = try TestHost(TestManifest(.test("impostor", env: ["TEST_BAD_TOKEN": "1"])))
         defer { host.stop() }
         // It never becomes ready; the host logs the rejection.
         #expect(host.logEventually(contains: "rejected HELLO from plugin impostor: the token is wrong"))
@@ -128,7 +127,7 @@ struct RoutingEndToEndTests {
 
     @Test("malformed frames get bad_frame errors and the host keeps serving")
     func malformedFrames() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"))
+        let host = try TestHost(TestManifest(.test("alpha")))
         defer { host.stop() }
         let dealer = try host.rawDealer(receiveTimeoutMs: 5000)
 
@@ -173,12 +172,8 @@ struct RoutingEndToEndTests {
 
     @Test("a missing plugin binary: the host starts anyway, and the intent's requests say why")
     func missingBinary() throws {
-        let host = try TestHost(plugins: """
-          - id: ghost
-            exec: /nonexistent/plugin-ghost
-            IntentsSupported: [GhostIntent]
-        \(testPlugin("alpha"))
-        """)
+        let ghost = TestManifest.Plugin(id: "ghost", exec: "/nonexistent/plugin-ghost", intents: ["GhostIntent"])
+        let host = try TestHost(TestManifest(ghost, .test("alpha")))
         defer { host.stop() }
         let error = #expect(throws: ClientError.self) {
             _ = try host.client().send("GhostIntent") { _ in nil }
@@ -192,7 +187,7 @@ struct RoutingEndToEndTests {
 
     @Test("prompts from a plugin are relayed and answered; progress arrives before the reply")
     func promptAndProgress() throws {
-        let host = try TestHost(plugins: testPlugin("asker"))
+        let host = try TestHost(TestManifest(.test("asker")))
         defer { host.stop() }
         var progress: [String] = []
         var prompts: [Prompt] = []
@@ -209,7 +204,7 @@ struct RoutingEndToEndTests {
 
     @Test("an ANSWER with no open conversation is refused with conversation_expired, never a final ERROR")
     func answerWithoutQuestion() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"))
+        let host = try TestHost(TestManifest(.test("alpha")))
         defer { host.stop() }
         let dealer = try host.rawDealer(receiveTimeoutMs: 5000)
         try dealer.send(WireMessage(kind: .answer, requestId: "nope", intent: "", header: nil, body: ["value": 1]).frames)
@@ -221,7 +216,7 @@ struct RoutingEndToEndTests {
 
     @Test("a REQ client works too: the host echoes its delimiter")
     func reqClient() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"))
+        let host = try TestHost(TestManifest(.test("alpha")))
         defer { host.stop() }
         let ctx = ZMQContext()
         let req = try ZMQSocket(ctx, .req)
@@ -239,7 +234,7 @@ struct RoutingEndToEndTests {
 struct ClientMisbehaviourTests {
     @Test("a client that vanishes with a request in flight: the reply is dropped, the host keeps serving")
     func vanishingClient() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         do {
             let dealer = try host.rawDealer()
@@ -256,7 +251,7 @@ struct ClientMisbehaviourTests {
 
     @Test("a request id reused while open is REFUSED (duplicate_request); the first still gets its one answer")
     func duplicateRequestId() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
         for _ in 0..<2 {
@@ -277,7 +272,7 @@ struct ClientMisbehaviourTests {
 
     @Test("an ANSWER before any prompt is REFUSED (unexpected_answer); the request's one final is its REPLY")
     func strayAnswer() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
         try dealer.send(WireMessage(kind: .request, requestId: "s1", intent: "TestIntent",
@@ -295,7 +290,7 @@ struct ClientMisbehaviourTests {
 
     @Test("CANCEL ends a request with exactly one cancelled error")
     func cancel() throws {
-        let host = try TestHost(plugins: testPlugin("alpha"), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
         defer { host.stop() }
         let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
         try dealer.send(WireMessage(kind: .request, requestId: "c1", intent: "TestIntent",

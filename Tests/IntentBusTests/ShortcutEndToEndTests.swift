@@ -1,48 +1,22 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
-/// Manifest entries for the shortcut tests.
+/// Manifest entries for the shortcut tests: the spoken names matter here.
 enum ShortcutFixtures {
-    static func focusFlow(data: String) -> String {
-        """
-          - id: focusflow
-            name: FocusFlow
-            synonyms: [Focus Flow]
-            exec: \(Products.path("plugin-focusflow"))
-            IntentsSupported: [StartFocusSessionIntent, OpenProjectIntent, SearchProjectsIntent, CreateProjectIntent]
-            env:
-              FOCUSFLOW_DATA: \(data)
-        """
+    static func focusFlow(data: String) -> TestManifest.Plugin {
+        .focusFlow(data: data).with { $0.name = "FocusFlow"; $0.synonyms = ["Focus Flow"] }
     }
 
-    static let balance = """
-      - id: balance
-        name: FONIC Guthaben
-        synonyms: [FONIC]
-        exec: \(Products.path("plugin-balance"))
-        IntentsSupported: [StatusIntent, SwitchContractIntent, TopUpIntent]
-        definitions: [\(Products.root)/definitions/balance.yaml]
-    """
+    static let balance = TestManifest.Plugin.balance().with { $0.name = "FONIC Guthaben"; $0.synonyms = ["FONIC"] }
 
-    static let cart = """
-      - id: cart
-        name: Cart
-        exec: \(Products.path("plugin-cart"))
-        IntentsSupported: [ShowCartIntent, ShowCartAppIntent, AddToCartIntent]
-        definitions: [\(Products.root)/definitions/cart.yaml]
-    """
+    static let cart = TestManifest.Plugin.cart().named("Cart")
 
     /// The new-style test plugin declaring `shortcuts` (JSON) as given.
-    static func newStyle(_ id: String = "newstyle", name: String = "Tester", shortcuts: String) -> String {
-        """
-          - id: \(id)
-            name: \(name)
-            exec: \(Products.path("plugin-newstyletest"))
-            IntentsSupported: [DefaultsIntent, RequiredIntent, QuestionsIntent, PickItemIntent, SecretIntent, GreetAppIntent, LegacyGreetIntent]
-            env:
-              NEWSTYLE_SHORTCUTS: '\(shortcuts)'
-        """
+    static func newStyle(_ id: String = "newstyle", name: String = "Tester", shortcuts: String) -> TestManifest.Plugin {
+        .newStyle(id, intents: Array(TestManifest.Plugin.newStyleIntents.dropLast()), env: ["NEWSTYLE_SHORTCUTS": shortcuts])
+            .named(name).timeout(nil)
     }
 }
 
@@ -66,7 +40,7 @@ struct ShortcutEndToEndTests {
     func sayFocusFlowAndFonic() throws {
         let data = TempDir()
         defer { data.remove() }
-        let host = try TestHost(plugins: ShortcutFixtures.focusFlow(data: data.path) + "\n" + ShortcutFixtures.balance,
+        let host = try TestHost(TestManifest(ShortcutFixtures.focusFlow(data: data.path), ShortcutFixtures.balance),
                                 waitReady: ["focusflow", "balance"])
         defer { host.stop() }
         let client = try host.client()
@@ -106,7 +80,7 @@ struct ShortcutEndToEndTests {
 
     @Test("say: an enum slot filled by a case's display name, then the usual prompt for a required parameter")
     func sayEnumDisplayName() throws {
-        let host = try TestHost(plugins: ShortcutFixtures.cart, waitReady: ["cart"])
+        let host = try TestHost(TestManifest(ShortcutFixtures.cart), waitReady: ["cart"])
         defer { host.stop() }
         let client = try host.client()
         let (reply, prompts) = try say(client, "Show my cart in US dollar") { p in p.parameter == "customer" ? ["value": "ada"] : nil }
@@ -127,10 +101,8 @@ struct ShortcutEndToEndTests {
           - name: SharedIntent
             examplePhrases: ["Run the shared test"]
         """)
-        let plugins = ["alpha", "beta"].map {
-            testPlugin($0, intents: ["SharedIntent"], extra: ["definitions: [\(definitions)]"])
-        }.joined(separator: "\n")
-        let host = try TestHost(plugins: plugins, dir: dir, waitReady: ["alpha", "beta"])
+        let plugins = TestManifest(["alpha", "beta"].map { .test($0, intents: ["SharedIntent"]).definitions([definitions]) })
+        let host = try TestHost(plugins, dir: dir, waitReady: ["alpha", "beta"])
         defer { host.stop() }
         let (reply, prompts) = try say(try host.client(), "run the shared test!") { p in
             p.kind == "plugin_choice" ? ["value": "beta"] : nil
@@ -147,13 +119,12 @@ struct ShortcutEndToEndTests {
         let brand = #"[{"intent":"PickItemIntent","phrases":["Pick ${item} with Cart"],"short_title":"Pick"}]"#
         let wrongType = #"[{"intent":"RequiredIntent","phrases":["Greet ${name} with ${applicationName}"],"short_title":"Greet"}]"#
         let valid = #"[{"intent":"PickItemIntent","phrases":["Pick ${item} with ${applicationName}"],"short_title":"Pick"},{"intent":"QuestionsIntent","phrases":["Ask ${ask}"],"short_title":"Ask"}]"#
-        let host = try TestHost(plugins: [
+        let host = try TestHost(TestManifest(
             ShortcutFixtures.newStyle("noslot", shortcuts: noSlot),
             ShortcutFixtures.newStyle("brand", shortcuts: brand),
             ShortcutFixtures.newStyle("wrongtype", shortcuts: wrongType),
             ShortcutFixtures.newStyle("good", shortcuts: valid),
-            ShortcutFixtures.cart,
-        ].joined(separator: "\n"))
+            ShortcutFixtures.cart))
         defer { host.stop() }
         let reasons = try ["noslot", "brand", "wrongtype"].map { id in
             try host.waitForPlugin(id, state: "failed")["reason"]?.stringValue ?? ""
@@ -175,7 +146,7 @@ struct ShortcutEndToEndTests {
         let dir = TempDir()
         defer { dir.remove() }
         let bad = #"[{"intent":"PickItemIntent","phrases":["Pick something"],"short_title":"Pick"}]"#
-        let manifest = dir.write("plugins.yaml", "plugins:\n" + ShortcutFixtures.newStyle(shortcuts: bad) + "\n" + ShortcutFixtures.cart)
+        let manifest = dir.write("plugins.yaml", TestManifest(ShortcutFixtures.newStyle(shortcuts: bad), ShortcutFixtures.cart).yaml)
         let failed = runCommand(Products.path("intentbus"), ["validate", "--config", manifest, "newstyle"])
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("neither ${applicationName} nor a parameter"), "\(failed.stderr)")
@@ -195,14 +166,14 @@ struct ShortcutEndToEndTests {
               - {name: item, type: String}
         """)
         let shortcuts = #"[{"intent":"PickItemIntent","phrases":["Pick ${item} now"],"short_title":"Pick"}]"#
-        let plugins = testPlugin("alpha", intents: ["SharedIntent"], extra: ["definitions: [\(definitions)]"]) + "\n"
-            + ShortcutFixtures.newStyle(shortcuts: shortcuts)
-        let manifest = dir.write("check.yaml", "plugins:\n" + plugins)
+        let plugins = TestManifest(.test("alpha", intents: ["SharedIntent"]).definitions([definitions]),
+                                   ShortcutFixtures.newStyle(shortcuts: shortcuts))
+        let manifest = dir.write("check.yaml", plugins.yaml)
         let checked = runCommand(Products.path("intentbus"), ["validate", "--config", manifest, "newstyle"])
         #expect(checked.status == 0, "a repeat is a warning: \(checked.stderr)")
         #expect(checked.stderr.contains("repeats plugin alpha's phrase for SharedIntent"), "\(checked.stderr)")
 
-        let host = try TestHost(plugins: plugins, dir: dir, waitReady: ["alpha", "newstyle"])
+        let host = try TestHost(plugins, dir: dir, waitReady: ["alpha", "newstyle"])
         defer { host.stop() }
         #expect(host.logEventually(contains: "repeats plugin alpha's phrase for SharedIntent"))
         let ambiguous = busError { _ = try say(try host.client(), "pick apple now") }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// End-to-end: user phrases, donations and suggestions through a real host, its SQLite
 /// store, real plugins, and the `intentbus` command line.
@@ -15,7 +16,7 @@ struct ShortcutStoreEndToEndTests {
     @Test("user phrases and deletions survive the host being killed with SIGKILL")
     func surviveSigkill() throws {
         let dir = TempDir()
-        let first = try TestHost(plugins: ShortcutFixtures.cart, dir: dir, waitReady: ["cart"])
+        let first = try TestHost(TestManifest(ShortcutFixtures.cart), dir: dir, waitReady: ["cart"])
         let client = try first.client()
         let added = try client.control("ib.shortcuts.add", ["phrase": "Warenkorb zeigen", "intent": "ShowCartIntent",
                                                             "parameters": ["customer": "ada"]])
@@ -27,7 +28,7 @@ struct ShortcutStoreEndToEndTests {
         #expect(try client.control("ib.donations.delete", ["group": "carts"])["removed"] == 1)
         killHard(first)
 
-        let second = try TestHost(plugins: ShortcutFixtures.cart, dir: dir, waitReady: ["cart"])
+        let second = try TestHost(TestManifest(ShortcutFixtures.cart), dir: dir, waitReady: ["cart"])
         defer { second.stop() }
         let again = try second.client()
         let (reply, prompts) = try say(again, "Warenkorb zeigen")
@@ -43,7 +44,7 @@ struct ShortcutStoreEndToEndTests {
     func userPhraseRules() throws {
         let data = TempDir()
         defer { data.remove() }
-        let host = try TestHost(plugins: ShortcutFixtures.cart + "\n" + ShortcutFixtures.focusFlow(data: data.path),
+        let host = try TestHost(TestManifest(ShortcutFixtures.cart, ShortcutFixtures.focusFlow(data: data.path)),
                                 waitReady: ["cart", "focusflow"])
         defer { host.stop() }
         let client = try host.client()
@@ -75,7 +76,7 @@ struct ShortcutStoreEndToEndTests {
 
     @Test("suggestions rank a scripted sequence of donations; the host donates what succeeds; deletion by group")
     func suggestions() throws {
-        let host = try TestHost(plugins: ShortcutFixtures.cart + "\n" + ShortcutFixtures.balance, waitReady: ["cart", "balance"])
+        let host = try TestHost(TestManifest(ShortcutFixtures.cart, ShortcutFixtures.balance), waitReady: ["cart", "balance"])
         defer { host.stop() }
         let client = try host.client()
         // The host donates requests that succeed through a multi-phase flow.
@@ -111,7 +112,7 @@ struct ShortcutStoreEndToEndTests {
 
     @Test("the cart example from the command line: say, shortcuts add from a donation, suggestions")
     func cartCommandLine() throws {
-        let host = try TestHost(plugins: ShortcutFixtures.cart, waitReady: ["cart"])
+        let host = try TestHost(TestManifest(ShortcutFixtures.cart), waitReady: ["cart"])
         defer { host.stop() }
         func ib(_ args: String...) -> CommandResult {
             runCommand(Products.path("intentbus"), args + ["--endpoint", host.frontend])
@@ -154,7 +155,7 @@ struct ShortcutStoreEndToEndTests {
 struct ShortcutPluginDonationTests {
     @Test("the cart donates seed 004's activity; Add to Siri takes its suggested phrase")
     func cartActivity() throws {
-        let host = try TestHost(plugins: ShortcutFixtures.cart, waitReady: ["cart"])
+        let host = try TestHost(TestManifest(ShortcutFixtures.cart), waitReady: ["cart"])
         defer { host.stop() }
         let client = try host.client()
         let (first, prompts) = try say(client, "Show my cart") { _ in ["value": "ada"] }
@@ -174,7 +175,7 @@ struct ShortcutPluginDonationTests {
 
     @Test("a plugin deletes its own donations by identifier, by group, or all; never another plugin's")
     func pluginDeletes() throws {
-        let host = try TestHost(plugins: testPlugin("one", intents: ["OneIntent"]) + "\n" + testPlugin("two", intents: ["TwoIntent"]),
+        let host = try TestHost(TestManifest(.test("one", intents: ["OneIntent"]), .test("two", intents: ["TwoIntent"])),
                                 waitReady: ["one", "two"])
         defer { host.stop() }
         let client = try host.client()
@@ -203,7 +204,7 @@ struct ShortcutPluginDonationTests {
 
     @Test("the host donates what succeeds, but never an intent that requires authentication")
     func noDonationForAuthenticated() throws {
-        let host = try TestHost(plugins: ShortcutFixtures.newStyle(shortcuts: "[]"), hostExtra: "  client_credential: s3cret",
+        let host = try TestHost(TestManifest(ShortcutFixtures.newStyle(shortcuts: "[]"), host: .init(clientCredential: "s3cret")),
                                 waitReady: ["newstyle"])
         defer { host.stop() }
         let client = try host.client()

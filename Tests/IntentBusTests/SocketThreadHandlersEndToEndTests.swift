@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// A Swift plugin whose handlers run on its socket thread
 /// (`PluginRuntime.runsHandlersOnSocketThread`), with the real host and plugin processes:
@@ -12,7 +13,7 @@ struct SocketThreadHandlersEndToEndTests {
 
     @Test("prompts and progress are relayed, and the answer reaches the handler")
     func promptAndProgress() throws {
-        let host = try TestHost(plugins: testPlugin("asker", env: socketThread))
+        let host = try TestHost(TestManifest(.test("asker", env: socketThread)))
         defer { host.stop() }
         var progress: [String] = []
         let reply = try host.client().send("TestIntent", parameters: ["ask": "color", "progress": 2]) { event in
@@ -27,7 +28,7 @@ struct SocketThreadHandlersEndToEndTests {
 
     @Test("a sleeping handler does not hold up the next request: the later, quicker one answers first")
     func handlersInterleave() throws {
-        let host = try TestHost(plugins: testPlugin("alpha", env: socketThread), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha", env: socketThread)), waitReady: ["alpha"])
         defer { host.stop() }
         let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
         try dealer.send(WireMessage(kind: .request, requestId: "slow", intent: "TestIntent", header: nil,
@@ -45,7 +46,7 @@ struct SocketThreadHandlersEndToEndTests {
 
     @Test("CANCEL reaches the handler's task")
     func cancelReachesTheHandler() throws {
-        let host = try TestHost(plugins: testPlugin("alpha", env: socketThread), waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha", env: socketThread)), waitReady: ["alpha"])
         defer { host.stop() }
         let dealer = try host.rawDealer(receiveTimeoutMs: 5_000)
         try dealer.send(WireMessage(kind: .request, requestId: "c", intent: "TestIntent", header: nil,
@@ -60,7 +61,7 @@ struct SocketThreadHandlersEndToEndTests {
 
     @Test("a handler that awaits keeps the plugin answering heartbeats: not hung")
     func awaitingIsNotHung() throws {
-        let host = try TestHost(plugins: testPlugin("alpha", env: socketThread, extra: ["heartbeat: 300ms"]),
+        let host = try TestHost(TestManifest(.test("alpha", env: socketThread).heartbeat("300ms")),
                                 waitReady: ["alpha"])
         defer { host.stop() }
         let reply = try host.client().send("TestIntent", parameters: ["sleep_ms": 1_500]) { _ in nil }

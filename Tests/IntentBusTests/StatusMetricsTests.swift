@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// `intentbus status` and `intentbus metrics` against a real host under a known load.
 @Suite("Status and metrics", .serialized)
@@ -27,12 +28,12 @@ struct StatusMetricsTests {
         #expect(try WireMessage.decode(reply[...]).kind == .reply)
     }
 
-    static let manifest = testPlugin("alpha", intents: ["AlphaIntent"], timeout: "300ms") + "\n"
-        + testPlugin("beta", intents: ["BetaIntent"], extra: ["max_in_flight: 1"])
+    static let manifest = TestManifest(.test("alpha", intents: ["AlphaIntent"], timeout: "300ms"),
+                                       .test("beta", intents: ["BetaIntent"]).maxInFlight(1))
 
     @Test("status --json and metrics show the known load: served, errors by code, busy, latency, host errors")
     func knownLoad() throws {
-        let host = try TestHost(plugins: Self.manifest, waitReady: ["alpha", "beta"])
+        let host = try TestHost(Self.manifest, waitReady: ["alpha", "beta"])
         defer { host.stop() }
         try applyKnownLoad(host)
         let ep = ["--endpoint", host.frontend]
@@ -108,9 +109,9 @@ struct StatusMetricsTests {
     @Test("host.metrics_file is written atomically and kept current; status --watch repeats the report")
     func metricsFileAndWatch() throws {
         let dir = TempDir()
-        let host = try TestHost(plugins: testPlugin("alpha", intents: ["AlphaIntent"]),
-                                hostExtra: "  metrics_file: metrics.prom\n  metrics_interval: 1s", dir: dir,
-                                waitReady: ["alpha"])
+        let host = try TestHost(TestManifest(.test("alpha", intents: ["AlphaIntent"]),
+                                             host: .init(extra: ["metrics_file: metrics.prom", "metrics_interval: 1s"])),
+                                dir: dir, waitReady: ["alpha"])
         defer { host.stop() }
         let file = "\(dir.path)/metrics.prom"
         func served() -> String? {
@@ -141,13 +142,8 @@ struct StatusMetricsTests {
     func manifestChecks() throws {
         let dir = TempDir()
         defer { dir.remove() }
-        let path = dir.write("plugins.yaml", """
-        host:
-          metrics_file: metrics.txt
-          metrics_interval: 0s
-        plugins:
-        \(testPlugin("alpha"))
-        """)
+        let manifest = TestManifest(.test("alpha"), host: .init(extra: ["metrics_file: metrics.txt", "metrics_interval: 0s"]))
+        let path = dir.write("plugins.yaml", manifest.yaml)
         let r = runCommand(intentbus, ["host", "--config", path])
         #expect(r.status == 6)
         #expect(r.stderr.contains("metrics_file: must end in .prom"), "\(r.stderr)")

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 import Testing
+import IntentBusTestSupport
 
 /// Plugins supervised through pidfds polled in the router's loop (docs/lifecycle.md,
 /// "Supervision"): no waiter or log-reader threads, exits and output still seen.
@@ -15,8 +16,8 @@ struct SupervisionEndToEndTests {
 
     @Test("three plugins, no thread per child; a SIGKILL is seen and restarted; plugin output reaches the log")
     func noThreadPerChild() throws {
-        let host = try TestHost(plugins: [testPlugin("a"), testPlugin("b", intents: ["BIntent"]),
-                                          testPlugin("c", intents: ["CIntent"])].joined(separator: "\n"),
+        let host = try TestHost(TestManifest(.test("a"), .test("b", intents: ["BIntent"]),
+                                          .test("c", intents: ["CIntent"])),
                                 waitReady: ["a", "b", "c"])
         defer { host.stop() }
         let names = threadNames(host.process.processIdentifier)

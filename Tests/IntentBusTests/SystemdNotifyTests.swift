@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// systemd `Type=notify` against a real host: the test owns the unix datagram socket that
 /// systemd would, and reads what the host sends there.
@@ -42,7 +43,7 @@ struct SystemdNotifyTests {
 
     /// Starts `intentbus host` with `environment` added; its output is kept in `log`.
     static func startHost(_ dir: TempDir, environment: [String: String]) throws -> (Process, LogBuffer) {
-        let manifest = dir.write("plugins.yaml", "host:\n  state_dir: state\nplugins:\n\(testPlugin("alpha"))\n")
+        let manifest = dir.write("plugins.yaml", TestManifest(.test("alpha")).yaml)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Products.path("intentbus"))
         process.arguments = ["host", "--config", manifest]

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// `intentbus validate --exec` against programs that are no well-behaved plugin: they
 /// flood their output, hang, or fail; each gets a clear error within its bounds, and

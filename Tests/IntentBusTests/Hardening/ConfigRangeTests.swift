@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// Numbers from manifests and definition files are range-checked where they are decoded
 /// (issue 10): `timeout: 5124096h` used to load and crash the host on the first request.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// Deadline arithmetic saturates (issue 10): `intentbus send … --timeout 1e13` used to
 /// stop the CLI with "arithmetic overflow" in `Duration.nanoseconds`.

@@ -1,17 +1,14 @@
 import Foundation
 import Testing
 import IntentBus
+import IntentBusTestSupport
 
 /// The host's plain path forwards bodies unread, so the Swift plugin SDK refuses a
 /// parameters body that is not a JSON object (issue 10): the echo plugin used to send
 /// such a body back to the client as a REPLY.
 @Suite("Plugin SDK refuses bad parameters bodies", .serialized)
 struct ParametersBodyTests {
-    static let echo = """
-      - id: echo
-        exec: \(Products.path("plugin-echo"))
-        IntentsSupported: [EchoIntent]
-    """
+    static let echo = TestManifest.Plugin.echo()
 
     /// Sends one REQUEST with `body` as its raw body frame and returns the answer.
     func send(_ dealer: ZMQSocket, id: String, intent: String, body: [UInt8]) throws -> WireMessage {
@@ -23,7 +20,7 @@ struct ParametersBodyTests {
 
     @Test("a non-JSON or non-object body gets ERROR invalid_parameters from the echo and test plugins; an object is echoed")
     func refusedBeforeTheHandler() throws {
-        let host = try TestHost(plugins: Self.echo + "\n" + testPlugin("tp"), waitReady: ["echo", "tp"])
+        let host = try TestHost(TestManifest(Self.echo, .test("tp")), waitReady: ["echo", "tp"])
         defer { host.stop() }
         let dealer = try host.rawDealer()
         let bad: [(String, [UInt8], String)] = [
@@ -61,7 +58,7 @@ struct ParametersBodyTests {
 
     @Test("plugin-echo --raw (the benchmark's) still moves any body back unread")
     func rawEchoStaysRaw() throws {
-        let host = try TestHost(plugins: Self.echo.replacingOccurrences(of: "plugin-echo", with: "plugin-echo --raw"),
+        let host = try TestHost(TestManifest(Self.echo.with { $0.exec += " --raw" }),
                                 waitReady: ["echo"])
         defer { host.stop() }
         let answer = try send(try host.rawDealer(), id: "raw", intent: "EchoIntent", body: Array("[1,2]".utf8))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PluginHost
+import IntentBusTestSupport
 
 /// Deeply nested YAML (issue 10): 40,000 levels used to crash the loader while freeing
 /// the node tree. Now nesting stops at `YAMLParser.maximumNestingDepth` with an error

@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusTestSupport
 
 // Shared by the choice end-to-end suites (ChoiceEndToEndTests, ChoiceCommandsEndToEndTests).
 
-/// Test plugins that all claim `intent`, as manifest list items.
-func claimants(_ ids: [String], intent: String = "SharedIntent", extra: [String: [String]] = [:]) -> String {
-    ids.map { testPlugin($0, intents: [intent], extra: extra[$0] ?? []) }.joined(separator: "\n")
+/// Test plugins that all claim `intent`, some with a `priority`.
+func claimants(_ ids: [String], intent: String = "SharedIntent", priority: [String: Int] = [:]) -> [TestManifest.Plugin] {
+    ids.map { id in TestManifest.Plugin.test(id, intents: [intent]).with { $0.priority = priority[id] } }
 }
 
 /// Sends `intent` and answers every prompt with `answer`; returns the reply and the

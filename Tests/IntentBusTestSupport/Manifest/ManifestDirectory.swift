@@ -1,12 +1,12 @@
 import Foundation
 import Testing
-@testable import PluginHost
+import PluginHost
 
 /// A fresh directory per test, so that tests can run in parallel.
-struct ManifestDirectory {
-    let path: String
+package struct ManifestDirectory {
+    package let path: String
 
-    init() throws {
+    package init() throws {
         path = FileManager.default.temporaryDirectory
             .appendingPathComponent("intentbus-manifest-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -14,7 +14,7 @@ struct ManifestDirectory {
 
     /// Writes `text` to `name` (which may contain subdirectories) and returns the path.
     @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
+    package func write(_ name: String, _ text: String) throws -> String {
         let file = (path as NSString).appendingPathComponent(name)
         try FileManager.default.createDirectory(
             atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -22,14 +22,17 @@ struct ManifestDirectory {
         return file
     }
 
+    /// Writes `manifest` as `plugins.yaml` and loads it.
+    package func load(_ manifest: TestManifest) throws -> Manifest { try load(manifest.yaml) }
+
     /// Writes `plugins.yaml` and loads it.
-    func load(_ manifest: String) throws -> Manifest {
+    package func load(_ manifest: String) throws -> Manifest {
         try ManifestLoader.load(path: write("plugins.yaml", manifest))
     }
 
     /// Writes `plugins.yaml`, expects loading to fail, and returns the diagnostics with
     /// the directory replaced by `$DIR`.
-    func errors(_ manifest: String) throws -> [String] {
+    package func errors(_ manifest: String) throws -> [String] {
         let file = try write("plugins.yaml", manifest)
         do {
             _ = try ManifestLoader.load(path: file)
@@ -41,12 +44,12 @@ struct ManifestDirectory {
     }
 
     /// Expects loading `manifest` to fail with exactly `expected` (see `errors`).
-    func expectErrors(
+    package func expectErrors(
         _ manifest: String, _ expected: [String], sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let actual = try errors(manifest)
         #expect(actual == expected, sourceLocation: sourceLocation)
     }
 
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
+    package func remove() { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -1,3 +1,8 @@
+// The router core's types are internal to PluginHost: this file reaches them through a
+// @testable import, which SwiftPM allows only where PluginHost is built for testing (debug
+// builds, as `swift build` and `swift test` make them). A release build compiles this
+// module without the harness; the tests themselves are debug-only for the same reason.
+#if DEBUG
 import Foundation
 import IntentBus
 @testable import PluginHost
@@ -27,6 +32,10 @@ final class CoreHarness: RouterEffects {
     private var nextPid: pid_t = 1000
     private(set) var posted: [RouterEvent] = []
     let logLines = LogLines()
+
+    convenience init(_ manifest: TestManifest) throws {
+        try self.init(manifest: manifest.yaml)
+    }
 
     init(manifest yaml: String) throws {
         let manifest = try ManifestLoader.load(text: yaml, path: "/nonexistent/core-test/plugins.yaml")
@@ -108,20 +117,4 @@ final class CoreHarness: RouterEffects {
         sent.last { $0.to == plugin && $0.msg.kind == .request }?.msg
     }
 }
-
-final class LogLines: @unchecked Sendable {
-    // @unchecked: `lines` is guarded by `lock`.
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func add(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return lines.joined(separator: "\n") }
-}
-
-/// A manifest of plugins claiming intents, for the core tests.
-func coreManifest(_ plugins: [(id: String, intents: [String])], host: String = "") -> String {
-    var out = "host:\n  state_dir: /nonexistent/core-test/state\n\(host)\nplugins:\n"
-    for p in plugins {
-        out += "  - id: \(p.id)\n    exec: /bin/true\n    IntentsSupported: [\(p.intents.joined(separator: ", "))]\n    timeout: 2s\n"
-    }
-    return out
-}
+#endif
