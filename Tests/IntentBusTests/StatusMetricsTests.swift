@@ -88,7 +88,7 @@ struct StatusMetricsTests {
     /// Every sample belongs to a metric whose HELP and TYPE came first, and looks like
     /// `name{label="value",…} number`.
     static func checkExposition(_ lines: [String]) {
-        let sample = try! Regex(#"^([a-z_]+)(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? (-?[0-9.e+]+|NaN|[+-]Inf)$"#)
+        let sample = try! Regex(#"^([a-z_]+)(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? (-?[0-9.]+(e[+-]?[0-9]+)?|NaN|[+-]Inf)$"#)
         var typed = Set<String>(), helped = Set<String>()
         for line in lines {
             if line.hasPrefix("# HELP ") { helped.insert(String(line.split(separator: " ")[2])); continue }
