@@ -18,6 +18,10 @@ public enum PrometheusExposition {
                    [([], host["clients_with_open_requests"])])
         out.metric("intentbus_final_answers_total", .counter, "Final answers (REPLY or ERROR) the host has sent.",
                    [([], host["finals"])])
+        out.metric("intentbus_relay_requests_total", .counter, "Plain requests the relay lane forwarded and answered itself.",
+                   [([], host["relay"]?["relayed"])])
+        out.metric("intentbus_relay_promoted_total", .counter, "Relay lane requests handed to the router core (an error, a prompt, a timeout, ...).",
+                   [([], host["relay"]?["promoted"])])
         out.metric("intentbus_host_errors_total", .counter, "Requests refused before a plugin was picked, by error code.",
                    codes(host["errors"], labels: []))
         let plugins = report["plugins"]?.arrayValue ?? []
