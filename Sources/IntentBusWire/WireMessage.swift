@@ -73,33 +73,13 @@ public final class WireMessage {
     /// The body parsed as JSON (empty frame = empty object).
     public func bodyJSON() throws(JSONParseError) -> JSON { try JSON.parse(body.data) }
 
-    /// Parses the frames that follow the routing envelope.
+    /// Parses the frames that follow the routing envelope (the rules: `WireCodec`).
     public static func decode(_ frames: ArraySlice<Frame>) throws(WireError) -> WireMessage {
-        guard let first = frames.first else { throw WireError.badFrame("empty message") }
-        guard first.equals("IB1") else {
-            let sig = first.count <= 16 ? (first.validUTF8 ?? "<binary>") : "<\(first.count) bytes>"
-            if sig.hasPrefix("IB") {
-                throw WireError(.unsupportedVersion,
-                                "protocol \(sig) is not supported; this host speaks \(WireProtocol.signature)")
-            }
-            throw WireError.badFrame("frame 0 must be \"\(WireProtocol.signature)\", got \"\(sig)\"")
-        }
-        guard frames.count == WireProtocol.frameCount else {
-            throw WireError.badFrame("expected \(WireProtocol.frameCount) frames (IB1, kind, request id, intent, header, body), got \(frames.count)")
-        }
+        let fields = try WireCodec.decode(frames)
         // Indexed in place: copying the slice into an Array cost an allocation per message.
         let f0 = frames.startIndex
-        guard let kind = MessageKind(frame: frames[f0 + 1]) else {
-            throw WireError.badFrame("frame 1 is not a known message kind: \"\(frames[f0 + 1].string.prefix(32))\"")
-        }
-        guard frames[f0 + 2].count <= WireProtocol.maxNameLength, let requestId = frames[f0 + 2].validUTF8 else {
-            throw WireError.badFrame("frame 2 (request id) must be UTF-8 of at most \(WireProtocol.maxNameLength) bytes")
-        }
-        guard frames[f0 + 3].count <= WireProtocol.maxNameLength, let intent = frames[f0 + 3].validUTF8 else {
-            throw WireError.badFrame("frame 3 (intent) must be UTF-8 of at most \(WireProtocol.maxNameLength) bytes")
-        }
-        let message = WireMessage(kind: kind, requestId: requestId, intent: intent, header: frames[f0 + 4],
-                                  body: frames[f0 + 5])
+        let message = WireMessage(kind: fields.kind, requestId: fields.requestId, intent: fields.intent,
+                                  header: frames[f0 + 4], body: frames[f0 + 5])
         message.receivedSignature = frames[f0]
         message.receivedKind = frames[f0 + 1]
         message.receivedIntent = frames[f0 + 3]
@@ -107,28 +87,13 @@ public final class WireMessage {
     }
 }
 
-extension MessageKind {
-    /// Every kind with its name, the ones on the hot path first.
-    private static let names: [(StaticString, MessageKind)] = [
-        ("REQUEST", .request), ("REPLY", .reply), ("ERROR", .error), ("PROGRESS", .progress),
-        ("PROMPT", .prompt), ("ANSWER", .answer), ("CANCEL", .cancel), ("HELLO", .hello),
-        ("WELCOME", .welcome), ("REJECT", .reject), ("DISCONNECT", .disconnect), ("HEARTBEAT", .heartbeat),
-        ("REFUSED", .refused), ("RESULT", .result),
-    ]
+extension Frame: WireFrameBytes {}
 
-    /// The kind a frame names, compared byte by byte: building a `String` and matching it
-    /// with `init(rawValue:)` cost ~500 instructions per request on the host's hot path
-    /// (docs/performance.md).
+extension MessageKind {
+    /// The kind a frame names (`WireCodec`'s byte compare).
     public init?(frame: Frame) {
-        let found = frame.withBytes { bytes -> MessageKind? in
-            guard let base = bytes.baseAddress else { return nil }
-            for (name, kind) in MessageKind.names where name.utf8CodeUnitCount == bytes.count {
-                if memcmp(base, name.utf8Start, bytes.count) == 0 { return kind }
-            }
-            return nil
-        }
-        guard let found else { return nil }
-        self = found
+        guard let kind = frame.withBytes({ MessageKind(bytes: $0) }) else { return nil }
+        self = kind
     }
 }
 

@@ -89,3 +89,55 @@ struct JSONParserTests {
         #expect(throws: JSONParseError.self) { try JSON.parse(deep) }
     }
 }
+
+/// The wire codec over bytes (IntentBusCore, no libzmq): the same rules as `WireMessage`.
+@Suite("Wire codec over bytes")
+struct WireCodecTests {
+    private func frames(_ parts: [String]) -> [[UInt8]] { parts.map { Array($0.utf8) } }
+
+    @Test("a message round-trips through bytes, and decodes the same as through frames")
+    func roundTrip() throws {
+        let message = WireBytes(kind: .request, requestId: "r1", intent: "StatusIntent",
+                                header: Array("{\"timeout_ms\":5}".utf8), body: Array("{}".utf8))
+        let decoded = try WireBytes(frames: message.frames)
+        #expect(decoded == message)
+        let viaFrames = try WireMessage.decode(message.frames.map { Frame(bytes: $0) }[...])
+        #expect(viaFrames.kind == .request && viaFrames.requestId == "r1" && viaFrames.intent == "StatusIntent")
+        #expect(viaFrames.header.data == Data(message.header))
+    }
+
+    @Test("each rule of protocol §3 gives its error, with the same text as the frame decoder")
+    func errors() throws {
+        let cases: [([String], String)] = [
+            ([], "empty message"),
+            (["IB2", "REQUEST", "r", "X", "", ""], "protocol IB2 is not supported"),
+            (["XYZ", "REQUEST", "r", "X", "", ""], "frame 0 must be \"IB1\""),
+            (["IB1", "REQUEST", "r", "X", ""], "expected 6 frames"),
+            (["IB1", "NOPE", "r", "X", "", ""], "frame 1 is not a known message kind"),
+            (["IB1", "REQUEST", String(repeating: "r", count: 256), "X", "", ""], "frame 2 (request id)"),
+            (["IB1", "REQUEST", "r", String(repeating: "x", count: 256), "", ""], "frame 3 (intent)"),
+        ]
+        for (parts, text) in cases {
+            let bytesError = #expect(throws: WireError.self) { try WireBytes(frames: frames(parts)) }
+            let frameError = #expect(throws: WireError.self) {
+                try WireMessage.decode(parts.map { Frame($0) }[...])
+            }
+            #expect(bytesError?.message.contains(text) == true, "\(parts.prefix(2)): \(bytesError?.message ?? "")")
+            #expect(bytesError?.message == frameError?.message)
+        }
+        var badUTF8 = frames(["IB1", "REQUEST", "r", "X", "", ""])
+        badUTF8[2] = [0xff, 0xfe]
+        #expect(throws: WireError.self) { try WireBytes(frames: badUTF8) }
+    }
+
+    @Test("kinds are matched on bytes, every kind and nothing else")
+    func kinds() {
+        for kind in MessageKind.allCases {
+            let matched = Array(kind.rawValue.utf8).withUnsafeBytes { MessageKind(bytes: $0) }
+            #expect(matched == kind)
+        }
+        for other in ["", "REQUESTS", "reply", "REPL"] {
+            #expect(Array(other.utf8).withUnsafeBytes { MessageKind(bytes: $0) } == nil)
+        }
+    }
+}
