@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// An enum that intents take as a parameter (App Intents' `AppEnum`): string raw values
 /// on the wire, and a display name for each case.

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// Declares a parameter of a new-style intent, App Intents style:
 ///
@@ -141,7 +140,7 @@ extension Parameter where Value: IntentNumber {
 }
 
 /// The runtime's view of a `Parameter` of any type.
-protocol AnyIntentParameter: AnyObject {
+package protocol AnyIntentParameter: AnyObject {
     /// The parameter's metadata entry.
     func metadata(name: String) -> JSON
     /// Entity and enum types the parameter uses.
@@ -151,9 +150,9 @@ protocol AnyIntentParameter: AnyObject {
 }
 
 extension Parameter: AnyIntentParameter {
-    var valueType: IntentValueType { Value.intentValueType }
+    package var valueType: IntentValueType { Value.intentValueType }
 
-    func metadata(name: String) -> JSON {
+    package func metadata(name: String) -> JSON {
         var o: [String: JSON] = ["name": .string(name), "title": .string(title),
                                  "type": .string(Value.intentValueType.wireName),
                                  "optional": .bool(Value.isOptionalValue)]
@@ -170,7 +169,7 @@ extension Parameter: AnyIntentParameter {
         return .object(o)
     }
 
-    func bind(name: String, json: JSON?, context: PluginContext) async throws {
+    package func bind(name: String, json: JSON?, context: PluginContext) async throws {
         lock.withLock {
             boundName = name
             self.context = context

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// A new-style intent (App Intents' `AppIntent`): a type with a title, a description,
 /// `@Parameter`s and `perform()`.

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// A plugin that serves new-style intents, on top of `PluginRuntime`:
 ///
@@ -138,7 +137,7 @@ public final class IntentPlugin {
 }
 
 /// Reads an intent type's declaration through its property wrappers.
-enum IntentReflection {
+package enum IntentReflection {
     struct Declaration {
         let metadata: JSON
         let entities: [EntityDescriptor]
@@ -146,7 +145,7 @@ enum IntentReflection {
     }
 
     /// The `@Parameter`s of an intent instance, by wire name, in declaration order.
-    static func parameters(of intent: some AppIntent) -> [(String, any AnyIntentParameter)] {
+    package static func parameters(of intent: some AppIntent) -> [(String, any AnyIntentParameter)] {
         Mirror(reflecting: intent).children.compactMap { child in
             guard let label = child.label, let p = child.value as? any AnyIntentParameter else { return nil }
             return (label.hasPrefix("_") ? String(label.dropFirst()) : label, p)

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// An interactive snippet (iOS 26's snippets, seed 003): a small structured view whose
 /// rows offer follow-up intents with their parameters, like the search result with an

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// The wire type of a new-style parameter, as declared in HELLO metadata
 /// (docs/protocol.md "New-style metadata").

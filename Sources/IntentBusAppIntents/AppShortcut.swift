@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// A phrase of an app shortcut, written with interpolations the way App Intents writes
 /// them: `"Öffne \(parameter: "project") in \(.applicationName)"`. On the wire it is

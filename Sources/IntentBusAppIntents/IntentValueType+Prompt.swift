@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 extension IntentValueType {
     /// The type name value questions use in both handler styles (docs/protocol.md §4.4):

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// The request context of the `perform()` running in this task, and shared question
 /// helpers.

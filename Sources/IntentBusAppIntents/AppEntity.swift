@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// How an entity is shown to people: a title and an optional subtitle.
 public struct DisplayRepresentation: Sendable, Hashable {

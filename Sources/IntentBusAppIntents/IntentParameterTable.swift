@@ -1,6 +1,5 @@
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 @_spi(Reflection) import Swift
 
 /// Where an intent type keeps its `@Parameter`s: each one's wire name and its storage
@@ -12,21 +11,21 @@ import IntentBusWire
 /// Uses the standard library's field walker (`_forEachField`, the SPI that `Mirror` is
 /// built on). A type it cannot describe (a class, or a walk that fails) has no table,
 /// and `IntentReflection` falls back to `Mirror`.
-struct IntentParameterTable: @unchecked Sendable {
+package struct IntentParameterTable: @unchecked Sendable {
     // @unchecked: immutable after init; the metatypes it holds are Sendable in practice.
-    struct Field {
-        let name: String
-        let offset: Int
-        let type: any AnyIntentParameter.Type
+    package struct Field {
+        package let name: String
+        package let offset: Int
+        package let type: any AnyIntentParameter.Type
     }
 
-    let fields: [Field]
+    package let fields: [Field]
 
     private static let lock = Lock()
     nonisolated(unsafe) private static var tables: [ObjectIdentifier: IntentParameterTable?] = [:]
 
     /// The table of `I`, built on first use; nil when `I` must be read with `Mirror`.
-    static func of<I: AppIntent>(_ type: I.Type) -> IntentParameterTable? {
+    package static func of<I: AppIntent>(_ type: I.Type) -> IntentParameterTable? {
         let key = ObjectIdentifier(I.self)
         if let cached = lock.withLock({ tables[key] }) { return cached }
         let table = build(I.self)
@@ -49,7 +48,7 @@ struct IntentParameterTable: @unchecked Sendable {
     }
 
     /// The parameters of `intent`, by wire name, in declaration order.
-    func parameters<I: AppIntent>(of intent: I) -> [(String, any AnyIntentParameter)] {
+    package func parameters<I: AppIntent>(of intent: I) -> [(String, any AnyIntentParameter)] {
         withUnsafeBytes(of: intent) { raw in
             fields.map { field in (field.name, Self.load(field.type, from: raw.baseAddress! + field.offset)) }
         }

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// A list parameter, App Intents' `[ProjectEntity]` or `[String]`:
 ///

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// `inRange` beyond a plain number: an optional number (App Intents allows
 /// `@Parameter(inRange:) var minutes: Int?`) and a list whose every item is in range. The

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// What a plugin donates with a result, so that the host can suggest it again (SiriKit's
 /// `INInteraction.donate`, an `NSUserActivity` with `isEligibleForPrediction`). Travels

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 extension LegacyIntent {
     /// The items of a list (`multiple`) parameter, in order; empty when it has none. The

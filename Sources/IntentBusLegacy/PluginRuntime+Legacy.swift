@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 extension PluginRuntime {
     /// Serves `intents` with legacy (SiriKit-style) handlers. `handlerFor` is the

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// What resolving one parameter concluded: the counterpart of SiriKit's
 /// `INIntentResolutionResult` subclasses. The host acts on it (docs/protocol.md §8.2):

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// A legacy (SiriKit-style) intent handler: the counterpart of an `INIntentHandler`'s
 /// per-intent handling protocol (`INSendMessageIntentHandling`).

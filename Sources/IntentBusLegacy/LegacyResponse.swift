@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// The response codes one intent's handler may answer with, declared by the plugin
 /// author as a `String` enum whose case names are the definition's code names:

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// A legacy intent as a handler sees it in one phase: its name and the parameter
 /// values resolved so far, already checked and normalized by the host against the

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
-import IntentBusWire
+import IntentBusPlugin
 
 /// The wire forms of `date` and `url` parameters (docs/protocol.md §9.1), shared by the
 /// host's checks and the Swift SDK so both accept exactly the same text.
