@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusPlugin
+import IntentBusMetadata
 
 /// How an entity is shown to people: a title and an optional subtitle.
 public struct DisplayRepresentation: Sendable, Hashable {
@@ -90,10 +91,11 @@ public struct EntityDescriptor: Sendable {
         }
     }
 
-    /// The `entities` entry of the HELLO metadata.
-    var metadata: JSON {
-        ["name": .string(name), "type_display_name": .string(typeDisplayName),
-         "query": ["ids": true, "suggested": true, "matching": .bool(matching != nil), "all": .bool(all != nil)]]
+    /// The entity type's declaration in the metadata: every query answers ids and
+    /// suggestions; text and listing all as the query type can.
+    var declaration: NewStyleEntity {
+        NewStyleEntity(name: name, typeDisplayName: typeDisplayName, ids: true, suggested: true,
+                       matching: matching != nil, all: all != nil)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusPlugin
+import IntentBusMetadata
 
 /// An enum that intents take as a parameter (App Intents' `AppEnum`): string raw values
 /// on the wire, and a display name for each case.
@@ -27,10 +28,9 @@ public struct EnumDescriptor: Sendable {
         cases = E.allCases.map { ($0.rawValue, E.caseDisplayRepresentations[$0] ?? $0.rawValue) }
     }
 
-    /// The `enums` entry of the HELLO metadata.
-    var metadata: JSON {
-        ["name": .string(name), "type_display_name": .string(typeDisplayName),
-         "cases": .array(cases.map { ["value": .string($0.value), "title": .string($0.title)] })]
+    /// The enum's declaration in the metadata.
+    var declaration: NewStyleEnum {
+        NewStyleEnum(name: name, typeDisplayName: typeDisplayName, cases: cases.map { .init(value: $0.value, title: $0.title) })
     }
 }
 

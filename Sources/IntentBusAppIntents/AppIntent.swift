@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusPlugin
+import IntentBusMetadata
 
 /// A new-style intent (App Intents' `AppIntent`): a type with a title, a description,
 /// `@Parameter`s and `perform()`.
@@ -72,18 +73,6 @@ public struct IntentDescription: Sendable, ExpressibleByStringLiteral {
     }
 
     public init(stringLiteral value: String) { self.init(value) }
-}
-
-/// Who may run an intent.
-public enum IntentAuthenticationPolicy: String, Sendable {
-    /// Anyone on the bus (the default).
-    case alwaysAllowed = "always_allowed"
-    /// Only clients that present the host's client credential (REQUEST header
-    /// `credential`); the host refuses others with `authentication_required`.
-    case requiresAuthentication = "requires_authentication"
-    /// Like `requiresAuthentication`, and only from this machine: clients on the host's
-    /// ipc socket with the credential (docs/security.md "Authentication policies").
-    case requiresLocalDeviceAuthentication = "requires_local_device_authentication"
 }
 
 /// What `perform()` returns: a dialog for people, a returned value, structured snippet

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusPlugin
+import IntentBusMetadata
 
 /// A phrase of an app shortcut, written with interpolations the way App Intents writes
 /// them: `"Öffne \(parameter: "project") in \(.applicationName)"`. On the wire it is
@@ -55,12 +56,9 @@ public struct AppShortcut: Sendable {
         self.systemImageName = systemImageName
     }
 
-    /// The `shortcuts` entry of the HELLO metadata.
-    var metadata: JSON {
-        var o: [String: JSON] = ["intent": .string(intent), "phrases": .array(phrases.map { .string($0.text) }),
-                                 "short_title": .string(shortTitle)]
-        if let systemImageName { o["system_image_name"] = .string(systemImageName) }
-        return .object(o)
+    /// The shortcut's declaration in the metadata.
+    var declaration: NewStyleShortcut {
+        NewStyleShortcut(intent: intent, phrases: phrases.map(\.text), shortTitle: shortTitle, systemImageName: systemImageName)
     }
 }
 
@@ -88,6 +86,6 @@ extension IntentPlugin {
 
     /// Declares `shortcuts` in HELLO, replacing any declared before.
     public func register(shortcuts: [AppShortcut]) {
-        appShortcuts = shortcuts.map(\.metadata)
+        appShortcuts = shortcuts.map(\.declaration)
     }
 }

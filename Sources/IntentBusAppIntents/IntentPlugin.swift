@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusPlugin
+import IntentBusMetadata
 
 /// A plugin that serves new-style intents, on top of `PluginRuntime`:
 ///
@@ -24,12 +25,12 @@ import IntentBusPlugin
 public final class IntentPlugin {
     /// The underlying runtime, for plain or legacy handlers beside the new-style ones.
     public let runtime: PluginRuntime
-    private var intents: [JSON] = []
+    private var intents: [NewStyleIntent] = []
     private var entities: [String: EntityDescriptor] = [:]
     private var enums: [String: EnumDescriptor] = [:]
     private var answersEntityQueries = false
-    /// The app shortcuts' metadata (`register(shortcuts:)`), sent in HELLO.
-    var appShortcuts: [JSON] = [] { didSet { updateMetadata() } }
+    /// The app shortcuts (`register(shortcuts:)`), sent in HELLO.
+    var appShortcuts: [NewStyleShortcut] = [] { didSet { updateMetadata() } }
 
     /// The intent name the host uses to forward entity queries to a plugin.
     public static let entityQueryIntent = "ib.entities"
@@ -43,18 +44,18 @@ public final class IntentPlugin {
     /// Serves `type`'s requests with `perform()` and declares it in HELLO.
     public func register<I: AppIntent>(_ type: I.Type) {
         let declaration = IntentReflection.describe(I.self)
-        var entry = declaration.metadata
+        var entry = declaration.intent
         let handler: PluginHandler = { request, context in
             try await IntentRunner.perform(I.self, request: request, context: context)
         }
         runtime.on(I.identifier, style: .new, handler)
         if let migrated = I.self as? any MigratedAppIntent.Type {
-            entry = entry.addingFields(["migrated_from": .string(migrated.migratedFrom)])
+            entry.migratedFrom = migrated.migratedFrom
             // The new handler wins for the migrated name (registered after any legacy one).
             runtime.on(migrated.migratedFrom, style: .new, handler)
         }
         if let implementing = I.self as? any AssistantSchemaIntent.Type {
-            entry = entry.addingFields(["schema": .string(implementing.schema.name)])
+            entry.schema = implementing.schema.name
             runtime.on(implementing.schema.name, style: .new, handler)  // clients call the schema by name
         }
         intents.append(entry)
@@ -72,14 +73,17 @@ public final class IntentPlugin {
         updateMetadata()
     }
 
-    /// The new-style declarations as they stand: HELLO `metadata.new_style`.
-    public var metadata: JSON {
-        var o: [String: JSON] = ["version": 1, "intents": .array(intents),
-                                 "entities": .array(entities.keys.sorted().map { entities[$0]!.metadata }),
-                                 "enums": .array(enums.keys.sorted().map { enums[$0]!.metadata })]
-        if !appShortcuts.isEmpty { o["shortcuts"] = .array(appShortcuts) }
-        return .object(o)
+    /// The new-style declarations as they stand: intents in registration order, entities
+    /// and enums by name.
+    public var declarations: NewStyleSection {
+        NewStyleSection(intents: intents,
+                        entities: entities.keys.sorted().map { entities[$0]!.declaration },
+                        enums: enums.keys.sorted().map { enums[$0]!.declaration },
+                        shortcuts: appShortcuts)
     }
+
+    /// The declarations as sent in HELLO: `metadata.new_style`.
+    public var metadata: JSON { declarations.json }
 
     /// Keeps other sections of the HELLO metadata (legacy SDKs may add theirs).
     private func updateMetadata() { runtime.metadata = runtime.metadata.addingFields(["new_style": metadata]) }
@@ -139,7 +143,7 @@ public final class IntentPlugin {
 /// Reads an intent type's declaration through its property wrappers.
 package enum IntentReflection {
     struct Declaration {
-        let metadata: JSON
+        let intent: NewStyleIntent
         let entities: [EntityDescriptor]
         let enums: [EnumDescriptor]
     }
@@ -162,14 +166,10 @@ package enum IntentReflection {
             default: break
             }
         }
-        var o: [String: JSON] = [
-            "identifier": .string(I.identifier), "title": .string(I.title),
-            "description": .string(I.description.text),
-            "authentication": .string(I.authenticationPolicy.rawValue),
-            "parameters": .array(params.map { $0.1.metadata(name: $0.0) }),
-        ]
-        if let category = I.description.categoryName { o["category"] = .string(category) }
-        return Declaration(metadata: .object(o), entities: entities, enums: enums)
+        let intent = NewStyleIntent(identifier: I.identifier, title: I.title, description: I.description.text,
+                                    category: I.description.categoryName, authentication: I.authenticationPolicy,
+                                    parameters: params.map { $0.1.declaration(name: $0.0) })
+        return Declaration(intent: intent, entities: entities, enums: enums)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusPlugin
+import IntentBusMetadata
 
 /// The wire type of a new-style parameter, as declared in HELLO metadata
 /// (docs/protocol.md "New-style metadata").
@@ -22,19 +23,22 @@ public enum IntentValueType: Sendable {
     /// An app enum, given by its raw value.
     case enumeration(EnumDescriptor)
 
-    /// The `type` field of a parameter in the metadata.
-    public var wireName: String {
+    /// The declared type, metadata `type` (the descriptor goes in `entity` or `enum`).
+    public var declaredType: NewStyleParameter.ValueType {
         switch self {
-        case .integer: "integer"
-        case .decimal: "decimal"
-        case .boolean: "boolean"
-        case .string: "string"
-        case .date: "date"
-        case .url: "url"
-        case .entity: "entity"
-        case .enumeration: "enum"
+        case .integer: .integer
+        case .decimal: .decimal
+        case .boolean: .boolean
+        case .string: .string
+        case .date: .date
+        case .url: .url
+        case .entity: .entity
+        case .enumeration: .enumeration
         }
     }
+
+    /// The `type` field of a parameter in the metadata.
+    public var wireName: String { declaredType.rawValue }
 }
 
 /// A Swift type that can be the value of a new-style `@Parameter` or a returned value.

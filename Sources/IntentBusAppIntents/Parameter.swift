@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusPlugin
+import IntentBusMetadata
 
 /// Declares a parameter of a new-style intent, App Intents style:
 ///
@@ -141,8 +142,8 @@ extension Parameter where Value: IntentNumber {
 
 /// The runtime's view of a `Parameter` of any type.
 package protocol AnyIntentParameter: AnyObject {
-    /// The parameter's metadata entry.
-    func metadata(name: String) -> JSON
+    /// The parameter's declaration in the metadata.
+    func declaration(name: String) -> NewStyleParameter
     /// Entity and enum types the parameter uses.
     var valueType: IntentValueType { get }
     /// Sets the value from the request (or the default, or by asking) before perform.
@@ -152,21 +153,18 @@ package protocol AnyIntentParameter: AnyObject {
 extension Parameter: AnyIntentParameter {
     package var valueType: IntentValueType { Value.intentValueType }
 
-    package func metadata(name: String) -> JSON {
-        var o: [String: JSON] = ["name": .string(name), "title": .string(title),
-                                 "type": .string(Value.intentValueType.wireName),
-                                 "optional": .bool(Value.isOptionalValue)]
-        if Value.isListValue { o["multiple"] = true }
+    package func declaration(name: String) -> NewStyleParameter {
+        var entity: String?, enumName: String?
         switch Value.intentValueType {
-        case .entity(let e): o["entity"] = .string(e.name)
-        case .enumeration(let e): o["enum"] = .string(e.name)
+        case .entity(let e): entity = e.name
+        case .enumeration(let e): enumName = e.name
         default: break
         }
-        if let parameterDescription { o["description"] = .string(parameterDescription) }
-        if let defaultValue, !defaultValue.intentJSON.isNull { o["default"] = defaultValue.intentJSON }
-        if let range { o["min"] = range.min; o["max"] = range.max }
-        if let requestValueDialog { o["request_value_dialog"] = .string(requestValueDialog) }
-        return .object(o)
+        return NewStyleParameter(name: name, title: title, type: Value.intentValueType.declaredType,
+                                 entity: entity, enumName: enumName, optional: Value.isOptionalValue,
+                                 defaultValue: defaultValue?.intentJSON, min: range?.min, max: range?.max,
+                                 requestValueDialog: requestValueDialog, description: parameterDescription,
+                                 multiple: Value.isListValue)
     }
 
     package func bind(name: String, json: JSON?, context: PluginContext) async throws {

@@ -1,0 +1,27 @@
+import IntentBusCore
+
+/// A declared app shortcut: an entry of metadata `shortcuts` (docs/shortcuts.md). The
+/// host checks these with its phrase rules (PluginHost/Shortcuts/ShortcutRules.swift).
+public struct NewStyleShortcut: Sendable, Equatable {
+    /// The intent's identifier.
+    public var intent: String
+    /// The phrases, with `${applicationName}` and `${parameter}` slots.
+    public var phrases: [String]
+    public var shortTitle: String
+    public var systemImageName: String?
+
+    public init(intent: String, phrases: [String], shortTitle: String, systemImageName: String? = nil) {
+        self.intent = intent
+        self.phrases = phrases
+        self.shortTitle = shortTitle
+        self.systemImageName = systemImageName
+    }
+
+    /// The metadata entry.
+    public var json: JSON {
+        var o: [String: JSON] = ["intent": .string(intent), "phrases": .array(phrases.map { .string($0) }),
+                                 "short_title": .string(shortTitle)]
+        if let systemImageName { o["system_image_name"] = .string(systemImageName) }
+        return .object(o)
+    }
+}
