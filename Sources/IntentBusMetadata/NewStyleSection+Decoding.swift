@@ -19,7 +19,8 @@ extension NewStyleSection {
     /// must route every described intent, migrated name and schema with style `new`), the
     /// way App Intents' metadata extractor checks declarations at build time. `checks`
     /// adds what the host knows (defaults' values, assistant schemas). Unknown keys are
-    /// ignored; `shortcuts` are left to the host's shortcut rules.
+    /// ignored; `shortcuts` are decoded as they are (`NewStyleShortcut(json:)`) and checked
+    /// by the host's shortcut rules (PluginHost/Shortcuts/ShortcutRules.swift).
     public static func decode(hello: JSON, checks: some NewStyleHostChecks) -> Decoded {
         var out = Decoded()
         var helloStyles: [String: String] = [:]
@@ -48,7 +49,8 @@ extension NewStyleSection {
         out.section = NewStyleSection(version: Int(section["version"]?.intValue ?? 1),
                                       intents: decoder.intentOrder.compactMap { decoder.intents[$0] },
                                       entities: decoder.entityOrder.compactMap { decoder.entities[$0] },
-                                      enums: decoder.enumOrder.compactMap { decoder.enums[$0] })
+                                      enums: decoder.enumOrder.compactMap { decoder.enums[$0] },
+                                      shortcuts: (section["shortcuts"]?.arrayValue ?? []).compactMap(NewStyleShortcut.init(json:)))
         out.migrations = decoder.migrations
         out.schemas = decoder.schemas
         out.problems = decoder.problems

@@ -12,7 +12,7 @@ public struct NewStyleSection: Sendable, Equatable {
     public var entities: [NewStyleEntity]
     public var enums: [NewStyleEnum]
     /// The app shortcuts; `shortcuts` is written only when there are some. The host
-    /// reads and checks them from the JSON itself (ShortcutRules).
+    /// checks them with its phrase rules (ShortcutRules), from the JSON.
     public var shortcuts: [NewStyleShortcut]
 
     public init(version: Int = 1, intents: [NewStyleIntent] = [], entities: [NewStyleEntity] = [],

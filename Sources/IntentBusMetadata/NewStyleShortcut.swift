@@ -24,4 +24,14 @@ public struct NewStyleShortcut: Sendable, Equatable {
         if let systemImageName { o["system_image_name"] = .string(systemImageName) }
         return .object(o)
     }
+
+    /// A typed view of a `shortcuts` entry, without checks: nil when it has no intent
+    /// string; phrases that are not strings are left out. What is wrong with an entry is
+    /// reported by the host's shortcut rules, which read the JSON.
+    public init?(json: JSON) {
+        guard let intent = json["intent"]?.stringValue else { return nil }
+        self.init(intent: intent, phrases: (json["phrases"]?.arrayValue ?? []).compactMap(\.stringValue),
+                  shortTitle: json["short_title"]?.stringValue ?? "",
+                  systemImageName: json["system_image_name"]?.stringValue)
+    }
 }
