@@ -152,6 +152,15 @@ struct MetadataModelTests {
         #expect(back.problems == [#"intent I: unknown assistant schema "S" (known: demo.find)"#])
     }
 
+    @Test("the Python SDK's metadata in the conformance vectors decodes and re-encodes to the same bytes",
+          arguments: Conformance.metadataVectors.filter { $0.problems.isEmpty })
+    func pythonMetadataRoundTrip(_ v: MetadataVector) throws {
+        let written = try #require(v.hello["metadata"]?["new_style"])
+        let decoded = NewStyleSection.decode(hello: v.hello, checks: HostMetadataChecks())
+        #expect(decoded.problems.isEmpty)
+        #expect(decoded.section.json.canonicalString == written.canonicalString)
+    }
+
     @Test("the value types: wire names, the list for messages, the SDK's types map onto them")
     func valueTypes() {
         #expect(NewStyleParameter.ValueType.allCases.map(\.rawValue) == ["integer", "decimal", "boolean", "string", "date", "url", "entity", "enum"])
