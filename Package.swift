@@ -37,9 +37,19 @@ var targets: [Target] = [
     .target(name: "IntentBusWire", dependencies: ["IntentBusCore", "IntentBusZMQ"]),
     // The client: IntentClient, its request options, replies, prompts and events.
     .target(name: "IntentBusClient", dependencies: ["IntentBusCore", "IntentBusZMQ", "IntentBusWire"]),
-    // The plugin SDK (raw, legacy, App Intents); re-exports the four above.
+    // The new-style (App Intents) metadata model: the HELLO declarations as typed values, their
+    // JSON (the SDK encodes, the host decodes and checks); no libzmq.
+    .target(name: "IntentBusMetadata", dependencies: ["IntentBusCore"]),
+    // The plugin SDK, one module per layer: the raw runtime (connect, HELLO, loop, context),
+    // the legacy layer (resolve/confirm/handle) and the App Intents layer (perform()), each
+    // on the raw runtime only.
+    .target(name: "IntentBusPlugin", dependencies: ["IntentBusCore", "IntentBusZMQ", "IntentBusWire", "CLinuxSupport"]),
+    .target(name: "IntentBusLegacy", dependencies: ["IntentBusCore", "IntentBusPlugin"]),
+    .target(name: "IntentBusAppIntents", dependencies: ["IntentBusCore", "IntentBusPlugin", "IntentBusMetadata"]),
+    // The one module a plugin or client author imports: re-exports all of the above.
     .target(name: "IntentBus", dependencies: ["IntentBusCore", "IntentBusZMQ", "IntentBusWire", "IntentBusClient",
-                                              "CZeroMQ", "CLinuxSupport"]),
+                                              "IntentBusMetadata", "IntentBusPlugin", "IntentBusLegacy",
+                                              "IntentBusAppIntents"]),
     .target(name: "PluginHost", dependencies: ["IntentBus", "IntentBusProcess", "CYAML", "CSQLite", "CSodium", "CLinuxSupport"],
             // Release only: the router's state is owned by its one thread, and the run-time
             // exclusivity checks on its class properties cost ~2,000 instructions per request

@@ -43,7 +43,7 @@ build() {
         local libs
         mapfile -t libs < <(objects_of IntentBusCore)
         if grep -qE "import (IntentBus|PluginHost)$" "fuzz/$target/main.swift"; then
-            mapfile -t -O "${#libs[@]}" libs < <(for m in IntentBusZMQ IntentBusWire IntentBusClient IntentBus; do objects_of "$m"; done)
+            mapfile -t -O "${#libs[@]}" libs < <(for m in IntentBusZMQ IntentBusWire IntentBusClient IntentBusMetadata IntentBusPlugin IntentBusLegacy IntentBusAppIntents IntentBus; do objects_of "$m"; done)
             libs+=("$objects"/CLinuxSupport.build/*.c.o -lzmq)
         fi
         if grep -q "import PluginHost" "fuzz/$target/main.swift"; then

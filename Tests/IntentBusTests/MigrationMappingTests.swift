@@ -30,31 +30,31 @@ struct MigrationMappingTests {
           - {name: people, type: Person, multiple: true}
     """
 
-    static func decl(_ name: String, _ type: String, entity: String? = nil, enumName: String? = nil) -> ParameterDecl {
-        ParameterDecl(name: name, title: name.capitalized, type: type, entity: entity, enumName: enumName, optional: true,
-                      defaultValue: nil, min: nil, max: nil, requestValueDialog: nil, description: nil)
+    static func decl(_ name: String, _ type: String, entity: String? = nil, enumName: String? = nil) -> NewStyleParameter {
+        NewStyleParameter(name: name, title: name.capitalized, type: .init(rawValue: type)!, entity: entity, enumName: enumName,
+                          optional: true)
     }
 
-    static func list(_ name: String, _ type: String, entity: String? = nil) -> ParameterDecl {
+    static func list(_ name: String, _ type: String, entity: String? = nil) -> NewStyleParameter {
         var p = decl(name, type, entity: entity)
         p.multiple = true
         return p
     }
 
     let definition: IntentDefinition
-    let intent: IntentDecl
+    let intent: NewStyleIntent
     var catalog = NewStyleCatalog()
 
     init() throws {
         let decoded = DefinitionLoader.decode(text: Self.definitionText, file: "old.yaml")
         #expect(decoded.errors.isEmpty, "\(decoded.errors)")
         definition = try #require(decoded.definitions.first)
-        intent = IntentDecl(identifier: "NewIntent", title: "New", authentication: "always_allowed", migratedFrom: "OldIntent",
+        intent = NewStyleIntent(identifier: "NewIntent", title: "New", authentication: .alwaysAllowed, migratedFrom: "OldIntent",
                             parameters: [Self.decl("name", "string"), Self.decl("times", "integer"), Self.decl("count", "integer"),
                                          Self.decl("mood", "enum", enumName: "Mood"), Self.decl("who", "entity", entity: "PersonEntity"),
                                          Self.decl("when", "string"), Self.decl("tags", "string"), Self.decl("due", "date"),
                                          Self.list("labels", "string"), Self.list("people", "entity", entity: "PersonEntity")])
-        catalog.enums["Mood"] = EnumDecl(name: "Mood", cases: [("calm", "Calm"), ("wild", "Wild")])
+        catalog.enums["Mood"] = NewStyleEnum(name: "Mood", cases: [.init(value: "calm", title: "Calm"), .init(value: "wild", title: "Wild")])
     }
 
     func map(_ name: String, _ value: JSON, withDefinition: Bool = true) -> Result<JSON, ParameterProblem> {

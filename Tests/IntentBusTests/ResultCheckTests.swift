@@ -59,11 +59,11 @@ struct ResultCheckTests {
 
     @Test("system.search and messages.sendMessage: matching and mismatching declarations")
     func schemas() {
-        func intent(_ params: [(String, String, Bool, JSON?)], lists: Set<String> = []) -> IntentDecl {
-            IntentDecl(identifier: "S", title: "S", authentication: "always_allowed", migratedFrom: nil,
+        func intent(_ params: [(String, String, Bool, JSON?)], lists: Set<String> = []) -> NewStyleIntent {
+            NewStyleIntent(identifier: "S", title: "S", authentication: .alwaysAllowed, migratedFrom: nil,
                        parameters: params.map { name, type, optional, def in
-                           var p = ParameterDecl(name: name, title: name, type: type, entity: nil, enumName: nil, optional: optional,
-                                                 defaultValue: def, min: nil, max: nil, requestValueDialog: nil, description: nil)
+                           var p = NewStyleParameter(name: name, title: name, type: .init(rawValue: type)!, optional: optional,
+                                                     defaultValue: def)
                            p.multiple = lists.contains(name)
                            return p
                        })

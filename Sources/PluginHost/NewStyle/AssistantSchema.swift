@@ -12,7 +12,7 @@ struct AssistantSchema {
     struct Parameter {
         let name: String
         /// The metadata types an implementation may give it.
-        let types: Set<String>
+        let types: Set<NewStyleParameter.ValueType>
         /// Whether an implementation must declare it.
         let required: Bool
         /// Whether it is a list (`"multiple": true`), as INSendMessageIntent's recipients.
@@ -27,19 +27,19 @@ struct AssistantSchema {
     static let known: [String: AssistantSchema] = [
         "system.search": AssistantSchema(
             name: "system.search", summary: "search the app's content for a criteria string",
-            parameters: [Parameter(name: "criteria", types: ["string"], required: true)]),
+            parameters: [Parameter(name: "criteria", types: [.string], required: true)]),
         "messages.sendMessage": AssistantSchema(
             name: "messages.sendMessage", summary: "send a message, as INSendMessageIntent does",
-            parameters: [Parameter(name: "recipients", types: ["string", "entity"], required: true, multiple: true),
-                         Parameter(name: "content", types: ["string"], required: true),
-                         Parameter(name: "speakableGroupName", types: ["string"], required: false),
-                         Parameter(name: "serviceName", types: ["string"], required: false)]),
+            parameters: [Parameter(name: "recipients", types: [.string, .entity], required: true, multiple: true),
+                         Parameter(name: "content", types: [.string], required: true),
+                         Parameter(name: "speakableGroupName", types: [.string], required: false),
+                         Parameter(name: "serviceName", types: [.string], required: false)]),
     ]
 
     /// What is wrong with `intent` as an implementation of this schema: a schema
     /// parameter missing or of another type, or a parameter of its own that a caller of
     /// the schema could not give (required, without a default). Empty when it matches.
-    func problems(_ intent: IntentDecl) -> [String] {
+    func problems(_ intent: NewStyleIntent) -> [String] {
         var problems: [String] = []
         for p in parameters {
             guard let declared = intent.parameters.first(where: { $0.name == p.name }) else {
@@ -60,7 +60,7 @@ struct AssistantSchema {
         return problems
     }
 
-    private func typeList(_ p: Parameter) -> String { p.types.sorted().joined(separator: " or ") }
+    private func typeList(_ p: Parameter) -> String { p.types.map(\.rawValue).sorted().joined(separator: " or ") }
 
     static var names: String { known.keys.sorted().joined(separator: ", ") }
 }

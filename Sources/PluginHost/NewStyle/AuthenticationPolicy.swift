@@ -12,14 +12,12 @@ import IntentBus
 ///
 /// Pure value code; the flow calls `problem` on the router thread before any parameter
 /// is checked, so a refused request never reaches the plugin.
-enum AuthenticationPolicy: String, CaseIterable {
-    case alwaysAllowed = "always_allowed"
-    case requiresAuthentication = "requires_authentication"
-    case requiresLocalDeviceAuthentication = "requires_local_device_authentication"
+///
+/// The policy itself is the metadata model's `IntentAuthenticationPolicy`, which the SDK
+/// declares and the host decodes; the host adds its enforcement.
+typealias AuthenticationPolicy = IntentAuthenticationPolicy
 
-    /// The policies as written in metadata, for messages.
-    static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
-
+extension IntentAuthenticationPolicy {
     /// What the host knows about the client side when a request arrives.
     struct Access {
         /// The host's settings: the shared credential, the client grants, the frontend.

@@ -12,7 +12,7 @@ enum MigrationMapping {
     /// The value to pass to the new intent, or why it does not map (a phrase naming
     /// both sides).
     static func map(_ value: JSON, legacy: ParameterDefinition?, of definition: IntentDefinition?,
-                    to p: ParameterDecl, of intent: IntentDecl, catalog: NewStyleCatalog) -> Result<JSON, ParameterProblem> {
+                    to p: NewStyleParameter, of intent: NewStyleIntent, catalog: NewStyleCatalog) -> Result<JSON, ParameterProblem> {
         var candidate = value
         if let legacy, let definition {
             let declared = "\(definition.name) declares \(legacy.name) as \(legacy.type)\(legacy.multiple ? " (multiple)" : "")"
@@ -40,10 +40,10 @@ enum MigrationMapping {
     /// Whether a legacy definition type and a new-style parameter type are the same
     /// kind of value. Duration and CurrencyAmount have no new-style counterpart; a Date
     /// maps when its value is in the new-style date form (docs/migration.md).
-    static func correspond(_ legacy: ParameterType, _ p: ParameterDecl) -> Bool {
+    static func correspond(_ legacy: ParameterType, _ p: NewStyleParameter) -> Bool {
         switch (legacy, p.type) {
-        case (.string, "string"), (.integer, "integer"), (.decimal, "decimal"), (.boolean, "boolean"),
-             (.enumeration, "enum"), (.object, "entity"), (.date, "date"):
+        case (.string, .string), (.integer, .integer), (.decimal, .decimal), (.boolean, .boolean),
+             (.enumeration, .enumeration), (.object, .entity), (.date, .date):
             true
         default:
             false
@@ -59,7 +59,7 @@ enum MigrationMapping {
         return value
     }
 
-    private static func article(_ type: String) -> String {
-        ["integer", "enum", "entity"].contains(type) ? "an" : "a"
+    private static func article(_ type: NewStyleParameter.ValueType) -> String {
+        [.integer, .enumeration, .entity].contains(type) ? "an" : "a"
     }
 }

@@ -17,7 +17,7 @@ import IntentBus
 ///
 /// Owned by the router thread, one instance per exchange.
 final class NewStyleFlow: ExchangeFlow {
-    private let intent: IntentDecl
+    private let intent: NewStyleIntent
     private let catalog: NewStyleCatalog
     /// The legacy name the client used, when this request reaches a migrated intent.
     private let migratedFrom: String?
@@ -28,13 +28,13 @@ final class NewStyleFlow: ExchangeFlow {
     private var values: [String: JSON] = [:]
     /// Parameters of a migrated request that did not map, with the reason.
     private var unmapped: [JSON] = []
-    private var toAsk: [ParameterDecl] = []
+    private var toAsk: [NewStyleParameter] = []
     /// The parameter the host itself asked the client for.
-    private var hostQuestion: ParameterDecl?
+    private var hostQuestion: NewStyleParameter?
     /// The last PROMPT body the plugin sent, to check the client's answer to it.
     private var pluginQuestion: JSON?
 
-    init(intent: IntentDecl, catalog: NewStyleCatalog, migratedFrom: String?, legacyDefinition: IntentDefinition? = nil,
+    init(intent: NewStyleIntent, catalog: NewStyleCatalog, migratedFrom: String?, legacyDefinition: IntentDefinition? = nil,
          access: AuthenticationPolicy.Access) {
         self.intent = intent
         self.catalog = catalog
@@ -44,9 +44,8 @@ final class NewStyleFlow: ExchangeFlow {
     }
 
     func start(_ exchange: Exchange, body: Frame, _ ops: any FlowOperations) {
-        // The catalog refused unknown policies at HELLO; should one slip through, it fails closed.
-        let policy = AuthenticationPolicy(rawValue: intent.authentication) ?? .requiresAuthentication
-        if let error = policy.problem(intent: intent.identifier, options: exchange.options, access: access) {
+        // An unknown policy is refused at HELLO, and decodes as requires_authentication: closed.
+        if let error = intent.authentication.problem(intent: intent.identifier, options: exchange.options, access: access) {
             return ops.fail(exchange, error)
         }
         let parsed: JSON
@@ -115,7 +114,7 @@ final class NewStyleFlow: ExchangeFlow {
         ops.sendToPlugin(exchange, kind: .request, header: .object(header), body: .object(values))
     }
 
-    private func valuePrompt(_ p: ParameterDecl) -> JSON {
+    private func valuePrompt(_ p: NewStyleParameter) -> JSON {
         // type, type_title, multiple, range, options, entity: the fields both styles share.
         var prompt = PromptVocabulary.fields(p, catalog: catalog)
         prompt["kind"] = "value"
@@ -197,7 +196,7 @@ final class NewStyleFlow: ExchangeFlow {
         }
     }
 
-    private func invalid(_ p: ParameterDecl, _ why: ParameterProblem) -> BusError {
+    private func invalid(_ p: NewStyleParameter, _ why: ParameterProblem) -> BusError {
         BusError(.invalidParameters, "parameter \(p.name) (\(p.title)) of \(intent.identifier): \(why)",
                  details: PromptVocabulary.details(intent: intent.identifier, problems: [
                      PromptVocabulary.problem(p.name, expected: PromptVocabulary.typeName(p), why.message)]))

@@ -8,7 +8,7 @@ extension ParameterCheck {
 
     /// A list (`multiple`) parameter: an array whose every item fits the declaration (a
     /// single value becomes a list of one, as in the legacy flow). A problem names the item.
-    static func checkList(_ value: JSON, _ p: ParameterDecl, catalog: NewStyleCatalog,
+    static func checkList(_ value: JSON, _ p: NewStyleParameter, catalog: NewStyleCatalog,
                           checkRange: Bool) -> Result<JSON, ParameterProblem> {
         let items = value.arrayValue ?? [value]
         guard items.count <= maximumItems else {

@@ -6,47 +6,47 @@ import IntentBus
 /// references, and the inclusive range.
 enum ParameterCheck {
     /// The normalised wire value, or why it doesn't fit.
-    static func check(_ value: JSON, _ p: ParameterDecl, catalog: NewStyleCatalog,
+    static func check(_ value: JSON, _ p: NewStyleParameter, catalog: NewStyleCatalog,
                       checkRange: Bool = true) -> Result<JSON, ParameterProblem> {
         if p.multiple { return checkList(value, p, catalog: catalog, checkRange: checkRange) }
         if value.arrayValue != nil { return .failure("takes one value, got a list") }
         return checkOne(value, p, catalog: catalog, checkRange: checkRange)
     }
 
-    static func checkOne(_ value: JSON, _ p: ParameterDecl, catalog: NewStyleCatalog,
+    static func checkOne(_ value: JSON, _ p: NewStyleParameter, catalog: NewStyleCatalog,
                          checkRange: Bool = true) -> Result<JSON, ParameterProblem> {
         let normalised: JSON
         switch p.type {
-        case "integer":
+        case .integer:
             if let i = value.intValue { normalised = .int(i) }
             else if let s = value.stringValue, let i = Int64(s.trimmingCharacters(in: .whitespaces)) { normalised = .int(i) }
             else { return .failure("expected an integer, got \(describe(value))") }
-        case "decimal":
+        case .decimal:
             if let d = value.doubleValue { normalised = .double(d) }
             else if let s = value.stringValue, let d = Double(s.trimmingCharacters(in: .whitespaces)), d.isFinite { normalised = .double(d) }
             else { return .failure("expected a decimal number, got \(describe(value))") }
-        case "boolean":
+        case .boolean:
             if let b = value.boolValue { normalised = .bool(b) }
             else if let s = value.stringValue?.lowercased(), ["true", "yes", "false", "no"].contains(s) {
                 normalised = .bool(s == "true" || s == "yes")
             } else { return .failure("expected true or false, got \(describe(value))") }
-        case "string":
+        case .string:
             switch value {
             case .string: normalised = value
             case .int, .double, .bool: normalised = .string(value.displayText)
             default: return .failure("expected a string, got \(describe(value))")
             }
-        case "date":
+        case .date:
             guard let s = value.stringValue, let parsed = IntentDateText.parse(s) else {
                 return .failure("expected \(IntentDateText.expectedForm), got \(describe(value))")
             }
             normalised = .string(parsed.normalised)
-        case "url":
+        case .url:
             guard let s = value.stringValue, let parsed = IntentURLText.parse(s) else {
                 return .failure("expected \(IntentURLText.expectedForm), got \(describe(value))")
             }
             normalised = .string(parsed.normalised)
-        case "enum":
+        case .enumeration:
             let cases = p.enumName.flatMap { catalog.enums[$0] }?.cases ?? []
             // A case value, or (as legacy enums do) a display name, in any case.
             guard let s = value.stringValue ?? (value.intValue.map { String($0) }),
@@ -55,7 +55,7 @@ enum ParameterCheck {
                 return .failure("expected one of \(cases.map(\.value).joined(separator: ", ")), got \(describe(value))")
             }
             normalised = .string(match.value)
-        case "entity":
+        case .entity:
             switch value {
             case .string(let s) where !s.isEmpty: normalised = value
             case .int: normalised = .string(value.displayText)
@@ -64,8 +64,6 @@ enum ParameterCheck {
             default:
                 return .failure("expected a \(p.entity ?? "entity") id or text (a string, {\"id\":…} or {\"text\":…}), got \(describe(value))")
             }
-        default:
-            return .failure("has unknown type \(p.type)")
         }
         if checkRange && !inRange(normalised, p) {
             return .failure("must be within \(p.rangeText), got \(normalised.displayText)")
@@ -75,13 +73,7 @@ enum ParameterCheck {
 
     /// Whether a numeric value (every item of a list) lies in the declared inclusive
     /// range (true when none).
-    static func inRange(_ value: JSON, _ p: ParameterDecl) -> Bool {
-        if let items = value.arrayValue { return items.allSatisfy { inRange($0, p) } }
-        guard let v = value.doubleValue else { return true }
-        if let lo = p.min?.doubleValue, v < lo { return false }
-        if let hi = p.max?.doubleValue, v > hi { return false }
-        return true
-    }
+    static func inRange(_ value: JSON, _ p: NewStyleParameter) -> Bool { p.inRange(value) }
 
     private static func describe(_ value: JSON) -> String {
         switch value {

@@ -48,7 +48,7 @@ enum PromptVocabulary {
     }
 
     /// The fields for a new-style declared parameter.
-    static func fields(_ p: ParameterDecl, catalog: NewStyleCatalog) -> [String: JSON] {
+    static func fields(_ p: NewStyleParameter, catalog: NewStyleCatalog) -> [String: JSON] {
         var o: [String: JSON] = ["type": .string(typeName(p))]
         if let name = p.enumName {
             o["enum"] = .string(name)
@@ -71,17 +71,16 @@ enum PromptVocabulary {
     }
 
     /// The shared type name of a new-style parameter (`integer` → `Integer`).
-    static func typeName(_ p: ParameterDecl) -> String {
+    static func typeName(_ p: NewStyleParameter) -> String {
         switch p.type {
-        case "integer": "Integer"
-        case "decimal": "Decimal"
-        case "boolean": "Boolean"
-        case "string": "String"
-        case "date": "Date"
-        case "url": "URL"
-        case "enum": p.enumName ?? "enum"
-        case "entity": p.entity ?? "entity"
-        default: p.type
+        case .integer: "Integer"
+        case .decimal: "Decimal"
+        case .boolean: "Boolean"
+        case .string: "String"
+        case .date: "Date"
+        case .url: "URL"
+        case .enumeration: p.enumName ?? "enum"
+        case .entity: p.entity ?? "entity"
         }
     }
 

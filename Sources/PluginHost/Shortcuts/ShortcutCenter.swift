@@ -105,7 +105,7 @@ final class ShortcutCenter: RouterExtension {
         for warning in outcome.warnings { logger.warning("plugin \(id): \(warning)") }
         for conflict in catalog.setApp(outcome.phrases, plugin: id) { logger.warning(conflict) }
         var needsAuthentication: Set<String> = []
-        for intent in newStyle.intents.values where intent.authentication == "requires_authentication" {
+        for intent in newStyle.intents.values where intent.authentication == .requiresAuthentication {
             needsAuthentication.insert(intent.identifier)
             if let legacy = intent.migratedFrom { needsAuthentication.insert(legacy) }
         }

@@ -73,9 +73,9 @@ enum ShortcutRules {
                         problems.append("${\(name)} is not a parameter of \(intentName) (it has: \(intent.parameters.map(\.name).joined(separator: ", ")))")
                         continue
                     }
-                    if let e = p.entity, p.type == "entity" {
+                    if let e = p.entity, p.type == .entity {
                         slots[name] = .entity(e)
-                    } else if let e = p.enumName.flatMap({ catalog.enums[$0] }), p.type == "enum" {
+                    } else if let e = p.enumName.flatMap({ catalog.enums[$0] }), p.type == .enumeration {
                         slots[name] = .enumeration(e.cases.map { .init(value: $0.value, title: $0.title) })
                     } else {
                         problems.append("${\(name)} is a \(p.type) parameter; a slot must be an entity or enum parameter")

@@ -1,0 +1,195 @@
+import Foundation
+import IntentBusCore
+import IntentBusPlugin
+import IntentBusMetadata
+
+/// Declares a parameter of a new-style intent, App Intents style:
+///
+/// ```swift
+/// @Parameter(title: "Minutes", default: 25, inRange: 5...180) var minutes: Int
+/// @Parameter(title: "Project", requestValueDialog: "Which project?") var project: ProjectEntity
+/// @Parameter(title: "Note") var note: String?          // optional
+/// ```
+///
+/// The parameter's wire name is the property's name. `$minutes` is the parameter itself,
+/// for questions in the middle of `perform()`: `requestValue`, `requestConfirmation`,
+/// `requestDisambiguation` and `needsValueError`.
+///
+/// Threading: a parameter belongs to one intent instance, which the runtime binds and then
+/// performs in one task; `lock` guards the value anyway, so that a stray read from
+/// another task is safe.
+@propertyWrapper
+public final class Parameter<Value: IntentValue>: @unchecked Sendable {
+    // @unchecked: `value`, `name` and `context` are only touched under `lock`.
+    public let title: String
+    public let parameterDescription: String?
+    public let defaultValue: Value?
+    public let requestValueDialog: String?
+    /// The inclusive range of a numeric parameter, as wire values.
+    let range: (min: JSON, max: JSON)?
+    private let lock = Lock()
+    private var value: Value?
+    private var boundName = ""
+    private var context: PluginContext?
+
+    /// A parameter with a title (required: the host rejects metadata without one), an
+    /// optional description, default and dialog for asking its value.
+    public init(title: String, description: String? = nil, default defaultValue: Value? = nil,
+                requestValueDialog: String? = nil) {
+        self.title = title
+        self.parameterDescription = description
+        self.defaultValue = defaultValue
+        self.requestValueDialog = requestValueDialog
+        self.range = nil
+    }
+
+    init(title: String, description: String?, default defaultValue: Value?, range: (JSON, JSON)?,
+         requestValueDialog: String?) {
+        self.title = title
+        self.parameterDescription = description
+        self.defaultValue = defaultValue
+        self.requestValueDialog = requestValueDialog
+        self.range = range
+    }
+
+    /// The value: what was given, else the default, else nil for an optional. Reading a
+    /// required parameter that has none is a programming error (the runtime always binds
+    /// or asks before `perform`).
+    public var wrappedValue: Value {
+        get {
+            lock.withLock {
+                if let value { return value }
+                if let defaultValue { return defaultValue }
+                if let absent = Value.absentValue { return absent }
+                preconditionFailure("parameter \(boundName.isEmpty ? title : boundName) has no value; perform() runs only after binding")
+            }
+        }
+        set { lock.withLock { value = newValue } }
+    }
+
+    /// The parameter itself, for mid-perform questions (`$minutes.requestValue()`).
+    public var projectedValue: Parameter<Value> { self }
+
+    /// The wire name (the property name), once bound.
+    public var name: String { lock.withLock { boundName } }
+
+    // MARK: - Questions in the middle of perform()
+
+    /// Asks the user for a value now (PROMPT kind `value`) and returns it. The parameter
+    /// keeps its old value; assign the answer if it should change.
+    public func requestValue(_ dialog: String? = nil) async throws -> Value {
+        let (name, context) = try bound()
+        let answer = try await context.prompt(valuePrompt(name: name, dialog: dialog))
+        return try await Value.intentValue(from: answer, parameter: name, context: context)
+    }
+
+    /// Asks the user to confirm `value` for this parameter (PROMPT kind `confirmation`).
+    public func requestConfirmation(for value: Value, _ dialog: String? = nil) async throws -> Bool {
+        let (name, context) = try bound()
+        let answer = try await context.prompt(["kind": "confirmation", "parameter": .string(name),
+                                               "value": value.intentJSON,
+                                               "dialog": .string(dialog ?? "Use \(value.intentJSON.displayText) for \(title)?")])
+        return answer.boolValue ?? false
+    }
+
+    /// Asks the user to pick one of `options` (PROMPT kind `disambiguation`).
+    public func requestDisambiguation(among options: [Value], _ dialog: String? = nil) async throws -> Value {
+        let (name, context) = try bound()
+        return try await IntentQuestions.disambiguate(parameter: name, among: options,
+                                                      dialog: dialog ?? "Which \(title.lowercased())?", context: context)
+    }
+
+    /// The error to throw from `perform()` when this parameter's value won't do: the
+    /// runtime asks the user for a new value and runs `perform()` again from the start.
+    public func needsValueError(_ dialog: String? = nil) -> NeedsValueError {
+        let name = lock.withLock { boundName }
+        return NeedsValueError(parameter: name, prompt: valuePrompt(name: name, dialog: dialog).addingFields(["reason": "needs_value"]))
+    }
+
+    private func bound() throws -> (String, PluginContext) {
+        let (name, context) = lock.withLock { (boundName, self.context) }
+        guard let context else {
+            throw BusError(.internalError, "parameter \(title) is not bound to a request; ask questions only inside perform()")
+        }
+        return (name, context)
+    }
+
+    private func valuePrompt(name: String, dialog: String?) -> JSON {
+        // The fields both handler styles share (type, type_title, multiple, range, options).
+        var prompt = Value.intentValueType.promptFields
+        prompt["kind"] = "value"
+        prompt["parameter"] = .string(name)
+        prompt["dialog"] = .string(dialog ?? requestValueDialog ?? "What is the \(title.lowercased())?")
+        if Value.isListValue { prompt["multiple"] = true }
+        if let range {
+            prompt["minimum"] = range.min
+            prompt["maximum"] = range.max
+            prompt["range"] = .string("\(range.min.displayText)…\(range.max.displayText)")
+        }
+        return .object(prompt)
+    }
+}
+
+extension Parameter where Value: IntentNumber {
+    /// A numeric parameter with an inclusive range:
+    /// `@Parameter(title: "Minutes", default: 25, inRange: 5...180) var minutes: Int`.
+    public convenience init(title: String, description: String? = nil, default defaultValue: Value? = nil,
+                            inRange range: ClosedRange<Value>, requestValueDialog: String? = nil) {
+        self.init(title: title, description: description, default: defaultValue,
+                  range: (range.lowerBound.intentJSON, range.upperBound.intentJSON), requestValueDialog: requestValueDialog)
+    }
+}
+
+/// The runtime's view of a `Parameter` of any type.
+package protocol AnyIntentParameter: AnyObject {
+    /// The parameter's declaration in the metadata.
+    func declaration(name: String) -> NewStyleParameter
+    /// Entity and enum types the parameter uses.
+    var valueType: IntentValueType { get }
+    /// Sets the value from the request (or the default, or by asking) before perform.
+    func bind(name: String, json: JSON?, context: PluginContext) async throws
+}
+
+extension Parameter: AnyIntentParameter {
+    package var valueType: IntentValueType { Value.intentValueType }
+
+    package func declaration(name: String) -> NewStyleParameter {
+        var entity: String?, enumName: String?
+        switch Value.intentValueType {
+        case .entity(let e): entity = e.name
+        case .enumeration(let e): enumName = e.name
+        default: break
+        }
+        return NewStyleParameter(name: name, title: title, type: Value.intentValueType.declaredType,
+                                 entity: entity, enumName: enumName, optional: Value.isOptionalValue,
+                                 defaultValue: defaultValue?.intentJSON, min: range?.min, max: range?.max,
+                                 requestValueDialog: requestValueDialog, description: parameterDescription,
+                                 multiple: Value.isListValue)
+    }
+
+    package func bind(name: String, json: JSON?, context: PluginContext) async throws {
+        lock.withLock {
+            boundName = name
+            self.context = context
+        }
+        let resolved: Value?
+        if let json, !json.isNull {
+            resolved = try await Value.intentValue(from: json, parameter: name, context: context)
+        } else if defaultValue != nil || Value.isOptionalValue {
+            resolved = nil  // the getter falls back to the default or nil
+        } else {
+            // The host asks before perform; a plugin called without it asks here.
+            resolved = try await requestValue()
+        }
+        lock.withLock { value = resolved }
+    }
+}
+
+extension JSON {
+    /// This object with `other`'s keys added (other wins).
+    func addingFields(_ other: [String: JSON]) -> JSON {
+        guard case .object(var o) = self else { return self }
+        for (k, v) in other { o[k] = v }
+        return .object(o)
+    }
+}

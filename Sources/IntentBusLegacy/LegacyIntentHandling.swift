@@ -1,0 +1,39 @@
+import Foundation
+import IntentBusCore
+import IntentBusPlugin
+
+/// A legacy (SiriKit-style) intent handler: the counterpart of an `INIntentHandler`'s
+/// per-intent handling protocol (`INSendMessageIntentHandling`).
+///
+/// The host drives the phases: `resolve` for each parameter (again after the user
+/// answered a question), then `confirm`, then `handle`. All three are async and may
+/// take their time; `context.progress(_:)` reports progress while they do (a legacy
+/// `inProgress`). Handlers keep no state between phases: `handler(for:)` may be asked
+/// for a fresh one each time.
+public protocol LegacyIntentHandling: Sendable {
+    /// The codes `confirm` and `handle` may answer with.
+    associatedtype ResponseCode: LegacyResponseCode
+
+    /// Resolves one parameter (SiriKit's `resolve<Parameter>(for:with:)`). Switch on
+    /// `parameter`. The default accepts the value as given; the host still asks for
+    /// a *required* parameter that has none.
+    func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult
+
+    /// Checks that the intent can be carried out, before anything happens. Return nil
+    /// (the default) when the handler has no confirm step; the host then goes straight
+    /// to `handle`, as Siri does when `confirm` is not implemented.
+    func confirm(_ intent: LegacyIntent, context: PluginContext) async throws -> ConfirmOutcome<ResponseCode>?
+
+    /// Does the work and answers with a code and its response parameters.
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<ResponseCode>
+}
+
+extension LegacyIntentHandling {
+    public func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult {
+        .success(intent[parameter] ?? .null)
+    }
+
+    public func confirm(_ intent: LegacyIntent, context: PluginContext) async throws -> ConfirmOutcome<ResponseCode>? {
+        nil
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import IntentBusCore
+import IntentBusPlugin
+
+extension PluginRuntime {
+    /// Serves `intents` with legacy (SiriKit-style) handlers. `handlerFor` is the
+    /// counterpart of `INExtension.handler(for:)`: it returns the handler for an intent,
+    /// or nil. It is called once per intent here, to announce only the intents that
+    /// have a handler (the host refuses a plugin missing a handler for an intent its
+    /// manifest entry claims), and again for every phase of every request.
+    ///
+    /// ```swift
+    /// runtime.onLegacy(["StatusIntent", "SwitchContractIntent"]) { intent in
+    ///     switch intent {
+    ///     case "StatusIntent": StatusHandler()
+    ///     case "SwitchContractIntent": SwitchContractHandler()
+    ///     default: nil
+    ///     }
+    /// }
+    /// ```
+    public func onLegacy(_ intents: [String], handlerFor: @escaping @Sendable (String) -> (any LegacyIntentHandling)?) {
+        let warnings = LegacyCodeWarnings()
+        for intent in intents {
+            guard handlerFor(intent) != nil else {
+                logger.error("handler(for: \(intent)) is nil: \(intent) is not announced (a manifest entry that claims it will be refused)")
+                continue
+            }
+            let logger = self.logger
+            on(intent, style: .legacy) { request, context in
+                try await LegacyPhases.serve(request, context, handlerFor: handlerFor, logger: logger, warnings: warnings)
+            }
+        }
+    }
+}
+
+/// Runs one phase of a legacy request (docs/protocol.md §8) against a handler.
+enum LegacyPhases {
+    static func serve(_ request: PluginRequest, _ context: PluginContext,
+                      handlerFor: @Sendable (String) -> (any LegacyIntentHandling)?,
+                      logger: Logger, warnings: LegacyCodeWarnings) async throws -> PluginReply {
+        guard let handler = handlerFor(request.intent) else {
+            throw BusError(.pluginError, "no handler for \(request.intent) (handler(for:) returned nil)")
+        }
+        let intent = LegacyIntent(name: request.intent, parameters: request.parameters.objectValue ?? [:],
+                                  client: request.client)
+        let declared = request.header["codes"]?.arrayValue?.compactMap(\.stringValue)
+        switch request.phase {
+        case "resolve":
+            let names = request.header["resolve"]?.arrayValue?.compactMap(\.stringValue) ?? intent.parameters.keys.sorted()
+            var resolutions: [String: JSON] = [:]
+            for name in names {
+                resolutions[name] = try await handler.resolve(name, of: intent, context: context).json
+            }
+            return .success(["resolutions": .object(resolutions)])
+        case "confirm":
+            return try await confirm(handler, intent, context, declared: declared, logger: logger, warnings: warnings)
+        case "handle":
+            return try await handle(handler, intent, context, declared: declared, logger: logger, warnings: warnings)
+        default:
+            throw BusError(.pluginError, "\(request.intent) is a legacy intent, but the request names no phase (resolve, confirm or handle): \(request.header.canonicalString)")
+        }
+    }
+
+    private static func confirm<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,
+                                                         declared: [String]?, logger: Logger,
+                                                         warnings: LegacyCodeWarnings) async throws -> PluginReply {
+        warnings.check(H.ResponseCode.self, intent: intent.name, declared: declared, logger: logger)
+        guard let outcome = try await handler.confirm(intent, context: context) else {
+            return .success(["implemented": false])
+        }
+        switch outcome {
+        case .ready:
+            return .success(["code": "ready"])
+        case .failure(let response):
+            return .success(try body(response, intent: intent.name, declared: declared))
+        }
+    }
+
+    private static func handle<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,
+                                                        declared: [String]?, logger: Logger,
+                                                        warnings: LegacyCodeWarnings) async throws -> PluginReply {
+        warnings.check(H.ResponseCode.self, intent: intent.name, declared: declared, logger: logger)
+        let response = try await handler.handle(intent, context: context)
+        return .success(try body(response, intent: intent.name, declared: declared))
+    }
+
+    /// The reply body, after making sure the code is one the definition declares.
+    private static func body<Code>(_ response: LegacyResponse<Code>, intent: String, declared: [String]?) throws -> JSON {
+        let name = response.code.rawValue
+        if let declared, !declared.contains(name) {
+            throw BusError(.pluginError,
+                "the handler for \(intent) answered with response code '\(name)', which \(intent)'s definition does not declare (declared: \(declared.joined(separator: ", ")))",
+                details: ["code": .string(name)])
+        }
+        var body: [String: JSON] = ["code": .string(name), "response": .object(response.parameters)]
+        if let opened = response.opensIntent { body["opens_intent"] = opened.json }
+        return .object(body)
+    }
+}
+
+/// Warns once per intent when a handler's `ResponseCode` enum has cases that the
+/// intent's definition does not declare: returning one of them would fail.
+final class LegacyCodeWarnings: @unchecked Sendable {
+    // @unchecked: `warned` is only touched under `lock`.
+    private let lock = Lock()
+    private var warned: Set<String> = []
+
+    func check<Code: LegacyResponseCode>(_ type: Code.Type, intent: String, declared: [String]?, logger: Logger) {
+        guard let declared else { return }
+        let first = lock.withLock { warned.insert(intent).inserted }
+        guard first else { return }
+        let extra = Code.allCases.map(\.rawValue).filter { !declared.contains($0) }
+        if !extra.isEmpty {
+            logger.warning("\(Code.self) for \(intent) has codes its definition does not declare: \(extra.joined(separator: ", ")); answering with them will fail")
+        }
+    }
+}
