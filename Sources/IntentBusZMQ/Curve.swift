@@ -88,7 +88,6 @@ extension Frame {
     /// A metadata property of the message this frame came with (`zmq_msg_gets`): for
     /// example "User-Id", which the ZAP handler set for the peer's connection.
     public func property(_ name: String) -> String? {
-        guard let value = zmq_msg_gets(msg, name) else { return nil }
-        return String(cString: value)
+        withMsg { msg in zmq_msg_gets(msg, name).map { String(cString: $0) } }
     }
 }

@@ -16,24 +16,29 @@ public final class Frame {
     /// exclusivity check on every access buys nothing here.
     @exclusivity(unchecked) private var raw = zmq_msg_t()
 
-    /// The address of the frame's `zmq_msg_t`, for libzmq calls; valid while the frame lives.
-    var msg: UnsafeMutablePointer<zmq_msg_t> {
-        withUnsafeMutablePointer(to: &raw) { $0 }
+    /// Calls `body` with the address of the frame's `zmq_msg_t`, for libzmq calls. The
+    /// pointer is valid only inside `body` and never kept: every libzmq call on a frame,
+    /// and every use of a pointer into its bytes, happens inside this scope.
+    @inline(__always)
+    func withMsg<R>(_ body: (UnsafeMutablePointer<zmq_msg_t>) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointer(to: &raw, body)
     }
 
     /// An empty frame.
     public init() {
-        zmq_msg_init(msg)
+        withMsg { _ = zmq_msg_init($0) }
     }
 
     /// A frame holding a copy of `bytes`.
     public init<C: Collection>(bytes: C) where C.Element == UInt8 {
         let count = bytes.count
-        zmq_msg_init_size(msg, count)
-        if count > 0 {
-            let dst = zmq_msg_data(msg)!.assumingMemoryBound(to: UInt8.self)
-            var i = 0
-            for b in bytes { dst[i] = b; i += 1 }
+        withMsg { msg in
+            zmq_msg_init_size(msg, count)
+            if count > 0 {
+                let dst = zmq_msg_data(msg)!.assumingMemoryBound(to: UInt8.self)
+                var i = 0
+                for b in bytes { dst[i] = b; i += 1 }
+            }
         }
     }
 
@@ -55,24 +60,28 @@ public final class Frame {
 
     /// A frame of `count` bytes that `fill` writes.
     init(count: Int, fill: (UnsafeMutablePointer<UInt8>) -> Void) {
-        zmq_msg_init_size(msg, count)
-        if count > 0 { fill(zmq_msg_data(msg)!.assumingMemoryBound(to: UInt8.self)) }
+        withMsg { msg in
+            zmq_msg_init_size(msg, count)
+            if count > 0 { fill(zmq_msg_data(msg)!.assumingMemoryBound(to: UInt8.self)) }
+        }
     }
 
     deinit {
-        zmq_msg_close(msg)
+        withMsg { _ = zmq_msg_close($0) }
     }
 
     /// The number of bytes in the frame.
-    public var count: Int { zmq_msg_size(msg) }
+    public var count: Int { withMsg { zmq_msg_size($0) } }
 
     /// Calls `body` with the frame's bytes, without copying them.
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-        let n = count
-        guard n > 0, let p = zmq_msg_data(msg) else {
-            return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        try withMsg { msg in
+            let n = zmq_msg_size(msg)
+            guard n > 0, let p = zmq_msg_data(msg) else {
+                return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+            }
+            return try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(p), count: n))
         }
-        return try body(UnsafeRawBufferPointer(start: UnsafeRawPointer(p), count: n))
     }
 
     /// A copy of the frame's bytes.
@@ -97,13 +106,13 @@ public final class Frame {
     /// Replaces this frame's content with a copy of `other`'s, in place (no new object).
     /// libzmq shares large contents by reference count and copies small ones inline.
     package func setContent(copyOf other: Frame) {
-        zmq_msg_copy(msg, other.msg)
+        withMsg { to in other.withMsg { from in _ = zmq_msg_copy(to, from) } }
     }
 
     /// A new frame with a copy of this frame's bytes.
     public func copy() -> Frame {
         let f = Frame()
-        zmq_msg_copy(f.msg, msg)
+        f.setContent(copyOf: self)
         return f
     }
 }

@@ -88,7 +88,7 @@ package final class RawMessage {
         frames.reserveCapacity(count + 1)
         for i in 0..<count {
             let frame = Frame()
-            zmq_msg_move(frame.msg, msgs + i)
+            frame.withMsg { _ = zmq_msg_move($0, msgs + i) }
             frames.append(frame)
         }
         if isTruncated { frames.append(Frame()) }
@@ -184,7 +184,7 @@ package final class MessageStore {
     /// A `Frame` holding a copy of a stored part (libzmq shares large contents).
     package func frame(_ slot: Int, _ part: Int) -> Frame {
         let f = Frame()
-        zmq_msg_copy(f.msg, pointer(slot, part))
+        f.withMsg { _ = zmq_msg_copy($0, pointer(slot, part)) }
         return f
     }
 }

@@ -130,7 +130,7 @@ public final class ZMQSocket {
         for (i, frame) in frames.enumerated() {
             var flags: Int32 = i < last ? ZMQ_SNDMORE : 0
             if dontWait { flags |= ZMQ_DONTWAIT }
-            switch try zmqCall("zmq_msg_send", { zmq_msg_send(frame.msg, handle, flags) }) {
+            switch try zmqCall("zmq_msg_send", { frame.withMsg { zmq_msg_send($0, handle, flags) } }) {
             case .done: continue
             case .wouldBlock:
                 // libzmq guarantees atomic delivery of multipart messages: the first
@@ -175,12 +175,12 @@ public final class ZMQSocket {
             // A fresh zmq_msg_t per frame; ZMQ_RCVMORE is read before anything is closed.
             let frame = Frame()
             let flags: Int32 = (dontWait && frames.isEmpty) ? ZMQ_DONTWAIT : 0
-            switch try zmqCall("zmq_msg_recv", { zmq_msg_recv(frame.msg, handle, flags) }) {
+            switch try zmqCall("zmq_msg_recv", { frame.withMsg { zmq_msg_recv($0, handle, flags) } }) {
             case .wouldBlock:
                 if frames.isEmpty { return nil }
                 continue  // cannot happen mid-message; be safe and retry
             case .done:
-                let more = zmq_msg_more(frame.msg) != 0
+                let more = frame.withMsg { zmq_msg_more($0) } != 0
                 if frames.count < maxFrames {
                     frames.append(frame)
                 } else if !discarding {
@@ -222,7 +222,7 @@ extension ZMQSocket {
             }
             let frame = frames[count]
             let flags: Int32 = (dontWait && count == 0) ? ZMQ_DONTWAIT : 0
-            switch try zmqCall("zmq_msg_recv", { zmq_msg_recv(frame.msg, handle, flags) }) {
+            switch try zmqCall("zmq_msg_recv", { frame.withMsg { zmq_msg_recv($0, handle, flags) } }) {
             case .wouldBlock:
                 if count == 0 {
                     if frames.count == 1 && frame.count == 0 && appendedFirst { frames.removeAll() }
@@ -231,7 +231,7 @@ extension ZMQSocket {
                 continue  // cannot happen mid-message; be safe and retry
             case .done:
                 count += 1
-                if zmq_msg_more(frame.msg) == 0 {
+                if frame.withMsg({ zmq_msg_more($0) }) == 0 {
                     if frames.count > count { frames.removeLast(frames.count - count) }
                     return true
                 }
