@@ -95,8 +95,9 @@ protocol RouterView: AnyObject {
 }
 
 /// What an extension is handed when it is installed: the read-only view of the router
-/// and the place to add itself. Public, so that a host built from the library can add
-/// extensions of its own (`IntentHost(extensions:)`).
+/// and the place to add itself (`IntentHost.run` installs the legacy, new-style,
+/// shortcut and operations extensions through it). Public, because the extensions'
+/// `install` functions are.
 public final class IntentRouterHooks {
     let view: any RouterView
     var extensions: [any RouterExtension] = []
