@@ -120,7 +120,7 @@ final class RouterShell: RouterEffects {
                 if ready[mdpIndex] { mdp.drain() }
                 mdp.fireDue()
             }
-            lane?.promoteDue(now: MonotonicClock.now())
+            lane?.promoteDue(now: now())
             core.fireDueTimers()
             mdp?.flush()
             if let flushAt, flushAt <= MonotonicClock.now() { flushClients() }

@@ -27,6 +27,8 @@ final class RelayLane {
     /// The core outlives the lane (the shell owns both and drops the core last); unowned
     /// without the reference-count check, since the lane runs on every message.
     unowned(unsafe) let core: RouterCore
+    /// The core's clock (the shell's monotonic clock; a set clock in unit tests).
+    private unowned(unsafe) let effects: any RouterEffects
     private let frontend: ZMQSocket
     private let backend: ZMQSocket
     var routes = RelayRoutes()
@@ -46,6 +48,7 @@ final class RelayLane {
 
     init(core: RouterCore, frontend: ZMQSocket, backend: ZMQSocket) {
         self.core = core
+        effects = core.effects
         self.frontend = frontend
         self.backend = backend
     }
@@ -104,7 +107,7 @@ final class RelayLane {
         let client = known ?? clients.findOrAdd(identity, hash: identityHash)
         m.move(0, to: store, slot: e, part: 0)
         m.move(base + 2, to: store, slot: e, part: 1)
-        let now = MonotonicClock.now()
+        let now = effects.now()
         let deadline = now &+ routes.routes[r].timeout
         entries[e].slot = Int32(slotIndex)
         entries[e].route = Int32(r)
@@ -137,7 +140,7 @@ final class RelayLane {
               routes.routes[Int(entry.route)].bytes.withUnsafeBytes({ $0.sameBytes(m.bytes(4)) }),
               m.size(5) == 0 || isGoodHeader(m.bytes(5), slot: slot) else { return false }
         let plugin = core.slots[slot]
-        let now = MonotonicClock.now()
+        let now = effects.now()
         plugin.lastHeard = now
         switch store.send(e, 0, on: frontend, more: true) {
         case .sent:

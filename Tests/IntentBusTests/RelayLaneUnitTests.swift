@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+@testable import IntentBus
+@testable import IntentBusTestSupport
+@testable import PluginHost
+
+/// The relay lane without a process: a router core driven by `CoreHarness` (a set clock,
+/// recorded effects) and a lane on real inproc sockets, a DEALER for the client and one
+/// for the plugin, whose routing id is the plugin's id as the harness's HELLO says.
+/// What the lane forwards arrives at those sockets; what the core sends after a promotion
+/// is recorded by the harness.
+@Suite("Relay lane, unit", .serialized)
+struct RelayLaneUnitTests {
+    final class Rig {
+        let h: CoreHarness
+        let context = try! ZMQContext()
+        let frontend: ZMQSocket, backend: ZMQSocket, client: ZMQSocket, plugin: ZMQSocket
+        let lane: RelayLane
+        let raw = RawMessage(capacity: 8)
+
+        init(maxInFlight: Int? = nil) throws {
+            var entry = TestManifest.Plugin.core("alpha", intents: ["I"], timeout: "2s")
+            if let maxInFlight { entry = entry.maxInFlight(maxInFlight) }
+            h = try CoreHarness(.core([entry]))
+            h.hello("alpha", intents: ["I"])
+            _ = h.take()  // its WELCOME
+            let name = UUID().uuidString
+            frontend = try ZMQSocket(context, .router)
+            backend = try ZMQSocket(context, .router)
+            try frontend.bind("inproc://front-\(name)")
+            try backend.bind("inproc://back-\(name)")
+            try backend.setRouterMandatory()
+            client = try ZMQSocket(context, .dealer)
+            try client.setIdentity("c1")
+            try client.connect("inproc://front-\(name)")
+            plugin = try ZMQSocket(context, .dealer)
+            try plugin.setIdentity("alpha")
+            try plugin.connect("inproc://back-\(name)")
+            for s in [client, plugin] { try s.setReceiveTimeout(milliseconds: 2_000) }
+            lane = RelayLane(core: h.core, frontend: frontend, backend: backend)
+            h.core.relayLane = lane
+        }
+
+        /// The client sends `kind`; the lane gets the first look, then (as the shell does)
+        /// the core. Returns whether the lane took it.
+        @discardableResult
+        func fromClient(_ kind: MessageKind, _ id: String, intent: String = "I", header: JSON? = nil,
+                        body: JSON? = ["n": 1]) throws -> Bool {
+            try client.send(WireMessage(kind: kind, requestId: id, intent: intent, header: header, body: body).frames)
+            guard try receive(frontend) else { throw TestFailure("nothing arrived at the frontend") }
+            if lane.forward(raw, backlogged: false) { return true }
+            lane.beforeCore(client: raw)
+            h.core.clientFrames(raw.takeFrames())
+            return false
+        }
+
+        /// The plugin answers; the lane first, then the core.
+        @discardableResult
+        func fromPlugin(_ kind: MessageKind, _ wireId: String, header: JSON? = nil, body: JSON? = ["ok": true]) throws -> Bool {
+            try plugin.send(WireMessage(kind: kind, requestId: wireId, intent: "I", header: header, body: body).frames)
+            guard try receive(backend) else { throw TestFailure("nothing arrived at the backend") }
+            if lane.reply(raw, backlogged: false) { return true }
+            lane.beforeCore(plugin: raw)
+            h.core.pluginFrames(raw.takeFrames())
+            return false
+        }
+
+        /// Waits (a little) for a message on a ROUTER the test reads itself.
+        private func receive(_ socket: ZMQSocket) throws -> Bool {
+            for _ in 0..<200 {
+                if try raw.receive(from: socket) { return true }
+                usleep(1_000)
+            }
+            return false
+        }
+
+        func next(_ socket: ZMQSocket) throws -> WireMessage {
+            guard let frames = try socket.receive() else { throw TestFailure("no message") }
+            return try WireMessage.decode(frames[...])
+        }
+    }
+
+    @Test("a plain REQUEST is forwarded under a lane id and its REPLY goes back under the client's id")
+    func forwardAndReply() throws {
+        let rig = try Rig()
+        #expect(try rig.fromClient(.request, "r1"))
+        let delivered = try rig.next(rig.plugin)
+        let wireId = delivered.requestId
+        #expect(delivered.kind == .request && delivered.intent == "I" && delivered.header.count == 0)
+        #expect(try delivered.bodyJSON() == ["n": 1])
+        #expect((ExchangeTable.hostId(wireId) ?? 0) & ExchangeTable.laneBit != 0, "a lane id: \(wireId)")
+        #expect(rig.h.core.slots[0].inFlight == 1 && rig.lane.count == 1)
+        #expect(try rig.fromPlugin(.reply, wireId))
+        let reply = try rig.next(rig.client)
+        #expect(reply.kind == .reply && reply.requestId == "r1" && reply.intent == "I")
+        #expect(try reply.bodyJSON() == ["ok": true])
+        #expect(rig.h.core.slots[0].inFlight == 0 && rig.lane.count == 0 && rig.h.core.exchanges.count == 0)
+        #expect(rig.h.take().isEmpty, "the core sent nothing")
+        // A second REPLY to the same id is late: the core drops it.
+        #expect(try rig.fromPlugin(.reply, wireId) == false)
+        #expect(rig.h.take().isEmpty)
+    }
+
+    @Test("what the lane does not take goes to the core: a header, an unknown intent, a full plugin, an unchecked REPLY header")
+    func declines() throws {
+        let rig = try Rig(maxInFlight: 1)
+        #expect(try rig.fromClient(.request, "h", header: ["timeout_ms": 500]) == false)
+        let forwarded = rig.h.take()
+        #expect(forwarded.count == 1 && forwarded.first?.to == "alpha" && forwarded.first?.msg.kind == .request,
+                "the core forwarded it")
+        #expect(try rig.fromClient(.request, "u", intent: "Z") == false)
+        #expect(try rig.h.take().first.map { BusError(json: try $0.msg.bodyJSON()).code } == .unknownIntent)
+        #expect(try rig.fromClient(.request, "f") == false, "full: the core's request h is in flight")
+        #expect(try rig.h.take().first.map { BusError(json: try $0.msg.bodyJSON()).code } == .busy)
+        // The core's request ends; the next one takes the lane, and its REPLY carries a
+        // header the core has not checked yet: that REPLY goes through the core.
+        rig.h.plugin("alpha", .reply, forwarded[0].msg.requestId, header: ["status": "success"], body: [:])
+        #expect(rig.h.take().map(\.msg.requestId) == ["h"])
+        #expect(try rig.fromClient(.request, "g"))
+        let g = try rig.next(rig.plugin).requestId
+        #expect(try rig.fromPlugin(.reply, g, header: ["status": "success", "plugin": "alpha"]) == false)
+        #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY g"])
+        // Once checked, the same header is forwarded by the lane.
+        #expect(try rig.fromClient(.request, "k"))
+        let k = try rig.next(rig.plugin).requestId
+        #expect(try rig.fromPlugin(.reply, k, header: ["status": "success", "plugin": "alpha"]))
+        #expect(try rig.next(rig.client).requestId == "k")
+    }
+
+    @Test("a deadline promotes the request: the core ends it with timeout, once")
+    func deadline() throws {
+        let rig = try Rig()
+        #expect(try rig.fromClient(.request, "t"))
+        let wireId = try rig.next(rig.plugin).requestId
+        rig.h.advance(milliseconds: 1_900)  // heartbeats answered: the plugin is alive
+        #expect(rig.lane.count == 1, "not due yet")
+        rig.h.clock += 150_000_000
+        rig.lane.promoteDue(now: rig.h.clock)
+        #expect(rig.lane.count == 0 && rig.h.core.exchanges.count == 1)
+        rig.h.core.fireDueTimers()
+        let sent = rig.h.take()
+        #expect(sent.contains { $0.to == "alpha" && $0.msg.kind == .cancel && $0.msg.requestId == wireId })
+        let finals = sent.filter { $0.to == "c1" }
+        #expect(finals.count == 1 && finals.first?.msg.kind == .error && finals.first?.msg.requestId == "t")
+        #expect(try finals.first.map { BusError(json: try $0.msg.bodyJSON()).code } == .timeout)
+        #expect(rig.h.core.slots[0].inFlight == 0)
+        #expect(try rig.fromPlugin(.reply, wireId) == false)  // too late
+        #expect(rig.h.take().isEmpty)
+    }
+
+    @Test("a CANCEL, a reused id and a plugin's ERROR each promote one request; one final each")
+    func promotions() throws {
+        let rig = try Rig()
+        #expect(try rig.fromClient(.request, "c"))
+        #expect(try rig.fromClient(.request, "d"))
+        #expect(try rig.fromClient(.request, "e"))
+        let ids = try (0..<3).map { _ in try rig.next(rig.plugin).requestId }
+        try rig.fromClient(.cancel, "c", body: nil)
+        #expect(try rig.fromClient(.request, "d") == false)
+        #expect(try rig.fromPlugin(.error, ids[2], body: ["code": "failed", "message": "no"]) == false)
+        let sent = rig.h.take().filter { $0.to == "c1" }
+        #expect(sent.map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["ERROR c", "REFUSED d", "ERROR e"])
+        #expect(rig.lane.count == 0 && rig.h.core.exchanges.count == 1, "d is still open, in the core now")
+        // d's REPLY now goes through the core.
+        #expect(try rig.fromPlugin(.reply, ids[1]) == false)
+        #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY d"])
+        #expect(rig.h.core.slots[0].inFlight == 0 && rig.h.core.exchanges.count == 0)
+    }
+
+    @Test("a host intent promotes every lane request first")
+    func hostIntentPromotesAll() throws {
+        let rig = try Rig()
+        for i in 0..<3 { #expect(try rig.fromClient(.request, "p\(i)")) }
+        #expect(try rig.fromClient(.request, "s", intent: "ib.ping", body: nil) == false)
+        #expect(rig.lane.count == 0 && rig.h.core.exchanges.count == 3)
+        #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY s"])
+    }
+}
