@@ -164,12 +164,36 @@ extension RouterCore {
             }
         case .unreachable(let why):
             logger.warning("could not send \(msg.kind.rawValue) to plugin \(slot.spec.id): \(why)")
-            if let exchange {
-                fail(exchange, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is not reachable: \(why)"))
-            }
+            guard let exchange else { return }
+            if msg.kind == .request, requeueUndelivered(exchange, slot, header: msg.header, body: msg.body) { return }
+            fail(exchange, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is not reachable: \(why)"))
         }
     }
 
+}
+
+extension RouterCore {
+    /// A plain REQUEST that could not be sent because the plugin's connection is gone
+    /// (it died, and its exit is not processed yet): the plugin never saw it, so it is
+    /// safe to deliver again, idempotent or not. It waits for another ready instance or
+    /// for the plugin's restart, under its own deadline, instead of failing with
+    /// `plugin_unavailable`. Not for flows (their first message is not the whole request).
+    func requeueUndelivered(_ exchange: Exchange, _ slot: PluginSlot, header: Frame, body: Frame) -> Bool {
+        guard exchange.flow == nil, case .delivered = exchange.stage, exchange.pluginIndex == slot.index,
+              !stopping, !draining else { return false }
+        slot.inFlight -= 1
+        exchange.stage = .pending(header: header, body: body)
+        let primary = slot.primaryIndex.map { slots[$0] } ?? slot
+        let target = leastLoadedInstance(of: primary, for: exchange, excluding: slot)
+        logger.info("request \(exchange.clientRequestId) (\(exchange.intent)) did not reach plugin \(slot.spec.id); it waits for \(target === slot ? "its restart" : "another instance")",
+                    [("request", exchange.clientRequestId)])
+        if target.identity != nil, target !== slot {
+            begin(exchange, target)
+        } else {
+            target.waiting.append(exchange.hostId)
+        }
+        return true
+    }
 }
 
 extension RouterCore: FlowOperations {

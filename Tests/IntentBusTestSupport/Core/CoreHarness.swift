@@ -25,6 +25,8 @@ final class CoreHarness: RouterEffects {
     var backlog: [String: Int] = [:]
     /// Plugins whose pipe the test declares full.
     var fullPlugins: Set<String> = []
+    /// Plugins whose connection is gone (EHOSTUNREACH): nothing sent to them arrives.
+    var unreachablePlugins: Set<String> = []
     /// Plugins that no longer answer anything (SIGSTOPped, say); the others answer each
     /// HEARTBEAT at the next step of `advance`.
     var frozen: Set<String> = []
@@ -55,6 +57,7 @@ final class CoreHarness: RouterEffects {
     func sendToPlugin(_ identity: Data, _ frames: [Frame]) -> PluginSendOutcome {
         let name = String(decoding: identity, as: UTF8.self)
         if fullPlugins.contains(name) { return .full }
+        if unreachablePlugins.contains(name) { return .unreachable("Host unreachable") }
         guard let msg = try? WireMessage.decode(frames[...]) else { return .unreachable("undecodable") }
         if msg.kind == .heartbeat {
             if !frozen.contains(name) { heartbeatsToAnswer.append(name) }
