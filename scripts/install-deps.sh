@@ -11,18 +11,7 @@ if ! command -v python3 >/dev/null 2>&1; then
 elif ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then
     packages+=(python3-venv)
 fi
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "install-deps: installing ${missing[*]}"
-    if [ "$(id -u)" -eq 0 ]; then sudo=""; else sudo="sudo"; fi
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq
-    $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+"$(dirname "$0")/apt-install-missing.sh" install-deps "${packages[@]}"
 
 if ! command -v swift >/dev/null 2>&1 && [ ! -x /opt/swift/usr/bin/swift ]; then
     echo "install-deps: no Swift toolchain found (expected swift on PATH or /opt/swift/usr/bin/swift)" >&2

@@ -40,7 +40,7 @@ struct DisableEndToEndTests {
         let hasPid = beta?["pid"] != nil
         #expect(state == "disabled")
         #expect(!hasPid)
-        #expect(host.log.contains("plugin beta is disabled in the manifest (enabled: false); not starting it"))
+        #expect(host.logEventually(contains: "plugin beta is disabled in the manifest (enabled: false); not starting it"))
         #expect(!host.log.contains("started plugin beta"))
         let conflicts = try host.client().control("ib.plugins")["conflicts"]?.objectValue
         let conflictCount = conflicts?.count
