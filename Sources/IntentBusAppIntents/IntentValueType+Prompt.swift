@@ -8,14 +8,9 @@ extension IntentValueType {
     /// enum's own name.
     public var promptTypeName: String {
         switch self {
-        case .integer: "Integer"
-        case .decimal: "Decimal"
-        case .boolean: "Boolean"
-        case .string: "String"
-        case .date: "Date"
-        case .url: "URL"
         case .entity(let e): e.name
         case .enumeration(let e): e.name
+        default: declaredType.promptName(declared: nil)
         }
     }
 

@@ -13,6 +13,21 @@ extension NewStyleParameter {
         /// The wire name, as metadata and messages write it.
         public var description: String { rawValue }
 
+        /// The type name value questions use in both handler styles (docs/protocol.md
+        /// §4.4): `String`, `Integer`, `Decimal`, `Boolean`, `Date`, `URL`, or, for an
+        /// entity or enum, `declared` (its own name) or the wire name when none is given.
+        public func promptName(declared: String?) -> String {
+            switch self {
+            case .integer: "Integer"
+            case .decimal: "Decimal"
+            case .boolean: "Boolean"
+            case .string: "String"
+            case .date: "Date"
+            case .url: "URL"
+            case .entity, .enumeration: declared ?? rawValue
+            }
+        }
+
         /// Whether a range (`min`, `max`) may be declared: numbers only.
         public var isNumeric: Bool { self == .integer || self == .decimal }
 

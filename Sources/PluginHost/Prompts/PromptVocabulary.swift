@@ -72,16 +72,7 @@ enum PromptVocabulary {
 
     /// The shared type name of a new-style parameter (`integer` → `Integer`).
     static func typeName(_ p: NewStyleParameter) -> String {
-        switch p.type {
-        case .integer: "Integer"
-        case .decimal: "Decimal"
-        case .boolean: "Boolean"
-        case .string: "String"
-        case .date: "Date"
-        case .url: "URL"
-        case .enumeration: p.enumName ?? "enum"
-        case .entity: p.entity ?? "entity"
-        }
+        p.type.promptName(declared: p.type == .entity ? p.entity : p.type == .enumeration ? p.enumName : nil)
     }
 
     /// A bound as the parameter's numbers travel: an integer for an Integer (`5`, not `5.0`).

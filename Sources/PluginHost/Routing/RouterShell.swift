@@ -92,8 +92,8 @@ final class RouterShell: RouterEffects {
                 logger.error("poll failed: \(error); stopping")
                 break
             }
-            if ready[0] { drainFrontend() }
-            if ready[1] { drainBackend() }
+            if ready[0] { drain(.clients) }
+            if ready[1] { drain(.plugins) }
             if ready[2] {
                 for event in mailbox.drain() {
                     if case .pluginExited(_, let pid, _) = event { children.threadedChildExited(pid) }
@@ -132,34 +132,35 @@ final class RouterShell: RouterEffects {
         mailbox.close()
     }
 
-    /// Reads every message waiting on the frontend, so that a burst costs one poll: the
-    /// relay lane takes the plain requests; the rest go to the core as frames.
-    private func drainFrontend() {
-        for _ in 0..<1_024 {
-            do { guard try received.receive(from: frontend) else { return } } catch {
-                logger.error("receive failed: \(error)")
-                return
-            }
-            if let lane {
-                if lane.forward(received, backlogged: !backlogs.isEmpty) { continue }
-                lane.beforeCore(client: received)
-            }
-            core.clientFrames(received.takeFrames())
-        }
-    }
+    /// The router's two sides: clients on the frontend, plugins on the backend.
+    private enum Side { case clients, plugins }
 
-    /// The same for the backend: the lane takes the REPLYs to its own requests.
-    private func drainBackend() {
+    /// Reads every message waiting on one side's socket, so that a burst costs one poll.
+    /// The relay lane gets the first look (a client's plain REQUEST, a plugin's REPLY to
+    /// a lane request); whatever it does not take goes to the core as frames, after the
+    /// lane has handed over any request of its own that the message concerns.
+    private func drain(_ side: Side) {
+        let socket = side == .clients ? frontend : backend
         for _ in 0..<1_024 {
-            do { guard try received.receive(from: backend) else { return } } catch {
+            do { guard try received.receive(from: socket) else { return } } catch {
                 logger.error("receive failed: \(error)")
                 return
             }
             if let lane {
-                if lane.reply(received, backlogged: !backlogs.isEmpty) { continue }
-                lane.beforeCore(plugin: received)
+                let backlogged = !backlogs.isEmpty
+                switch side {
+                case .clients:
+                    if lane.forward(received, backlogged: backlogged) { continue }
+                    lane.beforeCore(client: received)
+                case .plugins:
+                    if lane.reply(received, backlogged: backlogged) { continue }
+                    lane.beforeCore(plugin: received)
+                }
             }
-            core.pluginFrames(received.takeFrames())
+            switch side {
+            case .clients: core.clientFrames(received.takeFrames())
+            case .plugins: core.pluginFrames(received.takeFrames())
+            }
         }
     }
 
