@@ -104,7 +104,7 @@ struct RelayLaneUnitTests {
     @Test("what the lane does not take goes to the core: a header, an unknown intent, a full plugin, an unchecked REPLY header")
     func declines() throws {
         let rig = try Rig(maxInFlight: 1)
-        #expect(try rig.fromClient(.request, "h", header: ["timeout_ms": 500]) == false)
+        #expect(try rig.fromClient(.request, "h", header: ["plugin": "alpha"]) == false)
         let forwarded = rig.h.take()
         #expect(forwarded.count == 1 && forwarded.first?.to == "alpha" && forwarded.first?.msg.kind == .request,
                 "the core forwarded it")
@@ -174,5 +174,35 @@ struct RelayLaneUnitTests {
         #expect(try rig.fromClient(.request, "s", intent: "ib.ping", body: nil) == false)
         #expect(rig.lane.count == 0 && rig.h.core.exchanges.count == 3)
         #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY s"])
+    }
+
+    @Test("a header with only timeout_ms takes the lane: the plugin sees no header, and that timeout ends it")
+    func timeoutHeader() throws {
+        let rig = try Rig()
+        #expect(try rig.fromClient(.request, "t", header: ["timeout_ms": 500]))
+        let delivered = try rig.next(rig.plugin)
+        #expect(delivered.header.count == 0, "the client's header is not the plugin's")
+        rig.h.advance(milliseconds: 400)
+        rig.lane.promoteDue(now: rig.h.clock)
+        #expect(rig.lane.count == 1, "not due yet")
+        rig.h.clock += 150_000_000
+        rig.lane.promoteDue(now: rig.h.clock)
+        rig.h.core.fireDueTimers()
+        let finals = rig.h.take().filter { $0.to == "c1" }
+        #expect(finals.count == 1)
+        let error = try finals.first.map { BusError(json: try $0.msg.bodyJSON()) }
+        #expect(error?.code == .timeout && error?.details["timeout_ms"] == 500, "\(String(describing: error))")
+    }
+
+    @Test("the timeout header the lane reads: exactly {\"timeout_ms\":N}, N from 1 to 24 h")
+    func headerTimeouts() {
+        func read(_ text: String) -> UInt64? { Array(text.utf8).withUnsafeBytes { RelayLane.headerTimeout($0) } }
+        #expect(read("{\"timeout_ms\":1}") == 1_000_000)
+        #expect(read("{\"timeout_ms\":86400000}") == 86_400_000_000_000)
+        for bad in ["{\"timeout_ms\":0}", "{\"timeout_ms\":086}", "{\"timeout_ms\":86400001}", "{\"timeout_ms\":-5}",
+                    "{\"timeout_ms\":1.5}", "{\"timeout_ms\":}", "{\"timeout_ms\": 5}", "{\"timeout_ms\":5,\"plugin\":\"a\"}",
+                    "{\"timeout_ms\":123456789012}", "{}", ""] {
+            #expect(read(bad) == nil, "\(bad)")
+        }
     }
 }

@@ -25,6 +25,15 @@ struct RelayDeadlines {
         return queues.count - 1
     }
 
+    /// The same, for a timeout a client asked for: nil when that would make more than
+    /// `limit` queues (the poll loop looks at every queue's head, so their number stays
+    /// small whatever clients send; such a request goes the core's way).
+    mutating func queue(for timeout: UInt64, limit: Int) -> Int? {
+        if let i = queues.firstIndex(where: { $0.timeout == timeout }) { return i }
+        guard queues.count < limit else { return nil }
+        return queue(for: timeout)
+    }
+
     @inline(__always) mutating func push(_ queue: Int, deadline: UInt64, id: UInt64) {
         queues[queue].items.append((deadline, id))
     }

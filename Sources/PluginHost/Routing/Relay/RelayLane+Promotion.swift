@@ -15,13 +15,18 @@ extension RelayLane {
         let state = core.clients.state(for: identity)
         let exchange = Exchange(hostId: id, client: RoutingEnvelope(identity: identity, isRequestReply: entry.isRequestReply),
                                 clientState: state, clientRequestId: requestId, intent: route.intent,
-                                pluginIndex: Int(entry.slot), timeout: route.timeout, options: .object([:]),
+                                pluginIndex: Int(entry.slot), timeout: entry.timeout, options: options(entry, route),
                                 stage: .delivered, startedAt: entry.startedAt)
         release(e)  // before the core's tables count it
         core.stats?.promoted += 1
         core.exchanges.insertPromoted(exchange)
         state.open[requestId] = id
         core.armDeadline(exchange, at: entry.deadline)
+    }
+
+    /// The request's header as the core would have read it: empty, or only `timeout_ms`.
+    private func options(_ entry: RelayEntry, _ route: RelayRoutes.Route) -> JSON {
+        entry.timeout == route.timeout ? .object([:]) : ["timeout_ms": .int(Int64(entry.timeout / 1_000_000))]
     }
 
     /// Promotes every open lane request (before the core looks at all of them: an exit, a

@@ -63,12 +63,21 @@ final class RelayLane {
         // Identity, a REQ peer's empty delimiter, then IB1, kind, id, intent, header, body.
         let base = m.count == 8 && m.size(1) == 0 ? 2 : 1
         guard m.count == base + 6, !m.isTruncated, m.frame(base, equals: "IB1"),
-              m.frame(base + 1, equals: "REQUEST"), m.size(base + 4) == 0 else { return false }
+              m.frame(base + 1, equals: "REQUEST") else { return false }
         guard !backlogged, !core.draining, !core.stopping, !core.clientKeysRequired else { return false }
         if routes.epochMismatch(core) { rebuild() }
         let requestId = m.bytes(base + 2)
         guard requestId.count > 0, requestId.count <= WireProtocol.maxNameLength, requestId.isASCII,
-              m.size(base + 5) <= routes.maxMessageSize, let r = routes.find(m.bytes(base + 3)) else { return false }
+              m.size(base + 4) + m.size(base + 5) <= routes.maxMessageSize,
+              let r = routes.find(m.bytes(base + 3)) else { return false }
+        // No header, or only a timeout: anything else (a plugin, a choice, a credential…) is the core's.
+        var timeout = routes.routes[r].timeout
+        var queue = routes.routes[r].queue
+        if m.size(base + 4) > 0 {
+            guard let asked = Self.headerTimeout(m.bytes(base + 4)),
+                  let q = deadlines.queue(for: asked, limit: 16) else { return false }
+            (timeout, queue) = (asked, q)
+        }
         let slotIndex = routes.routes[r].slot
         let slot = core.slots[slotIndex]
         guard slot.takesRequests, !slot.disabledAtRunTime, slot.inFlight + slot.waiting.count < slot.spec.maxInFlight,
@@ -102,13 +111,13 @@ final class RelayLane {
             _ = backend.sendBytes(UnsafeRawBufferPointer(start: buffer.baseAddress, count: n), more: true)
         }
         _ = m.send(base + 3, on: backend, more: true)  // intent
-        _ = m.send(base + 4, on: backend, more: true)  // header (empty)
+        _ = backend.sendBytes(UnsafeRawBufferPointer(start: nil, count: 0), more: true)  // the plugin's header: empty
         _ = m.send(base + 5, on: backend, more: false) // body
         let client = known ?? clients.findOrAdd(identity, hash: identityHash)
         m.move(0, to: store, slot: e, part: 0)
         m.move(base + 2, to: store, slot: e, part: 1)
         let now = effects.now()
-        let deadline = now &+ routes.routes[r].timeout
+        let deadline = now &+ timeout
         entries[e].slot = Int32(slotIndex)
         entries[e].route = Int32(r)
         entries[e].client = client
@@ -116,13 +125,31 @@ final class RelayLane {
         entries[e].startedAt = now
         entries[e].deadline = deadline < now ? UInt64.max : deadline
         entries[e].keyHash = keyHash
+        entries[e].timeout = timeout
         openIndex.insert(keyHash, Int32(e))
         clients.opened(client)
         count += 1
         slot.inFlight += 1
         core.noteBusy(slot)
-        deadlines.push(routes.routes[r].queue, deadline: entries[e].deadline, id: id)
+        deadlines.push(queue, deadline: entries[e].deadline, id: id)
         return true
+    }
+
+    /// The timeout a client's header asks for when the header is exactly
+    /// `{"timeout_ms":N}`, as the SDKs write it, with N from 1 to 24 hours; nil for any
+    /// other header, which the core reads (and checks: RequestHeaderCheck).
+    static func headerTimeout(_ header: UnsafeRawBufferPointer) -> UInt64? {
+        let prefix: StaticString = "{\"timeout_ms\":"
+        let n = prefix.utf8CodeUnitCount
+        guard header.count > n + 1, header.count <= n + 9, header.starts(with: prefix),
+              header[header.count - 1] == UInt8(ascii: "}"), header[n] != UInt8(ascii: "0") else { return nil }
+        var ms: Int64 = 0
+        for b in header[n..<(header.count - 1)] {
+            guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") else { return nil }
+            ms = ms * 10 + Int64(b - UInt8(ascii: "0"))
+        }
+        guard ms >= 1, ms <= RequestHeaderCheck.maximumTimeoutMs else { return nil }
+        return UInt64(ms) * 1_000_000
     }
 
     // MARK: - Plugin → client

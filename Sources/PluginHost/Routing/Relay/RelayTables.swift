@@ -123,4 +123,6 @@ struct RelayEntry {
     var deadline: UInt64 = 0
     /// The hash of (identity, request id) in the lane's open-request index.
     var keyHash: UInt64 = 0
+    /// Its plugin timeout (ns): the route's, or the header's `timeout_ms`.
+    var timeout: UInt64 = 0
 }
