@@ -80,7 +80,9 @@ enum StatusCommand {
         var out = "host \(host["pid"]?.displayText ?? "?") up \(duration(host["uptime_s"]?.doubleValue))"
         out += " · \(host["open_exchanges"]?.displayText ?? "0") open requests"
         out += " from \(host["clients_with_open_requests"]?.displayText ?? "0") clients"
-        out += " · \(host["finals"]?.displayText ?? "0") final answers\n"
+        out += " · \(host["finals"]?.displayText ?? "0") final answers"
+        if let relayed = host["relay"]?["relayed"]?.intValue, relayed > 0 { out += " (\(relayed) through the relay lane)" }
+        out += "\n"
         let hostErrors = errors(host["errors"])
         if !hostErrors.isEmpty { out += "refused before routing: \(hostErrors)\n" }
         var rows = [["PLUGIN", "STATE", "PID", "UP", "RESTARTS", "IN FLIGHT", "SERVED", "BUSY", "P50", "P99", "ERRORS"]]

@@ -55,6 +55,8 @@ struct RelayLaneEndToEndTests {
         let status = try host.client().control("ib.status")
         let served = status["plugins"]?.arrayValue?.first { $0["id"] == "echo" }?["served"]?.intValue
         #expect(served == Int64(count + 1), "the plugin's counters include the lane's requests")
+        let text = runCommand(Products.path("intentbus"), ["status", "--endpoint", host.frontend])
+        #expect(text.stdout.contains("\(count + 1) final answers (\(count) through the relay lane)"), "\(text.stdout)")
     }
 
     @Test("a REQ client's plain request takes the lane, and its delimiter is echoed")
