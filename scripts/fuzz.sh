@@ -17,7 +17,7 @@ export PATH=/opt/swift/usr/bin:$PATH
 # The Swift runtime's own crash handler fights ASan's over a fatalError; libFuzzer reports the crash.
 export SWIFT_BACKTRACE=enable=no
 
-TARGETS=(wire json manifest definitions router-admission)
+TARGETS=(wire json manifest definitions router-admission relay-lane)
 # router-admission: messages from clients and plugins through the router core (no sockets).
 BUILD=.build/fuzz
 BIN=$BUILD/bin
@@ -36,6 +36,13 @@ build() {
         -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | grep -v "prohibited flag" | tail -1
     local objects=$BUILD/debug
     mkdir -p "$BIN"
+    # The targets see the modules' `package` declarations (the relay lane's RawMessage) when
+    # they are compiled as part of the same package: the name SwiftPM gave it (the
+    # checkout's directory name) is in its build description.
+    local package=()
+    local name
+    name=$(grep -o '"-package-name","[^"]*"' "$BUILD/debug.yaml" | head -1 | cut -d'"' -f4 || true)
+    if [ -n "$name" ]; then package=(-package-name "$name"); fi
     for target in "${TARGETS[@]}"; do
         # A target links what it imports: IntentBusCore alone (no libzmq) for the JSON
         # target; the ZeroMQ wrapper and the SDK for the others; PluginHost (with the
@@ -51,7 +58,7 @@ build() {
             libs+=(-lyaml -lsqlite3 -lsodium)
         fi
         # ld.gold warns about every ASan helper symbol it cannot export; those lines are noise.
-        swiftc "${SANITIZE[@]}" -parse-as-library -module-name "Fuzz_${target//-/_}" "fuzz/$target/main.swift" \
+        swiftc "${SANITIZE[@]}" "${package[@]}" -parse-as-library -module-name "Fuzz_${target//-/_}" "fuzz/$target/main.swift" \
             -I "$objects/Modules" -I Sources/CZeroMQ -I Sources/CYAML -I Sources/CSQLite -I Sources/CSodium \
             -I "$objects/CLinuxSupport.build" "${libs[@]}" -o "$BIN/fuzz-$target" 2>&1 \
             | { grep -v "Cannot export local symbol" || true; }

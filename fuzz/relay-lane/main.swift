@@ -1,0 +1,193 @@
+import Foundation
+import IntentBus
+@testable import PluginHost
+
+// libFuzzer target: the relay lane (docs/design.md, "The relay lane") in front of the
+// router core, as the host's shell runs them: messages travel over real inproc sockets
+// (clients c0…c7 and plugin "a" are DEALERs), each received message goes to the lane
+// first and to the core when the lane does not take it. The core's own sends are recorded
+// and checked; what the lane sends is read back from the DEALERs and checked too. The
+// plugin answers some of the REQUESTs it gets with a REPLY, so the lane's reply path and
+// its promotions run; the clock moves 50 ms per input, so deadlines fire. Whatever comes
+// in: no crash, every message written follows docs/protocol.md, limits hold, no plugin's
+// in-flight count goes below zero, and a request never gets two finals.
+//
+// Input: a sequence of messages, each `[side] [frame count] ([length] [bytes])…`: side's
+// high bit sends from the plugin, else from client c(side & 7); then one byte per REQUEST
+// the plugin received: an odd byte answers it with a REPLY.
+
+final class Recorder: RouterEffects {
+    var clock: UInt64 = 1_000_000_000
+    var pid: pid_t = 100
+    var tokens: [String: String] = [:]
+    func now() -> UInt64 { clock }
+    func sendToClient(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
+        check(msg.frames, to: String(decoding: envelope.identity, as: UTF8.self))
+    }
+    func clientBacklog(_ identity: Data) -> Int { 0 }
+    func sendToPlugin(_ identity: Data, _ frames: [Frame]) -> PluginSendOutcome { check(frames, to: nil); return .sent }
+    func spawn(_ spec: PluginSpec, index: Int, token: String) -> Result<pid_t, SpawnError> {
+        pid += 1
+        tokens[spec.id] = token
+        return .success(pid)
+    }
+    func signal(_ pid: pid_t, _ signal: Int32) {}
+
+    /// Final answers per (client, request id), to catch a second one.
+    var finals: Set<String> = []
+
+    func check(_ frames: [Frame], to client: String?) {
+        guard let msg = try? WireMessage.decode(frames[...]) else { fatalError("an undecodable message was written") }
+        precondition(msg.requestId.utf8.count <= 255, "a request id over 255 bytes was written")
+        if msg.header.count > 0 {
+            guard case .object? = try? msg.headerJSON() else { fatalError("a header that is not a JSON object") }
+        }
+        if msg.kind == .error || msg.kind == .refused {
+            guard let body = try? msg.bodyJSON(), body["code"]?.stringValue != nil else {
+                fatalError("an \(msg.kind.rawValue) without a string code")
+            }
+        }
+        if let client, msg.kind.isFinal, !msg.requestId.isEmpty {
+            // A REQUEST refused before it began gets an ERROR under its id; the id may be used
+            // again after that, so only a second final while the first is still recorded as
+            // open in the lane or the core would be wrong: finals are forgotten when the id is
+            // reused (below).
+            let key = client + "\u{0}" + msg.requestId
+            precondition(!finals.contains(key), "two finals for \(msg.requestId)")
+            finals.insert(key)
+        }
+    }
+}
+
+let manifestText = """
+host:
+  state_dir: /nonexistent-intentbus-fuzz/state
+  conversation_timeout: 1s
+  limits:
+    max_open_exchanges: 300
+    max_open_per_client: 60
+plugins:
+  - id: a
+    exec: /bin/true
+    IntentsSupported: [I, K]
+    timeout: 2s
+    max_in_flight: 200
+"""
+
+let recorder = Recorder()
+
+/// The sockets, the core and the lane, made once: routers bound, DEALERs connected over inproc.
+final class Rig {
+    let context = ZMQContext()
+    let frontend: ZMQSocket
+    let backend: ZMQSocket
+    let clients: [ZMQSocket]
+    let plugin: ZMQSocket
+    let raw = RawMessage(capacity: 8)
+    let core: RouterCore
+    let lane: RelayLane
+
+    init() {
+        frontend = try! ZMQSocket(context, .router)
+        backend = try! ZMQSocket(context, .router)
+        try! frontend.bind("inproc://fuzz-front")
+        try! backend.bind("inproc://fuzz-back")
+        try! backend.setRouterMandatory()
+        try! frontend.setRouterMandatory()
+        clients = (0..<8).map { [context] i in
+            let s = try! ZMQSocket(context, .dealer)
+            try! s.setIdentity("c\(i)")
+            try! s.connect("inproc://fuzz-front")
+            return s
+        }
+        plugin = try! ZMQSocket(context, .dealer)
+        try! plugin.setIdentity("a")
+        try! plugin.connect("inproc://fuzz-back")
+        let manifest = try! ManifestLoader.load(text: manifestText, path: "/nonexistent-intentbus-fuzz/plugins.yaml")
+        core = RouterCore(manifest: manifest, logger: Logger(label: "fuzz", minimumLevel: .error) { _ in },
+                          effects: recorder, post: { _ in })
+        core.start()
+        let hello: JSON = ["protocol": 1, "plugin": "a", "token": .string(recorder.tokens["a"] ?? ""),
+                           "intents": ["I", "K"]]
+        core.pluginFrames([Frame("a")] + WireMessage(kind: .hello, header: nil, body: hello).frames)
+        lane = RelayLane(core: core, frontend: frontend, backend: backend)
+        core.relayLane = lane
+    }
+}
+
+let rig = Rig()
+
+/// What the shell does with each waiting message.
+func drainRouters() {
+    let (raw, lane, core, frontend, backend) = (rig.raw, rig.lane, rig.core, rig.frontend, rig.backend)
+    for _ in 0..<10_000 {
+        var any = false
+        if (try? raw.receive(from: frontend)) == true {
+            any = true
+            if !lane.forward(raw, backlogged: false) {
+                lane.beforeCore(client: raw)
+                core.clientFrames(raw.takeFrames())
+            }
+        }
+        if (try? raw.receive(from: backend)) == true {
+            any = true
+            if !lane.reply(raw, backlogged: false) {
+                lane.beforeCore(plugin: raw)
+                core.pluginFrames(raw.takeFrames())
+            }
+        }
+        if !any { return }
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRelayLane(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: start, count: start == nil ? 0 : count)
+    let (plugin, clients, lane, core) = (rig.plugin, rig.clients, rig.lane, rig.core)
+    var i = 0
+    func next() -> UInt8? {
+        guard i < bytes.count else { return nil }
+        defer { i += 1 }
+        return bytes[i]
+    }
+    var messages = 0
+    while messages < 32, let side = next(), let frameCount = next() {
+        messages += 1
+        var frames: [Frame] = []
+        for _ in 0..<Int(frameCount % 9) {
+            let length = Int(next() ?? 0)
+            let end = min(bytes.count, i + length)
+            frames.append(Frame(bytes: bytes[i..<end]))
+            i = end
+        }
+        guard !frames.isEmpty else { continue }
+        let from = side & 0x80 != 0 ? plugin : clients[Int(side & 7)]
+        // A new REQUEST under an id may be final-answered again once the first ended. The
+        // host reads kind and id after an empty first frame as a REQ peer's delimiter.
+        let off = frames.count > 1 && frames[0].count == 0 ? 1 : 0
+        if from !== plugin, frames.count > off + 2, frames[off + 1].equals("REQUEST") {
+            recorder.finals.remove("c\(side & 7)\u{0}" + frames[off + 2].string)
+        }
+        _ = try? from.send(frames, dontWait: true)
+        drainRouters()
+    }
+    // The plugin answers what the lane or the core sent it.
+    while let frames = try? plugin.receive(dontWait: true) {
+        guard let msg = try? WireMessage.decode(frames[...]) else { fatalError("the plugin got an undecodable message") }
+        if msg.kind == .request, let b = next(), b & 1 == 1 {
+            _ = try? plugin.send(WireMessage(kind: .reply, requestId: msg.requestId, intent: msg.intent,
+                                             header: nil, body: ["ok": true]).frames, dontWait: true)
+        }
+    }
+    drainRouters()
+    // What the lane sent to clients.
+    for (n, client) in clients.enumerated() {
+        while let frames = try? client.receive(dontWait: true) { recorder.check(frames, to: "c\(n)") }
+    }
+    recorder.clock += 50_000_000
+    lane.promoteDue(now: recorder.clock)
+    core.fireDueTimers()
+    precondition(lane.count + core.exchanges.count <= 300, "open requests beyond max_open_exchanges")
+    precondition(core.slots[0].inFlight >= 0, "a negative in-flight count")
+    return 0
+}
