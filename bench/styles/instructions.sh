@@ -52,7 +52,7 @@ plugins:
     heartbeat: 10s
     env: {BENCH_STYLES: "1", BENCH_INTENTS: "EchoIntent"}
 YAML
-    valgrind --tool=callgrind --callgrind-out-file="$dir/host.cg" "$bin/intentbus" host --config "$dir/plugins.yaml" \
+    valgrind --tool=callgrind ${HOST_CALLGRIND_OPTIONS:-} --callgrind-out-file="$dir/host.cg" "$bin/intentbus" host --config "$dir/plugins.yaml" \
         --log-level warning > "$dir/host.log" 2>&1 &
     local host=$!
     local socket="$dir/state/frontend.sock"
