@@ -52,6 +52,29 @@ struct LoopHandoverEndToEndTests {
         #expect(reply.body["params"]?["after"] == "block")
     }
 
+    @Test("handovers one after another reuse parked threads: 60 requests, 6 of them blocking, each answered once")
+    func repeatedHandovers() throws {
+        let host = try TestHost(TestManifest(.test("alpha").heartbeat("300ms")), waitReady: ["alpha"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
+        let pid = try #require(try host.plugin("alpha")?["pid"]?.intValue)
+        let threads = { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count) ?? 0 }
+        let before = threads()
+        var requests: [(String, JSON)] = []
+        for round in 0..<6 {
+            requests.append(("spin\(round)", ["spin_ms": 150]))
+            requests += (0..<9).map { ("q\(round)-\($0)", ["n": .int(Int64($0))]) }
+        }
+        let got = try answers(dealer, requests)
+        #expect(got.count == requests.count)
+        #expect(Set(got.map(\.0)) == Set(requests.map(\.0)), "every request answered exactly once")
+        // One blocked handler at a time: the thread it leaves parks and takes the next
+        // handover, so at most two threads were added, not one per handover.
+        #expect(threads() - before <= 2, "\(before) threads before, \(threads()) after")
+        for (id, msg) in got { #expect(msg.kind == .reply, "\(id): \(msg.kind) \(msg.body.string)") }
+        #expect(!host.log.contains("hung"), "\(host.log)")
+    }
+
     @Test("without the handover (runsHandlersOnSocketThread), the same blocking handler is found hung")
     func withoutHandoverItHangs() throws {
         let host = try TestHost(TestManifest(.test("alpha", env: ["TEST_SOCKET_THREAD": "1"]).heartbeat("300ms")),
