@@ -9,7 +9,8 @@ import IntentBus
 //     BenchLegacyIntent   legacy: resolve `text` as given, no confirm, handle with success
 //                         (its definition is written by intentbus-bench: Bench+Styles.swift)
 //     BenchPerformIntent  new style: perform() returns `text` as the dialog
-// - With BENCH_SOCKET_THREAD=1, its handlers run on the socket thread (the SDK's opt-in).
+// - With BENCH_SOCKET_THREAD=1, runsHandlersOnSocketThread: its handlers run on the socket
+//   thread with no watcher to hand the loop over (the default runs them there too, watched).
 
 struct BenchLegacyHandler: LegacyIntentHandling {
     enum Code: String, LegacyResponseCode { case success }
@@ -36,8 +37,8 @@ struct BenchPerformIntent: AppIntent {
 do {
     let environment = ProcessInfo.processInfo.environment
     let plugin = try IntentPlugin()
-    // BENCH_SOCKET_THREAD=1: the opt-in that runs handlers on the socket thread (every
-    // handler here answers at once, which is what it is for).
+    // BENCH_SOCKET_THREAD=1: handlers on the socket thread with no watcher (every handler
+    // here answers at once, which is what that setting is for).
     plugin.runtime.runsHandlersOnSocketThread = environment["BENCH_SOCKET_THREAD"] == "1"
     for intent in (environment["BENCH_INTENTS"] ?? "EchoIntent").split(separator: ",").map(String.init) {
         plugin.runtime.onRaw(intent) { _, _, _, body in body }

@@ -8,13 +8,40 @@ extension PluginRuntime {
     /// send what they answered, then wait. With no async request in flight the loop waits
     /// on the socket alone, in a blocking receive, as a bare worker would; otherwise it
     /// polls the socket and the mailbox.
+    ///
+    /// The loop runs on one thread at a time: this one, until a handler holds it too long
+    /// and `LoopHandover` gives the loop to another thread; this one then parks until a
+    /// later handover needs it. Whichever thread sees DISCONNECT ends the process.
     func loop(socket: ZMQSocket, mailbox: Mailbox<OutgoingMessage>) throws -> Int32 {
-        var poller = Poller([socket, mailbox.receiver])
-        let executor = SocketThreadExecutor(wake: { mailbox.wake() })
-        let outbox = PluginOutbox(mailbox: mailbox, executor: executor)
-        let state = PluginLoopState(rawHandlers: rawHandlers, rawReplyHeader: rawReplyHeader)
+        let handover = LoopHandover(watches: handlerThreads == .socketThread)
+        let executor = SocketThreadExecutor(handover: handover, wake: { mailbox.wake() })
+        let parts = LoopParts(socket: socket, mailbox: mailbox, executor: executor, handover: handover,
+                              outbox: PluginOutbox(mailbox: mailbox, handover: handover),
+                              state: PluginLoopState(rawHandlers: rawHandlers, rawReplyHeader: rawReplyHeader))
+        handover.start { [self] in
+            do {
+                while true {
+                    handover.awaitLead()
+                    if let code = try turns(parts) { exit(code) }
+                }
+            } catch {
+                logger.error("plugin stopped: \(error)")
+                exit(2)
+            }
+        }
         while true {
-            executor.runPending()
+            if let code = try turns(parts) { return code }
+            handover.awaitLead()
+        }
+    }
+
+    /// The loop's turns on this thread: an exit code when the plugin should stop, nil when
+    /// the loop was handed to another thread.
+    private func turns(_ parts: LoopParts) throws -> Int32? {
+        let (socket, mailbox, executor, outbox, state) = (parts.socket, parts.mailbox, parts.executor, parts.outbox, parts.state)
+        var poller = Poller([socket, mailbox.receiver])
+        while true {
+            guard executor.runPending() else { return nil }
             for out in outbox.takeLocal() { try send(out, on: socket, state: state) }
             if state.pendingTasks == 0 && !executor.hasPending {
                 guard try socket.receive(into: &state.frames) else { continue }
@@ -114,7 +141,7 @@ extension PluginRuntime {
             lock.withLock { live[msg.requestId] = ctx }
             state.pendingTasks += 1
             let work = Self.task(handler, request: request, context: ctx, pluginId: pluginId, logger: logger, outbox: outbox)
-            let task = runsHandlersOnSocketThread ? Task(executorPreference: executor, operation: work) : Task(operation: work)
+            let task = handlerThreads == .globalExecutor ? Task(operation: work) : Task(executorPreference: executor, operation: work)
             ctx.attach(task)
         case .answer:
             let ctx = lock.withLock { live[msg.requestId] }
@@ -168,6 +195,18 @@ extension PluginRuntime {
             outbox.post(out)
         }
     }
+}
+
+/// What the loop works with, whichever thread runs it.
+struct LoopParts: @unchecked Sendable {
+    // @unchecked: the sockets and `state` are only used by the thread that runs the loop,
+    // one thread at a time (`LoopHandover`); the rest is thread-safe.
+    let socket: ZMQSocket
+    let mailbox: Mailbox<OutgoingMessage>
+    let executor: SocketThreadExecutor
+    let handover: LoopHandover
+    let outbox: PluginOutbox
+    let state: PluginLoopState
 }
 
 /// A REQUEST whose parameters are JSON but not an object.

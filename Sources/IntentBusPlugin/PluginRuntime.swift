@@ -23,9 +23,9 @@ public struct PluginStartError: Error, Sendable, CustomStringConvertible {
 /// the HELLO handshake, and dispatches requests to the registered handlers.
 ///
 /// Register handlers, then call `run()`. Threading: `run()` owns the socket on the
-/// calling thread; async handlers run as tasks (on Swift's global executor, or on that
-/// same thread with `runsHandlersOnSocketThread`) and hand their messages back through a
-/// `PluginOutbox`. Registration is not thread-safe and must finish before `run()`.
+/// calling thread (or on another, when a handler holds that one: `LoopHandover`); async
+/// handlers run as tasks on the loop's thread (`handlerThreads`) and hand their messages
+/// back through a `PluginOutbox`. Registration is not thread-safe and must finish before `run()`.
 public final class PluginRuntime: @unchecked Sendable {
     // @unchecked: handler tables are written before run() and only read after; live
     // request contexts are guarded by `lock`.
@@ -38,15 +38,19 @@ public final class PluginRuntime: @unchecked Sendable {
     var live: [String: PluginContext] = [:]
     /// The REPLY header of raw handlers, which never changes.
     let rawReplyHeader: String
-    /// Whether async handlers run on the socket thread instead of Swift's global executor
-    /// (the default). On the socket thread a handler that answers without waiting costs no
-    /// thread switch, which makes a `perform()` or a legacy phase markedly faster
-    /// (docs/performance.md); but a handler that blocks its thread or computes for long
+    /// Where async handlers run (`HandlerThreads`); the default, `.socketThread`, runs them
+    /// on the thread that runs the socket loop and moves the loop to another thread when
+    /// a handler holds it. Set it before `run()`.
+    public var handlerThreads: HandlerThreads = .socketThread
+    /// Handlers on the socket thread, and the loop never moved (`HandlerThreads.socketThreadOnly`):
+    /// no watcher thread, but a handler that blocks its thread or computes for long
     /// without suspending then holds up the socket loop: the plugin's other requests,
     /// CANCELs and prompt answers, and its HEARTBEAT answers, so the host would find it
-    /// hung (docs/lifecycle.md). Turn it on only when every handler is quick or suspends
-    /// (see `SocketThreadExecutor`). Set it before `run()`.
-    public var runsHandlersOnSocketThread = false
+    /// hung (docs/lifecycle.md). Setting it false restores the default. Set it before `run()`.
+    public var runsHandlersOnSocketThread: Bool {
+        get { handlerThreads == .socketThreadOnly }
+        set { handlerThreads = newValue ? .socketThreadOnly : .socketThread }
+    }
     /// CURVE keys for a tcp backend, from the environment (docs/security.md).
     private var curve: (keys: CurveKeyPair, serverKey: String)?
     /// New-style declarations sent in HELLO (see the plugin guide).

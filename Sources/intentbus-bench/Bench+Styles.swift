@@ -26,8 +26,9 @@ extension Bench {
     /// perform, and the perform against the plain raw echo, all on one host and one plugin
     /// process, alternating request by request.
     ///
-    /// Twice: with the SDK's default (handlers on Swift's global executor), and with
-    /// `runsHandlersOnSocketThread` (the opt-in that saves two thread switches per answer).
+    /// Twice: with the SDK's default (handlers on the socket loop's thread, the loop handed
+    /// to another thread when a handler holds it), and with `runsHandlersOnSocketThread`
+    /// (the same without the watcher that hands it over).
     func runLegacyCost() throws {
         let definition = "\(work)/bench-definitions.yaml"
         try Self.legacyDefinition.write(toFile: definition, atomically: true, encoding: .utf8)

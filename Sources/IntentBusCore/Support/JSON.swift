@@ -69,80 +69,17 @@ extension JSON {
     /// non-ASCII left as UTF-8. Matches Python's
     /// `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)`.
     public var canonicalString: String {
-        var out = ""
-        write(to: &out)
-        return out
+        String(decoding: canonicalBytes, as: UTF8.self)
     }
 
     /// `canonicalString` as UTF-8 bytes.
-    public var canonicalData: Data { Data(canonicalString.utf8) }
+    public var canonicalData: Data { Data(canonicalBytes) }
 
-    private func write(to out: inout String) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .int(let i): out += String(i)
-        case .double(let d):
-            if d.isFinite, d == d.rounded(), abs(d) < 1e16 {
-                // Integral decimals print like Python's repr: "3.0", and "-0.0" keeps its sign.
-                out += (d == 0 && d.sign == .minus ? "-0" : String(Int64(d))) + ".0"
-            } else if d.isFinite {
-                out += "\(d)"
-            } else {
-                out += "null"
-            }
-        case .string(let s): JSON.writeString(s, to: &out)
-        case .array(let a):
-            out += "["
-            for (i, v) in a.enumerated() {
-                if i > 0 { out += "," }
-                v.write(to: &out)
-            }
-            out += "]"
-        case .object(let o):
-            out += "{"
-            // By code point, as Python sorts: Swift's own String order compares normalized
-            // forms, which differs for keys that are not in NFC.
-            for (i, key) in o.keys.sorted(by: { $0.unicodeScalars.lexicographicallyPrecedes($1.unicodeScalars) }).enumerated() {
-                if i > 0 { out += "," }
-                JSON.writeString(key, to: &out)
-                out += ":"
-                o[key]!.write(to: &out)
-            }
-            out += "}"
-        }
-    }
-
-    private static func writeString(_ s: String, to out: inout String) {
-        // Most strings need no escape at all: append them whole. Going scalar by scalar
-        // was the largest single cost of a new-style reply in the plugin (perf,
-        // docs/performance.md).
-        if !s.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
-            out += "\""
-            out += s
-            out += "\""
-            return
-        }
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
+    /// `canonicalString` as UTF-8 bytes, written by `JSONWriter`.
+    public var canonicalBytes: [UInt8] {
+        var writer = JSONWriter()
+        writer.write(self)
+        return writer.bytes
     }
 }
 

@@ -47,6 +47,11 @@ final class SQLiteDatabase {
     /// The database file, as given to `init`.
     let path: String
     private var handle: OpaquePointer?
+    /// Statements compiled by `run` and `query`, by their SQL text, kept for the next call
+    /// with the same text: compiling took more instructions than running a donation's
+    /// INSERT (callgrind, docs/performance.md). Finalised by `close()` and `deinit`.
+    private var compiled: [String: OpaquePointer] = [:]
+    private static let maximumCompiled = 64
 
     /// Opens `path` for reading and writing, creating the file if it is missing.
     ///
@@ -73,12 +78,21 @@ final class SQLiteDatabase {
         sqlite3_busy_timeout(db, busyTimeoutMilliseconds)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        finalizeCompiled()
+        sqlite3_close_v2(handle)
+    }
+
+    private func finalizeCompiled() {
+        for statement in compiled.values { sqlite3_finalize(statement) }
+        compiled.removeAll()
+    }
 
     /// Closes the connection. Later calls fail with `SQLITE_MISUSE`. Idempotent.
     func close() {
         // close_v2 defers the real close until outstanding statements are finalised,
         // so a statement that outlives this call cannot touch freed memory.
+        finalizeCompiled()
         sqlite3_close_v2(handle)
         handle = nil
     }
@@ -105,10 +119,23 @@ final class SQLiteDatabase {
         return SQLiteStatement(database: self, statement: stmt, sql: sql)
     }
 
+    /// The statement for `sql` from `compiled`, reset when released; compiled and kept
+    /// when it is not there yet. A kept statement still in use (a query's row closure
+    /// running the same SQL) is not shared: that call gets one of its own.
+    private func reusable(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = compiled[sql], sqlite3_stmt_busy(statement) == 0 {
+            return SQLiteStatement(database: self, statement: statement, sql: sql, kept: true)
+        }
+        let fresh = try prepare(sql)
+        guard compiled[sql] == nil, compiled.count < Self.maximumCompiled else { return fresh }
+        compiled[sql] = fresh.keep()
+        return SQLiteStatement(database: self, statement: compiled[sql]!, sql: sql, kept: true)
+    }
+
     /// Runs a statement with `parameters` and returns how many rows it changed.
     @discardableResult
     func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> Int {
-        let statement = try prepare(sql)
+        let statement = try reusable(sql)
         try statement.bind(parameters)
         while try statement.step() {}
         return changes
@@ -120,7 +147,7 @@ final class SQLiteDatabase {
         _ sql: String, _ parameters: [SQLiteValue] = [],
         row transform: (SQLiteRow) -> T
     ) throws(SQLiteError) -> [T] {
-        let statement = try prepare(sql)
+        let statement = try reusable(sql)
         try statement.bind(parameters)
         var rows: [T] = []
         while try statement.step() { rows.append(transform(statement.currentRow)) }
@@ -149,10 +176,10 @@ final class SQLiteDatabase {
     func transaction<R>(_ body: () throws -> R) throws -> R {
         let db = try openHandle("BEGIN IMMEDIATE")
         precondition(sqlite3_get_autocommit(db) != 0, "SQLiteDatabase.transaction does not nest")
-        try exec("BEGIN IMMEDIATE")
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try exec("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
             // A failed COMMIT may leave the transaction open; ROLLBACK's own failure
@@ -198,14 +225,32 @@ final class SQLiteStatement {
     private let database: SQLiteDatabase
     private let statement: OpaquePointer
     private let sql: String
+    /// The database keeps the compiled statement (`SQLiteDatabase.reusable`): released,
+    /// this one is only reset.
+    private var kept: Bool
 
-    fileprivate init(database: SQLiteDatabase, statement: OpaquePointer, sql: String) {
+    fileprivate init(database: SQLiteDatabase, statement: OpaquePointer, sql: String, kept: Bool = false) {
         self.database = database
         self.statement = statement
         self.sql = sql
+        self.kept = kept
     }
 
-    deinit { sqlite3_finalize(statement) }
+    deinit {
+        if kept {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        } else {
+            sqlite3_finalize(statement)
+        }
+    }
+
+    /// Hands the compiled statement to the database, which keeps it; this object then no
+    /// longer finalises it.
+    fileprivate func keep() -> OpaquePointer {
+        kept = true
+        return statement
+    }
 
     /// Binds `values` to the statement's `?` parameters, in order.
     func bind(_ values: [SQLiteValue]) throws(SQLiteError) {

@@ -24,8 +24,18 @@ extension ShortcutCenter {
         guard let writer, final.kind == .reply, exchange.choosing == nil else { return }
         // The plain path's header is parsed only when it may carry a donation: a scan of
         // its bytes, without copying them (the hot path, docs/performance.md).
-        guard parameters != nil || Self.mentionsDonation(final.header) else { return }
-        guard let header = try? final.headerJSON(), header["status"]?.stringValue != "failure" else { return }
+        let mentionsDonation = Self.mentionsDonation(final.header)
+        guard parameters != nil || mentionsDonation else { return }
+        // A header that names no donation is parsed only when it may say "failure" (or
+        // holds an escape that could spell it): the REPLY of a new-style or legacy request
+        // is written by the host, so a successful one is not parsed again here.
+        let header: JSON
+        if mentionsDonation || Self.contains(final.header, "failure") || Self.contains(final.header, "\\") {
+            guard let parsed = try? final.headerJSON(), parsed["status"]?.stringValue != "failure" else { return }
+            header = parsed
+        } else {
+            header = .object([:])
+        }
         let plugin = view.plugins[exchange.pluginIndex].spec
         let client = exchange.options["client"]?.stringValue
         if let deletion = header["delete_donations"] {
@@ -48,12 +58,15 @@ extension ShortcutCenter {
     }
 
     /// Whether the frame's bytes contain `donation` (also in `delete_donations`).
-    static func mentionsDonation(_ frame: Frame) -> Bool {
-        guard frame.count >= 8 else { return false }
+    static func mentionsDonation(_ frame: Frame) -> Bool { contains(frame, "donation") }
+
+    /// Whether the frame's bytes contain `text`'s (ASCII).
+    static func contains(_ frame: Frame, _ text: StaticString) -> Bool {
+        guard frame.count >= text.utf8CodeUnitCount else { return false }
         // memmem(3): no allocation and no per-byte closure on every REPLY of the plain path.
         return frame.withBytes { bytes in
             guard let base = bytes.baseAddress else { return false }
-            return ib_contains_bytes(base, UInt(bytes.count), "donation", 8) != 0
+            return ib_contains_bytes(base, UInt(bytes.count), text.utf8Start, UInt(text.utf8CodeUnitCount)) != 0
         }
     }
 

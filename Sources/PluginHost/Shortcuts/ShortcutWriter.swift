@@ -26,6 +26,12 @@ enum ShortcutJob: Sendable {
 /// once that thread has finished.
 final class ShortcutWriter: @unchecked Sendable {
     static let maximumQueued = 10_000
+    /// How long donations (and the deletions a REPLY asks for) gather before they are
+    /// committed together: a request that donates then costs the host one INSERT, and no
+    /// wake-up of this thread nor commit of its own, which at one request in flight was
+    /// most of a new-style request's cost in the host (docs/performance.md). A `work` job
+    /// (a client waits for its answer) runs at once, after the donations queued before it.
+    static let linger: TimeInterval = 0.050
 
     private let store: ShortcutStore
     private let worker: WorkerThread<ShortcutJob>
@@ -33,7 +39,8 @@ final class ShortcutWriter: @unchecked Sendable {
     init(store: ShortcutStore, logger: Logger, post: @escaping @Sendable (RouterEvent) -> Void) {
         self.store = store
         let owned = WorkerOwned(store)
-        worker = WorkerThread(name: "intentbus-shortcut-writer", limit: Self.maximumQueued) { jobs, lost in
+        worker = WorkerThread(name: "intentbus-shortcut-writer", limit: Self.maximumQueued, linger: Self.linger,
+                              isUrgent: { if case .work = $0 { true } else { false } }) { jobs, lost in
             if lost > 0 { logger.warning("shortcut store: \(lost) donation(s) dropped, the writer's queue was full") }
             ShortcutWriter.perform(jobs, store: owned.value, logger: logger, post: post)
         }

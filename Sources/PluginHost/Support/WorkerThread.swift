@@ -5,6 +5,11 @@ import Foundation
 /// queued so far, so a burst can commit in one transaction. At most `limit` jobs wait;
 /// `submit` refuses more (the caller decides what that means).
 ///
+/// With a `linger`, jobs that nobody waits for (`isUrgent` false) are gathered for up to
+/// that long before `run` gets them, and queuing them does not wake the thread: a steady
+/// stream of them costs one wake-up and one commit per `linger` instead of one per job.
+/// An urgent job ends the wait at once (the batch then runs, in order, before it).
+///
 /// Used by `ChoiceWriter` and `ShortcutWriter`.
 ///
 /// Threading: `submit` and `stop` from any thread; `run` only on the worker thread.
@@ -16,13 +21,20 @@ final class WorkerThread<Job: Sendable>: @unchecked Sendable {
     private var stopping = false
     private var finished = false
     private var refused = 0
+    /// The thread is gathering jobs that can wait: only an urgent one wakes it.
+    private var lingering = false
     private let limit: Int
+    private let linger: TimeInterval
+    private let isUrgent: @Sendable (Job) -> Bool
     private let run: ([Job], _ refusedSinceLast: Int) -> Void
 
     /// Starts the thread; `run` gets each batch and how many jobs were refused since the
-    /// previous one.
-    init(name: String, limit: Int, run: @escaping @Sendable ([Job], Int) -> Void) {
+    /// previous one. `linger` (seconds, 0 for none) and `isUrgent`: see the type's comment.
+    init(name: String, limit: Int, linger: TimeInterval = 0, isUrgent: @escaping @Sendable (Job) -> Bool = { _ in true },
+         run: @escaping @Sendable ([Job], Int) -> Void) {
         self.limit = limit
+        self.linger = max(0, linger)
+        self.isUrgent = isUrgent
         self.run = run
         let thread = Thread { [self] in loop() }
         thread.name = name
@@ -40,7 +52,7 @@ final class WorkerThread<Job: Sendable>: @unchecked Sendable {
             return false
         }
         queue.append(job)
-        condition.signal()
+        if !lingering || isUrgent(job) || queue.count >= limit / 2 { condition.signal() }
         return true
     }
 
@@ -57,6 +69,13 @@ final class WorkerThread<Job: Sendable>: @unchecked Sendable {
         while true {
             condition.lock()
             while queue.isEmpty && !stopping { condition.wait() }
+            if linger > 0 && !stopping {
+                let deadline = Date(timeIntervalSinceNow: linger)
+                lingering = true
+                while !stopping && queue.count < limit / 2 && !queue.contains(where: isUrgent)
+                        && condition.wait(until: deadline) {}
+                lingering = false
+            }
             if queue.isEmpty {
                 finished = true
                 condition.broadcast()

@@ -1,0 +1,114 @@
+/// Writes a `JSON` value's canonical text as UTF-8 bytes (`JSON.canonicalData` and
+/// `canonicalString`): sorted keys, no insignificant whitespace, "/" not escaped,
+/// non-ASCII left as UTF-8, as Python's
+/// `json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)` writes it.
+///
+/// Into a byte array rather than a `String`: appending to a `String` piece by piece, and
+/// sorting keys by their Unicode scalars, cost about 100 instructions per byte written,
+/// the largest part of a new-style request's cost in the host (callgrind,
+/// docs/performance.md, "`perform()` and legacy phases").
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 128) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func write(_ value: JSON) {
+        switch value {
+        case .null: append("null")
+        case .bool(let b): append(b ? "true" : "false")
+        case .int(let i): writeInteger(i)
+        case .double(let d):
+            if d.isFinite, d == d.rounded(), abs(d) < 1e16 {
+                // Integral decimals print like Python's repr: "3.0", and "-0.0" keeps its sign.
+                if d == 0 && d.sign == .minus { append("-0") } else { writeInteger(Int64(d)) }
+                append(".0")
+            } else if d.isFinite {
+                append("\(d)")
+            } else {
+                append("null")
+            }
+        case .string(let s): writeString(s)
+        case .array(let a):
+            bytes.append(UInt8(ascii: "["))
+            for (i, v) in a.enumerated() {
+                if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(v)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let o):
+            bytes.append(UInt8(ascii: "{"))
+            if o.count == 1, let (key, v) = o.first {
+                writeMember(key, v)
+            } else {
+                // By code point, as Python sorts, which is the order of the UTF-8 bytes
+                // (Swift's own String order compares normalized forms, which differs for
+                // keys that are not in NFC).
+                for (i, member) in o.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
+                    if i > 0 { bytes.append(UInt8(ascii: ",")) }
+                    writeMember(member.key, member.value)
+                }
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func writeMember(_ key: String, _ value: JSON) {
+        writeString(key)
+        bytes.append(UInt8(ascii: ":"))
+        write(value)
+    }
+
+    private mutating func append(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    private mutating func writeInteger(_ i: Int64) {
+        if i >= 0 && i < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(i))
+        } else {
+            append(String(i))  // at most 20 bytes: a small string, no allocation
+        }
+    }
+
+    /// A string in quotes. Only `"`, `\` and the control characters are escaped; they are
+    /// all ASCII, and no byte of a multi-byte UTF-8 sequence is ASCII, so the string is
+    /// escaped byte by byte.
+    private mutating func writeString(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        let plain = s.utf8.withContiguousStorageIfAvailable { Self.needsNoEscape($0) }
+            ?? !s.utf8.contains(where: Self.isEscaped)
+        if plain {
+            bytes.append(contentsOf: s.utf8)
+        } else {
+            for byte in s.utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): append("\\\"")
+                case UInt8(ascii: "\\"): append("\\\\")
+                case UInt8(ascii: "\n"): append("\\n")
+                case UInt8(ascii: "\r"): append("\\r")
+                case UInt8(ascii: "\t"): append("\\t")
+                case 0x08: append("\\b")
+                case 0x0C: append("\\f")
+                case ..<0x20:
+                    append("\\u00")
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0xF)])
+                default: bytes.append(byte)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func isEscaped(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
+    }
+
+    private static func needsNoEscape(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in buffer where isEscaped(byte) { return false }
+        return true
+    }
+}
