@@ -58,7 +58,9 @@ build() {
             libs+=(-lyaml -lsqlite3 -lsodium)
         fi
         # ld.gold warns about every ASan helper symbol it cannot export; those lines are noise.
-        swiftc "${SANITIZE[@]}" "${package[@]}" -parse-as-library -module-name "Fuzz_${target//-/_}" "fuzz/$target/main.swift" \
+        local sources=("fuzz/$target/main.swift")
+        if grep -q "import PluginHost" "fuzz/$target/main.swift"; then sources+=(fuzz/shared/*.swift); fi
+        swiftc "${SANITIZE[@]}" "${package[@]}" -parse-as-library -module-name "Fuzz_${target//-/_}" "${sources[@]}" \
             -I "$objects/Modules" -I Sources/CZeroMQ -I Sources/CYAML -I Sources/CSQLite -I Sources/CSodium \
             -I "$objects/CLinuxSupport.build" "${libs[@]}" -o "$BIN/fuzz-$target" 2>&1 \
             | { grep -v "Cannot export local symbol" || true; }

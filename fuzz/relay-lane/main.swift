@@ -16,46 +16,18 @@ import IntentBus
 // high bit sends from the plugin, else from client c(side & 7); then one byte per REQUEST
 // the plugin received: an odd byte answers it with a REPLY.
 
-final class Recorder: RouterEffects {
-    var clock: UInt64 = 1_000_000_000
-    var pid: pid_t = 100
-    var tokens: [String: String] = [:]
-    func now() -> UInt64 { clock }
-    func sendToClient(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
-        check(msg.frames, to: String(decoding: envelope.identity, as: UTF8.self))
-    }
-    func clientBacklog(_ identity: Data) -> Int { 0 }
-    func sendToPlugin(_ identity: Data, _ frames: [Frame]) -> PluginSendOutcome { check(frames, to: nil); return .sent }
-    func spawn(_ spec: PluginSpec, index: Int, token: String) -> Result<pid_t, SpawnError> {
-        pid += 1
-        tokens[spec.id] = token
-        return .success(pid)
-    }
-    func signal(_ pid: pid_t, _ signal: Int32) {}
-
-    /// Final answers per (client, request id), to catch a second one.
+/// The core's effects, each message checked (fuzz/shared/RecordingEffects.swift), and the
+/// finals per (client, request id), to catch a second one.
+final class Recorder: RecordingEffects {
     var finals: Set<String> = []
 
-    func check(_ frames: [Frame], to client: String?) {
-        guard let msg = try? WireMessage.decode(frames[...]) else { fatalError("an undecodable message was written") }
-        precondition(msg.requestId.utf8.count <= 255, "a request id over 255 bytes was written")
-        if msg.header.count > 0 {
-            guard case .object? = try? msg.headerJSON() else { fatalError("a header that is not a JSON object") }
-        }
-        if msg.kind == .error || msg.kind == .refused {
-            guard let body = try? msg.bodyJSON(), body["code"]?.stringValue != nil else {
-                fatalError("an \(msg.kind.rawValue) without a string code")
-            }
-        }
-        if let client, msg.kind.isFinal, !msg.requestId.isEmpty {
-            // A REQUEST refused before it began gets an ERROR under its id; the id may be used
-            // again after that, so only a second final while the first is still recorded as
-            // open in the lane or the core would be wrong: finals are forgotten when the id is
-            // reused (below).
-            let key = client + "\u{0}" + msg.requestId
-            precondition(!finals.contains(key), "two finals for \(msg.requestId)")
-            finals.insert(key)
-        }
+    override func written(_ msg: WireMessage, to client: String) {
+        // A REQUEST refused before it began gets an ERROR under its id, and the id may be
+        // used again after that: finals are forgotten when the id is reused (below).
+        guard msg.kind.isFinal, !msg.requestId.isEmpty else { return }
+        let key = client + "\u{0}" + msg.requestId
+        precondition(!finals.contains(key), "two finals for \(msg.requestId)")
+        finals.insert(key)
     }
 }
 
@@ -182,7 +154,7 @@ public func fuzzRelayLane(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
     drainRouters()
     // What the lane sent to clients.
     for (n, client) in clients.enumerated() {
-        while let frames = try? client.receive(dontWait: true) { recorder.check(frames, to: "c\(n)") }
+        while let frames = try? client.receive(dontWait: true) { recorder.written(checkWritten(frames), to: "c\(n)") }
     }
     recorder.clock += 50_000_000
     lane.promoteDue(now: recorder.clock)

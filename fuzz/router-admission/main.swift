@@ -13,34 +13,8 @@ import IntentBus
 // Input: a sequence of messages, each `[side] [frame count] ([length] [bytes])…`: side's
 // high bit picks the backend (plugin "a" or "b") over the frontend (clients c0…c7).
 
-final class Recorder: RouterEffects {
-    var clock: UInt64 = 1_000_000_000
-    var pid: pid_t = 100
-    var tokens: [String: String] = [:]
-    func now() -> UInt64 { clock }
-    func sendToClient(_ envelope: RoutingEnvelope, _ msg: WireMessage) { check(msg.frames) }
-    func clientBacklog(_ identity: Data) -> Int { 0 }
-    func sendToPlugin(_ identity: Data, _ frames: [Frame]) -> PluginSendOutcome { check(frames); return .sent }
-    func spawn(_ spec: PluginSpec, index: Int, token: String) -> Result<pid_t, SpawnError> {
-        pid += 1
-        tokens[spec.id] = token
-        return .success(pid)
-    }
-    func signal(_ pid: pid_t, _ signal: Int32) {}
-
-    func check(_ frames: [Frame]) {
-        guard let msg = try? WireMessage.decode(frames[...]) else { fatalError("the core wrote an undecodable message") }
-        precondition(msg.requestId.utf8.count <= 255, "the core wrote a request id over 255 bytes")
-        if msg.header.count > 0 {
-            guard case .object? = try? msg.headerJSON() else { fatalError("the core wrote a header that is not a JSON object") }
-        }
-        if msg.kind == .error || msg.kind == .refused {
-            guard let body = try? msg.bodyJSON(), body["code"]?.stringValue != nil else {
-                fatalError("the core wrote an \(msg.kind.rawValue) without a string code")
-            }
-        }
-    }
-}
+/// The core's effects, each message it writes checked (fuzz/shared/RecordingEffects.swift).
+final class Recorder: RecordingEffects {}
 
 let manifestText = """
 host:
