@@ -64,6 +64,7 @@ struct BenchOptions {
     static let usage = """
     usage: intentbus-bench [--quick] [--rounds N] [--only relay,scale,styles,cold,curve,mdp,generator] [--out DIR] [--bin DIR]
            intentbus-bench --profile SECONDS [--host-prefix "valgrind --tool=callgrind ..."]
+           intentbus-bench --print-legacy-definition   (bench-plugin's legacy intent, for bench/styles/instructions.sh)
 
     Measures the IntentBus host against a bare zmq_proxy relay in the same run, prints a
     table with ratios and targets, and writes JSON to DIR (default bench/results).
@@ -98,6 +99,7 @@ struct BenchOptions {
                 options.profileSeconds = s
             case "--host-prefix": options.hostPrefix = try value().split(separator: " ").map(String.init)
             case "--help", "-h": print(usage); exit(0)
+            case "--print-legacy-definition": print(Bench.legacyDefinition); exit(0)
             default: throw BenchFailure("unknown option \(argv[i])\n\(usage)")
             }
             i += 1

@@ -20,22 +20,8 @@ python=${PYTHON:-.venv/bin/python}
 bin=${BIN:-$PWD/.build/release}
 work=$(mktemp -d /tmp/ibstyles-XXXXXX)
 if [ -n "${KEEP:-}" ]; then echo "profiles in $work"; else trap 'rm -rf "$work"' EXIT; fi
-cat > "$work/definitions.yaml" <<'YAML'
-intents:
-  - name: BenchLegacyIntent
-    title: Benchmark a legacy request
-    parameters:
-      - name: text
-        displayName: Text
-        type: String
-    response:
-      parameters:
-        - {name: text, displayName: Text, type: String}
-      codes:
-        - name: success
-          success: true
-          formatString: ${text}
-YAML
+# The same definition the benchmark's styles scenario uses (one String parameter, one code).
+"$bin/intentbus-bench" --print-legacy-definition > "$work/definitions.yaml"
 
 total() {  # total() INTENT REQUESTS → "host plugin" instructions
     local intent=$1 n=$2 dir="$work/$1-$2"
