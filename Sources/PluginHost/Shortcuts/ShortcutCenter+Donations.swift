@@ -1,4 +1,3 @@
-internal import CLinuxSupport
 import Foundation
 import IntentBus
 
@@ -60,15 +59,11 @@ extension ShortcutCenter {
     /// Whether the frame's bytes contain `donation` (also in `delete_donations`).
     static func mentionsDonation(_ frame: Frame) -> Bool { contains(frame, "donation") }
 
+    /// The same for bytes (the relay lane reads REPLY headers without a `Frame`).
+    static func mentionsDonation(_ bytes: UnsafeRawBufferPointer) -> Bool { bytes.contains("donation") }
+
     /// Whether the frame's bytes contain `text`'s (ASCII).
-    static func contains(_ frame: Frame, _ text: StaticString) -> Bool {
-        guard frame.count >= text.utf8CodeUnitCount else { return false }
-        // memmem(3): no allocation and no per-byte closure on every REPLY of the plain path.
-        return frame.withBytes { bytes in
-            guard let base = bytes.baseAddress else { return false }
-            return ib_contains_bytes(base, UInt(bytes.count), text.utf8Start, UInt(text.utf8CodeUnitCount)) != 0
-        }
-    }
+    static func contains(_ frame: Frame, _ text: StaticString) -> Bool { frame.withBytes { $0.contains(text) } }
 
     /// `ib.donate`: a client donates an interaction or an activity; answered after the
     /// commit.

@@ -242,7 +242,7 @@ final class RelayLane {
         // Adopt the core's, once it has checked one, unless it may carry a donation.
         guard let checked = core.slots[slot].goodReplyHeader, checked.count == header.count,
               checked.withUnsafeBytes({ $0.sameBytes(header) }),
-              !header.contains("donation") else { return false }
+              !ShortcutCenter.mentionsDonation(header) else { return false }
         if goodHeaders.count < core.slots.count { goodHeaders += Array(repeating: nil, count: core.slots.count - goodHeaders.count) }
         goodHeaders[slot] = [UInt8](header)
         return true
@@ -273,14 +273,6 @@ extension UnsafeRawBufferPointer {
     func starts(with prefix: StaticString) -> Bool {
         let n = prefix.utf8CodeUnitCount
         return count >= n && (n == 0 || memcmp(baseAddress!, prefix.utf8Start, n) == 0)
-    }
-
-    /// Whether the bytes contain `needle` (no allocation).
-    func contains(_ needle: StaticString) -> Bool {
-        let n = needle.utf8CodeUnitCount
-        guard count >= n, let base = baseAddress else { return false }
-        for i in 0...(count - n) where memcmp(base + i, needle.utf8Start, n) == 0 { return true }
-        return false
     }
 }
 
