@@ -63,6 +63,12 @@ package final class RawMessage {
         return UnsafeRawBufferPointer(start: n == 0 ? nil : UnsafeRawPointer(zmq_msg_data(msgs + i)), count: n)
     }
 
+    /// A metadata property of frame `i`'s message (`zmq_msg_gets`), such as "User-Id", which
+    /// the ZAP handler set for the peer's connection; nil when the connection has none.
+    package func property(_ i: Int, _ name: String) -> String? {
+        zmq_msg_gets(msgs + i, name).map { String(cString: $0) }
+    }
+
     /// Whether frame `i` holds exactly `literal`.
     @inline(__always) package func frame(_ i: Int, equals literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount

@@ -37,6 +37,9 @@ final class MajordomoBroker {
         /// Its request ended in the core (timeout, cancel): its reply will be dropped, and
         /// it may be expired like an idle worker.
         var abandoned = false
+        /// tcp with CURVE: the User-Id its READY came with; every later command from its
+        /// routing id must carry the same.
+        var user: String?
 
         init(identity: Data, service: String, slot: Int, now: UInt64) {
             self.identity = identity
@@ -98,6 +101,12 @@ final class MajordomoBroker {
     func workerMessage(_ identity: Data, _ msg: MajordomoMessage, user: String? = nil) {
         let key = PeerKey(identity: identity)
         let worker = workers[key]
+        if requireKeys, let worker, worker.user != user {
+            // libzmq refuses a routing id a live connection holds: the worker is gone, and a
+            // connection with another key took its id. It inherits nothing.
+            return remove(worker, why: "a connection authenticated as \(user ?? "nobody") reused its routing id (it was \(worker.user ?? "nobody"))",
+                          disconnect: false)
+        }
         worker?.lastHeard = output.now()  // any command counts as a heartbeat
         switch msg {
         case .ready(let service):
@@ -111,6 +120,7 @@ final class MajordomoBroker {
                 return output.sendToWorker(identity, MajordomoMessage.workerCommand(.disconnect))
             }
             let new = Worker(identity: identity, service: service, slot: slot, now: output.now())
+            new.user = user
             if workers.isEmpty { nextBeat = output.now() &+ heartbeat }
             workers[key] = new
             serviceState(service, slot: slot).workers += 1

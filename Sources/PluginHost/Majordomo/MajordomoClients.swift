@@ -16,6 +16,7 @@ final class MajordomoClients {
     /// One request the core holds for an MDP client.
     private struct Pending {
         let peer: Data
+        let key: PeerKey
         let service: Data
         let standIn: Data
     }
@@ -35,14 +36,16 @@ final class MajordomoClients {
     /// A REQUEST from MDP client `peer` for `service` with the parameters `body`: the IB1
     /// frames to hand the core as if they came from a frontend client (stand-in identity
     /// first), and the stand-in identity.
-    func request(peer: Data, service: String, serviceFrame: Data, body: Frame) -> [Frame] {
+    /// `user`: the connection's User-Id (tcp with CURVE), so that a connection reusing
+    /// another's routing id gets a stand-in of its own.
+    func request(peer: Data, user: String? = nil, service: String, serviceFrame: Data, body: Frame) -> [Frame] {
         serial += 1
         let id = "mdp-\(String(serial, radix: 36))"
-        let key = PeerKey(identity: peer)
+        let key = Self.key(peer: peer, user: user)
         var entry = standIns[key] ?? (identity: identities.client(serial), open: 0)
         entry.open += 1
         standIns[key] = entry
-        pending[id] = Pending(peer: peer, service: serviceFrame, standIn: entry.identity)
+        pending[id] = Pending(peer: peer, key: key, service: serviceFrame, standIn: entry.identity)
         let msg = WireMessage(kind: .request, requestId: id, intent: service, header: Frame(), body: body)
         return msg.frames(after: [Frame(data: entry.identity)])
     }
@@ -83,12 +86,21 @@ final class MajordomoClients {
 
     private func finished(_ id: String, _ request: Pending) {
         pending.removeValue(forKey: id)
-        let key = PeerKey(identity: request.peer)
+        let key = request.key
         guard var entry = standIns[key] else { return }
         entry.open -= 1
         // A client with nothing open is forgotten; its next request gets a new stand-in,
         // so the table holds only clients with open requests.
         if entry.open <= 0 { standIns.removeValue(forKey: key) } else { standIns[key] = entry }
+    }
+
+    /// The routing id (length first: ids are up to 255 bytes) and the User-Id.
+    private static func key(peer: Data, user: String?) -> PeerKey {
+        guard let user else { return PeerKey(identity: peer) }
+        var bytes = Data([UInt8(truncatingIfNeeded: peer.count)])
+        bytes.append(peer)
+        bytes.append(contentsOf: user.utf8)
+        return PeerKey(identity: bytes)
     }
 
     // MARK: - The reply bodies (docs/mdp.md, "Replies")

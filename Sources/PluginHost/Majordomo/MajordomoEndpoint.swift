@@ -84,16 +84,17 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
             logger.warning("dropped a message on the MDP socket: \(error)")
             return broker.invalid(peer, error)
         }
+        // tcp with CURVE: every message's User-Id, so that a connection reusing another's
+        // routing id is never taken for it (Routing/RouterCore+ConnectionBinding.swift).
+        let user = keyed ? frames[1].property("User-Id") : nil
         guard case .request(let serviceFrame, let body) = msg else {
-            if case .ready = msg, keyed { return broker.workerMessage(peer, msg, user: frames[1].property("User-Id")) }
-            return broker.workerMessage(peer, msg)
+            return broker.workerMessage(peer, msg, user: user)
         }
         let service = serviceFrame.data
         func reply(_ json: JSON) { send(peer, MajordomoMessage.clientReply(service: service, body: json.canonicalData)) }
         guard let name = serviceFrame.validUTF8, !name.isEmpty, name.utf8.count <= WireProtocol.maxNameLength else {
             return reply(Self.error(.badFrame, "the service name (frame 2) must be 1 to \(WireProtocol.maxNameLength) bytes of UTF-8"))
         }
-        let user = keyed ? frames[1].property("User-Id") : nil
         if keyed, let problem = rightsProblem(user, intent: name) { return reply(Self.error(.forbidden, problem)) }
         if name.hasPrefix("mmi.") { return send(peer, mmi(name, service: service, body: body)) }
         guard body.count <= 1 else {
@@ -111,7 +112,7 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
                 return reply(Self.error(.invalidParameters, "the request body must be a JSON object of parameters; it is \(error.message)"))
             }
         }
-        let request = clients.request(peer: peer, service: name, serviceFrame: service, body: parameters)
+        let request = clients.request(peer: peer, user: user, service: name, serviceFrame: service, body: parameters)
         core.majordomoGrant(request[0].data, user: user, local: local)
         core.clientFrames(request)
     }

@@ -72,6 +72,7 @@ extension RouterCore {
         } else if let user, user.hasPrefix("client:") {
             let name = String(user.dropFirst("client:".count))
             state.grant = manifest.host.clients.first { $0.name == name }
+            if state.grant != nil { state.rates = clients.rates(for: name) }
         } else {
             state.grant = nil
         }

@@ -29,23 +29,37 @@ final class ClientState {
     var open: [String: UInt64] = [:]
     /// Its grant in `host.clients`, once its connection's key has been read.
     var grant: ClientGrant?
-    /// Requests: its grant's `rate`.
-    private var requests = TokenBucket()
-    /// Remembered-choice writes: limits.choice_writes_per_second.
-    private var writes = TokenBucket()
+    /// CURVE frontend: the User-Id of the connection that first used this routing id
+    /// (`bound`); a message with another one comes from a new connection that reused the
+    /// id (RouterCore+ConnectionBinding.swift).
+    var user: String?
+    var bound = false
+    /// The connection is known to be gone: nothing is sent to its routing id any more.
+    var gone = false
+    /// Its rate budgets: the connection's own until its grant is known, then the ones
+    /// every connection of that client shares (`ClientTable.rates(for:)`), so that a
+    /// fresh connection per request does not get a fresh budget.
+    var rates = ClientRates()
 
     init(identity: Data) { self.identity = identity }
 
     /// Takes one request from the bucket; false when the client is over its rate.
     func takeRequestToken(now: UInt64, perSecond: Int, burst: Int) -> Bool {
-        requests.take(now: now, perSecond: perSecond, burst: burst)
+        rates.requests.take(now: now, perSecond: perSecond, burst: burst)
     }
 
     /// Takes one remembered-choice write from the bucket; false when the client is over
     /// its rate.
     func takeWriteToken(now: UInt64, perSecond: Int, burst: Int) -> Bool {
-        writes.take(now: now, perSecond: perSecond, burst: burst)
+        rates.writes.take(now: now, perSecond: perSecond, burst: burst)
     }
+}
+
+/// One client's token buckets: requests (its grant's `rate`) and remembered-choice writes
+/// (limits.choice_writes_per_second).
+final class ClientRates {
+    var requests = TokenBucket()
+    var writes = TokenBucket()
 }
 
 /// A token bucket: `burst` tokens at first, refilled at `perSecond`.
@@ -72,6 +86,16 @@ struct TokenBucket {
 struct ClientTable {
     private var entries: [PeerKey: ClientState] = [:]
     private var sweepAt = 1_024
+    /// Rate budgets by authenticated client name (names come from the manifest only).
+    private var named: [String: ClientRates] = [:]
+
+    /// The budgets every connection authenticated as `name` shares.
+    mutating func rates(for name: String) -> ClientRates {
+        if let rates = named[name] { return rates }
+        let rates = ClientRates()
+        named[name] = rates
+        return rates
+    }
 
     var count: Int { entries.count }
 
@@ -82,6 +106,14 @@ struct ClientTable {
         if entries.count >= sweepAt { sweep() }
         let state = ClientState(identity: identity)
         entries[key] = state
+        return state
+    }
+
+    /// A fresh state for `identity`, replacing what was kept for it (a connection that
+    /// reused the routing id inherits nothing).
+    mutating func replace(_ identity: Data) -> ClientState {
+        let state = ClientState(identity: identity)
+        entries[PeerKey(identity: identity)] = state
         return state
     }
 

@@ -75,6 +75,9 @@ final class PluginSlot: PluginView {
     var lastSpawnFailure: UInt64?
     /// When the plugin last sent anything (monotonic ns): its liveness.
     var lastHeard: UInt64 = 0
+    /// CURVE backend: the User-Id of the connection its HELLO came on; every later message
+    /// from its routing id must carry the same (RouterCore+ConnectionBinding.swift).
+    var connectionUser: String?
     /// Bumped when the plugin starts work, so that a stale idle timer does nothing.
     var idleGeneration: UInt64 = 0
     /// The breaker is open: started again only after the cool-down (then half-open).

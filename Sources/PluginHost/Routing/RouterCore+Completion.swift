@@ -23,7 +23,11 @@ extension RouterCore {
         if !exchange.openedBy.isEmpty { noteChain(exchange, final) }
         for ext in extensions { ext.exchangeEnded(exchange, final: final) }
         // A REQ client gets no RESULT (like PROGRESS): it must alternate send and receive.
-        if final.kind != .result || !exchange.client.isRequestReply { effects.sendToClient(exchange.client, final) }
+        // A client whose routing id a new connection took over is gone: its answer would
+        // reach the newcomer (RouterCore+ConnectionBinding.swift).
+        if !exchange.clientState.gone, final.kind != .result || !exchange.client.isRequestReply {
+            effects.sendToClient(exchange.client, final)
+        }
         if draining { drainProgress() }
     }
 

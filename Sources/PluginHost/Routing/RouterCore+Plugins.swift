@@ -40,11 +40,7 @@ extension RouterCore {
             }
         case .disconnect:
             logger.info("plugin \(slot.spec.id) said DISCONNECT")
-            identities.removeValue(forKey: envelope.identity)
-            if let pid = slot.pid { slot.state = .starting(pid: pid) }
-            if case .remote = slot.state { slot.state = .remote(identity: nil) }
-            failInFlight(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) disconnected while handling this request",
-                                        details: ["plugin": .string(slot.spec.id)]))
+            connectionLost(slot, envelope.identity)
         case .hello:
             handshake(envelope, msg, user: frames.count > 1 ? frames[1].property("User-Id") : nil)
         case .heartbeat:
@@ -179,6 +175,7 @@ extension RouterCore {
             slot.state = .ready(pid: pid, identity: envelope.identity)
         }
         identities[envelope.identity] = slot.index
+        slot.connectionUser = user
         _ = effects.sendToPlugin(envelope.identity, WireMessage(kind: .welcome, header: nil,
                                                                 body: ["protocol": .int(WireProtocol.version)]).frames)
         logger.info("plugin \(id) is ready (pid \(pid)): \(styles.keys.sorted().joined(separator: ", "))")
@@ -189,6 +186,17 @@ extension RouterCore {
         for hostId in waiting {
             if let exchange = exchanges[hostId] { begin(exchange, slot) }
         }
+    }
+
+    /// The plugin's connection has ended (DISCONNECT, or another connection took over its
+    /// routing id): it waits for a new HELLO, and what it held fails.
+    func connectionLost(_ slot: PluginSlot, _ identity: Data) {
+        identities.removeValue(forKey: identity)
+        slot.connectionUser = nil
+        if let pid = slot.pid { slot.state = .starting(pid: pid) }
+        if case .remote = slot.state { slot.state = .remote(identity: nil) }
+        failInFlight(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) disconnected while handling this request",
+                                    details: ["plugin": .string(slot.spec.id)]))
     }
 
     func pluginExited(_ slot: PluginSlot, pid: pid_t, status: ExitStatus) {

@@ -109,6 +109,7 @@ final class RouterCore: RouterView {
         do { msg = try WireMessage.decode(rest) } catch {
             return undecodable(envelope, rest, error)
         }
+        if clientKeysRequired, frames.count > 1 { bindClient(envelope.identity, user: frames[1].property("User-Id")) }
         switch msg.kind {
         case .request: startRequest(envelope, msg, frames: frames)
         case .answer: clientAnswer(envelope, msg)

@@ -40,6 +40,9 @@ final class RouterShell: RouterEffects {
     private var lane: RelayLane?
     /// Where each received message lands before the lane or the core takes it.
     private let received = RawMessage(capacity: 8)
+    /// The backend is CURVE: each plugin message's User-Id is checked against its
+    /// connection's (Routing/RouterCore+ConnectionBinding.swift), before the lane.
+    private let backendKeyed: Bool
 
     init(manifest: Manifest, logger: Logger, context: ZMQContext, sockets: BoundSockets,
          logBook: PluginLogBook) throws(ZMQError) {
@@ -49,6 +52,7 @@ final class RouterShell: RouterEffects {
         backend = sockets.backend
         zap = sockets.zap
         pluginCurve = sockets.pluginCurve
+        backendKeyed = sockets.pluginCurve != nil
         children = ChildSupervisor(logger: logger, logBook: logBook)
         backendEndpoint = sockets.backend.lastEndpoint
         let mailbox = try Mailbox<RouterEvent>(context: context, name: "router")
@@ -145,6 +149,10 @@ final class RouterShell: RouterEffects {
             do { guard try received.receive(from: socket) else { return } } catch {
                 logger.error("receive failed: \(error)")
                 return
+            }
+            if side == .plugins, backendKeyed, received.count > 1,
+               !core.pluginMessageBound(Data(received.bytes(0)), user: received.property(1, "User-Id")) {
+                continue  // the next receive releases its frames
             }
             if let lane {
                 let backlogged = !backlogs.isEmpty

@@ -1,0 +1,152 @@
+"""Nobody acts as anyone else (docs/security.md, threat model): a connection that sets
+another connection's ZeroMQ routing id (ZMQ_ROUTING_ID) after that one has gone is not
+taken for it, on the frontend, the backend and the Majordomo endpoint. The host binds
+every message to the User-Id its CURVE connection authenticated with (tcp on 127.0.0.1,
+the real host)."""
+
+import time
+
+import pytest
+import zmq
+
+from intentbus.wire import Kind, Message
+from mdp_rfc7 import MDPC01, MDPW01, READY, REPLY, REQUEST
+from test_e2e_mdp import mdp_entry
+from test_e2e_security import curve_host, free_port, keypair, py_plugin, wait_reply  # noqa: F401 (fixture)
+
+
+def dealer(ctx, endpoint, keys, server, routing_id):
+    """A DEALER with a CURVE key pair that names its own routing id."""
+    s = ctx.socket(zmq.DEALER)
+    s.linger = 0
+    s.curve_publickey, s.curve_secretkey = keys[0].encode(), keys[1].encode()
+    s.curve_serverkey = server.encode()
+    s.setsockopt(zmq.ROUTING_ID, routing_id)
+    s.connect(endpoint)
+    return s
+
+
+def receive(s, seconds=5.0):
+    if not s.poll(int(seconds * 1000)):
+        return None
+    return s.recv_multipart()
+
+
+def ask(s, intent, request_id, body=None, seconds=5.0):
+    s.send_multipart(Message.build(Kind.REQUEST, request_id, intent, None, body or {}).encode())
+    frames = receive(s, seconds)
+    return None if frames is None else Message.decode(frames)
+
+
+def leave(s):
+    """Closes a connection and gives the host's I/O thread time to see it go, so that the
+    routing id is free for the next connection."""
+    s.close(linger=0)
+    time.sleep(0.6)
+
+
+def test_a_client_reusing_an_admins_routing_id_gets_its_own_rights_only(curve_host):
+    admin, bob = keypair(), keypair()
+    host = curve_host([{"name": "admin", "public": admin[0]},
+                       {"name": "bob", "public": bob[0], "extra": {"intents": "[PyIntent]"}}],
+                      [py_plugin("py")])
+    wait_reply(host.client(admin[1]), "PyIntent")
+    ctx = zmq.Context()
+    try:
+        first = dealer(ctx, host.frontend, admin, host.server_key, b"shared-id")
+        reply = ask(first, "ib.status", "a1")
+        assert reply is not None and reply.kind == Kind.REPLY, reply
+        leave(first)
+        second = dealer(ctx, host.frontend, bob, host.server_key, b"shared-id")
+        answer = ask(second, "ib.status", "b1")
+        assert answer is not None, "the second connection got no answer"
+        assert answer.kind == Kind.ERROR and answer.body_json()["code"] == "forbidden", answer.body_json()
+        assert "client bob may not call ib.status" in answer.body_json()["message"]
+        # Its own rights still work on that routing id.
+        mine = ask(second, "PyIntent", "b2")
+        assert mine.kind == Kind.REPLY and mine.body_json()["client"] == "bob", mine.body_json()
+        second.close(linger=0)
+    finally:
+        ctx.destroy(linger=0)
+    assert "reused the routing id 7368617265642d6964 of one authenticated as client:admin" in host.log, host.log
+
+
+def test_a_remote_plugins_routing_id_taken_by_another_key_forges_no_reply(curve_host):
+    alice, far, near = keypair(), keypair(), keypair()
+    plugins = ["\n".join([f"  - id: {pid}", "    remote: true", f"    public_key: \"{keys[0]}\"",
+                          f"    IntentsSupported: [{intent}]", "    timeout: 3s"])
+               for pid, keys, intent in (("far", far, "FarIntent"), ("near", near, "NearIntent"))]
+    host = curve_host([{"name": "alice", "public": alice[0]}], plugins)
+    backend = [ln for ln in open(f"{host.dir}/plugins.yaml") if "backend:" in ln][0].split()[-1]
+    ctx = zmq.Context()
+    try:
+        def hello(s, plugin, intent):
+            s.send_multipart(Message.build(Kind.HELLO, "", "", None,
+                                           {"protocol": 1, "plugin": plugin, "intents": [intent]}).encode())
+            welcome = receive(s, 10)
+            assert welcome is not None and welcome[1] == b"WELCOME", welcome
+
+        real = dealer(ctx, backend, far, host.server_key, b"far-id")
+        hello(real, "far", "FarIntent")
+        leave(real)
+        impostor = dealer(ctx, backend, near, host.server_key, b"far-id")
+        time.sleep(0.3)
+        client = host.client(alice[1], slack=2.0)
+        outcome = {}
+
+        def call():
+            try:
+                outcome["reply"] = client.send("FarIntent", {"amount": 1}, timeout=6)
+            except Exception as e:  # the error the host answers with
+                outcome["error"] = e
+        import threading
+        t = threading.Thread(target=call)
+        t.start()
+        request = receive(impostor, 5)
+        assert request is not None and request[1] == b"REQUEST", "the test needs the impostor to see the request"
+        forged = Message.build(Kind.REPLY, request[2].decode(), request[3].decode(), {"status": "success"},
+                               {"forged": True}).encode()
+        impostor.send_multipart(forged)
+        t.join(15)
+        impostor.close(linger=0)
+    finally:
+        ctx.destroy(linger=0)
+    assert "reply" not in outcome, f"the impostor's reply reached the client: {outcome}"
+    assert "error" in outcome
+    assert "reused the routing id 6661722d6964 of plugin far (plugin:far)" in host.log, host.log
+
+
+def test_a_client_key_on_an_mdp_workers_routing_id_takes_over_nothing(curve_host):
+    alice, worker = keypair(), keypair()
+    mdp = f"tcp://127.0.0.1:{free_port()}"
+    entry = mdp_entry("weather", ["WeatherIntent"]) + f'\n    public_key: "{worker[0]}"'
+    host = curve_host([{"name": "alice", "public": alice[0], "extra": {"intents": "[WeatherIntent]"}}], [entry],
+                      host_extra=[f"mdp: {mdp}", "mdp_heartbeat: 5000ms"])
+    ctx = zmq.Context()
+    try:
+        real = dealer(ctx, mdp, worker, host.server_key, b"worker-id")
+        real.send_multipart([b"", MDPW01, READY, b"WeatherIntent"])
+        deadline = time.monotonic() + 10
+        while "MDP worker ready for WeatherIntent" not in host.log and time.monotonic() < deadline:
+            time.sleep(0.05)
+        leave(real)
+        impostor = dealer(ctx, mdp, alice, host.server_key, b"worker-id")
+        time.sleep(0.3)
+        client = ctx.socket(zmq.REQ)
+        client.linger = 0
+        client.curve_publickey, client.curve_secretkey = alice[0].encode(), alice[1].encode()
+        client.curve_serverkey = host.server_key.encode()
+        client.connect(mdp)
+        client.send_multipart([MDPC01, b"WeatherIntent", b"{}"])
+        request = receive(impostor, 5)
+        assert request is not None and request[2] == REQUEST, "the test needs the impostor to see the request"
+        impostor.send_multipart([b"", MDPW01, REPLY, request[3], b"", b'{"forged": true}'])
+        reply = receive(client, 10)
+        impostor.close(linger=0)
+        client.close(linger=0)
+    finally:
+        ctx.destroy(linger=0)
+    assert reply is not None, "the client got no answer"
+    assert b"forged" not in reply[-1], reply
+    assert b"plugin_unavailable" in reply[-1], reply
+    assert "reused its routing id (it was mdp-worker:weather)" in host.log, host.log
