@@ -19,10 +19,9 @@ enum SayCommand {
             .flag("match", "show what the phrase would run, without running it"),
             .repeated("answer", "name=value", "answer a prompt without asking (repeatable), as with send"),
             .value("client", "ID", "a stable client identity (remembered choices, donations)"),
-            .value("credential", "SECRET", "the client credential for restricted intents\n(or $INTENTBUS_CREDENTIAL)"),
             .value("timeout", "S", "seconds to wait for the plugin, 0.001…86400"),
             .flag("json", "print the whole reply as JSON"),
-        ] + CommonOptions.host,
+        ] + Credential.options + CommonOptions.host,
         footer: "Exit codes as for send; no matching phrase is a bus error (3), listing the closest.")
 
     static func run(_ args: Arguments) throws -> Int32 {
@@ -49,7 +48,8 @@ enum SayCommand {
         if let t = args.value("timeout") {
             options.timeout = try NumberOption.seconds(t, flag: "timeout", within: NumberOption.timeoutSeconds)
         }
-        options.credential = args.value("credential") ?? ProcessInfo.processInfo.environment["INTENTBUS_CREDENTIAL"]
+        options.credential = try Credential.read(args)
+        if options.credential != nil { try Credential.checkSocketOwner(endpoint) }
         options.clientIdentity = args.value("client")
         var answers: [String: String] = [:]
         for a in args.values("answer") {

@@ -26,11 +26,10 @@ enum SendCommand {
                 answer a prompt without asking (repeatable); the name is the
                 parameter, or "confirm" / "plugin" for those prompts
                 """),
-            .value("credential", "SECRET", "the client credential for restricted intents\n(or $INTENTBUS_CREDENTIAL)"),
             .value("client", "ID", "a stable client identity for remembered choices"),
             .value("action", "N", "run the answer's N-th snippet action (listed as numbered actions)"),
             .flag("json", "print the whole reply as JSON"),
-        ] + CommonOptions.host,
+        ] + Credential.options + CommonOptions.host,
         footer: """
         On a terminal, prompts are asked interactively and progress is a bar on stderr; otherwise
         progress is one line per update. A declined confirmation ends the request: the plugin's
@@ -61,7 +60,7 @@ enum SendCommand {
             guard ["ask", "fail", "default"].contains(policy) else { throw UsageError("--choice is ask, fail or default") }
             options.choicePolicy = policy
         }
-        options.credential = args.value("credential") ?? ProcessInfo.processInfo.environment["INTENTBUS_CREDENTIAL"]
+        options.credential = try Credential.read(args)
         options.clientIdentity = args.value("client")
         var answers: [String: String] = [:]
         for a in args.values("answer") {
@@ -69,6 +68,7 @@ enum SendCommand {
             answers[String(a[..<eq])] = String(a[a.index(after: eq)...])
         }
         let endpoint = try resolveEndpoint(args)
+        if options.credential != nil { try Credential.checkSocketOwner(endpoint) }
         let curve = try curveKeys(args)
         let client = try connectedClient(endpoint: endpoint, curve: curve)
         let prompter = Prompter(answers: answers, interactive: isatty(0) == 1) { entity in

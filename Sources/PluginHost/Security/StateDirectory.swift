@@ -5,19 +5,27 @@ import IntentBus
 /// by the host itself rather than left to the umask (docs/security.md): the directory
 /// 0700, the ipc sockets, the choice database and the secret key 0600.
 public enum StateDirectory {
-    /// Creates the directory with mode 0700, or checks an existing one: a world-writable
-    /// directory is refused (anyone could replace the sockets); any other is narrowed to
-    /// 0700.
+    /// Creates the directory with mode 0700, or checks an existing one: one owned by
+    /// another user, or world-writable, is refused (its owner, or anyone, could replace the
+    /// sockets, plant a key, or swap a file for a symlink); any other is narrowed to 0700 on
+    /// its open descriptor, and every entry in it must be the host's user's too.
     static func prepare(_ path: String) throws(HostStartError) {
         var info = stat()
-        if stat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw HostStartError(message: "the state directory \(path) is not a directory")
+        if lstat(path, &info) == 0 {
+            try checkOwner(info, path, what: "the state directory")
+            let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw HostStartError(message: "the state directory \(path) is not a directory (\(String(cString: strerror(errno))))")
             }
+            defer { close(fd) }
+            // The directory itself, through the descriptor (a symlink's target): no race.
+            guard fstat(fd, &info) == 0 else { throw HostStartError(message: "can't stat the state directory \(path)") }
+            try checkOwner(info, path, what: "the state directory")
             if info.st_mode & S_IWOTH != 0 {
                 throw HostStartError(message: "the state directory \(path) is world-writable (mode \(String(info.st_mode & 0o7777, radix: 8))): any local user could replace its sockets; fix it (chmod 700) or choose another host.state_dir")
             }
-            if info.st_mode & 0o077 != 0 { chmod(path, 0o700) }
+            if info.st_mode & 0o077 != 0 { fchmod(fd, 0o700) }
+            try checkEntries(path)
             return
         }
         do {
@@ -29,18 +37,61 @@ public enum StateDirectory {
         chmod(path, 0o700)  // the umask may have narrowed it further; never wider
     }
 
-    /// Sets `mode` on each path that exists.
+    /// Refuses what another user owns: the host's user (or root, who may hand the host a
+    /// directory) must own every path the host trusts.
+    static func checkOwner(_ info: stat, _ path: String, what: String) throws(HostStartError) {
+        let me = geteuid()
+        guard info.st_uid != me, info.st_uid != 0 else { return }
+        throw HostStartError(message: "\(what) \(path) is owned by \(userName(info.st_uid)), not by the host's user (\(userName(me))): that user could replace its sockets, plant a key or swap a file for a symlink; remove it or choose another host.state_dir")
+    }
+
+    /// Every entry already in the state directory must be the host's user's (a directory
+    /// that was group-writable before it was narrowed may hold what others planted).
+    private static func checkEntries(_ directory: String) throws(HostStartError) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names {
+            var info = stat()
+            let path = "\(directory)/\(name)"
+            guard lstat(path, &info) == 0 else { continue }
+            try checkOwner(info, path, what: "the state file")
+        }
+    }
+
+    /// "uid N (name)", for messages.
+    static func userName(_ uid: uid_t) -> String {
+        guard let pw = getpwuid(uid), let name = pw.pointee.pw_name else { return "uid \(uid)" }
+        return "uid \(uid) (\(String(cString: name)))"
+    }
+
+    /// Sets `mode` on each path that exists, never through a symlink: a link is left
+    /// alone (and logged by the caller's checks), so that nobody can have the host chmod
+    /// a file elsewhere.
     static func restrict(_ paths: [String], mode: mode_t) {
-        for path in paths where FileManager.default.fileExists(atPath: path) { chmod(path, mode) }
+        for path in paths {
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFLNK else { continue }
+            if info.st_mode & S_IFMT == S_IFREG {
+                let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+                guard fd >= 0 else { continue }
+                fchmod(fd, mode)
+                close(fd)
+            } else {
+                chmod(path, mode)  // a socket can't be opened; it was made by the host just now
+            }
+        }
     }
 
     /// The host's CURVE key pair, `host.key` (secret, 0600) and `host.pub` (public, for
     /// clients and remote plugins) in the state directory, made on first start.
     static func hostKeys(in directory: String) throws(HostStartError) -> CurveKeyPair {
         let secretPath = "\(directory)/host.key", publicPath = "\(directory)/host.pub"
-        if FileManager.default.fileExists(atPath: secretPath) {
-            var info = stat()
-            if stat(secretPath, &info) == 0, info.st_mode & 0o077 != 0 {
+        var info = stat()
+        if lstat(secretPath, &info) == 0 {
+            if info.st_mode & S_IFMT != S_IFREG {
+                throw HostStartError(message: "\(secretPath) is not a plain file (a symlink?); the host reads its key only from a file of its own")
+            }
+            try checkOwner(info, secretPath, what: "the host key")
+            if info.st_mode & 0o077 != 0 {
                 throw HostStartError(message: "\(secretPath) can be read by others (mode \(String(info.st_mode & 0o777, radix: 8))); chmod 600 it")
             }
             guard let secret = CurveKeyPair.readKey(path: secretPath), let keys = CurveKeyPair(secretKey: secret) else {
