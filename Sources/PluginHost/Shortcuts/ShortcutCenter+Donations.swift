@@ -74,7 +74,8 @@ extension ShortcutCenter {
         guard !claimants(intent).isEmpty else {
             return then(.failure(BusError(.unknownIntent, "no plugin claims intent \"\(intent)\"")))
         }
-        let client = request.body["client"]?.stringValue ?? request.options["client"]?.stringValue
+        // The authenticated client, never the body's (ShortcutCenter+Ownership.swift).
+        let client = requester(request)
         switch donation(from: request.body, intent: intent, plugin: nil, client: client, source: .client) {
         case .failure(let e): then(.failure(e))
         case .success(let d):
@@ -92,9 +93,11 @@ extension ShortcutCenter {
         switch ShortcutInput.text(request.body, "plugin") {
         case .failure(let e): then(.failure(e))
         case .success(let plugin):
+            let scope = ownerScope(request)
             submit({ store in
                 do {
-                    return .success(["donations": .array(try store.donations(plugin: plugin).map(\.json)),
+                    let own = try store.donations(plugin: plugin).filter { scope == nil || $0.client == scope }
+                    return .success(["donations": .array(own.map(\.json)),
                                      "maximum": .int(Int64(ShortcutStore.maximumDonations))])
                 } catch { return .failure(Self.failure(error)) }
             }, then: then)
@@ -108,9 +111,10 @@ extension ShortcutCenter {
         case .failure(let e): then(.failure(e))
         case .success(let selector):
             let logger = logger
+            let scope = ownerScope(request)
             submit({ store in
                 do {
-                    let removed = try store.deleteDonations(selector)
+                    let removed = try store.deleteDonations(selector, client: scope)
                     logger.info("deleted \(removed) donation(s) (\(selector))")
                     return .success(["removed": .int(Int64(removed))])
                 } catch { return .failure(Self.failure(error)) }
@@ -136,16 +140,18 @@ extension ShortcutCenter {
         } else {
             now = clock()
         }
+        let scope = ownerScope(request)
         submit({ store in
             do {
-                let ranked = SuggestionRanker().rank(try store.donations(), now: now, limit: Int(limit))
+                let own = try store.donations().filter { scope == nil || $0.client == scope }
+                let ranked = SuggestionRanker().rank(own, now: now, limit: Int(limit))
                 return .success(.array(ranked.map(Self.json)))
             } catch { return .failure(Self.failure(error)) }
         }, then: { [unowned self] result in
             then(result.map { ranked in
                 let list = (ranked.arrayValue ?? []).map { s -> JSON in
                     var o = s.objectValue ?? [:]
-                    let said = phrase(intent: o["intent"]?.stringValue ?? "", parameters: o["parameters"] ?? .object([:]),
+                    let said = phrase(scope: scope, intent: o["intent"]?.stringValue ?? "", parameters: o["parameters"] ?? .object([:]),
                                       plugin: o["plugin"]?.stringValue, suggested: o.removeValue(forKey: "suggested_phrase")?.stringValue)
                     o["phrase"] = said.map { .string($0.0) } ?? .null
                     o["phrase_source"] = said.map { .string($0.1) } ?? .null
@@ -168,9 +174,11 @@ extension ShortcutCenter {
 
     /// What to say for a suggestion: the user's own phrase for it, the donation's
     /// suggested phrase, or a plugin phrase of the intent with its slots filled.
-    private func phrase(intent: String, parameters: JSON, plugin: String?, suggested: String?) -> (String, String)? {
+    private func phrase(scope: String?, intent: String, parameters: JSON, plugin: String?, suggested: String?) -> (String, String)? {
         if let user = userPhrases.keys.sorted().lazy.compactMap({ self.userPhrases[$0] })
-            .first(where: { $0.intent == intent && $0.parameters == parameters }) { return (user.phrase, "user") }
+            .first(where: { $0.intent == intent && $0.parameters == parameters && Self.mayUse($0, scope: scope) }) {
+            return (user.phrase, "user")
+        }
         if let suggested { return (suggested, "suggested") }
         for app in catalog.all where app.intent == intent && (plugin == nil || app.plugin == plugin) {
             if let said = app.said(with: parameters.objectValue ?? [:], applicationName: catalog.applicationName(app.plugin)) {

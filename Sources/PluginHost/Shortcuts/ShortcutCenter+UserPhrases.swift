@@ -10,7 +10,9 @@ extension ShortcutCenter {
         case .failure(let e): return .failure(e)
         case .success(let b): all = b
         }
-        var body: [String: JSON] = ["user": .array(userPhrases.keys.sorted().map { json(userPhrases[$0]!) })]
+        let scope = ownerScope(request)
+        let visible = userPhrases.keys.sorted().compactMap { userPhrases[$0] }.filter { Self.mayUse($0, scope: scope) }
+        var body: [String: JSON] = ["user": .array(visible.map { json($0) })]
         body["store"] = writer != nil ? ["persistent": true, "path": .string(storePath)]
                                       : ["persistent": false, "problem": .string(storeProblem ?? "stopped")]
         if all {
@@ -39,12 +41,13 @@ extension ShortcutCenter {
         case (.success(let ph), .success(let i), .success(let p), .success(let d), .success(let params)):
             phrase = ph; intent = i; plugin = p; donation = d; parameters = params
         }
-        let client = body["client"]?.stringValue ?? request.options["client"]?.stringValue
+        let client = requester(request)
+        let scope = ownerScope(request)
         guard let donation else {
             guard let phrase, let intent else {
                 return then(.failure(BusError(.invalidParameters, "ib.shortcuts.add needs \"phrase\" and \"intent\" (or \"donation\")")))
             }
-            return record(phrase: phrase, intent: intent, parameters: parameters, plugin: plugin, client: client, then: then)
+            return record(phrase: phrase, intent: intent, parameters: parameters, plugin: plugin, client: client, scope: scope, then: then)
         }
         guard intent == nil else {
             return then(.failure(BusError(.invalidParameters, "give \"donation\" or \"intent\", not both")))
@@ -52,7 +55,8 @@ extension ShortcutCenter {
         // The donation is read where the donations are: on the store's thread.
         submit({ store in
             do {
-                guard let found = try store.donations().first(where: { $0.identifier == donation }) else {
+                // Only the requester's own donation, when it may not see everyone's.
+                guard let found = try store.donations().first(where: { $0.identifier == donation && (scope == nil || $0.client == scope) }) else {
                     return .failure(BusError(.invalidParameters, "there is no donation with identifier \"\(donation)\""))
                 }
                 return .success(found.json)
@@ -66,16 +70,16 @@ extension ShortcutCenter {
                     return then(.failure(BusError(.invalidParameters, "donation \"\(donation)\" has no suggested phrase; give \"phrase\"")))
                 }
                 record(phrase: said, intent: intent, parameters: found["parameters"] ?? .object([:]),
-                       plugin: plugin ?? found["plugin"]?.stringValue, client: client, then: then)
+                       plugin: plugin ?? found["plugin"]?.stringValue, client: client, scope: scope, then: then)
             }
         })
     }
 
     /// Checks and stores a new user phrase; answers after the commit.
     private func record(phrase: String, intent: String, parameters: JSON, plugin: String?, client: String?,
-                        then: @escaping (Result<JSON, BusError>) -> Void) {
+                        scope: String?, then: @escaping (Result<JSON, BusError>) -> Void) {
         if let problem = checkTarget(intent: intent, plugin: plugin) { return then(.failure(problem)) }
-        if let taken = owner(of: phrase, intent: intent, except: nil) { return then(.failure(taken)) }
+        if let taken = owner(of: phrase, intent: intent, except: nil, scope: scope) { return then(.failure(taken)) }
         guard userPhrases.count < ShortcutStore.maximumUserPhrases else {
             return then(.failure(BusError(.invalidParameters,
                 "\(userPhrases.count) user phrases are stored, the most there may be (\(ShortcutStore.maximumUserPhrases)); delete some first")))
@@ -100,9 +104,11 @@ extension ShortcutCenter {
         case (.success(let o), .success(let n), .success(let i), .success(let p)):
             old = o!; renamed = n; intent = i; plugin = p
         }
-        guard let existing = userPhrases[PhraseText.normalised(old)] else {
+        let scope = ownerScope(request)
+        guard let existing = userPhrases[PhraseText.normalised(old)], Self.mayUse(existing, scope: scope) else {
             return then(.failure(BusError(.invalidParameters, "there is no user phrase “\(old)”")))
         }
+        if let scope, !Self.mayChange(existing, scope: scope) { return then(.failure(Self.notYours(old, scope: scope))) }
         var parameters = existing.parameters
         if body["parameters"] != nil {
             switch ShortcutInput.parameters(body) {
@@ -114,7 +120,7 @@ extension ShortcutCenter {
                                  plugin: body["plugin"]?.isNull == true ? nil : (plugin ?? existing.plugin),
                                  client: existing.client, createdAt: existing.createdAt, updatedAt: clock())
         if let problem = checkTarget(intent: updated.intent, plugin: updated.plugin) { return then(.failure(problem)) }
-        if let taken = owner(of: updated.phrase, intent: updated.intent, except: existing.key) { return then(.failure(taken)) }
+        if let taken = owner(of: updated.phrase, intent: updated.intent, except: existing.key, scope: scope) { return then(.failure(taken)) }
         change(to: updated, replacing: existing, then: then) { [unowned self] in
             ["shortcut": json(updated), "previous": json(existing)]
         }
@@ -125,9 +131,11 @@ extension ShortcutCenter {
         guard case .success(let phrase?) = ShortcutInput.text(request.body, "phrase", required: true) else {
             return then(.failure(BusError(.invalidParameters, "ib.shortcuts.delete needs \"phrase\": a non-empty string of at most \(Self.maximumTextLength) characters")))
         }
-        guard let existing = userPhrases[PhraseText.normalised(phrase)] else {
+        let scope = ownerScope(request)
+        guard let existing = userPhrases[PhraseText.normalised(phrase)], Self.mayUse(existing, scope: scope) else {
             return then(.failure(BusError(.invalidParameters, "there is no user phrase “\(phrase)”")))
         }
+        if let scope, !Self.mayChange(existing, scope: scope) { return then(.failure(Self.notYours(phrase, scope: scope))) }
         change(to: nil, replacing: existing, then: then) { ["deleted": .string(phrase)] }
     }
 
@@ -178,9 +186,13 @@ extension ShortcutCenter {
     /// stored under `except`), or an app or legacy phrase of another intent that it
     /// would match. A phrase of the same intent may be refined with fixed parameters
     /// ("Show my cart" → ada's cart), since the user phrase is matched first.
-    private func owner(of phrase: String, intent: String, except: String?) -> BusError? {
+    private func owner(of phrase: String, intent: String, except: String?, scope: String?) -> BusError? {
         let key = PhraseText.normalised(phrase)
         guard !key.isEmpty else { return BusError(.invalidParameters, "the phrase has no words") }
+        if key != except, let existing = userPhrases[key], let scope, !Self.mayUse(existing, scope: scope) {
+            // Another client's phrase: say it is taken, not what it runs.
+            return BusError(.invalidParameters, "“\(phrase)” is already taken by another client's user phrase")
+        }
         if key != except, let existing = userPhrases[key] {
             return BusError(.invalidParameters, "“\(phrase)” is already taken by the user phrase “\(existing.phrase)” for \(existing.intent)",
                             details: ["owner": ["source": "user", "intent": .string(existing.intent)]])

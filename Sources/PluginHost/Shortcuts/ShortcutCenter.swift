@@ -131,14 +131,16 @@ final class ShortcutCenter: RouterExtension {
     // MARK: - Saying
 
     /// What a said text runs: a user phrase first, then the app and legacy phrases.
-    func resolve(_ text: String) -> Result<(HandOn, JSON), BusError> {
+    /// `scope`: a CURVE client's name, whose own phrases (and those made without a
+    /// client) alone it may say (ShortcutCenter+Ownership.swift); nil for everyone's.
+    func resolve(_ text: String, scope: String? = nil) -> Result<(HandOn, JSON), BusError> {
         let key = PhraseText.normalised(text)
         guard !key.isEmpty else { return .failure(BusError(.invalidParameters, "say what? The text has no words")) }
         let count = key.split(separator: " ").count
         guard count <= Self.maximumSaidWords else {
             return .failure(BusError(.invalidParameters, "the text has \(count) words; a phrase has at most \(Self.maximumSaidWords)"))
         }
-        if let user = userPhrases[key] {
+        if let user = userPhrases[key], Self.mayUse(user, scope: scope) {
             let via: JSON = ["source": "user", "phrase": .string(user.phrase), "intent": .string(user.intent),
                              "parameters": user.parameters, "plugin": user.plugin.map { .string($0) } ?? .null]
             return .success((HandOn(intent: user.intent, parameters: user.parameters, plugin: user.plugin), via))
@@ -176,7 +178,7 @@ final class ShortcutCenter: RouterExtension {
         switch ShortcutInput.text(request.body, "text", required: true) {
         case .failure(let e): return .failure(e)
         case .success(let text):
-            return resolve(text!).map { handOn, via in
+            return resolve(text!, scope: ownerScope(request)).map { handOn, via in
                 logger.info("say “\(text!)” → \(handOn.intent) \(handOn.parameters.canonicalString) (\(via["source"]?.displayText ?? ""))")
                 return handOn
             }
@@ -186,7 +188,7 @@ final class ShortcutCenter: RouterExtension {
     func sayMatch(_ request: ControlRequest) -> Result<JSON, BusError> {
         switch ShortcutInput.text(request.body, "text", required: true) {
         case .failure(let e): return .failure(e)
-        case .success(let text): return resolve(text!).map { $0.1 }
+        case .success(let text): return resolve(text!, scope: ownerScope(request)).map { $0.1 }
         }
     }
 }

@@ -61,8 +61,9 @@ extension ShortcutStore {
     }
 
     /// Deletes the donations `selector` picks, only `plugin`'s when given (a plugin
-    /// deletes its own). Returns how many were removed.
-    func deleteDonations(_ selector: DonationSelector, plugin: String? = nil) throws(ShortcutStoreError) -> Int {
+    /// deletes its own), only `client`'s when given (a CURVE client deletes its own).
+    /// Returns how many were removed.
+    func deleteDonations(_ selector: DonationSelector, plugin: String? = nil, client: String? = nil) throws(ShortcutStoreError) -> Int {
         var conditions: [String] = []
         var values: [SQLiteValue] = []
         switch selector {
@@ -82,6 +83,10 @@ extension ShortcutStore {
         if let plugin {
             conditions.append("plugin = ?")
             values.append(.text(plugin))
+        }
+        if let client {
+            conditions.append("client = ?")
+            values.append(.text(client))
         }
         let clause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return try access("delete donations") { db in

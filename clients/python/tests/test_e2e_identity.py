@@ -150,3 +150,59 @@ def test_a_client_key_on_an_mdp_workers_routing_id_takes_over_nothing(curve_host
     assert b"forged" not in reply[-1], reply
     assert b"plugin_unavailable" in reply[-1], reply
     assert "reused its routing id (it was mdp-worker:weather)" in host.log, host.log
+
+
+def test_phrases_and_donations_belong_to_the_client_that_made_them(curve_host):
+    """A limited client can't edit admin's phrase (so admin's `say` still runs admin's
+    parameters), can't donate as admin (the body's `client` loses to the key), and sees
+    only its own donations and suggestions."""
+    admin, bob = keypair(), keypair()
+    shortcuts = "[PyIntent, \"ib.shortcuts.*\", ib.say, ib.donate, \"ib.donations.*\", ib.suggestions]"
+    host = curve_host([{"name": "admin", "public": admin[0]},
+                       {"name": "bob", "public": bob[0], "extra": {"intents": shortcuts}}],
+                      [py_plugin("py")])
+    a, b = host.client(admin[1]), host.client(bob[1])
+    wait_reply(a, "PyIntent")
+    a.send("ib.shortcuts.add", {"phrase": "pay the rent", "intent": "PyIntent", "parameters": {"to": "landlord"}})
+    with pytest.raises(Exception) as e:
+        b.send("ib.shortcuts.edit", {"phrase": "pay the rent", "parameters": {"to": "bob"}}, timeout=5)
+    assert "there is no user phrase" in str(e.value)
+    with pytest.raises(Exception):
+        b.send("ib.shortcuts.delete", {"phrase": "pay the rent"}, timeout=5)
+    assert b.send("ib.shortcuts.list", {}).body["user"] == []
+    said = a.send("ib.say", {"text": "pay the rent"})
+    assert said.body["params"] == {"to": "landlord"}, said.body
+    # bob saying admin's phrase does not run it.
+    with pytest.raises(Exception):
+        b.send("ib.say", {"text": "pay the rent"}, timeout=5)
+    # Donations: the key decides whose they are.
+    b.send("ib.donate", {"intent": "PyIntent", "client": "admin", "parameters": {"planted": True}})
+    a.send("ib.donate", {"intent": "PyIntent", "parameters": {"pin": "1234"}})
+    theirs = a.send("ib.donations.list", {}).body["donations"]
+    assert [d["client"] for d in theirs] == ["admin"] and theirs[0]["parameters"] == {"pin": "1234"}, theirs
+    mine = b.send("ib.donations.list", {}).body["donations"]
+    assert [d["client"] for d in mine] == ["bob"] and mine[0]["parameters"] == {"planted": True}, mine
+    suggested = b.send("ib.suggestions", {}).body["suggestions"]
+    assert all(s["parameters"] != {"pin": "1234"} for s in suggested), suggested
+    assert b.send("ib.donations.delete", {"all": True}).body["removed"] == 1
+    assert len(a.send("ib.donations.list", {}).body["donations"]) == 1
+
+
+def test_rate_is_counted_per_client_not_per_connection(curve_host):
+    alice = keypair()
+    host = curve_host([{"name": "alice", "public": alice[0], "extra": {"rate": "{per_second: 1, burst: 2}"}}],
+                      [py_plugin("py")])
+    time.sleep(2.5)  # the bucket is full again after any start-up probing
+    ctx = zmq.Context()
+    answered = []
+    try:
+        for i in range(8):
+            s = dealer(ctx, host.frontend, alice, host.server_key, b"rate-%d" % i)
+            reply = ask(s, "ib.ping", f"r{i}")
+            answered.append(reply.kind if reply else None)
+            s.close(linger=0)
+    finally:
+        ctx.destroy(linger=0)
+    ok = answered.count(Kind.REPLY)
+    assert ok <= 4, f"{ok} of 8 fresh connections within a second or so got through a 1/s, burst 2 grant: {answered}"
+    assert Kind.ERROR in answered

@@ -1,0 +1,47 @@
+import Foundation
+import IntentBus
+
+/// Whose user phrases, donations and suggestions a request may see and change
+/// (docs/security.md, docs/shortcuts.md). With CURVE clients, each belongs to the client
+/// that made it: the authenticated identity, never a body field, decides; edit, delete and
+/// list check the owner, and `say` runs only the speaker's own phrases (and those made
+/// without a client), with the speaker's own rights. A grant with `manage_choices` may see
+/// and change everyone's. On ipc the file system is the boundary and everyone who can open
+/// the socket manages everything, as before.
+extension ShortcutCenter {
+    /// Who the request acts for: over CURVE the header's `client`, which the router made
+    /// the key's name (another only with `manage_choices`, RouterCore+Rights.swift); on
+    /// ipc the body's `client`, else the header's.
+    func requester(_ request: ControlRequest) -> String? {
+        if request.options["authenticated"] != nil { return request.options["client"]?.stringValue }
+        return request.body["client"]?.stringValue ?? request.options["client"]?.stringValue
+    }
+
+    /// The client whose entries alone the request may touch, or nil for everyone's (ipc,
+    /// or a grant with `manage_choices`).
+    func ownerScope(_ request: ControlRequest) -> String? {
+        guard let name = request.options["authenticated"]?.stringValue else { return nil }
+        if view.manifest.host.clients.first(where: { $0.name == name })?.manageChoices == true { return nil }
+        return name
+    }
+
+    /// Whether a client limited to `scope` may see, change or say `phrase`: its own, or
+    /// one made without a client.
+    static func mayUse(_ phrase: UserPhrase, scope: String?) -> Bool {
+        guard let scope else { return true }
+        return phrase.client == nil || phrase.client == scope
+    }
+
+    /// Whether a client limited to `scope` may change `phrase`: its own only.
+    static func mayChange(_ phrase: UserPhrase, scope: String?) -> Bool {
+        guard let scope else { return true }
+        return phrase.client == scope
+    }
+
+    /// The refusal for a phrase that belongs to another client; it names neither the
+    /// owner nor what the phrase runs.
+    static func notYours(_ phrase: String, scope: String) -> BusError {
+        BusError(.forbidden, "the user phrase “\(phrase)” belongs to another client; client \(scope) may change only its own",
+                 details: ["client": .string(scope)])
+    }
+}
