@@ -53,6 +53,9 @@ final class ManifestAssembler {
         let displayDirectory = (
             (manifestPath as NSString).deletingLastPathComponent as NSString
         ).appendingPathComponent(ManifestLoader.dropInDirectoryName)
+        if let problem = ConfigFileTrust.problem(dropInDirectory) {
+            return context.error(problem, at: SourceMark(file: manifestPath, line: 1, column: 1))
+        }
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: dropInDirectory).sorted()
@@ -83,6 +86,9 @@ final class ManifestAssembler {
     /// A drop-in holds either one plugin mapping or a `plugins:` list.
     private func loadDropIn(fullPath: String, displayPath: String) {
         files.append(displayPath)
+        if let problem = ConfigFileTrust.problem(fullPath) {
+            return context.error(problem, at: SourceMark(file: displayPath, line: 1, column: 1))
+        }
         let text: String
         do {
             text = try String(contentsOfFile: fullPath, encoding: .utf8)

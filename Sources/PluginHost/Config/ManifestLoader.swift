@@ -29,6 +29,9 @@ public enum ManifestLoader {
 
     /// The main manifest's text, or a diagnostic at its first line saying why not.
     static func readManifest(_ path: String) throws(ConfigError) -> String {
+        if let problem = ConfigFileTrust.problem(path) {
+            throw ConfigError([ConfigDiagnostic(SourceMark(file: path, line: 1, column: 1), problem)])
+        }
         do {
             return try String(contentsOfFile: path, encoding: .utf8)
         } catch {

@@ -63,6 +63,10 @@ public enum DefinitionLoader {
             var intents: [String: IntentDefinition] = [:]
             for path in plugin.definitions {
                 let shown = displayPath(path, manifest: manifest)
+                if let problem = ConfigFileTrust.problem(path) {
+                    diagnostics.append(ConfigDiagnostic(plugin.mark, "plugin \(plugin.id): definition file \(problem)"))
+                    continue
+                }
                 let text: String
                 do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
                     diagnostics.append(ConfigDiagnostic(plugin.mark,

@@ -33,12 +33,12 @@ def as_nobody(*argv):
     subprocess.run(["runuser", "-u", "nobody", "--", *argv], check=True, timeout=20)
 
 
-def start(directory, host_lines=()):
-    """Starts the host on a one-plugin manifest; returns (exit code or None if it was
-    still running after 8 s, stderr)."""
+def start(directory, host_lines=(), write=True):
+    """Starts the host on a one-plugin manifest (written unless `write` is false); returns
+    (exit code or None if it was still running after 8 s, stderr)."""
     manifest = os.path.join(directory, "plugins.yaml")
-    with open(manifest, "w") as f:
-        f.write("host:\n  state_dir: state\n" + "".join(f"  {ln}\n" for ln in host_lines)
+    with open(manifest, "a" if not write else "w") as f:
+        f.write("" if not write else "host:\n  state_dir: state\n" + "".join(f"  {ln}\n" for ln in host_lines)
                 + "plugins:\n" + py_plugin("py") + "\n")
     host = subprocess.Popen([binary("intentbus"), "host", "--config", manifest], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, cwd=str(REPO), stdin=subprocess.DEVNULL)
@@ -118,3 +118,48 @@ def test_the_cli_sends_no_credential_to_another_users_socket(shared_tmp):
     finally:
         catcher.kill()
         catcher.wait(timeout=10)
+
+
+def test_a_writable_or_foreign_manifest_or_drop_in_is_never_loaded(shared_tmp):
+    """plugins.d/ writable by others, a drop-in another user owns, a group-writable
+    manifest: refused at start with the path, and a drop-in planted while the host runs is
+    never hot-loaded (the reload is refused and the running plugins stay)."""
+    manifest = os.path.join(shared_tmp, "plugins.yaml")
+    with open(manifest, "w") as f:
+        f.write("host:\n  state_dir: state\nplugins:\n" + py_plugin("py") + "\n")
+    os.chmod(manifest, 0o664)
+    code, err = start(shared_tmp, write=False)
+    assert code not in (None, 0) and f"{manifest} is writable by its group" in err, err
+    os.chmod(manifest, 0o644)
+    dropins = os.path.join(shared_tmp, "plugins.d")
+    os.mkdir(dropins)
+    os.chmod(dropins, 0o777)
+    code, err = start(shared_tmp, write=False)
+    assert code not in (None, 0) and f"{dropins} is writable by every user" in err, err
+    # A running host with a private plugins.d: nobody's drop-in, planted through a moment
+    # of carelessness, is refused at the reload it triggers.
+    os.chmod(dropins, 0o755)
+    log_path = os.path.join(shared_tmp, "host.log")
+    log = open(log_path, "wb")
+    host = subprocess.Popen([binary("intentbus"), "host", "--config", manifest], stdout=log, stderr=subprocess.STDOUT,
+                            cwd=str(REPO), stdin=subprocess.DEVNULL)
+    marker = os.path.join(shared_tmp, "ran-as-host")
+    try:
+        deadline = time.monotonic() + 20
+        while "plugin py is ready" not in open(log_path).read() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        os.chmod(dropins, 0o777)
+        as_nobody("sh", "-c", f"printf 'id: evil\\nexec: /bin/touch {marker}\\nIntentsSupported: [EvilIntent]\\n'"
+                              f" > {dropins}/evil.yaml")
+        os.chmod(dropins, 0o755)
+        deadline = time.monotonic() + 5
+        while "evil.yaml is owned by uid 65534" not in open(log_path).read() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(0.5)
+        text = open(log_path).read()
+        assert "evil.yaml is owned by uid 65534 (nobody)" in text, text
+        assert not os.path.exists(marker), "the planted drop-in ran"
+    finally:
+        host.terminate()
+        host.wait(timeout=15)
+        log.close()
