@@ -48,6 +48,10 @@ public final class IntentHost {
         LegacyHandlers.install(definitions, into: hooks)
         NewStyleSupport.install(hooks, definitions: definitions)
         ShortcutSupport.install(hooks, definitions: definitions)
+        // Every client's phrases and donations: 0600 as documented, whatever the umask (with
+        // socket_group the directory lets the group pass through).
+        let shortcuts = "\(host.stateDirectory)/\(ShortcutStore.fileName)"
+        StateDirectory.restrict([shortcuts, shortcuts + "-wal", shortcuts + "-shm"], mode: 0o600)
         hooks.extensions.forEach(router.install)
         router.install(OperationsExtension(core: router, logBook: logBook))
 

@@ -46,7 +46,8 @@ enum LogsCommand {
     static func render(_ line: JSON) -> String {
         let time = line["time"]?.stringValue ?? ""
         let clock = time.split(separator: "T").last.map { String($0.prefix(8)) } ?? time
-        return "\(clock) [pid \(line["pid"]?.displayText ?? "?")] \(line["text"]?.displayText ?? "")"
+        // A plugin's output may hold escape sequences or carriage returns: shown, not obeyed.
+        return TerminalText.escaped("\(clock) [pid \(line["pid"]?.displayText ?? "?")] \(line["text"]?.displayText ?? "")")
     }
 
     /// The last `count` lines of `plugin`, or none when the host can't say.

@@ -97,12 +97,13 @@ enum ShortcutsCommand {
         var out = ""
         let user = body["user"]?.arrayValue ?? []
         if user.isEmpty { out += "no phrases recorded\n" }
-        for s in user { out += "“\(s["phrase"]?.displayText ?? "")” → \(describe(s))\n" }
+        // Phrases are text clients stored: one line each, whatever control characters they hold.
+        for s in user { out += TerminalText.escaped("“\(s["phrase"]?.displayText ?? "")” → \(describe(s))") + "\n" }
         if let app = body["app"]?.arrayValue {
             out += "\nplugins' phrases:\n"
             for p in app {
                 let off = p["available"]?.boolValue == false ? "  (not available)" : ""
-                out += "  “\(p["phrase"]?.displayText ?? "")” → \(p["intent"]?.displayText ?? "") [\(p["plugin"]?.displayText ?? ""), \(p["source"]?.displayText ?? "")]\(off)\n"
+                out += TerminalText.escaped("  “\(p["phrase"]?.displayText ?? "")” → \(p["intent"]?.displayText ?? "") [\(p["plugin"]?.displayText ?? ""), \(p["source"]?.displayText ?? "")]\(off)") + "\n"
             }
             for c in body["conflicts"]?.arrayValue ?? [] { out += "! \(c.displayText)\n" }
         }

@@ -81,9 +81,11 @@ public struct Logger: Sendable {
                               message: String) -> String {
         switch format {
         case .text:
+            // Text lines carry what clients and plugins sent (intent names, request ids,
+            // plugin output): a newline would forge a line, an escape sequence the terminal.
             var line = "\(timestamp()) \(level.tag) [\(label)]"
-            for (k, v) in metadata { line += " \(k)=\(v)" }
-            return line + " " + message
+            for (k, v) in metadata { line += " \(k)=\(TerminalText.escaped(v))" }
+            return line + " " + TerminalText.escaped(message)
         case .json:
             var fields: [String: JSON] = ["time": .string(isoTimestamp()), "level": .string(level.tag),
                                           "label": .string(label), "message": .string(message)]

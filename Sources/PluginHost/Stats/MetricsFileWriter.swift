@@ -42,7 +42,12 @@ public final class MetricsFileWriter: Sendable {
     static func writeAtomically(_ text: String, to path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         let temporary = "\(directory.isEmpty ? "." : directory)/.\((path as NSString).lastPathComponent).\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // Whoever can write the directory may have planted a symlink (or a file) under the
+        // temporary's name: remove that name (unlink never follows a link), then create the
+        // file afresh, never through a link (O_EXCL | O_NOFOLLOW). A name planted again in
+        // between makes the open fail, and nothing is written anywhere else.
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw MetricsFileError(path: temporary, operation: "open", errno: errno) }
         var ok = true
         var text = text

@@ -206,3 +206,24 @@ def test_rate_is_counted_per_client_not_per_connection(curve_host):
     ok = answered.count(Kind.REPLY)
     assert ok <= 4, f"{ok} of 8 fresh connections within a second or so got through a 1/s, burst 2 grant: {answered}"
     assert Kind.ERROR in answered
+
+
+def test_newlines_and_escapes_from_outside_forge_no_log_line(curve_host):
+    """An intent name and a request id with a newline, an ANSI escape and a NUL, from a
+    client refused the intent: the host's text log keeps them on the one line, escaped."""
+    bob = keypair()
+    host = curve_host([{"name": "bob", "public": bob[0], "extra": {"intents": "[PyIntent]"}}], [py_plugin("py")])
+    ctx = zmq.Context()
+    try:
+        s = dealer(ctx, host.frontend, bob, host.server_key, b"forger")
+        forged = "Evil\n00:00:00.000 error [host] FORGED line\x1b[2J\x00"
+        s.send_multipart([b"IB1", b"REQUEST", b"id\r\n00:00:00.000 error [host] FORGED id", forged.encode(), b"", b"{}"])
+        assert receive(s, 5) is not None, "the host answered nothing"
+        s.close(linger=0)
+    finally:
+        ctx.destroy(linger=0)
+    time.sleep(0.3)
+    lines = host.log.splitlines()
+    assert not [ln for ln in lines if ln.startswith("00:00:00.000")], lines
+    assert "\x1b" not in host.log and "\x00" not in host.log
+    assert any("Evil\\n00:00:00.000 error [host] FORGED line\\u{1b}[2J\\u{0}" in ln for ln in lines), lines

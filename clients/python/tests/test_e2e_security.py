@@ -150,6 +150,7 @@ def test_files_are_private_whatever_the_umask(curve_host):
     assert mode(".") == 0o700
     assert mode("host.key") == 0o600
     assert mode("choices.sqlite3") == 0o600
+    assert mode("shortcuts.sqlite3") == 0o600, "every client's donations are in it"
 
 
 def test_a_world_writable_state_dir_is_refused(tmp_path):

@@ -163,3 +163,28 @@ def test_a_writable_or_foreign_manifest_or_drop_in_is_never_loaded(shared_tmp):
         host.terminate()
         host.wait(timeout=15)
         log.close()
+
+
+def test_the_metrics_files_temporary_never_follows_a_planted_symlink(shared_tmp):
+    victim = os.path.join(shared_tmp, "victim")
+    with open(victim, "w") as f:
+        f.write("root's own file\n")
+    manifest = os.path.join(shared_tmp, "plugins.yaml")
+    with open(manifest, "w") as f:
+        f.write("host:\n  state_dir: state\n  metrics_file: metrics.prom\n  metrics_interval: 1s\nplugins:\n"
+                + py_plugin("py") + "\n")
+    host = subprocess.Popen([binary("intentbus"), "host", "--config", manifest], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, cwd=str(REPO), stdin=subprocess.DEVNULL)
+    try:
+        # Whoever can write the directory plants the temporary's name before the first write.
+        os.symlink(victim, os.path.join(shared_tmp, f".metrics.prom.{host.pid}.tmp"))
+        metrics = os.path.join(shared_tmp, "metrics.prom")
+        deadline = time.monotonic() + 20
+        while not (os.path.exists(metrics) and not os.path.islink(metrics)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert os.path.exists(metrics), "the host wrote no metrics file"
+        assert open(victim).read() == "root's own file\n", "the host wrote through the planted symlink"
+        assert "intentbus_" in open(metrics).read()
+    finally:
+        host.terminate()
+        host.wait(timeout=15)
