@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <spawn.h>
+#include <sys/socket.h>
 
 int ib_set_parent_death_signal(int sig) {
     return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0);
@@ -36,4 +37,12 @@ int ib_contains_bytes(const void *haystack, unsigned long haystack_length, const
 
 int ib_spawn_file_actions_addchdir(void *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np((posix_spawn_file_actions_t *)actions, path);
+}
+
+int ib_peer_uid(int fd, unsigned int *uid) {
+    struct ucred cred;
+    socklen_t size = sizeof(cred);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) != 0) return -1;
+    *uid = cred.uid;
+    return 0;
 }

@@ -28,7 +28,8 @@ public enum SocketType: Sendable {
 /// a socket to its owning thread uses `SocketTransfer`.
 public final class ZMQSocket {
     let handle: UnsafeMutableRawPointer
-    private var closed = false
+    /// Whether `close()` was called (a closed handle must not be used again).
+    private(set) var closed = false
     /// The context is kept alive as long as any of its sockets.
     private let context: ZMQContext
 

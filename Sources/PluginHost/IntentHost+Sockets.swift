@@ -20,7 +20,8 @@ extension IntentHost {
     /// Binds the frontend and backend (docs/security.md): a tcp endpoint is a CURVE server
     /// with the host's key and a ZAP handler deciding who may connect, unless the manifest
     /// says `insecure: true`; an ipc socket is made 0600 by the host itself.
-    func bindSockets(context: ZMQContext) throws(HostStartError) -> BoundSockets {
+    /// `connections` watches each listening socket from before it binds (ConnectionGuard).
+    func bindSockets(context: ZMQContext, connections: ConnectionGuard) throws(HostStartError) -> BoundSockets {
         let host = manifest.host
         let frontendCurve = host.frontend.hasPrefix("tcp://") && !host.insecure
         let backendCurve = host.backend.hasPrefix("tcp://") && !host.insecure
@@ -79,6 +80,8 @@ extension IntentHost {
             }
             // The host's own helpers (watchdog, metrics file) ask here: see InternalEndpoint.
             // Bound first, so that the public endpoint stays the socket's last endpoint.
+            connections.watch(frontend, pool: "frontend")
+            connections.watch(backend, pool: "backend")
             try frontend.bind(InternalEndpoint.name)
             try frontend.bind(host.frontend)
             try backend.bind(host.backend)
@@ -93,7 +96,7 @@ extension IntentHost {
         }
         var bound = BoundSockets(frontend: frontend, backend: backend, zap: zap, clientKeys: frontendCurve,
                                  pluginCurve: pluginCurve.map { (serverKey: $0.0, keys: $0.1) })
-        bound.mdp = try bindMajordomo(context: context, hostKeys: hostKeys)
+        bound.mdp = try bindMajordomo(context: context, hostKeys: hostKeys, connections: connections)
         return bound
     }
 }

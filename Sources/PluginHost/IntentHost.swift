@@ -25,10 +25,15 @@ public final class IntentHost {
     /// Runs the host until it is told to stop.
     public func run() throws(HostStartError) {
         let host = manifest.host
+        let files = OpenFileLimit.raiseToHard()
+        let connections = ConnectionGuard(budget: connectionBudget(fileLimit: files.soft), context: context, logger: logger)
+        logger.info("open files: soft limit \(files.soft), hard limit \(files.hard)")
         let definitions = try LegacyHandlers.loadDefinitions(manifest, logger: logger)
         try StateDirectory.prepare(host.stateDirectory)
         try refuseIfAnotherHostAnswers(host.frontend)
-        let sockets = try bindSockets(context: context)
+        let sockets = try bindSockets(context: context, connections: connections)
+        connections.start()
+        defer { connections.stop() }  // on the way out of a failed start too
         let (frontend, backend) = (sockets.frontend, sockets.backend)
         let logBook = PluginLogBook()
         let shell: RouterShell
@@ -87,6 +92,7 @@ public final class IntentHost {
         systemd.ready(status: "serving \(manifest.plugins.count) plugins on \(frontend.lastEndpoint)")
         let metricsFile = MetricsFileWriter.start(host, endpoint: internalEndpoint, logger: logger)
         shell.run()
+        connections.stop()  // before the sockets close: see ZMQSocket.monitor(at:)
         metricsFile?.stop()
         systemd.stopped()
         sources.forEach { $0.cancel() }
@@ -99,6 +105,16 @@ public final class IntentHost {
             unlink(String(endpoint.dropFirst("ipc://".count)))
         }
         logger.info("host stopped")
+    }
+
+    /// The budget for this manifest's sockets and plugin processes (Security/ConnectionBudget.swift).
+    private func connectionBudget(fileLimit: UInt64) -> ConnectionBudget {
+        let host = manifest.host
+        let processes = manifest.plugins.reduce(0) { $0 + max(1, $1.instances) }
+        let limit = Int(min(fileLimit, UInt64(Int32.max)))
+        return ConnectionBudget(pools: ConnectionBudget.pools(
+            fileLimit: limit, processes: processes, frontendIsIPC: host.frontend.hasPrefix("ipc://"), mdp: host.mdp != nil,
+            maxConnections: host.limits.maxConnections, maxPerUser: host.limits.maxConnectionsPerUser))
     }
 
     /// libzmq silently takes over an ipc path that another process is bound to; refuse

@@ -37,7 +37,20 @@ enum ChoicesCommand {
             }
             var request: [String: JSON] = [:]
             if let intent = args.value("intent") { request["intent"] = .string(intent) }
-            let body = try client(args).control("ib.choices.list", .object(request))
+            // The host answers in pages (at most 1,000 choices each): follow `next`.
+            let bus = try client(args)
+            var body = try bus.control("ib.choices.list", .object(request))
+            var choices = body["choices"]?.arrayValue ?? []
+            while let next = body["next"], next.objectValue != nil {
+                request["after"] = next
+                body = try bus.control("ib.choices.list", .object(request))
+                choices += body["choices"]?.arrayValue ?? []
+            }
+            if var all = body.objectValue {
+                all["choices"] = .array(choices)
+                all.removeValue(forKey: "next")
+                body = .object(all)
+            }
             print(args.flag("json") ? prettyJSON(body) : renderList(body), terminator: args.flag("json") ? "\n" : "")
         case "set":
             guard rest.count == 2, !args.flag("all"), args.value("intent") == nil else {

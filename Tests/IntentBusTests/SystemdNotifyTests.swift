@@ -125,6 +125,9 @@ struct SystemdNotifyTests {
         #expect(lines.contains("Type=notify"))
         #expect(lines.contains { $0.hasPrefix("WatchdogSec=") })
         #expect(lines.contains("KillMode=mixed"))
+        // Connections are descriptors: systemd's default soft limit of 1024 is too few
+        // (docs/reliability.md, "File descriptors").
+        #expect(lines.contains("LimitNOFILE=65536"))
         let exec = try #require(lines.first { $0.hasPrefix("ExecStart=") })
         var words = exec.dropFirst("ExecStart=".count).split(separator: " ").map(String.init)
         #expect(words.first == "/usr/local/bin/intentbus")

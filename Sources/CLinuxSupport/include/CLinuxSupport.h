@@ -29,4 +29,9 @@ int ib_pidfd_send_signal(int pidfd, int sig);
 /// posix_spawn_file_actions_t *. 0 or an errno.
 int ib_spawn_file_actions_addchdir(void *actions, const char *path);
 
+/// getsockopt(SO_PEERCRED) (struct ucred needs _GNU_SOURCE): the uid of the process at
+/// the other end of a unix-domain socket. 0, or -1 with errno (ENOTSOCK, EBADF; a TCP
+/// socket has no peer credentials).
+int ib_peer_uid(int fd, unsigned int *uid);
+
 #endif

@@ -28,6 +28,8 @@ final class ChoiceBook {
     /// intent → client key → choice. The key `""` is the entry for every client, as in
     /// the store.
     private var entries: [String: [String: RememberedChoice]] = [:]
+    /// The same keys, sorted for paged listing.
+    private var order = ChoiceOrder()
 
     /// A book over `store`, loaded with everything it holds. A store that cannot be read
     /// is dropped and the book works in memory only.
@@ -38,9 +40,10 @@ final class ChoiceBook {
             return
         }
         do {
-            for choice in try store.list() { entries[choice.intent, default: [:]][choice.client ?? ""] = choice }
+            let stored = try store.list()
             self.store = store
             storeProblem = problem
+            for choice in stored { put(choice) }
         } catch {
             self.store = nil
             storeProblem = "can't read \(store.databasePath): \(error)"
@@ -69,7 +72,7 @@ final class ChoiceBook {
     /// Whether changes reach the disk.
     var isPersistent: Bool { store != nil }
     /// How many choices are remembered.
-    var count: Int { entries.values.reduce(0) { $0 + $1.count } }
+    var count: Int { order.count }
 
     /// The choice that applies when `client` asks for `intent`: the client's own entry,
     /// else the entry for every client, else nil.
@@ -80,10 +83,40 @@ final class ChoiceBook {
     }
 
     /// Every remembered choice, by intent, then client (the entry for every client first).
-    var all: [RememberedChoice] {
-        entries.keys.sorted().flatMap { intent in
-            entries[intent]!.keys.sorted().map { entries[intent]![$0]! }
+    var all: [RememberedChoice] { order.keys.compactMap { entries[$0.intent]?[$0.client] } }
+
+    /// One page of the listing: up to `limit` choices after the key `after` (from the
+    /// start when nil), of `intent` only when given, that `include` accepts; `next` is
+    /// the key to continue after, nil at the end. At most `4 × limit` entries are looked
+    /// at per page, so that a filter that skips most costs no more than a full page.
+    func page(after: ChoiceOrder.Key?, intent: String?, limit: Int,
+              include: (RememberedChoice) -> Bool) -> (choices: [RememberedChoice], next: ChoiceOrder.Key?) {
+        var index: Int
+        if let after {
+            index = order.lowerBound(after)
+            if index < order.count, order.keys[index] == after { index += 1 }
+        } else {
+            index = intent.map { order.lowerBound(ChoiceOrder.Key(intent: $0, client: "")) } ?? 0
         }
+        if let intent, let after, after.intent < intent {
+            index = max(index, order.lowerBound(ChoiceOrder.Key(intent: intent, client: "")))
+        }
+        var choices: [RememberedChoice] = []
+        var looked = 0
+        while index < order.count, choices.count < limit, looked < 4 * limit {
+            let key = order.keys[index]
+            if let intent, key.intent != intent { return (choices, nil) }
+            if let choice = entries[key.intent]?[key.client], include(choice) { choices.append(choice) }
+            index += 1
+            looked += 1
+        }
+        guard index < order.count, intent == nil || order.keys[index].intent == intent else { return (choices, nil) }
+        return (choices, order.keys[index - 1])
+    }
+
+    private func put(_ choice: RememberedChoice) {
+        entries[choice.intent, default: [:]][choice.client ?? ""] = choice
+        order.insert(ChoiceOrder.Key(intent: choice.intent, client: choice.client ?? ""))
     }
 
     // MARK: - Writes
@@ -144,7 +177,7 @@ final class ChoiceBook {
         submit(.remember(intent: intent, client: client, plugin: plugin, source: source)) { [self] result in
             switch result {
             case .success(.remembered(let choice)):
-                entries[intent, default: [:]][client ?? ""] = choice
+                put(choice)
                 then(.success(choice))
             case .success(.removed):
                 then(.failure(ChoiceStoreError(.queryFailed, path: store?.databasePath ?? "", detail: "unexpected outcome of a write")))
@@ -174,12 +207,17 @@ final class ChoiceBook {
     }
 
     private func forget(intent: String?, client: String?) {
-        guard let intent else { return entries.removeAll() }
+        guard let intent else {
+            order.removeAll()
+            return entries.removeAll()
+        }
         if let client {
             entries[intent]?.removeValue(forKey: client)
+            order.remove(ChoiceOrder.Key(intent: intent, client: client))
             if entries[intent]?.isEmpty == true { entries.removeValue(forKey: intent) }
         } else {
             entries.removeValue(forKey: intent)
+            order.remove(intent: intent)
         }
     }
 

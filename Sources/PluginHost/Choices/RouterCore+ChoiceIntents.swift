@@ -93,10 +93,37 @@ extension RouterCore {
         // entries, not other clients' (docs/security.md).
         let own: String? = clientKeysRequired && choiceChangeProblem(ControlRequest(intent: request.intent, options: request.options,
             body: ["all": true])) != nil ? request.options["authenticated"]?.stringValue ?? "" : nil
-        let choices = choiceBook.all.filter {
-            (filter == nil || $0.intent == filter) && (own == nil || $0.client == nil || $0.client == own)
+        let limit: Int, after: ChoiceOrder.Key?
+        switch listPaging(request.body) {
+        case .failure(let e): return .failure(e)
+        case .success(let paging): (limit, after) = paging
         }
-        return .success(["choices": .array(choices.map(choiceJSON)), "store": storeJSON()])
+        let page = choiceBook.page(after: after, intent: filter, limit: limit) {
+            own == nil || $0.client == nil || $0.client == own
+        }
+        let next: JSON = page.next.map { ["intent": .string($0.intent), "client": $0.client.isEmpty ? .null : .string($0.client)] } ?? .null
+        return .success(["choices": .array(page.choices.map(choiceJSON)), "next": next, "store": storeJSON()])
+    }
+
+    /// Entries per page of `ib.choices.list`, at most and by default: the listing's work
+    /// on the router thread is bounded by a page, not by what is stored.
+    static let choicePageLimit = 1_000
+
+    /// `limit` (1…1000) and `after` (`{"intent", "client"?}`, the `next` of the page before).
+    private func listPaging(_ body: JSON) -> Result<(Int, ChoiceOrder.Key?), BusError> {
+        var limit = Self.choicePageLimit
+        if let value = body["limit"], !value.isNull {
+            guard let n = value.intValue, (1...Int64(Self.choicePageLimit)).contains(n) else {
+                return .failure(BusError(.invalidParameters, "\"limit\" must be an integer within 1…\(Self.choicePageLimit), got \(value.canonicalString)"))
+            }
+            limit = Int(n)
+        }
+        guard let after = body["after"], !after.isNull else { return .success((limit, nil)) }
+        guard after.objectValue != nil, case .success(let intent?) = optionalText(after, "intent"),
+              case .success(let client) = optionalText(after, "client") else {
+            return .failure(BusError(.invalidParameters, "\"after\" must be the \"next\" of the previous page, {\"intent\": I, \"client\"?: C}, got \(after.canonicalString)"))
+        }
+        return .success((limit, ChoiceOrder.Key(intent: intent, client: client ?? "")))
     }
 
     /// Remembers `plugin` for `intent` (for `client`, or everyone). The plugin must claim

@@ -298,9 +298,8 @@ extension RouterCore {
         })
     }
 
-    static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
-    }
+    /// RFC 3339 in UTC with milliseconds. One format style for every call: making an
+    /// ISO8601DateFormatter per call cost ~0.1 ms, per entry of `ib.choices.list`.
+    static func timestamp(_ date: Date) -> String { date.formatted(timestampStyle) }
+    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }

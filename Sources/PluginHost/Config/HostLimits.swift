@@ -28,6 +28,13 @@ public struct HostLimits: Sendable, Equatable {
     public var choiceWritesPerSecond: Int = 10
     public var choiceWriteBurst: Int = 20
 
+    /// Client connections the frontend keeps at most (`max_connections`); nil: as many
+    /// as the open-file limit allows (ConnectionBudget). Lowers that number, never raises it.
+    public var maxConnections: Int?
+    /// Frontend connections one peer uid keeps at most on ipc (`max_connections_per_user`);
+    /// nil: three quarters of the frontend's budget.
+    public var maxConnectionsPerUser: Int?
+
     public init() {}
 
     /// The accepted range of each key, as written in the manifest.
@@ -40,6 +47,8 @@ public struct HostLimits: Sendable, Equatable {
         ("client_backlog_bytes", 0...(1 << 30)),
         ("choice_writes_per_second", 1...10_000),
         ("choice_write_burst", 1...100_000),
+        ("max_connections", 1...10_000_000),
+        ("max_connections_per_user", 1...10_000_000),
     ]
 
     /// Sets the value of a manifest key (already range-checked).
@@ -53,6 +62,8 @@ public struct HostLimits: Sendable, Equatable {
         case "client_backlog_bytes": clientBacklogBytes = value
         case "choice_writes_per_second": choiceWritesPerSecond = value
         case "choice_write_burst": choiceWriteBurst = value
+        case "max_connections": maxConnections = value
+        case "max_connections_per_user": maxConnectionsPerUser = value
         default: break
         }
     }

@@ -6,7 +6,8 @@ extension IntentHost {
     /// frontend: ROUTER_MANDATORY, the frame limit, mode 0600 for ipc, and for tcp a CURVE
     /// server with the host's key whose connections the ZAP handler decides
     /// (`AccessPolicy.majordomoDomain`), unless `insecure: true`.
-    func bindMajordomo(context: ZMQContext, hostKeys: CurveKeyPair?) throws(HostStartError) -> ZMQSocket? {
+    func bindMajordomo(context: ZMQContext, hostKeys: CurveKeyPair?,
+                       connections: ConnectionGuard) throws(HostStartError) -> ZMQSocket? {
         guard let settings = manifest.host.mdp else { return nil }
         let host = manifest.host
         let curve = settings.endpoint.hasPrefix("tcp://") && !host.insecure
@@ -24,6 +25,7 @@ extension IntentHost {
                 guard let hostKeys else { throw HostStartError(message: "the MDP endpoint needs the host's CURVE keys") }
                 try socket.makeCurveServer(secretKey: hostKeys.secretKey, zapDomain: AccessPolicy.majordomoDomain)
             }
+            connections.watch(socket, pool: "mdp")
             try socket.bind(settings.endpoint)
             if settings.endpoint.hasPrefix("ipc://") {
                 StateDirectory.restrict([String(settings.endpoint.dropFirst(6))], mode: 0o600)

@@ -107,7 +107,9 @@ final class ChildSupervisor {
 
     private func reap(_ pid: pid_t) -> (tag: Int, pid: pid_t, status: ExitStatus)? {
         guard let child = children[pid], let status = child.process.reapIfExited() else { return nil }
-        readOutput(pid)  // what it wrote last, before its exit is handled
+        // What it wrote last, before its exit is handled (a bounded amount: a grandchild
+        // may still be writing into the pipe).
+        readOutput(pid, budget: 4 * Self.readBudget)
         guard var last = children.removeValue(forKey: pid) else { return nil }
         watched.removeValue(forKey: last.pidfd)  // closed with `last.process`, once dropped
         if last.output >= 0 {
@@ -120,10 +122,17 @@ final class ChildSupervisor {
         return (last.tag, pid, status)
     }
 
-    private func readOutput(_ pid: pid_t) {
+    /// Bytes read from one child's pipe per poll round, at most: a plugin that writes
+    /// without pause must not keep the router thread here (docs/reliability.md, "Plugin
+    /// output"). The pipe stays readable, so the next round reads on.
+    static let readBudget = 64 * 1_024
+
+    private func readOutput(_ pid: pid_t, budget: Int = ChildSupervisor.readBudget) {
         guard var child = children[pid], child.output >= 0 else { return }
         var ended = false
-        while true {
+        var left = budget
+        let now = MonotonicClock.now()
+        while left > 0 {
             let n = buffer.withUnsafeMutableBytes { read(child.output, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n < 0 { break }  // EAGAIN: all read for now
@@ -131,10 +140,11 @@ final class ChildSupervisor {
                 ended = true
                 break
             }
-            child.lines.append(buffer[0..<n], to: child.relay)
+            left -= n
+            child.lines.append(buffer[0..<n], to: child.relay, now: now)
         }
         if ended {
-            child.lines.finish(to: child.relay)
+            child.lines.finish(to: child.relay, now: now)
             watched.removeValue(forKey: child.output)
             close(child.output)
             child.output = -1

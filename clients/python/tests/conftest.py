@@ -9,6 +9,7 @@ source, whatever is installed.
 
 import json
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -97,7 +98,7 @@ def swift_echo_plugin(id="echo"):
 class Host:
     """A running `intentbus host`. Use `client()` for clients; they are closed by `stop()`."""
 
-    def __init__(self, plugins, host_extra=""):
+    def __init__(self, plugins, host_extra="", open_files=None, prepare_state=None):
         self.dir = tempfile.mkdtemp(prefix="ibpy-", dir="/tmp")  # short: ipc paths are limited to 107 bytes
         self.manifest = os.path.join(self.dir, "plugins.yaml")
         with open(self.manifest, "w") as f:
@@ -105,13 +106,22 @@ class Host:
         self.frontend = f"ipc://{self.dir}/state/frontend.sock"
         self.log_path = os.path.join(self.dir, "host.log")
         self._clients = []
+        if prepare_state is not None:  # e.g. a choice store to start from
+            os.makedirs(os.path.join(self.dir, "state"), mode=0o700)
+            prepare_state(os.path.join(self.dir, "state"))
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE_DIR)] + [p for p in [env.get("PYTHONPATH")] if p])
         env["INTENTBUS_LOG"] = "debug"
         self._log = open(self.log_path, "wb")
+
+        def limit_open_files():
+            # Soft and hard: the host raises its soft limit to the hard one when it starts.
+            if open_files is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (open_files, open_files))
+
         self.process = subprocess.Popen([binary("intentbus"), "host", "--config", self.manifest, "--log-level", "debug"],
                                         stdout=self._log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                        cwd=str(REPO), env=env)
+                                        cwd=str(REPO), env=env, preexec_fn=limit_open_files)
 
     @property
     def log(self):
@@ -195,8 +205,10 @@ def start_host(request):
     and reaped when the test ends. Its log is printed when the test failed."""
     hosts = []
 
-    def start(plugins, wait_ready=(), host_extra=""):
-        host = Host(plugins, host_extra)
+    def start(plugins, wait_ready=(), host_extra="", open_files=None, prepare_state=None):
+        """`open_files`: the host's RLIMIT_NOFILE, soft and hard; `prepare_state(dir)`
+        runs before the host starts, with its state directory made."""
+        host = Host(plugins, host_extra, open_files, prepare_state)
         hosts.append(host)
         host.wait_serving()
         for id in wait_ready:
