@@ -55,6 +55,8 @@ final class RouterCore: RouterView {
     /// Counters for `ib.status` and `ib.metrics` (Stats/HostStats.swift): `reject` feeds them
     /// here; completed exchanges reach them through `OperationsExtension.exchangeEnded`.
     var stats: HostStats?
+    /// The Majordomo endpoint's counters, when `host.mdp` is set (ib.status `mdp`).
+    var majordomoCounters: MajordomoCounters?
     #if DEBUG
     private var owner: pthread_t?
     #endif

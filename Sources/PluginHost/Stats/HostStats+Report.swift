@@ -42,7 +42,9 @@ extension HostStats {
             o["latency"] = .object(latency)
             return .object(o)
         }
-        return ["host": host, "plugins": .array(entries)]
+        var report: [String: JSON] = ["host": host, "plugins": .array(entries)]
+        if let mdp = router.majordomoCounters { report["mdp"] = mdp.json }
+        return .object(report)
     }
 
     private static func counts(_ d: [String: Int]) -> JSON { .object(d.mapValues { .int(Int64($0)) }) }
