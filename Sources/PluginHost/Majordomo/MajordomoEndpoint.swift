@@ -148,7 +148,7 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
         if clients.hasQueued(name) || core.majordomoFull(name), let claimant = core.majordomoClaimant(name) {
             guard clients.queuedCount < settings.queueLimit else {
                 return reply(.busy, "plugin \(claimant.plugin) is at its max_in_flight and \(settings.queueLimit) MDP requests wait already (mdp_queue); try again later",
-                             details: ["plugin": .string(claimant.plugin), "limit": "mdp_queue", "mdp_queue": .int(Int64(settings.queueLimit))])
+                             details: ["plugin": .string(claimant.plugin), "limit": .int(Int64(settings.queueLimit)), "setting": "mdp_queue"])
             }
             let (id, request) = clients.request(peer: peer, service: name, serviceFrame: service, body: parameters, form: form)
             core.majordomoGrant(request[0].data, user: user, local: local)

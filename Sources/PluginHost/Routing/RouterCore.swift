@@ -115,10 +115,12 @@ final class RouterCore: RouterView {
         case .request: startRequest(envelope, msg, frames: frames)
         case .answer: clientAnswer(envelope, msg)
         case .cancel: clientCancel(envelope, msg)
-        case .heartbeat: break
+        case .heartbeat:
+            // A client may ask whether the host is there: one HEARTBEAT answers (§3).
+            effects.sendToClient(envelope, WireMessage(kind: .heartbeat, requestId: "", intent: ""))
         default:
             refuse(envelope, kind: msg.kind.rawValue, requestId: msg.requestId, intent: msg.intent,
-                   BusError(.badFrame, "clients may send REQUEST, ANSWER or CANCEL, not \(msg.kind.rawValue)"))
+                   BusError(.badFrame, "clients may send REQUEST, ANSWER, CANCEL or HEARTBEAT, not \(msg.kind.rawValue)"))
         }
     }
 
@@ -191,6 +193,14 @@ final class RouterCore: RouterView {
         let ids = disabled.map { slots[$0].spec.id }
         let who = ids.count == 1 ? "plugin \(ids[0]), the only one claiming \(intent), is" : "plugins \(ids.joined(separator: ", ")), the only ones claiming \(intent), are"
         return BusError(.pluginUnavailable, "\(who) disabled in the manifest (enabled: false)",
+                        details: ["plugin": .string(ids[0]), "disabled": .array(ids.map { .string($0) })])
+    }
+
+    /// Every claimant of `intent` was disabled with `ib.plugins.disable`.
+    func disabledAtRunTimeError(_ intent: String, _ disabled: [Int]) -> BusError {
+        let ids = disabled.map { slots[$0].spec.id }
+        let who = ids.count == 1 ? "plugin \(ids[0]), the only one claiming \(intent), is" : "plugins \(ids.joined(separator: ", ")), the only ones claiming \(intent), are"
+        return BusError(.pluginUnavailable, "\(who) disabled (ib.plugins.disable; intentbus plugins enable ID)",
                         details: ["plugin": .string(ids[0]), "disabled": .array(ids.map { .string($0) })])
     }
 

@@ -150,7 +150,8 @@ def test_past_the_mdp_queue_bound_requests_get_busy_naming_it(start_host, closin
         got.append(json.loads(dealer.recv_multipart()[3]))
     # One at the worker, three waiting: six refused, each saying which bound it met.
     assert len(got) == 6, got
-    assert all(g["error"]["code"] == "busy" and g["error"]["details"]["limit"] == "mdp_queue" for g in got), got
+    assert all(g["error"]["code"] == "busy" and g["error"]["details"]["setting"] == "mdp_queue"
+               and g["error"]["details"]["limit"] == 3 for g in got), got
     mdp = status(host)["mdp"]
     assert mdp["errors"]["busy"] == 6 and mdp["queued"] == 3 and mdp["requests"] == 10, mdp
 
