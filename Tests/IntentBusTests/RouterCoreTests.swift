@@ -173,6 +173,19 @@ struct RouterCoreTests {
         #expect(reject.kind == .reject)
     }
 
+    @Test("busy from max_in_flight names its limit and setting; ib.status has p50/p99 as null for an empty window")
+    func busyLimitAndEmptyWindow() throws {
+        let h = try CoreHarness(.core([TestManifest.Plugin.core("a", intents: ["I"]).maxInFlight(1)]))
+        h.hello("a", intents: ["I"])
+        _ = h.take()
+        h.client("c", .request, "r1")
+        h.client("c", .request, "r2")
+        let error = BusError(json: try #require(finals(h.take()).first).bodyJSON())
+        #expect(error.code == .busy && error.details == ["plugin": "a", "limit": 1, "setting": "max_in_flight"], "\(error)")
+        let report = HostStats(pluginIds: h.core.slots.map(\.spec.id)).report(h.core)
+        #expect(report["plugins"]?.arrayValue?.first?["latency"] == ["window": 0, "p50_ms": .null, "p99_ms": .null])
+    }
+
     @Test("a plugin whose pipe is full: busy at once, nothing lost")
     func pluginPipeFull() throws {
         let h = try ready([("a", ["I"])])
