@@ -79,17 +79,7 @@ enum SendCommand {
             return body["results"]?.arrayValue ?? []
         }
         let progress = ProgressDisplay()
-        Interrupts.install()
-        var told = false
-        client.cancellation = {
-            guard Interrupts.interrupted else { return false }
-            if !told {
-                told = true
-                progress.clear()
-                printError("\ncancelling… (Ctrl-C again to quit at once)")
-            }
-            return true
-        }
+        Interrupts.cancelRequests(of: client) { progress.clear() }
         for _ in 0..<SnippetActions.maximumFollowUps {
             let reply: IntentReply
             do {

@@ -86,6 +86,29 @@ struct CancelEndToEndTests {
         #expect(try host.plugin("alpha")?["in_flight"] == 0)
     }
 
+    @Test("Ctrl-C in `say` sends CANCEL too: one `cancelled`, exit 130, nothing left open on the host")
+    func ctrlCCancelsSay() throws {
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
+        defer { host.stop() }
+        let added = runCommand(Products.path("intentbus"), ["shortcuts", "add", "take your time", "TestIntent", "sleep_ms:=8000",
+                                                            "--endpoint", host.frontend])
+        #expect(added.status == 0, "\(added.stderr)")
+        let say = try RunningCommand(["say", "take your time", "--json", "--endpoint", host.frontend])
+        defer { say.reap() }
+        try waitInFlight(host, "alpha")
+        let started = Date()
+        kill(say.process.processIdentifier, SIGINT)
+        let status = say.exitStatus(within: 5)
+        #expect(status == 130, "stdout: \(say.output) stderr: \(say.errors)")
+        #expect(Date().timeIntervalSince(started) < 2, "it exits after the host's answer, not the handler's 8 s")
+        let lines = say.output.split(separator: "\n")
+        #expect(lines.count == 1, "exactly one final answer: \(say.output)")
+        #expect(try JSON.parse(String(try #require(lines.first)))["error"]?["code"] == "cancelled")
+        #expect(say.errors.contains("cancelling"), "\(say.errors)")
+        #expect(try host.client().control("ib.status")["host"]?["open_exchanges"] == 0)
+        #expect(try host.plugin("alpha")?["in_flight"] == 0)
+    }
+
     /// The pid of a descendant of `ancestor` running `name`, from /proc.
     private func descendant(of ancestor: pid_t, named name: String) -> pid_t? {
         var parents: [pid_t: pid_t] = [:], names: [pid_t: String] = [:]
