@@ -9,6 +9,9 @@ final class Prompter {
     /// parameter) was no. A declined parameter confirmation only asks for the value again.
     private(set) var declinedIntentConfirmation = false
     private let interactive: Bool
+    /// Asked while the person has not answered: the request has ended meanwhile
+    /// (`IntentClient.requestEnded`).
+    var requestEnded: (() -> Bool)?
     /// Suggested entities for an entity parameter (`ib.entities`, query `suggested`),
     /// fetched on a socket of its own so the request in progress is not disturbed.
     private let suggestions: (String) -> [JSON]
@@ -175,6 +178,8 @@ final class Prompter {
     private func readLine(prompt: String) -> String? {
         print(prompt, terminator: "")
         fflush(nil)
-        return TerminalLine.read()?.trimmingCharacters(in: .whitespaces)
+        let line = TerminalLine.read(ended: requestEnded)?.trimmingCharacters(in: .whitespaces)
+        if TerminalLine.endedWhileReading { print("") }  // the prompt's line is left open
+        return line
     }
 }

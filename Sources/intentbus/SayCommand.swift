@@ -62,6 +62,7 @@ enum SayCommand {
                                                wait: .seconds(3)) else { return [] }
             return body["results"]?.arrayValue ?? []
         }
+        prompter.requestEnded = { client.requestEnded() }
         // Ctrl-C cancels the request the phrase started, as in `send`.
         Interrupts.cancelRequests(of: client)
         do {

@@ -78,6 +78,7 @@ enum SendCommand {
                                                wait: .seconds(3)) else { return [] }
             return body["results"]?.arrayValue ?? []
         }
+        prompter.requestEnded = { client.requestEnded() }
         let progress = ProgressDisplay()
         Interrupts.cancelRequests(of: client) { progress.clear() }
         for _ in 0..<SnippetActions.maximumFollowUps {

@@ -158,6 +158,24 @@ struct CancelEndToEndTests {
         #expect(try host.client().control("ib.status")["host"]?["open_exchanges"] == 0)
     }
 
+    @Test("a prompt on a terminal notices that the host ended the request (conversation_expired) without a key pressed")
+    func promptNoticesTheEnd() throws {
+        let script = "/usr/bin/script"
+        try #require(FileManager.default.isExecutableFile(atPath: script), "script(1) (util-linux/bsdutils) gives the CLI a terminal")
+        let host = try TestHost(TestManifest(.test("alpha"), host: .init(conversationTimeout: "1s")), waitReady: ["alpha"])
+        defer { host.stop() }
+        let line = "\(Products.path("intentbus")) send TestIntent ask=colour --endpoint \(host.frontend)"
+        let session = try RunningCommand(["-qfec", line, "/dev/null"], executable: script)
+        defer { session.reap() }
+        let started = Date()
+        let status = session.exitStatus(within: 8)
+        #expect(status == 3, "a bus error, without waiting for a line: \(session.output)")
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(session.output.contains("What is colour?"), "\(session.output)")
+        #expect(session.output.contains("conversation"), "the expiry is said: \(session.output)")
+        #expect(try host.client().control("ib.status")["host"]?["open_exchanges"] == 0)
+    }
+
     @Test("a second Ctrl-C exits at once, even when no final answer comes (the host is frozen)")
     func secondCtrlCQuits() throws {
         let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
