@@ -167,14 +167,16 @@ enum SendCommand {
         for notice in reply.header["deprecations"]?.arrayValue ?? [] { printError("note: \(notice.displayText)") }
     }
 
-    /// Prints the dialog, or the body as JSON when there is none; true for a dialog.
+    /// Prints the dialog, or, when there is none, the body as a person reads it
+    /// (`HumanText`; `--json` gives the JSON); true for a dialog.
     @discardableResult
     static func printDialog(_ reply: IntentReply) -> Bool {
         if let dialog = reply.body["dialog"]?.stringValue, !dialog.isEmpty {
             print(dialog)
             return true
         }
-        print(prettyJSON(reply.body))
+        let text = HumanText.render(reply.body)
+        if !text.isEmpty { print(text) }
         return false
     }
 

@@ -58,11 +58,12 @@ struct CLIBehaviourTests {
 
         let declined = runCommand(intentbus, ["send", "TestIntent", "confirm=true", "--answer", "confirm=no"] + ep)
         #expect(declined.status == 1, "\(declined.stderr)")
-        #expect(declined.stdout.contains("\"confirmed\" : false"), "\(declined.stdout)")
+        #expect(declined.stdout.contains("confirmed: false") && !declined.stdout.contains("{"), "human text, not JSON: \(declined.stdout)")
         #expect(declined.stderr.contains("(declined; alpha did not go ahead)"), "\(declined.stderr)")
         let accepted = runCommand(intentbus, ["send", "TestIntent", "confirm=true", "--answer", "confirm=yes"] + ep)
         #expect(accepted.status == 0, "\(accepted.stderr)")
-        #expect(accepted.stderr.contains("(success from alpha)") == false, "no dialog: the body is shown as JSON")
+        #expect(accepted.stderr.contains("(success from alpha)") == false, "no dialog: the body is shown as text")
+        #expect(accepted.stdout.contains("params:\n  confirm: true\n"), "nested fields indented: \(accepted.stdout)")
 
         // Not a terminal: progress is one plain line per update.
         let progress = runCommand(intentbus, ["send", "TestIntent", "progress=2"] + ep)
