@@ -207,7 +207,8 @@ final class RouterCore: RouterView {
     func unknownIntentError(_ intent: String) -> BusError {
         let known = routes.keys.sorted()
         var message = "no plugin claims intent \"\(intent)\""
-        if let near = known.first(where: { $0.lowercased() == intent.lowercased() }) {
+        if let near = known.first(where: { $0.lowercased() == intent.lowercased() })
+            ?? YAMLMapping.closest(to: intent, among: known) {
             message += "; did you mean \"\(near)\"?"
         }
         return BusError(.unknownIntent, message, details: ["known_intents": .array(known.map { .string($0) })])
