@@ -131,7 +131,8 @@ final class Prompter {
                 return ["value": .string(line)]
             }
             // An entity can be picked from the plugin's suggestions, or named by text or id.
-            if let entity = prompt.raw["entity"]?.stringValue {
+            // A legacy custom type (`queryable: false`) has no suggestions to ask for.
+            if let entity = prompt.raw["entity"]?.stringValue, prompt.raw["queryable"]?.boolValue != false {
                 let offered = suggestions(entity)
                 guard !offered.isEmpty else {
                     guard let line = readLine(prompt: "\(dialog) (a name or id) ") else { return nil }

@@ -42,6 +42,16 @@ struct PromptVocabularyTests {
         #expect(n["type_title"] == "whole number")
     }
 
+    @Test("a legacy custom type (Person) is marked queryable: false, so clients don't ask ib.entities for it")
+    func legacyCustomTypeIsNotQueryable() throws {
+        let host = try TestHost(TestManifest(.messenger()), waitReady: ["messenger"])
+        defer { host.stop() }
+        let talk = Conversation([])
+        _ = try? host.client().send("INSendMessageIntent", parameters: ["content": "hi"], onEvent: talk.handle)
+        let asked = try #require(talk.prompts.first { $0.raw["entity"] != nil }, "\(talk.prompts.map(\.raw))")
+        #expect(asked.raw["queryable"] == false, "\(asked.raw)")
+    }
+
     @Test("after a type error the question shows the new reason, not the previous one")
     func reaskShowsNewReason() throws {
         let host = try TestHost(Self.plugins, waitReady: ["balance"])
