@@ -81,14 +81,15 @@ final class Prompter {
 
     private func ask(_ prompt: Prompt) -> JSON? {
         let dialog = prompt.dialog.isEmpty ? defaultDialog(prompt) : prompt.dialog
+        let words = ChooserText.forLanguage(prompt.raw["language"]?.stringValue)
         switch prompt.kind {
         case "confirmation":
             while true {
-                guard let line = readLine(prompt: "\(dialog) [y/n] ") else { return nil }
+                guard let line = readLine(prompt: "\(dialog) \(words.yesNo) ") else { return nil }
                 switch line.lowercased() {
                 case "y", "yes", "j", "ja": return ["value": true]
                 case "n", "no", "nein": return ["value": false]
-                default: print("Please answer y or n.")
+                default: print(words.answerYesNo)
                 }
             }
         case "disambiguation", "plugin_choice":
@@ -103,11 +104,11 @@ final class Prompter {
             }
             var picked: JSON?
             while picked == nil {
-                guard let line = readLine(prompt: "Choose 1–\(prompt.options.count): ") else { return nil }
+                guard let line = readLine(prompt: words.choose(prompt.options.count)) else { return nil }
                 if let n = Int(line), n >= 1, n <= prompt.options.count {
                     picked = prompt.options[n - 1]["id"]
                 } else {
-                    print("Please type a number from 1 to \(prompt.options.count).")
+                    print(words.pickNumber(prompt.options.count))
                 }
             }
             guard prompt.kind == "plugin_choice" else { return ["value": picked!] }
@@ -126,7 +127,7 @@ final class Prompter {
                 for (i, option) in prompt.options.enumerated() {
                     print("  \(i + 1)) \(option["title"]?.displayText ?? option["id"]?.displayText ?? "?")")
                 }
-                guard let line = readLine(prompt: "Choose 1–\(prompt.options.count) or type a value: ") else { return nil }
+                guard let line = readLine(prompt: words.chooseOrValue(prompt.options.count)) else { return nil }
                 if let n = Int(line), n >= 1, n <= prompt.options.count { return ["value": prompt.options[n - 1]["id"] ?? .string(line)] }
                 return ["value": .string(line)]
             }
@@ -135,7 +136,7 @@ final class Prompter {
             if let entity = prompt.raw["entity"]?.stringValue, prompt.raw["queryable"]?.boolValue != false {
                 let offered = suggestions(entity)
                 guard !offered.isEmpty else {
-                    guard let line = readLine(prompt: "\(dialog) (a name or id) ") else { return nil }
+                    guard let line = readLine(prompt: "\(dialog) \(words.nameOrId) ") else { return nil }
                     return ["value": .string(line)]
                 }
                 print(dialog)
@@ -143,7 +144,7 @@ final class Prompter {
                     let subtitle = option["subtitle"]?.displayText ?? ""
                     print("  \(i + 1)) \(option["title"]?.displayText ?? option["id"]?.displayText ?? "?")\(subtitle.isEmpty ? "" : "  — \(subtitle)")")
                 }
-                guard let line = readLine(prompt: "Choose 1–\(offered.count) or type a name: ") else { return nil }
+                guard let line = readLine(prompt: words.chooseOrName(offered.count)) else { return nil }
                 if let n = Int(line), n >= 1, n <= offered.count, let id = offered[n - 1]["id"] { return ["value": id] }
                 return ["value": .string(line)]
             }

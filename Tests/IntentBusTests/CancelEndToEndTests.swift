@@ -176,6 +176,24 @@ struct CancelEndToEndTests {
         #expect(try host.client().control("ib.status")["host"]?["open_exchanges"] == 0)
     }
 
+    @Test("a German dialog's yes/no hint is German ([j/n]): the legacy prompt names its language")
+    func chooserInTheDialogsLanguage() throws {
+        let script = "/usr/bin/script"
+        try #require(FileManager.default.isExecutableFile(atPath: script), "script(1) (util-linux/bsdutils) gives the CLI a terminal")
+        let host = try TestHost(TestManifest(.balance()), waitReady: ["balance"])
+        defer { host.stop() }
+        let line = "\(Products.path("intentbus")) send TopUpIntent amount=60 --endpoint \(host.frontend)"
+        let session = try RunningCommand(["-qfec", line, "/dev/null"], executable: script)
+        defer { session.reap() }
+        let deadline = Date().addingTimeInterval(10)
+        while !session.output.contains("aufladen?") && Date() < deadline { usleep(20_000) }
+        usleep(100_000)
+        #expect(session.output.contains("aufladen? [j/n]"), "\(session.output)")
+        #expect(!session.output.contains("[y/n]"), "\(session.output)")
+        if let cli = descendant(of: session.process.processIdentifier, named: "intentbus") { kill(cli, SIGINT) }
+        _ = session.exitStatus(within: 5)
+    }
+
     @Test("a second Ctrl-C exits at once, even when no final answer comes (the host is frozen)")
     func secondCtrlCQuits() throws {
         let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])

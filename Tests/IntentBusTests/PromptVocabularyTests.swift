@@ -39,6 +39,7 @@ struct PromptVocabularyTests {
         #expect(l["range"] == "5…100" && n["range"] == "1…5")
         // The legacy definition is German: so is the type's title; new style has no locale.
         #expect(l["type_title"] == "Ganzzahl")
+        #expect(l["language"] == "de" && n["language"] == nil, "a legacy question names its dialog's language")
         #expect(n["type_title"] == "whole number")
     }
 

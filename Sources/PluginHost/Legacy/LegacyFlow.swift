@@ -271,7 +271,7 @@ final class LegacyFlow: ExchangeFlow {
         if let question {
             items.asking = question.prompt["item"]?.intValue.map { Int($0) }
             stage = .asking(question)
-            ops.promptClient(exchange, prompt: question.prompt)
+            ops.promptClient(exchange, prompt: inLanguage(question.prompt))
         } else {
             continueResolving(exchange, ops)
         }
