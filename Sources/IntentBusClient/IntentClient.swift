@@ -114,6 +114,10 @@ public final class IntentClient {
     public var cancellation: (() -> Bool)?
     /// The request a CANCEL has been sent for, so that it is sent once.
     private var cancelSentFor: String?
+    /// The request `send` is waiting for, and its final answer when `requestEnded` saw it
+    /// arrive while a prompt handler ran.
+    private var current: String?
+    private var stashedFinal: WireMessage?
 
     /// - Parameter curve: for a host that takes CURVE clients (a tcp frontend): this
     ///   client's key pair and the host's public key (docs/security.md).
@@ -148,6 +152,9 @@ public final class IntentClient {
                      onEvent: (ClientEvent) -> JSON?, onResult: ((IntentReply) -> Void)? = nil) throws(ClientError) -> IntentReply {
         counter += 1
         let requestId = "\(prefix)-\(counter)"
+        current = requestId
+        stashedFinal = nil
+        defer { current = nil; stashedFinal = nil }
         let request = WireMessage(kind: .request, requestId: requestId, intent: intent,
                                   header: options.header, body: parameters)
         do {
@@ -188,6 +195,8 @@ public final class IntentClient {
                     continue
                 }
                 guard let answer else {
+                    // The request ended while the prompt was open: its final answer is next.
+                    if stashedFinal != nil { continue }
                     let cancel = WireMessage(kind: .cancel, requestId: requestId, intent: intent, header: nil, body: nil)
                     _ = try? socket.send(cancel.frames)
                     _ = try? receive(requestId: requestId, wait: .seconds(2))
@@ -205,6 +214,24 @@ public final class IntentClient {
         }
     }
 
+    /// Whether the request being sent has ended meanwhile: call it from a prompt handler
+    /// (`onEvent`) while the person has not answered yet. The host may end a request
+    /// while it waits for an answer (`conversation_expired`, `shutting_down`, a timeout);
+    /// a handler that sees true should give up (return nil): `send` then ends with that
+    /// final answer. Never blocks.
+    public func requestEnded() -> Bool {
+        guard let current else { return false }
+        if stashedFinal != nil { return true }
+        while let frames = try? socket.receive(dontWait: true) {
+            guard let msg = try? WireMessage.decode(frames[...]), msg.requestId == current else { continue }
+            if msg.kind == .reply || msg.kind == .error {
+                stashedFinal = msg
+                return true
+            }
+        }
+        return false
+    }
+
     /// Sends CANCEL for `requestId`, once.
     private func sendCancel(requestId: String, intent: String) {
         guard cancelSentFor != requestId else { return }
@@ -216,6 +243,10 @@ public final class IntentClient {
     /// Waits for the next message about `requestId`, skipping stale ones; sends CANCEL
     /// for it when `cancellation` asks.
     private func receive(requestId: String, intent: String = "", wait: Duration) throws(ClientError) -> WireMessage {
+        if let final = stashedFinal, final.requestId == requestId {
+            stashedFinal = nil
+            return final
+        }
         let deadline = MonotonicClock.deadline(after: wait)
         var poller = Poller([socket])
         while true {

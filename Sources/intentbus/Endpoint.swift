@@ -7,8 +7,22 @@ import PluginHost
 /// manifest's `host:` section is read: an error in a plugin entry or a drop-in is the
 /// host's business, not a reason for a client command to fail.
 func resolveEndpoint(_ args: Arguments) throws -> String {
-    if let ep = args.value("endpoint") ?? ProcessInfo.processInfo.environment["INTENTBUS_ENDPOINT"] { return ep }
+    let env = ProcessInfo.processInfo.environment
+    if let ep = args.value("endpoint") ?? env["INTENTBUS_ENDPOINT"] { return ep }
+    if args.value("config") == nil, env["INTENTBUS_CONFIG"] == nil, !FileManager.default.fileExists(atPath: "plugins.yaml") {
+        throw NoHostNamed()
+    }
     return try ManifestLoader.loadHostSettings(path: configPath(args)).frontend
+}
+
+/// A client command run outside the project directory, with nothing saying where the
+/// host is: exit 5 (the host can't be reached), with the ways to name it.
+struct NoHostNamed: Error, CustomStringConvertible {
+    var description: String {
+        "which host? There is no plugins.yaml here to find it by. Run this in the directory of the host's manifest, "
+            + "or point at the host: --endpoint ipc:///path/to/state/frontend.sock (or INTENTBUS_ENDPOINT), "
+            + "or --config /path/to/plugins.yaml (or INTENTBUS_CONFIG)"
+    }
 }
 
 func configPath(_ args: Arguments) -> String {

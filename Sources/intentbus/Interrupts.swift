@@ -1,4 +1,5 @@
 import Foundation
+import IntentBus
 import Synchronization
 
 /// Ctrl-C in a client command that has a request open (`intentbus send`): the first
@@ -35,4 +36,21 @@ enum Interrupts {
 
     /// Whether Ctrl-C has been pressed.
     static var interrupted: Bool { count.load(ordering: .relaxed) > 0 }
+
+    /// Installs the handler and makes `client` cancel its open request on the first
+    /// Ctrl-C (`send`, `say`): it sends CANCEL once, says so on stderr after `before`
+    /// (clearing a progress line), and waits for the final answer.
+    static func cancelRequests(of client: IntentClient, before: @escaping () -> Void = {}) {
+        install()
+        var told = false
+        client.cancellation = {
+            guard interrupted else { return false }
+            if !told {
+                told = true
+                before()
+                printError("\ncancelling… (Ctrl-C again to quit at once)")
+            }
+            return true
+        }
+    }
 }

@@ -9,6 +9,9 @@ final class Prompter {
     /// parameter) was no. A declined parameter confirmation only asks for the value again.
     private(set) var declinedIntentConfirmation = false
     private let interactive: Bool
+    /// Asked while the person has not answered: the request has ended meanwhile
+    /// (`IntentClient.requestEnded`).
+    var requestEnded: (() -> Bool)?
     /// Suggested entities for an entity parameter (`ib.entities`, query `suggested`),
     /// fetched on a socket of its own so the request in progress is not disturbed.
     private let suggestions: (String) -> [JSON]
@@ -78,14 +81,15 @@ final class Prompter {
 
     private func ask(_ prompt: Prompt) -> JSON? {
         let dialog = prompt.dialog.isEmpty ? defaultDialog(prompt) : prompt.dialog
+        let words = ChooserText.forLanguage(prompt.raw["language"]?.stringValue)
         switch prompt.kind {
         case "confirmation":
             while true {
-                guard let line = readLine(prompt: "\(dialog) [y/n] ") else { return nil }
+                guard let line = readLine(prompt: "\(dialog) \(words.yesNo) ") else { return nil }
                 switch line.lowercased() {
                 case "y", "yes", "j", "ja": return ["value": true]
                 case "n", "no", "nein": return ["value": false]
-                default: print("Please answer y or n.")
+                default: print(words.answerYesNo)
                 }
             }
         case "disambiguation", "plugin_choice":
@@ -100,11 +104,11 @@ final class Prompter {
             }
             var picked: JSON?
             while picked == nil {
-                guard let line = readLine(prompt: "Choose 1–\(prompt.options.count): ") else { return nil }
+                guard let line = readLine(prompt: words.choose(prompt.options.count)) else { return nil }
                 if let n = Int(line), n >= 1, n <= prompt.options.count {
                     picked = prompt.options[n - 1]["id"]
                 } else {
-                    print("Please type a number from 1 to \(prompt.options.count).")
+                    print(words.pickNumber(prompt.options.count))
                 }
             }
             guard prompt.kind == "plugin_choice" else { return ["value": picked!] }
@@ -123,15 +127,16 @@ final class Prompter {
                 for (i, option) in prompt.options.enumerated() {
                     print("  \(i + 1)) \(option["title"]?.displayText ?? option["id"]?.displayText ?? "?")")
                 }
-                guard let line = readLine(prompt: "Choose 1–\(prompt.options.count) or type a value: ") else { return nil }
+                guard let line = readLine(prompt: words.chooseOrValue(prompt.options.count)) else { return nil }
                 if let n = Int(line), n >= 1, n <= prompt.options.count { return ["value": prompt.options[n - 1]["id"] ?? .string(line)] }
                 return ["value": .string(line)]
             }
             // An entity can be picked from the plugin's suggestions, or named by text or id.
-            if let entity = prompt.raw["entity"]?.stringValue {
+            // A legacy custom type (`queryable: false`) has no suggestions to ask for.
+            if let entity = prompt.raw["entity"]?.stringValue, prompt.raw["queryable"]?.boolValue != false {
                 let offered = suggestions(entity)
                 guard !offered.isEmpty else {
-                    guard let line = readLine(prompt: "\(dialog) (a name or id) ") else { return nil }
+                    guard let line = readLine(prompt: "\(dialog) \(words.nameOrId) ") else { return nil }
                     return ["value": .string(line)]
                 }
                 print(dialog)
@@ -139,7 +144,7 @@ final class Prompter {
                     let subtitle = option["subtitle"]?.displayText ?? ""
                     print("  \(i + 1)) \(option["title"]?.displayText ?? option["id"]?.displayText ?? "?")\(subtitle.isEmpty ? "" : "  — \(subtitle)")")
                 }
-                guard let line = readLine(prompt: "Choose 1–\(offered.count) or type a name: ") else { return nil }
+                guard let line = readLine(prompt: words.chooseOrName(offered.count)) else { return nil }
                 if let n = Int(line), n >= 1, n <= offered.count, let id = offered[n - 1]["id"] { return ["value": id] }
                 return ["value": .string(line)]
             }
@@ -175,6 +180,8 @@ final class Prompter {
     private func readLine(prompt: String) -> String? {
         print(prompt, terminator: "")
         fflush(nil)
-        return TerminalLine.read()?.trimmingCharacters(in: .whitespaces)
+        let line = TerminalLine.read(ended: requestEnded)?.trimmingCharacters(in: .whitespaces)
+        if TerminalLine.endedWhileReading { print("") }  // the prompt's line is left open
+        return line
     }
 }

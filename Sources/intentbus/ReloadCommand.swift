@@ -44,7 +44,8 @@ enum ReloadCommand {
             if !ids.isEmpty { out += "\(label): \(ids.joined(separator: ", "))\n" }
         }
         if out.isEmpty { out = "nothing changed\n" }
-        out += "unchanged: \(result["unchanged"]?.displayText ?? "0")\n"
+        let unchanged = items("unchanged")
+        out += "unchanged: \(unchanged.isEmpty ? "none" : unchanged.joined(separator: ", "))\n"
         for key in items("needs_restart") { out += "needs a host restart: \(key)\n" }
         for w in items("warnings") { out += "\(w)\n" }
         return out

@@ -22,7 +22,7 @@ enum SayCommand {
             .value("timeout", "S", "seconds to wait for the plugin, 0.001…86400"),
             .flag("json", "print the whole reply as JSON"),
         ] + Credential.options + CommonOptions.host,
-        footer: "Exit codes as for send; no matching phrase is a bus error (3), listing the closest.")
+        footer: "Ctrl-C cancels the request (CANCEL to the host), as in send. Exit codes as for send; no matching phrase is a bus error (3), listing the closest.")
 
     static func run(_ args: Arguments) throws -> Int32 {
         let text = args.positionals.joined(separator: " ")
@@ -62,6 +62,9 @@ enum SayCommand {
                                                wait: .seconds(3)) else { return [] }
             return body["results"]?.arrayValue ?? []
         }
+        prompter.requestEnded = { client.requestEnded() }
+        // Ctrl-C cancels the request the phrase started, as in `send`.
+        Interrupts.cancelRequests(of: client)
         do {
             let reply = try client.send("ib.say", parameters: ["text": .string(text)], options: options, onEvent: { event in
                 switch event {
@@ -112,6 +115,7 @@ enum SayCommand {
             }
         }
         switch error {
+        case .bus(let e) where e.code == .cancelled && Interrupts.interrupted: return Interrupts.exitStatus
         case .bus(let e) where e.code == .timeout: return ExitCode.timeout
         case .noAnswer: return ExitCode.hostUnreachable
         default: return ExitCode.busError

@@ -78,18 +78,9 @@ enum SendCommand {
                                                wait: .seconds(3)) else { return [] }
             return body["results"]?.arrayValue ?? []
         }
+        prompter.requestEnded = { client.requestEnded() }
         let progress = ProgressDisplay()
-        Interrupts.install()
-        var told = false
-        client.cancellation = {
-            guard Interrupts.interrupted else { return false }
-            if !told {
-                told = true
-                progress.clear()
-                printError("\ncancelling… (Ctrl-C again to quit at once)")
-            }
-            return true
-        }
+        Interrupts.cancelRequests(of: client) { progress.clear() }
         for _ in 0..<SnippetActions.maximumFollowUps {
             let reply: IntentReply
             do {
@@ -176,14 +167,16 @@ enum SendCommand {
         for notice in reply.header["deprecations"]?.arrayValue ?? [] { printError("note: \(notice.displayText)") }
     }
 
-    /// Prints the dialog, or the body as JSON when there is none; true for a dialog.
+    /// Prints the dialog, or, when there is none, the body as a person reads it
+    /// (`HumanText`; `--json` gives the JSON); true for a dialog.
     @discardableResult
     static func printDialog(_ reply: IntentReply) -> Bool {
         if let dialog = reply.body["dialog"]?.stringValue, !dialog.isEmpty {
             print(dialog)
             return true
         }
-        print(prettyJSON(reply.body))
+        let text = HumanText.render(reply.body)
+        if !text.isEmpty { print(text) }
         return false
     }
 

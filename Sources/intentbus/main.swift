@@ -41,6 +41,9 @@ func main() -> Int32 {
     } catch let error as HostUnreachable {
         printError("intentbus: \(error)")
         return ExitCode.hostUnreachable
+    } catch let error as NoHostNamed {
+        printError("intentbus: \(error)")
+        return ExitCode.hostUnreachable
     } catch let error as ClientError {
         printError("intentbus: \(error)")
         if case .noAnswer = error { return ExitCode.hostUnreachable }

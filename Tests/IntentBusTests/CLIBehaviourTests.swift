@@ -44,6 +44,21 @@ struct CLIBehaviourTests {
         }
     }
 
+    @Test("outside the project directory a client command says how to point at a host (exit 5); send suggests a near intent")
+    func whichHostAndDidYouMean() throws {
+        let elsewhere = NSTemporaryDirectory() + "ib-nowhere-\(getpid())"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+        let r = runCommand("/usr/bin/env", ["-u", "INTENTBUS_ENDPOINT", "-u", "INTENTBUS_CONFIG", "/bin/sh", "-c",
+                                            "cd \(elsewhere) && exec \(intentbus) send StatusIntent"])
+        #expect(r.status == 5, "\(r.stderr)")
+        #expect(r.stderr.contains("--endpoint") && r.stderr.contains("--config") && !r.stderr.contains("cannot read"), "\(r.stderr)")
+        let host = try TestHost(TestManifest(.test("alpha", intents: ["StatusIntent"])), waitReady: ["alpha"])
+        defer { host.stop() }
+        let typo = runCommand(intentbus, ["send", "StatusIntnet", "--endpoint", host.frontend])
+        #expect(typo.status == 3 && typo.stderr.contains("did you mean \"StatusIntent\"?"), "\(typo.stderr)")
+    }
+
     @Test("key=value: JSON numbers are typed, 0176 and +4 stay strings; a declined confirmation exits 1")
     func parametersAndDeclines() throws {
         let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
@@ -58,11 +73,12 @@ struct CLIBehaviourTests {
 
         let declined = runCommand(intentbus, ["send", "TestIntent", "confirm=true", "--answer", "confirm=no"] + ep)
         #expect(declined.status == 1, "\(declined.stderr)")
-        #expect(declined.stdout.contains("\"confirmed\" : false"), "\(declined.stdout)")
+        #expect(declined.stdout.contains("confirmed: false") && !declined.stdout.contains("{"), "human text, not JSON: \(declined.stdout)")
         #expect(declined.stderr.contains("(declined; alpha did not go ahead)"), "\(declined.stderr)")
         let accepted = runCommand(intentbus, ["send", "TestIntent", "confirm=true", "--answer", "confirm=yes"] + ep)
         #expect(accepted.status == 0, "\(accepted.stderr)")
-        #expect(accepted.stderr.contains("(success from alpha)") == false, "no dialog: the body is shown as JSON")
+        #expect(accepted.stderr.contains("(success from alpha)") == false, "no dialog: the body is shown as text")
+        #expect(accepted.stdout.contains("params:\n  confirm: true\n"), "nested fields indented: \(accepted.stdout)")
 
         // Not a terminal: progress is one plain line per update.
         let progress = runCommand(intentbus, ["send", "TestIntent", "progress=2"] + ep)

@@ -86,6 +86,29 @@ struct CancelEndToEndTests {
         #expect(try host.plugin("alpha")?["in_flight"] == 0)
     }
 
+    @Test("Ctrl-C in `say` sends CANCEL too: one `cancelled`, exit 130, nothing left open on the host")
+    func ctrlCCancelsSay() throws {
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
+        defer { host.stop() }
+        let added = runCommand(Products.path("intentbus"), ["shortcuts", "add", "take your time", "TestIntent", "sleep_ms:=8000",
+                                                            "--endpoint", host.frontend])
+        #expect(added.status == 0, "\(added.stderr)")
+        let say = try RunningCommand(["say", "take your time", "--json", "--endpoint", host.frontend])
+        defer { say.reap() }
+        try waitInFlight(host, "alpha")
+        let started = Date()
+        kill(say.process.processIdentifier, SIGINT)
+        let status = say.exitStatus(within: 5)
+        #expect(status == 130, "stdout: \(say.output) stderr: \(say.errors)")
+        #expect(Date().timeIntervalSince(started) < 2, "it exits after the host's answer, not the handler's 8 s")
+        let lines = say.output.split(separator: "\n")
+        #expect(lines.count == 1, "exactly one final answer: \(say.output)")
+        #expect(try JSON.parse(String(try #require(lines.first)))["error"]?["code"] == "cancelled")
+        #expect(say.errors.contains("cancelling"), "\(say.errors)")
+        #expect(try host.client().control("ib.status")["host"]?["open_exchanges"] == 0)
+        #expect(try host.plugin("alpha")?["in_flight"] == 0)
+    }
+
     /// The pid of a descendant of `ancestor` running `name`, from /proc.
     private func descendant(of ancestor: pid_t, named name: String) -> pid_t? {
         var parents: [pid_t: pid_t] = [:], names: [pid_t: String] = [:]
@@ -133,6 +156,42 @@ struct CancelEndToEndTests {
         let cancelled = session.output.components(separatedBy: "cancelled: the client cancelled the request").count - 1
         #expect(cancelled == 1, "exactly one final answer: \(session.output)")
         #expect(try host.client().control("ib.status")["host"]?["open_exchanges"] == 0)
+    }
+
+    @Test("a prompt on a terminal notices that the host ended the request (conversation_expired) without a key pressed")
+    func promptNoticesTheEnd() throws {
+        let script = "/usr/bin/script"
+        try #require(FileManager.default.isExecutableFile(atPath: script), "script(1) (util-linux/bsdutils) gives the CLI a terminal")
+        let host = try TestHost(TestManifest(.test("alpha"), host: .init(conversationTimeout: "1s")), waitReady: ["alpha"])
+        defer { host.stop() }
+        let line = "\(Products.path("intentbus")) send TestIntent ask=colour --endpoint \(host.frontend)"
+        let session = try RunningCommand(["-qfec", line, "/dev/null"], executable: script)
+        defer { session.reap() }
+        let started = Date()
+        let status = session.exitStatus(within: 8)
+        #expect(status == 3, "a bus error, without waiting for a line: \(session.output)")
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(session.output.contains("What is colour?"), "\(session.output)")
+        #expect(session.output.contains("conversation"), "the expiry is said: \(session.output)")
+        #expect(try host.client().control("ib.status")["host"]?["open_exchanges"] == 0)
+    }
+
+    @Test("a German dialog's yes/no hint is German ([j/n]): the legacy prompt names its language")
+    func chooserInTheDialogsLanguage() throws {
+        let script = "/usr/bin/script"
+        try #require(FileManager.default.isExecutableFile(atPath: script), "script(1) (util-linux/bsdutils) gives the CLI a terminal")
+        let host = try TestHost(TestManifest(.balance()), waitReady: ["balance"])
+        defer { host.stop() }
+        let line = "\(Products.path("intentbus")) send TopUpIntent amount=60 --endpoint \(host.frontend)"
+        let session = try RunningCommand(["-qfec", line, "/dev/null"], executable: script)
+        defer { session.reap() }
+        let deadline = Date().addingTimeInterval(10)
+        while !session.output.contains("aufladen?") && Date() < deadline { usleep(20_000) }
+        usleep(100_000)
+        #expect(session.output.contains("aufladen? [j/n]"), "\(session.output)")
+        #expect(!session.output.contains("[y/n]"), "\(session.output)")
+        if let cli = descendant(of: session.process.processIdentifier, named: "intentbus") { kill(cli, SIGINT) }
+        _ = session.exitStatus(within: 5)
     }
 
     @Test("a second Ctrl-C exits at once, even when no final answer comes (the host is frozen)")

@@ -34,6 +34,9 @@ struct MajordomoBrokerTests {
         }
     }
 
+    private static let identities = MajordomoIdentity()
+    private let bodies = MajordomoFrames(identities: Self.identities)
+
     private func broker(heartbeatMs: Int = 100) throws -> (MajordomoBroker, Recorder) {
         let yaml = """
         host:
@@ -51,7 +54,7 @@ struct MajordomoBrokerTests {
         let manifest = try ManifestLoader.load(text: yaml, path: "/nonexistent/mdp-test/plugins.yaml")
         let recorder = Recorder()
         let broker = MajordomoBroker(manifest: manifest, settings: try #require(manifest.host.mdp),
-                                     logger: Logger(label: "mdp", minimumLevel: .error) { _ in }, output: recorder)
+                                     logger: Logger(label: "mdp", minimumLevel: .error) { _ in }, bodies: bodies, output: recorder)
         return (broker, recorder)
     }
 
@@ -102,6 +105,49 @@ struct MajordomoBrokerTests {
         #expect(r.toCore.map(\.requestId) == ["q1", "q2", "q3"])
         #expect(r.toCore.allSatisfy { $0.kind == .reply })
         #expect(try r.toCore[0].headerJSON() == ["plugin": "weather", "status": "success"])
+    }
+
+    @Test("from an MDP client (a packed body) the worker gets the client's frames, and the client the worker's")
+    func opaqueBodies() throws {
+        let (b, r) = try broker()
+        b.workerMessage(Data("a".utf8), .ready(service: "WeatherIntent"))
+        let sent = [Data("Hello world".utf8), Data(), Data([0, 0xFF])]
+        for (i, frames) in [[sent[0]], sent, []].enumerated() {
+            b.fromCore(slot: 1, WireMessage(kind: .request, requestId: "q\(i)", intent: "WeatherIntent", header: Frame(),
+                                            body: bodies.pack(frames.map { Frame(data: $0) })))
+            #expect(Array(r.toWorkers.last!.frames.dropFirst(5)) == frames)
+            b.workerMessage(Data("a".utf8), .reply(address: "q\(i)", body: frames.reversed().map { Frame(data: $0) }))
+            let back = try #require(r.toCore.last)
+            #expect(back.kind == .reply && bodies.unpack(back.body)?.map(\.data) == frames.reversed())
+        }
+        // A body that only looks packed (another host's marker, a cut one) is one frame.
+        #expect(MajordomoFrames(identities: MajordomoIdentity()).unpack(bodies.pack([Frame("x")])) == nil)
+        let cut = bodies.pack([Frame("abc")]).data.dropLast()
+        #expect(bodies.unpack(Frame(data: Data(cut))) == nil)
+    }
+
+    @Test("refused READYs of one service: the first DISCONNECT at once, the next ones paced")
+    func pacedRefusals() throws {
+        let (b, r) = try broker()
+        b.workerMessage(Data("x1".utf8), .ready(service: "Nothing"))
+        #expect(r.commands(to: "x1") == ["DISCONNECT"])
+        b.workerMessage(Data("x2".utf8), .ready(service: "Nothing"))
+        b.workerMessage(Data("x2".utf8), .heartbeat)  // ignored while it waits
+        #expect(r.commands(to: "x2").isEmpty)
+        r.clock += MajordomoRefusals.firstDelay
+        b.fireDue()
+        #expect(r.commands(to: "x2") == ["DISCONNECT"])
+        b.workerMessage(Data("x3".utf8), .ready(service: "Nothing"))
+        r.clock += MajordomoRefusals.firstDelay
+        b.fireDue()
+        #expect(r.commands(to: "x3").isEmpty)  // twice as long now
+        r.clock += MajordomoRefusals.firstDelay
+        b.fireDue()
+        #expect(r.commands(to: "x3") == ["DISCONNECT"] && b.refusals.refused == 3)
+        // Quiet for a minute: at once again.
+        r.clock += MajordomoRefusals.quiet + 1
+        b.workerMessage(Data("x4".utf8), .ready(service: "Nothing"))
+        #expect(r.commands(to: "x4") == ["DISCONNECT"])
     }
 
     @Test("a reply is one frame of JSON; anything else ends the request with plugin_error")
@@ -184,7 +230,7 @@ struct MajordomoBrokerTests {
                     ["", "MDPW01", "\u{1}"], ["", "MDPW01", "\u{1}", ""], ["", "MDPW01", "\u{3}", "a", "x"], ["", "MDPW01", "ab"]] {
             #expect(throws: MajordomoFrameError.self) { try parse(bad) }
         }
-        let out = MajordomoMessage.workerRequest(address: "h1", body: Frame("{}")).map(\.string)
+        let out = MajordomoMessage.workerRequest(address: "h1", body: [Frame("{}")]).map(\.string)
         #expect(out == ["", "MDPW01", "\u{2}", "h1", "", "{}"])
         #expect(MajordomoMessage.clientReply(service: Data("S".utf8), body: Data("200".utf8)).map(\.string) == ["", "MDPC01", "S", "200"])
     }

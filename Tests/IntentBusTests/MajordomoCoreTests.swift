@@ -65,9 +65,10 @@ struct MajordomoCoreTests {
         let h = try CoreHarness(manifest: manifest)
         h.hello("a", intents: ["I", "Shared"])
         _ = h.take()
-        let clients = MajordomoClients(identities: MajordomoIdentity())
+        let identities = MajordomoIdentity()
+        let clients = MajordomoClients(identities: identities, bodies: MajordomoFrames(identities: identities))
         let peer = Data("mdp-peer".utf8)
-        let frames = clients.request(peer: peer, service: "I", serviceFrame: Data("I".utf8), body: Frame(#"{"k":2}"#))
+        let frames = clients.request(peer: peer, service: "I", serviceFrame: Data("I".utf8), body: Frame(#"{"k":2}"#), form: .envelope).frames
         h.core.clientFrames(frames)
         let delivered = try #require(h.lastRequest(to: "a"))
         _ = h.take()
@@ -81,7 +82,7 @@ struct MajordomoCoreTests {
 
         // Contested intent: the plugin_choice PROMPT becomes prompt_required, and the
         // request is cancelled in the core; the `cancelled` that follows is dropped.
-        h.core.clientFrames(clients.request(peer: peer, service: "Shared", serviceFrame: Data("Shared".utf8), body: Frame()))
+        h.core.clientFrames(clients.request(peer: peer, service: "Shared", serviceFrame: Data("Shared".utf8), body: Frame(), form: .body).frames)
         let prompt = try #require(h.take().last?.msg)
         guard case .replyAndCancel(_, let promptReply, let cancel) = clients.fromCore(prompt) else { throw Failure() }
         let error = try JSON.parse(promptReply[3].data)
@@ -94,7 +95,7 @@ struct MajordomoCoreTests {
         #expect(h.core.exchanges.count == 0 && clients.openCount == 0)
 
         // An error from the host is the error reply.
-        h.core.clientFrames(clients.request(peer: peer, service: "Nope", serviceFrame: Data("Nope".utf8), body: Frame()))
+        h.core.clientFrames(clients.request(peer: peer, service: "Nope", serviceFrame: Data("Nope".utf8), body: Frame(), form: .body).frames)
         guard case .reply(_, let unknown) = clients.fromCore(try #require(h.take().last?.msg)) else { throw Failure() }
         #expect(try JSON.parse(unknown[3].data)["error"]?["code"] == "unknown_intent")
     }

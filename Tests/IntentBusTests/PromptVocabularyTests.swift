@@ -39,7 +39,18 @@ struct PromptVocabularyTests {
         #expect(l["range"] == "5…100" && n["range"] == "1…5")
         // The legacy definition is German: so is the type's title; new style has no locale.
         #expect(l["type_title"] == "Ganzzahl")
+        #expect(l["language"] == "de" && n["language"] == nil, "a legacy question names its dialog's language")
         #expect(n["type_title"] == "whole number")
+    }
+
+    @Test("a legacy custom type (Person) is marked queryable: false, so clients don't ask ib.entities for it")
+    func legacyCustomTypeIsNotQueryable() throws {
+        let host = try TestHost(TestManifest(.messenger()), waitReady: ["messenger"])
+        defer { host.stop() }
+        let talk = Conversation([])
+        _ = try? host.client().send("INSendMessageIntent", parameters: ["content": "hi"], onEvent: talk.handle)
+        let asked = try #require(talk.prompts.first { $0.raw["entity"] != nil }, "\(talk.prompts.map(\.raw))")
+        #expect(asked.raw["queryable"] == false, "\(asked.raw)")
     }
 
     @Test("after a type error the question shows the new reason, not the previous one")

@@ -39,7 +39,11 @@ struct RelayLaneUnitTests {
             for s in [client, plugin] { try s.setReceiveTimeout(milliseconds: 2_000) }
             lane = RelayLane(core: h.core, frontend: frontend, backend: backend)
             h.core.relayLane = lane
+            // As after an earlier REPLY the core checked: this header may pass the lane.
+            h.core.slots[0].rememberGoodHeader(Frame(data: Self.goodHeader.canonicalData), kind: .reply)
         }
+
+        static let goodHeader: JSON = ["plugin": "alpha", "status": "success"]
 
         /// The client sends `kind`; the lane gets the first look, then (as the shell does)
         /// the core. Returns whether the lane took it.
@@ -57,6 +61,7 @@ struct RelayLaneUnitTests {
         /// The plugin answers; the lane first, then the core.
         @discardableResult
         func fromPlugin(_ kind: MessageKind, _ wireId: String, header: JSON? = nil, body: JSON? = ["ok": true]) throws -> Bool {
+            let header = header ?? (kind == .reply ? Self.goodHeader : nil)
             try plugin.send(WireMessage(kind: kind, requestId: wireId, intent: "I", header: header, body: body).frames)
             guard try receive(backend) else { throw TestFailure("nothing arrived at the backend") }
             if lane.reply(raw, backlogged: false) { return true }
@@ -101,6 +106,21 @@ struct RelayLaneUnitTests {
         #expect(rig.h.take().isEmpty)
     }
 
+    @Test("a REPLY header without plugin goes to the core, which names who answered (protocol.md §4.2)")
+    func unnamedReplyHeader() throws {
+        let rig = try Rig()
+        for (id, header) in [("e", JSON.object([:])), ("s", ["status": "failure"])] {
+            #expect(try rig.fromClient(.request, id))
+            let wireId = try rig.next(rig.plugin).requestId
+            #expect(try rig.fromPlugin(.reply, wireId, header: header) == false, "the lane does not forward it")
+            let reply = try #require(rig.h.take().last?.msg)
+            #expect(reply.kind == .reply && reply.requestId == id)
+            var expected = header.objectValue ?? [:]
+            expected["plugin"] = "alpha"
+            #expect(try reply.headerJSON() == .object(expected))
+        }
+    }
+
     @Test("what the lane does not take goes to the core: a header, an unknown intent, a full plugin, an unchecked REPLY header")
     func declines() throws {
         let rig = try Rig(maxInFlight: 1)
@@ -118,12 +138,12 @@ struct RelayLaneUnitTests {
         #expect(rig.h.take().map(\.msg.requestId) == ["h"])
         #expect(try rig.fromClient(.request, "g"))
         let g = try rig.next(rig.plugin).requestId
-        #expect(try rig.fromPlugin(.reply, g, header: ["status": "success", "plugin": "alpha"]) == false)
+        #expect(try rig.fromPlugin(.reply, g, header: ["status": "success", "plugin": "alpha", "x": 1]) == false)
         #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY g"])
         // Once checked, the same header is forwarded by the lane.
         #expect(try rig.fromClient(.request, "k"))
         let k = try rig.next(rig.plugin).requestId
-        #expect(try rig.fromPlugin(.reply, k, header: ["status": "success", "plugin": "alpha"]))
+        #expect(try rig.fromPlugin(.reply, k, header: ["status": "success", "plugin": "alpha", "x": 1]))
         #expect(try rig.next(rig.client).requestId == "k")
     }
 

@@ -117,6 +117,7 @@ struct ReloadEndToEndTests {
         #expect(host.log.contains("host.conversation_timeout changed, which takes effect only when the host restarts"))
         let report = try host.client().control("ib.reload")
         #expect(report["needs_restart"] == ["host.conversation_timeout"])
+        #expect(report["unchanged"] == ["alpha", "beta"], "a list of ids, like the other keys")
         #expect(report["restarted"] == [])
         #expect(try pid(host, "alpha") == alphaPid)
         #expect(try host.plugin("beta")?["restarts"] == 1)

@@ -114,6 +114,47 @@ struct RouterCoreTests {
         #expect(h.take().isEmpty)
     }
 
+    @Test("an unusable CANCEL is REFUSED conversation_expired, never final; a client HEARTBEAT gets one back")
+    func unusableCancelAndHeartbeat() throws {
+        let h = try ready([("a", ["I"])])
+        h.client("c", .cancel, "never-open")
+        h.client("c", .request, "r")
+        _ = h.take()
+        h.client("c", .cancel, "r")  // ends it: ERROR cancelled
+        h.client("c", .cancel, "r")  // a second CANCEL: nothing to cancel any more
+        let sent = h.take().filter { $0.to == "c" }
+        #expect(sent.map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["ERROR r", "REFUSED r"])
+        #expect(try sent[1].msg.headerJSON() == ["refused": "CANCEL"])
+        #expect(BusError(json: try sent[1].msg.bodyJSON()).code == .conversationExpired)
+        h.client("c", .cancel, "x")
+        let first = try #require(h.take().first { $0.to == "c" }?.msg)
+        let code = BusError(json: try first.bodyJSON()).code
+        #expect(first.kind == .refused && first.requestId == "x" && code == .conversationExpired)
+        h.client("c", .heartbeat, "")
+        let beat = h.take().filter { $0.to == "c" }
+        #expect(beat.map(\.msg.kind) == [.heartbeat] && beat[0].msg.requestId.isEmpty)
+    }
+
+    @Test("a plugin disabled at run time is no candidate: not offered, not explained as the one, and the last one says so")
+    func disabledAtRunTimeIsNoCandidate() throws {
+        let h = try ready([("a", ["I"]), ("b", ["I"])])
+        h.client("c", .request, "d", "ib.plugins.disable", body: ["plugin": "a"])
+        _ = h.take()
+        h.client("c", .request, "r")  // no plugin_choice prompt: b is the only candidate
+        #expect(h.lastRequest(to: "b") != nil)
+        #expect(!h.take().contains { $0.to == "c" && $0.msg.kind == .prompt })
+        let explain = ControlRequest(intent: "ib.explain", options: [:], body: ["intent": "I"])
+        let explained = try h.core.explainIntent(explain).get()
+        #expect(explained["decision"]?["plugin"] == "b")
+        #expect(explained["candidates"]?.arrayValue?.first { $0["id"] == "a" }?["reason"] == "disabled at run time (ib.plugins.disable)")
+        h.client("c", .request, "d2", "ib.plugins.disable", body: ["plugin": "b"])
+        _ = h.take()
+        h.client("c", .request, "r2")
+        let error = BusError(json: try #require(finals(h.take()).last).bodyJSON())
+        #expect(error.code == .pluginUnavailable && error.message.contains("ib.plugins.disable"), "\(error)")
+        #expect(try h.core.explainIntent(explain).get()["decision"]?["rule"] == "disabled")
+    }
+
     @Test("a plugin can't answer another plugin's request, nor say HELLO as another plugin")
     func pluginsStayInTheirLane() throws {
         let h = try ready([("a", ["I"]), ("b", ["J"])])
@@ -130,6 +171,19 @@ struct RouterCoreTests {
             body: ["protocol": 1, "plugin": "a", "token": .string(tokenOfB), "intents": ["I"]]).frames)
         let reject = try #require(h.take().first?.msg)
         #expect(reject.kind == .reject)
+    }
+
+    @Test("busy from max_in_flight names its limit and setting; ib.status has p50/p99 as null for an empty window")
+    func busyLimitAndEmptyWindow() throws {
+        let h = try CoreHarness(.core([TestManifest.Plugin.core("a", intents: ["I"]).maxInFlight(1)]))
+        h.hello("a", intents: ["I"])
+        _ = h.take()
+        h.client("c", .request, "r1")
+        h.client("c", .request, "r2")
+        let error = BusError(json: try #require(finals(h.take()).first).bodyJSON())
+        #expect(error.code == .busy && error.details == ["plugin": "a", "limit": 1, "setting": "max_in_flight"], "\(error)")
+        let report = HostStats(pluginIds: h.core.slots.map(\.spec.id)).report(h.core)
+        #expect(report["plugins"]?.arrayValue?.first?["latency"] == ["window": 0, "p50_ms": .null, "p99_ms": .null])
     }
 
     @Test("a plugin whose pipe is full: busy at once, nothing lost")

@@ -162,7 +162,7 @@ struct RoutingEndToEndTests {
         try expectError([Frame("IB1"), Frame("REQUEST"), Frame("r4"), Frame("TestIntent"), Frame("[1]"), Frame()],
                         .badFrame, "must be a JSON object", kind: .error, id: "r4")
         try expectError([Frame("IB1"), Frame("REPLY"), Frame("r3"), Frame("TestIntent"), Frame(), Frame()],
-                        .badFrame, "REQUEST, ANSWER or CANCEL", id: "r3")
+                        .badFrame, "REQUEST, ANSWER, CANCEL or HEARTBEAT", id: "r3")
         // A message of 100 frames costs the host no more than a short one.
         try expectError((0..<100).map { _ in Frame("IB1") }, .badFrame, "frames", id: "IB1")
         // Still serving.

@@ -28,10 +28,12 @@ extension RouterCore {
         case (.success(let i), .success(let c)): intent = i; client = c ?? request.options["client"]?.stringValue
         }
         var body: [String: JSON] = ["intent": .string(intent), "client": client.map { .string($0) } ?? .null]
-        let candidates = routes[intent] ?? []
+        let claimants = routes[intent] ?? []
+        // A plugin disabled at run time is listed, with its reason, but is no candidate.
+        let candidates = claimants.filter { !slots[$0].disabledAtRunTime }
         let preset = manifest.host.presetDefaults[intent]
         let remembered = choiceBook.lookup(intent: intent, client: client)
-        body["candidates"] = .array((candidates + (disabledClaims[intent] ?? [])).map { i -> JSON in
+        body["candidates"] = .array((claimants + (disabledClaims[intent] ?? [])).map { i -> JSON in
             let slot = slots[i]
             var o: [String: JSON] = [
                 "id": .string(slot.spec.id), "name": .string(slot.spec.name),
@@ -40,6 +42,7 @@ extension RouterCore {
             ]
             if case .failed(let reason) = slot.state { o["reason"] = .string(reason) }
             if !slot.spec.enabled { o["reason"] = "disabled in the manifest (enabled: false)" }
+            if slot.disabledAtRunTime { o["reason"] = "disabled at run time (ib.plugins.disable)" }
             return .object(o)
         })
         body["preset"] = preset.map { .string($0) } ?? .null
@@ -48,6 +51,11 @@ extension RouterCore {
         if candidates.isEmpty, let disabled = disabledClaims[intent] {
             body["decision"] = ["rule": "disabled", "plugin": .null,
                                 "explanation": .string("\(disabledError(intent, disabled).message): requests get plugin_unavailable")]
+            return .success(.object(body))
+        }
+        if candidates.isEmpty, !claimants.isEmpty {
+            body["decision"] = ["rule": "disabled", "plugin": .null,
+                                "explanation": .string("\(disabledAtRunTimeError(intent, claimants).message): requests get plugin_unavailable")]
             return .success(.object(body))
         }
         guard !candidates.isEmpty else {

@@ -11,10 +11,39 @@ public struct MajordomoSettings: Sendable {
     /// How many heartbeat intervals an idle worker may stay silent before the host takes
     /// it for dead (RFC 7: "usually 3-5").
     public var liveness = 3
+    /// What an MDP client's reply body is by default (`mdp_reply`): the handler's bytes
+    /// as they are (RFC 7), or the IntentBus envelope with `status` and `dialog`.
+    public var reply: MajordomoReplyForm = .body
+    /// `mdp_intents`: what MDP clients without a key of `host.clients` may call (exact
+    /// names, or prefixes ending in `*`). By default every intent but the `ib.*` admin
+    /// intents (`ib.ping` is always allowed).
+    public var intents: [String]?
+    /// `mdp_queue`: how many MDP requests may wait for a plugin that is at its
+    /// `max_in_flight`, as RFC 7 brokers queue; past it, `busy`.
+    public var queueLimit = 10_000
+    /// `mdp_only_idempotent`: MDP clients may call only intents their plugin marks
+    /// `idempotent` (an MDP/0.1 client resends a slow request; docs/mdp.md).
+    public var onlyIdempotent = false
 
     /// The ranges the manifest accepts.
     static let heartbeatRange: ClosedRange<Duration> = .milliseconds(50) ... .seconds(60)
     static let livenessRange: ClosedRange<Int> = 2 ... 20
+    static let queueRange: ClosedRange<Int> = 0 ... 1_000_000
+
+    /// The grant of an MDP client without a key: `mdp_intents`, or every intent but `ib.*`.
+    func allowsKeyless(_ intent: String) -> Bool {
+        if intent == "ib.ping" { return true }
+        guard let intents else { return !intent.hasPrefix("ib.") }
+        return ClientGrant(name: "mdp", publicKey: "", intents: intents).allows(intent)
+    }
+}
+
+/// What an MDP client's reply body holds (docs/mdp.md, "Bodies").
+public enum MajordomoReplyForm: String, Sendable {
+    /// The handler's reply frames unchanged (an error: the envelope's error form).
+    case body
+    /// One frame of JSON: `{"status", "plugin", "result", "dialog"?}`.
+    case envelope
 }
 
 extension ManifestAssembler {
@@ -25,12 +54,22 @@ extension ManifestAssembler {
         let endpoint = m.optional("mdp", as: Marked<String>.self)
         let heartbeat = m.optional("mdp_heartbeat", as: Marked<Duration>.self)
         let liveness = m.optional("mdp_liveness", as: Marked<Int>.self)
+        let reply = m.optional("mdp_reply", as: Marked<String>.self)
+        let intents = m.optional("mdp_intents", as: [String].self)
+        let queue = m.optional("mdp_queue", as: Marked<Int>.self)
+        let onlyIdempotent = m.optional("mdp_only_idempotent", as: Marked<Bool>.self)
         checkRange(heartbeat, key: "mdp_heartbeat", within: MajordomoSettings.heartbeatRange)
         checkRange(liveness, key: "mdp_liveness", within: MajordomoSettings.livenessRange)
+        checkRange(queue, key: "mdp_queue", within: MajordomoSettings.queueRange)
+        let form = reply.flatMap { marked -> MajordomoReplyForm? in
+            if let form = MajordomoReplyForm(rawValue: marked.value) { return form }
+            error("must be body or envelope, got '\(marked.value)'", key: "mdp_reply", at: marked.mark)
+            return nil
+        }
         guard let endpoint else {
-            if let mark = heartbeat?.mark ?? liveness?.mark {
+            if let mark = heartbeat?.mark ?? liveness?.mark ?? reply?.mark ?? queue?.mark ?? onlyIdempotent?.mark {
                 context.withPath(.key("mdp")) {
-                    context.warning("mdp_heartbeat and mdp_liveness do nothing without host.mdp", at: mark)
+                    context.warning("the mdp_* settings do nothing without host.mdp", at: mark)
                 }
             }
             return nil
@@ -64,6 +103,10 @@ extension ManifestAssembler {
         var settings = MajordomoSettings(endpoint: text)
         if let heartbeat, MajordomoSettings.heartbeatRange.contains(heartbeat.value) { settings.heartbeat = heartbeat.value }
         if let liveness, MajordomoSettings.livenessRange.contains(liveness.value) { settings.liveness = liveness.value }
+        if let queue, MajordomoSettings.queueRange.contains(queue.value) { settings.queueLimit = queue.value }
+        if let form { settings.reply = form }
+        settings.intents = intents
+        settings.onlyIdempotent = onlyIdempotent?.value ?? false
         return settings
     }
 

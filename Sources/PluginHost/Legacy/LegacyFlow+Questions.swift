@@ -80,6 +80,14 @@ extension LegacyFlow {
     /// Asks the same question again, prefixed with what was wrong with the answer.
     func reask(_ question: Question, problem: String, _ exchange: Exchange, _ ops: any FlowOperations) {
         // The new problem replaces an earlier reason (PromptVocabulary+Reask.swift).
-        ops.promptClient(exchange, prompt: PromptVocabulary.reasked(question.prompt, problem: problem))
+        ops.promptClient(exchange, prompt: inLanguage(PromptVocabulary.reasked(question.prompt, problem: problem)))
+    }
+
+    /// A host-made question names the language of its dialog (the definition's `locale`),
+    /// so that a client writes its own words around it in that language (§4.4).
+    func inLanguage(_ prompt: JSON) -> JSON {
+        guard case .object(var fields) = prompt, let language = definition.locale.language else { return prompt }
+        fields["language"] = .string(language)
+        return .object(fields)
     }
 }

@@ -61,7 +61,7 @@ final class LegacyFlow: ExchangeFlow {
     func start(_ exchange: Exchange, body: Frame, _ ops: any FlowOperations) {
         let given: JSON
         do { given = try JSON.parse(body.data) } catch {
-            return ops.fail(exchange, BusError(.invalidParameters, "the parameters (body) are \(error.message)"))
+            return ops.fail(exchange, BusError(.invalidParameters, "\(exchange.intent) is a legacy-style (SiriKit) intent, which takes its parameters as a JSON object; the body is not JSON: \(error.message)"))
         }
         guard var object = given.objectValue else {
             return ops.fail(exchange, BusError(.invalidParameters, "the parameters must be a JSON object, got \(ParameterCoercion.describe(given))"))
@@ -271,7 +271,7 @@ final class LegacyFlow: ExchangeFlow {
         if let question {
             items.asking = question.prompt["item"]?.intValue.map { Int($0) }
             stage = .asking(question)
-            ops.promptClient(exchange, prompt: question.prompt)
+            ops.promptClient(exchange, prompt: inLanguage(question.prompt))
         } else {
             continueResolving(exchange, ops)
         }

@@ -34,6 +34,9 @@ final class MajordomoBroker {
         var lastHeard: UInt64
         /// The host request id (the MDP client address) of the request it holds.
         var request: String?
+        /// Its request came from an MDP client (its body was packed): the reply's frames go
+        /// back packed, unchanged, whatever they hold.
+        var packed = false
         /// Its request ended in the core (timeout, cancel): its reply will be dropped, and
         /// it may be expired like an idle worker.
         var abandoned = false
@@ -53,13 +56,14 @@ final class MajordomoBroker {
     final class Service {
         let slot: Int
         var idle: [Worker] = []
-        var queue: [(id: String, body: Frame)] = []
+        var queue: [(id: String, body: [Frame], packed: Bool)] = []
         var workers = 0
         init(slot: Int) { self.slot = slot }
     }
 
     private unowned let output: any MajordomoBrokerOutput
     private let logger: Logger
+    private let bodies: MajordomoFrames
     /// Service → the slot of the `mdp_worker` entry that lists it.
     private let allowed: [String: Int]
     private let pluginIds: [Int: String]
@@ -73,10 +77,13 @@ final class MajordomoBroker {
     private var nextBeat: UInt64 = 0
     /// tcp with CURVE: a READY counts only from the key of the entry listing the service.
     var requireKeys = false
+    /// Refused READYs, their DISCONNECTs paced.
+    let refusals = MajordomoRefusals()
 
-    init(manifest: Manifest, settings: MajordomoSettings, logger: Logger, output: any MajordomoBrokerOutput) {
+    init(manifest: Manifest, settings: MajordomoSettings, logger: Logger, bodies: MajordomoFrames, output: any MajordomoBrokerOutput) {
         self.output = output
         self.logger = logger
+        self.bodies = bodies
         var allowed: [String: Int] = [:]
         var ids: [Int: String] = [:]
         for (index, spec) in manifest.plugins.enumerated() where spec.mdpWorker && spec.enabled {
@@ -92,8 +99,14 @@ final class MajordomoBroker {
     /// How many workers are ready or busy for `service`.
     func workerCount(_ service: String) -> Int { services[service]?.workers ?? 0 }
 
-    /// When the next heartbeat round is due, while there are workers.
-    var nextDeadline: UInt64? { workers.isEmpty ? nil : nextBeat }
+    /// When the next heartbeat round is due, while there are workers, or the next paced
+    /// DISCONNECT.
+    var nextDeadline: UInt64? {
+        [workers.isEmpty ? nil : nextBeat, refusals.nextDeadline].compactMap { $0 }.min()
+    }
+
+    /// How many workers are connected, for every service (ib.status).
+    var totalWorkers: Int { workers.count }
 
     // MARK: - From workers
 
@@ -107,17 +120,17 @@ final class MajordomoBroker {
             return remove(worker, why: "a connection authenticated as \(user ?? "nobody") reused its routing id (it was \(worker.user ?? "nobody"))",
                           disconnect: false)
         }
+        // A refused worker waiting for its paced DISCONNECT: nothing it says counts.
+        if worker == nil, refusals.isWaiting(identity) { return }
         worker?.lastHeard = output.now()  // any command counts as a heartbeat
         switch msg {
         case .ready(let service):
             if let worker { return remove(worker, why: "it sent a second READY", disconnect: true) }
             guard let slot = allowed[service] else {
-                logger.warning("an MDP worker offered service \"\(service)\", which no mdp_worker entry lists; sent DISCONNECT")
-                return output.sendToWorker(identity, MajordomoMessage.workerCommand(.disconnect))
+                return refuseReady(identity, service, why: "no mdp_worker entry lists")
             }
             if requireKeys, user != "mdp-worker:\(pluginIds[slot] ?? "")" {
-                logger.warning("an MDP worker offered \(service) without the key of entry \(pluginIds[slot] ?? "?") (public_key); sent DISCONNECT")
-                return output.sendToWorker(identity, MajordomoMessage.workerCommand(.disconnect))
+                return refuseReady(identity, service, why: "only the key of entry \(pluginIds[slot] ?? "?") (public_key) may offer")
             }
             let new = Worker(identity: identity, service: service, slot: slot, now: output.now())
             new.user = user
@@ -158,6 +171,12 @@ final class MajordomoBroker {
         }
     }
 
+    private func refuseReady(_ identity: Data, _ service: String, why: String) {
+        if refusals.refuse(identity, service: service, why: why, now: output.now(), logger: logger) {
+            output.sendToWorker(identity, MajordomoMessage.workerCommand(.disconnect))
+        }
+    }
+
     private func refuseUnknown(_ identity: Data, _ command: String) {
         logger.debug("\(command) from an MDP peer that is not a ready worker; sent DISCONNECT")
         output.sendToWorker(identity, MajordomoMessage.workerCommand(.disconnect))
@@ -169,11 +188,14 @@ final class MajordomoBroker {
     func fromCore(slot: Int, _ msg: WireMessage) {
         switch msg.kind {
         case .request:
+            // From an MDP client the body comes packed: the worker gets the client's frames.
+            let unpacked = bodies.unpack(msg.body)
+            let body = unpacked ?? [msg.body]
             let svc = serviceState(msg.intent, slot: slot)
             if svc.idle.isEmpty {
-                svc.queue.append((msg.requestId, msg.body))
+                svc.queue.append((msg.requestId, body, unpacked != nil))
             } else {
-                deliver(msg.requestId, msg.body, to: svc.idle.removeFirst())
+                deliver(msg.requestId, body, packed: unpacked != nil, to: svc.idle.removeFirst())
             }
         case .cancel:
             if let worker = inFlight.removeValue(forKey: msg.requestId) {
@@ -203,6 +225,7 @@ final class MajordomoBroker {
     /// worker is expired from then on if it stays silent.
     func fireDue() {
         let now = output.now()
+        for identity in refusals.due(now) { output.sendToWorker(identity, MajordomoMessage.workerCommand(.disconnect)) }
         guard !workers.isEmpty, now >= nextBeat else { return }
         nextBeat = now &+ heartbeat
         for worker in Array(workers.values) {
@@ -231,12 +254,13 @@ final class MajordomoBroker {
             svc.idle.append(worker)
         } else {
             let next = svc.queue.removeFirst()
-            deliver(next.id, next.body, to: worker)
+            deliver(next.id, next.body, packed: next.packed, to: worker)
         }
     }
 
-    private func deliver(_ id: String, _ body: Frame, to worker: Worker) {
+    private func deliver(_ id: String, _ body: [Frame], packed: Bool, to worker: Worker) {
         worker.request = id
+        worker.packed = packed
         worker.abandoned = false
         inFlight[id] = worker
         output.sendToWorker(worker.identity, MajordomoMessage.workerRequest(address: id, body: body))
@@ -270,9 +294,14 @@ final class MajordomoBroker {
         output.detach(slot: slot)
     }
 
-    /// The IB1 REPLY (or ERROR) for a worker's reply body: one frame of JSON (none: `{}`).
+    /// The IB1 REPLY (or ERROR) for a worker's reply body: for an MDP client its frames
+    /// packed, unchanged; for a native client one frame of JSON (none: `{}`).
     private func reply(_ id: String, _ worker: Worker, _ body: [Frame]) -> WireMessage {
         let plugin = pluginIds[worker.slot] ?? "?"
+        let header = Frame(data: JSON.object(["plugin": .string(plugin), "status": "success"]).canonicalData)
+        if worker.packed {
+            return WireMessage(kind: .reply, requestId: id, intent: worker.service, header: header, body: bodies.pack(body))
+        }
         guard body.count <= 1 else {
             return pluginError(id, worker, "replied with \(body.count) body frames; IntentBus takes one frame of JSON")
         }
@@ -282,8 +311,7 @@ final class MajordomoBroker {
                 return pluginError(id, worker, "replied with a body that is not JSON (\(error.message))")
             }
         }
-        return WireMessage(kind: .reply, requestId: id, intent: worker.service,
-                           header: Frame(data: JSON.object(["plugin": .string(plugin), "status": "success"]).canonicalData), body: frame)
+        return WireMessage(kind: .reply, requestId: id, intent: worker.service, header: header, body: frame)
     }
 
     private func pluginError(_ id: String, _ worker: Worker, _ problem: String) -> WireMessage {

@@ -29,7 +29,11 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
     private unowned let core: RouterCore
     private let logger: Logger
     private let identities = MajordomoIdentity()
+    private let bodies: MajordomoFrames
+    private let settings: MajordomoSettings
     private let clients: MajordomoClients
+    /// What MDP clients got, for ib.status (the core's `majordomoCounters`).
+    let counters: MajordomoCounters
     private(set) var broker: MajordomoBroker!
     private var deferred: [Deferred] = []
     /// Whether the socket is ipc (local: a stand-in client may act without a key).
@@ -42,19 +46,31 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
         self.socket = socket
         self.core = core
         self.logger = logger
+        self.settings = settings
         local = settings.endpoint.hasPrefix("ipc://")
         keyed = settings.endpoint.hasPrefix("tcp://") && !core.manifest.host.insecure
-        clients = MajordomoClients(identities: identities)
-        broker = MajordomoBroker(manifest: core.manifest, settings: settings, logger: logger, output: self)
+        bodies = MajordomoFrames(identities: identities)
+        clients = MajordomoClients(identities: identities, bodies: bodies)
+        counters = MajordomoCounters(queueLimit: settings.queueLimit)
+        broker = MajordomoBroker(manifest: core.manifest, settings: settings, logger: logger, bodies: bodies, output: self)
         broker.requireKeys = keyed
+        core.majordomoCounters = counters
     }
+
+    /// The service-name prefix that asks for the envelope form of the reply, whatever
+    /// `mdp_reply` says (docs/mdp.md, "Bodies").
+    static let envelopePrefix = "envelope:"
 
     /// Whether the core addressed one of the endpoint's stand-ins.
     @inline(__always) func owns(_ identity: Data) -> Bool { identities.owns(identity) }
 
-    var nextDeadline: UInt64? { broker.nextDeadline }
+    var nextDeadline: UInt64? { [broker.nextDeadline, clients.nextDeadline].compactMap { $0 }.min() }
 
-    func fireDue() { broker.fireDue() }
+    func fireDue() {
+        broker.fireDue()
+        counters.refusedReadies = broker.refusals.refused
+        counters.workers = broker.totalWorkers
+    }
 
     // MARK: - The socket
 
@@ -63,9 +79,9 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
         for _ in 0..<1_024 {
             let frames: [Frame]
             do {
-                // Identity, "", protocol, service or command, and a few more: a body of more
-                // than one frame is refused anyway.
-                guard let received = try socket.receive(dontWait: true, maxFrames: 8) else { break }
+                // Identity, "", protocol, command, address, "", then the body: more frames
+                // than that are one empty frame (the message is then refused).
+                guard let received = try socket.receive(dontWait: true, maxFrames: 6 + MajordomoMessage.maximumBodyFrames) else { break }
                 frames = received
             } catch {
                 logger.error("MDP receive failed: \(error)")
@@ -73,6 +89,7 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
             }
             handle(frames)
         }
+        counters.refusedReadies = broker.refusals.refused
         flush()
     }
 
@@ -91,35 +108,71 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
             return broker.workerMessage(peer, msg, user: user)
         }
         let service = serviceFrame.data
-        func reply(_ json: JSON) { send(peer, MajordomoMessage.clientReply(service: service, body: json.canonicalData)) }
-        guard let name = serviceFrame.validUTF8, !name.isEmpty, name.utf8.count <= WireProtocol.maxNameLength else {
-            return reply(Self.error(.badFrame, "the service name (frame 2) must be 1 to \(WireProtocol.maxNameLength) bytes of UTF-8"))
+        counters.requests += 1
+        func reply(_ code: ErrorCode, _ message: String, details: JSON = .object([:])) {
+            counters.error(code.rawValue)
+            let error = BusError(code, message, details: details)
+            send(peer, MajordomoMessage.clientReply(service: service, body: JSON.object(["status": "error", "error": error.json]).canonicalData))
         }
-        if keyed, let problem = rightsProblem(user, intent: name) { return reply(Self.error(.forbidden, problem)) }
-        if name.hasPrefix("mmi.") { return send(peer, mmi(name, service: service, body: body)) }
-        guard body.count <= 1 else {
-            return reply(Self.error(.badFrame, "the request body is one frame: the parameters as a JSON object (got \(body.count) frames)"))
+        guard var name = serviceFrame.validUTF8, !name.isEmpty, name.utf8.count <= WireProtocol.maxNameLength else {
+            return reply(.badFrame, "the service name (frame 2) must be 1 to \(WireProtocol.maxNameLength) bytes of UTF-8")
         }
-        let parameters = body.first ?? Frame()
-        if parameters.count > 0 {
-            // The core's plain path does not read bodies; an MDP client's is checked here so
-            // that a wrong one is answered plainly, whoever serves the intent.
-            do {
-                guard case .object = try JSON.parse(parameters.data) else {
-                    return reply(Self.error(.invalidParameters, "the request body must be a JSON object of parameters"))
-                }
-            } catch {
-                return reply(Self.error(.invalidParameters, "the request body must be a JSON object of parameters; it is \(error.message)"))
+        var form = settings.reply
+        if name.hasPrefix(Self.envelopePrefix), name.count > Self.envelopePrefix.count {
+            name.removeFirst(Self.envelopePrefix.count)
+            form = .envelope
+        }
+        if let problem = rightsProblem(user, intent: name) { return reply(.forbidden, problem) }
+        if name.hasPrefix("mmi.") {
+            counters.replies += 1
+            return send(peer, mmi(name, service: service, body: body, user: user))
+        }
+        if settings.onlyIdempotent, !name.hasPrefix("ib."), case let plugins = core.majordomoNotIdempotent(name), !plugins.isEmpty {
+            return reply(.forbidden, "\(name) is not marked idempotent by \(plugins.joined(separator: ", ")) (idempotent in the manifest), and this host takes only idempotent intents from MDP clients (mdp_only_idempotent): an MDP/0.1 client resends a request that is slower than its timeout",
+                         details: ["reason": "not_idempotent", "plugins": .array(plugins.map { .string($0) })])
+        }
+        guard body.count <= MajordomoMessage.maximumBodyFrames else {
+            return reply(.badFrame, "a request has at most \(MajordomoMessage.maximumBodyFrames) body frames")
+        }
+        let parameters: Frame
+        if core.majordomoWorkersOnly(name) {
+            // A worker gets the client's frames as they are: packed to cross the core.
+            parameters = bodies.pack(body)
+        } else if body.count <= 1 {
+            // Opaque too: a plain handler gets these bytes; a typed one says it needs JSON.
+            parameters = body.first ?? Frame()
+        } else {
+            return reply(.badFrame, "\(name) is handled by a plugin, which takes one body frame (got \(body.count)); only the services of mdp_worker entries take several")
+        }
+        // RFC 7 brokers queue: a request for a plugin at its max_in_flight (or behind
+        // others that wait) waits here, up to mdp_queue of them, for its plugin's timeout.
+        if clients.hasQueued(name) || core.majordomoFull(name), let claimant = core.majordomoClaimant(name) {
+            guard clients.queuedCount < settings.queueLimit else {
+                return reply(.busy, "plugin \(claimant.plugin) is at its max_in_flight and \(settings.queueLimit) MDP requests wait already (mdp_queue); try again later",
+                             details: ["plugin": .string(claimant.plugin), "limit": .int(Int64(settings.queueLimit)), "setting": "mdp_queue"])
             }
+            let (id, request) = clients.request(peer: peer, user: user, service: name, serviceFrame: service, body: parameters, form: form)
+            core.majordomoGrant(request[0].data, user: user, local: local)
+            counters.queuedTotal += 1
+            clients.enqueue(request, id: id, intent: name, plugin: claimant.plugin, due: MonotonicClock.now() &+ claimant.timeout)
+            counters.queued = clients.queuedCount
+            return
         }
-        let request = clients.request(peer: peer, user: user, service: name, serviceFrame: service, body: parameters)
+        let (_, request) = clients.request(peer: peer, user: user, service: name, serviceFrame: service, body: parameters, form: form)
         core.majordomoGrant(request[0].data, user: user, local: local)
         core.clientFrames(request)
     }
 
-    /// Over tcp with CURVE, a client is the `host.clients` entry its key names, and may
-    /// call what its grant allows (the core checks the rest when the frontend is keyed too).
+    /// What an MDP client may call. Over tcp with CURVE it is the `host.clients` entry its
+    /// key names, and may call what its grant allows (the core checks the rest when the
+    /// frontend is keyed too); without a key (ipc, or `insecure`), what `mdp_intents`
+    /// allows: by default every intent but the `ib.*` admin intents.
     private func rightsProblem(_ user: String?, intent: String) -> String? {
+        guard keyed else {
+            if intent.hasPrefix("mmi.") || settings.allowsKeyless(intent) { return nil }
+            let allowed = settings.intents.map { "allowed: \($0.joined(separator: ", "))" } ?? "by default every intent but the ib.* admin intents"
+            return "MDP clients may not call \(intent) (host.mdp_intents; \(allowed))"
+        }
         guard let user, user.hasPrefix("client:") else {
             return "this connection's key is not a client's (host.clients); MDP requests need one"
         }
@@ -130,12 +183,13 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
     }
 
     /// MMI (RFC 8): `mmi.service` answers "200" when something serves the name in the
-    /// body, else "404"; any other `mmi.*` name answers "501".
-    private func mmi(_ name: String, service: Data, body: [Frame]) -> [Frame] {
+    /// body and this client may call it, else "404"; any other `mmi.*` name answers "501".
+    private func mmi(_ name: String, service: Data, body: [Frame], user: String?) -> [Frame] {
         var code = "501"
         if name == "mmi.service" {
             let asked = body.first?.validUTF8 ?? ""
-            code = core.majordomoServes(asked, workers: broker.workerCount) ? "200" : "404"
+            let allowed = !asked.hasPrefix("mmi.") && rightsProblem(user, intent: asked) == nil
+            code = allowed && core.majordomoServes(asked, workers: broker.workerCount) ? "200" : "404"
         }
         return MajordomoMessage.clientReply(service: service, body: Data(code.utf8))
     }
@@ -163,7 +217,14 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
 
     /// A message the core sent to a stand-in client.
     func sendToClient(_ identity: Data, _ msg: WireMessage) {
-        switch clients.fromCore(msg) {
+        let outcome = clients.fromCore(msg)
+        if case .none = outcome { return }
+        if msg.kind == .reply {
+            counters.replies += 1
+        } else {
+            counters.error(msg.kind == .prompt ? "prompt_required" : ((try? msg.bodyJSON())?["code"]?.stringValue ?? "internal"))
+        }
+        switch outcome {
         case .none:
             break
         case .reply(let peer, let frames):
@@ -184,8 +245,21 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
         return .sent
     }
 
-    /// Hands the core what waited for it, until nothing does.
+    /// Hands the core what waited for it, until nothing does, then the queued requests
+    /// whose plugin has room now.
     func flush() {
+        flushDeferred()
+        guard clients.queuedCount > 0 else { return }
+        let expired = clients.dequeue(now: MonotonicClock.now(), full: core.majordomoFull) { core.clientFrames($0) }
+        for (peer, frames) in expired {
+            counters.error(ErrorCode.timeout.rawValue)
+            send(peer, frames)
+        }
+        counters.queued = clients.queuedCount
+        flushDeferred()
+    }
+
+    private func flushDeferred() {
         while !deferred.isEmpty {
             let batch = deferred
             deferred.removeAll()

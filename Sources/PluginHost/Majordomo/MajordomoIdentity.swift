@@ -44,6 +44,10 @@ struct MajordomoIdentity {
         return n
     }
 
+    /// A zero byte, `kind`, and this host's random bytes: a prefix no peer can forge
+    /// (`MajordomoFrames` marks packed bodies with it).
+    func marker(kind: UInt8) -> Data { Data([0, kind] + secret) }
+
     private func make(kind: UInt8, _ n: UInt32) -> Data {
         var bytes: [UInt8] = [0, kind]
         bytes += secret

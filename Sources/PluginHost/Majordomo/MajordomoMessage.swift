@@ -22,6 +22,9 @@ enum MajordomoMessage {
     case heartbeat
     case disconnect
 
+    /// Most body frames a request or a reply may have (RFC 7 sets no bound; memory must).
+    static let maximumBodyFrames = 64
+
     static let client = "MDPC01"
     static let worker = "MDPW01"
 
@@ -60,6 +63,9 @@ enum MajordomoMessage {
                   rest[rest.startIndex + 1].count == 0 else {
                 throw MajordomoFrameError("REPLY needs the client address, an empty frame, then the body")
             }
+            guard rest.count - 2 <= maximumBodyFrames else {
+                throw MajordomoFrameError("a REPLY has at most \(maximumBodyFrames) body frames")
+            }
             return .reply(address: address, body: Array(rest.dropFirst(2)))
         case .heartbeat:
             return .heartbeat
@@ -77,9 +83,14 @@ enum MajordomoMessage {
         [Frame(), Frame(client), Frame(data: service), Frame(data: body)]
     }
 
-    /// A REQUEST to a worker: `"" | "MDPW01" | 0x02 | client address | "" | body`.
-    static func workerRequest(address: String, body: Frame) -> [Frame] {
-        [Frame(), Frame(worker), Frame(bytes: [Command.request.rawValue]), Frame(address), Frame(), body]
+    /// A client REPLY with any number of body frames (a handler's, unchanged).
+    static func clientReply(service: Data, frames: [Frame]) -> [Frame] {
+        [Frame(), Frame(client), Frame(data: service)] + frames
+    }
+
+    /// A REQUEST to a worker: `"" | "MDPW01" | 0x02 | client address | "" | body…`.
+    static func workerRequest(address: String, body: [Frame]) -> [Frame] {
+        [Frame(), Frame(worker), Frame(bytes: [Command.request.rawValue]), Frame(address), Frame()] + body
     }
 
     /// A bodiless worker command: HEARTBEAT or DISCONNECT.

@@ -41,7 +41,8 @@ extension RouterCore {
     /// `mmi.service` (RFC 8): whether `name` is served now — a host intent, or an intent
     /// with a claimant that is neither disabled nor failing, nor waiting for a connection
     /// (a remote plugin that is not connected, an `mdp_worker` entry without a worker for
-    /// that service: `workers` counts them).
+    /// that service: `workers` counts them). The endpoint asks only for names the MDP
+    /// client may call.
     func majordomoServes(_ name: String, workers: (String) -> Int) -> Bool {
         assertConfined()
         if name.hasPrefix("ib.") { return hostIntents[name] != nil }
@@ -58,6 +59,33 @@ extension RouterCore {
             }
         }
         return false
+    }
+
+    /// Whether only `mdp_worker` entries claim `intent`: its MDP requests may then carry
+    /// any number of opaque body frames, which reach the worker unchanged.
+    func majordomoWorkersOnly(_ intent: String) -> Bool {
+        guard let claimants = routes[intent], !claimants.isEmpty else { return false }
+        return claimants.allSatisfy { slots[$0].spec.mdpWorker }
+    }
+
+    /// Whether every claimant of `intent` is at its `max_in_flight`: an MDP request for
+    /// it then waits in the endpoint's queue instead of getting `busy`.
+    func majordomoFull(_ intent: String) -> Bool {
+        guard let claimants = routes[intent], !claimants.isEmpty else { return false }
+        return claimants.allSatisfy { isFull(slots[$0]) }
+    }
+
+    /// The first claimant of `intent`: its id and timeout (how long a queued MDP request
+    /// for it may wait).
+    func majordomoClaimant(_ intent: String) -> (plugin: String, timeout: UInt64)? {
+        guard let first = routes[intent]?.first else { return nil }
+        return (slots[first].spec.id, slots[first].spec.timeout.nanoseconds)
+    }
+
+    /// The claimants of `intent` that do not mark it `idempotent` (with
+    /// `mdp_only_idempotent`, MDP clients may not call it: an MDP/0.1 client resends).
+    func majordomoNotIdempotent(_ intent: String) -> [String] {
+        (routes[intent] ?? []).map { slots[$0].spec }.filter { !$0.idempotentIntents.contains(intent) }.map(\.id)
     }
 
     /// Gives the stand-in client `identity` its grant when clients are authenticated: the

@@ -50,7 +50,7 @@ final class NewStyleFlow: ExchangeFlow {
         }
         let parsed: JSON
         do { parsed = try JSON.parse(body.data) } catch {
-            return ops.fail(exchange, BusError(.invalidParameters, "the parameters are \(error.message)"))
+            return ops.fail(exchange, BusError(.invalidParameters, "\(exchange.intent) is a new-style (App Intents) intent, which takes its parameters as a JSON object; the body is not JSON: \(error.message)"))
         }
         guard var given = parsed.objectValue else {
             return ops.fail(exchange, BusError(.invalidParameters, "the parameters must be a JSON object, got \(parsed.typeName)"))

@@ -31,6 +31,8 @@ enum PromptVocabulary {
             }
         case .object(let name):
             o["entity"] = .string(name)
+            // A legacy custom type has no entity query: clients don't ask ib.entities for it.
+            o["queryable"] = false
             o["type_title"] = .string(definition.types[name]?.displayName ?? name)
         default:
             o["type_title"] = .string(TypeTitles.title(p.type.description, language: definition.locale.language))

@@ -19,7 +19,8 @@ struct ReloadReport {
     var restarted: [String] = []
     /// Entries changed in keys the running process takes as they are (timeout, …).
     var updated: [String] = []
-    var unchanged = 0
+    /// Entries the reload left as they were (a list, like the others).
+    var unchanged: [String] = []
     /// Changes the running host can't make: `host.frontend`, `plugins[x].definitions`, ….
     var needsRestart: [String] = []
 
@@ -30,7 +31,7 @@ struct ReloadReport {
         return [
             "applied": .bool(applied), "trigger": .string(trigger), "errors": list(errors), "warnings": list(warnings),
             "added": list(added), "removed": list(removed), "restarted": list(restarted), "updated": list(updated),
-            "unchanged": .int(Int64(unchanged)), "needs_restart": list(needsRestart),
+            "unchanged": list(unchanged), "needs_restart": list(needsRestart),
         ]
     }
 
@@ -39,6 +40,6 @@ struct ReloadReport {
         func part(_ name: String, _ ids: [String]) -> String? { ids.isEmpty ? nil : "\(name) \(ids.joined(separator: ", "))" }
         let parts = [part("added", added), part("removed", removed), part("restarted", restarted),
                      part("updated", updated), part("needs a host restart:", needsRestart)].compactMap { $0 }
-        return (parts.isEmpty ? "nothing changed" : parts.joined(separator: "; ")) + " (\(unchanged) unchanged)"
+        return (parts.isEmpty ? "nothing changed" : parts.joined(separator: "; ")) + " (\(unchanged.count) unchanged)"
     }
 }

@@ -23,7 +23,8 @@ extension RouterCore {
         }
         let body: JSON
         do { body = try msg.bodyJSON() } catch {
-            return reject(envelope, msg, BusError(.badFrame, "the body is \(error.message)"))
+            // Parameters that are not JSON are wrong parameters, as for every intent (§2, §6).
+            return reject(envelope, msg, BusError(.invalidParameters, "the body (the parameters of \(msg.intent)) is \(error.message)"))
         }
         let request = ControlRequest(intent: msg.intent, options: options, body: body)
         let (requestId, intent) = (msg.requestId, msg.intent)

@@ -26,7 +26,9 @@ extension RouterCore {
                 if let plugin = fields["plugin"], plugin != .string(slot.spec.id) {
                     return "its REPLY header names plugin \(plugin.canonicalString.prefix(80)), not its own id \(slot.spec.id)"
                 }
-                slot.rememberGoodHeader(msg.header, kind: msg.kind)
+                // Only a header that names the plugin may pass unread (here and on the relay
+                // lane); one without is filled in by `nameReplyPlugin` each time.
+                if fields["plugin"] != nil { slot.rememberGoodHeader(msg.header, kind: msg.kind) }
             }
         }
         switch msg.kind {
@@ -48,6 +50,16 @@ extension RouterCore {
             break
         }
         return nil
+    }
+
+    /// A plain-path REPLY names who answered (§4.2): a header without `plugin` (an empty
+    /// one included) gets the plugin's id. Call after `pluginMessageProblem` passed it.
+    func nameReplyPlugin(_ msg: WireMessage, _ slot: PluginSlot) {
+        guard msg.kind == .reply, msg.header.count == 0 || !slot.isKnownGoodHeader(msg.header, kind: .reply) else { return }
+        var fields = msg.header.count == 0 ? [:] : ((try? msg.headerJSON())?.objectValue ?? [:])
+        guard fields["plugin"] == nil else { return }
+        fields["plugin"] = .string(slot.spec.id)
+        msg.header = Frame(data: JSON.object(fields).canonicalData)
     }
 }
 

@@ -61,6 +61,7 @@ extension RouterCore {
             return fail(exchange, BusError(.pluginError, "plugin \(slot.spec.id) sent an invalid answer: \(problem)",
                                            details: ["plugin": .string(slot.spec.id)]))
         }
+        nameReplyPlugin(msg, slot)
         msg.requestId = exchange.clientRequestId
         msg.intent = exchange.intent
         switch msg.kind {

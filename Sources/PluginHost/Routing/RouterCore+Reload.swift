@@ -113,7 +113,7 @@ extension RouterCore {
         }
         guard keys.contains(where: PluginSpec.restartKeys.contains) else {
             slot.spec = spec  // positions, and keys that apply to the running process
-            if keys.isEmpty { report.unchanged += 1 } else { report.updated.append(spec.id) }
+            if keys.isEmpty { report.unchanged.append(spec.id) } else { report.updated.append(spec.id) }
             if case .stopped = slot.state, startsEagerly(slot) { toStart.append(slot) }  // on-demand → eager
             return
         }

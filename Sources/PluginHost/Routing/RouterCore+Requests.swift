@@ -17,10 +17,13 @@ extension RouterCore {
         if msg.intent.hasPrefix("ib.") {
             return handleControl(envelope, msg, options: options)
         }
-        guard let candidates = routes[msg.intent], !candidates.isEmpty else {
+        guard let claimants = routes[msg.intent], !claimants.isEmpty else {
             if let disabled = disabledClaims[msg.intent] { return reject(envelope, msg, disabledError(msg.intent, disabled)) }
             return reject(envelope, msg, unknownIntentError(msg.intent))
         }
+        // A plugin disabled at run time is no candidate (unless named: it then says so).
+        let candidates = options["plugin"] == nil ? claimants.filter { !slots[$0].disabledAtRunTime } : claimants
+        guard !candidates.isEmpty else { return reject(envelope, msg, disabledAtRunTimeError(msg.intent, claimants)) }
         var chosen = candidates[0]
         // Set when no default applies and the client must pick (the "choosing" stage):
         // the exchange then exists before its plugin is known.
@@ -101,8 +104,9 @@ extension RouterCore {
                             details: ["plugin": .string(slot.spec.id)])
         }
         if isFull(slot) {
-            return BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight; try again later",
-                            details: ["plugin": .string(slot.spec.id)])
+            return BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight (its max_in_flight); try again later",
+                            details: ["plugin": .string(slot.spec.id), "limit": .int(Int64(slot.spec.maxInFlight)),
+                                      "setting": "max_in_flight"])
         }
         return nil
     }
@@ -192,7 +196,9 @@ extension RouterCore {
 
     func clientCancel(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
         guard let hostId = clients.existing(envelope.identity)?.open[msg.requestId], let exchange = exchanges[hostId] else {
-            return  // already finished: the client has its final answer
+            // Already ended (its final answer was sent: a second CANCEL too), or never open.
+            return refuse(envelope, kind: "CANCEL", requestId: msg.requestId, intent: msg.intent, BusError(.conversationExpired,
+                "no open request \"\(msg.requestId)\" to cancel: it has ended (its final answer was sent) or never existed"))
         }
         cancelAtPlugin(exchange, reason: "cancelled by the client")
         fail(exchange, BusError(.cancelled, "the client cancelled the request"))

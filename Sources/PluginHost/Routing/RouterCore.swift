@@ -55,6 +55,8 @@ final class RouterCore: RouterView {
     /// Counters for `ib.status` and `ib.metrics` (Stats/HostStats.swift): `reject` feeds them
     /// here; completed exchanges reach them through `OperationsExtension.exchangeEnded`.
     var stats: HostStats?
+    /// The Majordomo endpoint's counters, when `host.mdp` is set (ib.status `mdp`).
+    var majordomoCounters: MajordomoCounters?
     #if DEBUG
     private var owner: pthread_t?
     #endif
@@ -114,10 +116,12 @@ final class RouterCore: RouterView {
         case .request: startRequest(envelope, msg, frames: frames)
         case .answer: clientAnswer(envelope, msg)
         case .cancel: clientCancel(envelope, msg)
-        case .heartbeat: break
+        case .heartbeat:
+            // A client may ask whether the host is there: one HEARTBEAT answers (§3).
+            effects.sendToClient(envelope, WireMessage(kind: .heartbeat, requestId: "", intent: ""))
         default:
             refuse(envelope, kind: msg.kind.rawValue, requestId: msg.requestId, intent: msg.intent,
-                   BusError(.badFrame, "clients may send REQUEST, ANSWER or CANCEL, not \(msg.kind.rawValue)"))
+                   BusError(.badFrame, "clients may send REQUEST, ANSWER, CANCEL or HEARTBEAT, not \(msg.kind.rawValue)"))
         }
     }
 
@@ -193,10 +197,19 @@ final class RouterCore: RouterView {
                         details: ["plugin": .string(ids[0]), "disabled": .array(ids.map { .string($0) })])
     }
 
+    /// Every claimant of `intent` was disabled with `ib.plugins.disable`.
+    func disabledAtRunTimeError(_ intent: String, _ disabled: [Int]) -> BusError {
+        let ids = disabled.map { slots[$0].spec.id }
+        let who = ids.count == 1 ? "plugin \(ids[0]), the only one claiming \(intent), is" : "plugins \(ids.joined(separator: ", ")), the only ones claiming \(intent), are"
+        return BusError(.pluginUnavailable, "\(who) disabled (ib.plugins.disable; intentbus plugins enable ID)",
+                        details: ["plugin": .string(ids[0]), "disabled": .array(ids.map { .string($0) })])
+    }
+
     func unknownIntentError(_ intent: String) -> BusError {
         let known = routes.keys.sorted()
         var message = "no plugin claims intent \"\(intent)\""
-        if let near = known.first(where: { $0.lowercased() == intent.lowercased() }) {
+        if let near = known.first(where: { $0.lowercased() == intent.lowercased() })
+            ?? YAMLMapping.closest(to: intent, among: known) {
             message += "; did you mean \"\(near)\"?"
         }
         return BusError(.unknownIntent, message, details: ["known_intents": .array(known.map { .string($0) })])

@@ -35,14 +35,15 @@ extension HostStats {
                 if let age = ProcessAge.seconds(pid) { o["uptime_s"] = .double(Self.rounded(age)) }
             }
             var latency: [String: JSON] = ["window": .int(Int64(c.latency.count))]
-            if let p50 = c.latency.quantile(0.5), let p99 = c.latency.quantile(0.99) {
-                latency["p50_ms"] = .double(Double(p50) / 1_000)
-                latency["p99_ms"] = .double(Double(p99) / 1_000)
-            }
+            // An empty window has the keys too, as null: nothing to measure yet.
+            latency["p50_ms"] = c.latency.quantile(0.5).map { .double(Double($0) / 1_000) } ?? .null
+            latency["p99_ms"] = c.latency.quantile(0.99).map { .double(Double($0) / 1_000) } ?? .null
             o["latency"] = .object(latency)
             return .object(o)
         }
-        return ["host": host, "plugins": .array(entries)]
+        var report: [String: JSON] = ["host": host, "plugins": .array(entries)]
+        if let mdp = router.majordomoCounters { report["mdp"] = mdp.json }
+        return .object(report)
     }
 
     private static func counts(_ d: [String: Int]) -> JSON { .object(d.mapValues { .int(Int64($0)) }) }

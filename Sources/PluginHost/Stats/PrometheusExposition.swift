@@ -54,6 +54,13 @@ public enum PrometheusExposition {
                    "Request latency quantiles over the plugin's most recent replies (up to 1024).", latency)
         out.metric("intentbus_plugin_latency_window", .gauge, "How many recent replies the latency quantiles cover.",
                    plugins.map { ([("plugin", $0["id"]?.displayText ?? "")], $0["latency"]?["window"]) })
+        if let mdp = report["mdp"] {
+            out.metric("intentbus_mdp_requests_total", .counter, "Requests from Majordomo (MDP) clients.", [([], mdp["requests"])])
+            out.metric("intentbus_mdp_errors_total", .counter, "Errors MDP clients got (refused by the endpoint or the router), by error code.",
+                       codes(mdp["errors"], labels: []))
+            out.metric("intentbus_mdp_queued", .gauge, "MDP requests waiting for a plugin at its max_in_flight.", [([], mdp["queued"])])
+            out.metric("intentbus_mdp_refused_ready_total", .counter, "READYs of MDP workers the host refused.", [([], mdp["refused_ready"])])
+        }
         return out.text
     }
 

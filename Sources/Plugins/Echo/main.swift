@@ -15,7 +15,13 @@ do {
     if CommandLine.arguments.dropFirst().contains("--raw") {
         runtime.onRaw("EchoIntent") { _, _, _, body in body }
     } else {
-        runtime.on("EchoIntent") { request, _ in .success(request.parameters) }
+        // One line per request, so that `intentbus logs echo` shows what it was asked.
+        let logger = runtime.logger
+        runtime.on("EchoIntent") { request, _ in
+            let keys = (request.parameters.objectValue ?? [:]).keys.sorted()
+            logger.info("echoing \(keys.count) parameter\(keys.count == 1 ? "" : "s")\(keys.isEmpty ? "" : ": " + keys.joined(separator: ", ")) (request \(request.id))")
+            return .success(request.parameters)
+        }
     }
     runtime.run()
 } catch {

@@ -25,8 +25,11 @@ BEAT = 0.2  # the host's mdp_heartbeat below, and the workers'
 
 
 def mdp_host(start_host, plugins, wait_ready=(), extra=""):
+    """A host whose MDP replies are the envelope (`mdp_reply: envelope`), which these tests
+    read; test_e2e_mdp_opaque.py has the default, the handler's bytes."""
     host = start_host(plugins, wait_ready=wait_ready,
-                      host_extra=f"  mdp: ipc://mdp.sock\n  mdp_heartbeat: {int(BEAT * 1000)}ms\n  mdp_liveness: 3\n" + extra)
+                      host_extra=f"  mdp: ipc://mdp.sock\n  mdp_heartbeat: {int(BEAT * 1000)}ms\n  mdp_liveness: 3\n"
+                                 "  mdp_reply: envelope\n" + extra)
     host.mdp = f"ipc://{host.dir}/mdp.sock"
     return host
 
@@ -295,12 +298,14 @@ def test_the_ten_line_example_of_docs_mdp_runs(start_host, tmp_path):
     text = (REPO / "docs" / "mdp.md").read_text(encoding="utf-8")
     script = re.search(r"## A ten-line example.*?\n```python\n(.*?)```", text, re.S).group(1)
     assert len(script.strip().splitlines()) <= 12
-    host = mdp_host(start_host, [swift_echo_plugin()], wait_ready=["echo"])
+    # The default form (mdp_reply: body), as the page shows it.
+    host = start_host([swift_echo_plugin()], wait_ready=["echo"], host_extra="  mdp: ipc://mdp.sock\n")
+    host.mdp = f"ipc://{host.dir}/mdp.sock"
     (tmp_path / "client.py").write_text(script.replace("ipc://mdp.sock", host.mdp) + "\nctx.destroy(linger=0)\n")
     out = subprocess.run([sys.executable, str(tmp_path / "client.py")], capture_output=True, text=True, timeout=60,
                          stdin=subprocess.DEVNULL)
     assert out.returncode == 0, out.stderr
-    assert out.stdout == "{'plugin': 'echo', 'result': {'text': 'hi'}, 'status': 'success'}\nb'200'\n"
+    assert out.stdout == "b'{\"text\":\"hi\"}'\n{'plugin': 'echo', 'result': {'text': 'hi'}, 'status': 'success'}\n", out.stdout
 
 
 def free_port():
@@ -316,7 +321,7 @@ def test_mdp_over_tcp_takes_only_listed_keys_each_in_its_role(start_host, closin
     endpoint = f"tcp://127.0.0.1:{free_port()}"
     weather = mdp_entry("weather", ["WeatherIntent"]) + f'\n    public_key: "{worker_public}"'
     host = start_host([py_plugin("py", intents=["PyIntent", "HiddenIntent"]), weather], wait_ready=["py"],
-                      host_extra=f"  mdp: {endpoint}\n  mdp_heartbeat: {int(BEAT * 1000)}ms\n  clients:\n"
+                      host_extra=f"  mdp: {endpoint}\n  mdp_heartbeat: {int(BEAT * 1000)}ms\n  mdp_reply: envelope\n  clients:\n"
                                  f'    - name: alice\n      public_key: "{alice_public}"\n'
                                  "      intents: [PyIntent, WeatherIntent]\n")
     with open(f"{host.dir}/state/host.pub") as f:
