@@ -80,8 +80,8 @@ var targets: [Target] = [
 targets += [
     .target(name: "IntentDefinitionFormat", dependencies: ["IntentBusCore"]),
 ]
-if let host = targets.firstIndex(where: { $0.name == "PluginHost" }) {
-    targets[host].dependencies.append("IntentDefinitionFormat")
+for name in ["PluginHost", "IntentBusTests"] {
+    if let index = targets.firstIndex(where: { $0.name == name }) { targets[index].dependencies.append("IntentDefinitionFormat") }
 }
 for name in examplePlugins {
     targets.append(.executableTarget(

@@ -5,7 +5,7 @@ import IntentBusCore
 /// so that reading and writing cannot disagree.
 package enum XcodeKeys {
     /// What a simple key's value must be.
-    package enum Kind: Sendable { case string, bool, number, any }
+    package enum Kind: Sendable { case string, bool, number, any, strings }
 
     /// One key copied as it is: the Xcode name, the YAML name, the value's kind.
     package struct Simple: Sendable {
@@ -43,7 +43,7 @@ package enum XcodeKeys {
     package static let intent = Level(name: "intent", simple: keys("INIntent",
         [("Name", .string)] + texts("Title", "Description") + [("Category", .string), ("Verb", .string),
          ("Configurable", .bool), ("IneligibleForSuggestions", .bool), ("EligibleForWidgets", .bool),
-         ("KeyParameter", .string), ("Input", .string)] + texts("SuggestedInvocationPhrase")),
+         ("KeyParameter", .string), ("Input", .string)] + texts("SuggestedInvocationPhrase") + [("ExamplePhrases", .strings)]),
         bookkeeping: ["INIntentLastParameterTag", "INIntentType"])
 
     package static let combination = Level(name: "parameter combination", simple: keys("INIntentParameterCombination",

@@ -213,12 +213,23 @@ package final class XcodeShapeReader {
             case .bool: value.boolValue != nil
             case .number: value.doubleValue != nil
             case .any: value.arrayValue == nil && value.objectValue == nil
+            case .strings: value.arrayValue?.allSatisfy { $0.stringValue != nil } == true
             }
             guard fits else {
-                error(p, "expected \(key.kind == .bool ? "a boolean" : key.kind == .number ? "a number" : "a string"), got \(value.typeName)")
+                let expected = switch key.kind {
+                case .bool: "a boolean"
+                case .number: "a number"
+                case .strings: "an array of strings"
+                default: "a string"
+                }
+                error(p, "expected \(expected), got \(value.typeName)")
                 continue
             }
-            out.append(.init(key.yaml, .scalar(value, origin: p)))
+            if key.kind == .strings {
+                out.append(.init(key.yaml, ShapedNode(.list((value.arrayValue ?? []).map { .scalar($0, origin: p) }), origin: p)))
+            } else {
+                out.append(.init(key.yaml, .scalar(value, origin: p)))
+            }
         }
         return out
     }

@@ -145,7 +145,11 @@ package enum XcodeShapeWriter {
 
     private static func simple(_ node: ShapedNode, _ level: XcodeKeys.Level) -> [String: JSON] {
         var out: [String: JSON] = [:]
-        for key in level.simple { if let value = node[key.yaml]?.scalarValue, !value.isNull { out[key.xcode] = value } }
+        for key in level.simple {
+            guard let value = node[key.yaml] else { continue }
+            if key.kind == .strings { out[key.xcode] = .array(value.items.compactMap(\.scalarValue)) }
+            else if let scalar = value.scalarValue, !scalar.isNull { out[key.xcode] = scalar }
+        }
         return out
     }
 }

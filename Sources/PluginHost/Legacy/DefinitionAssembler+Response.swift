@@ -148,7 +148,8 @@ extension DefinitionAssembler {
     /// The position of character `offset` of a one-line scalar; the scalar's own mark
     /// when the source form can't be mapped back (block scalars, escapes, line breaks).
     static func mark(of offset: Int, in node: YAMLNode) -> SourceMark {
-        guard let scalar = node.scalar, !scalar.text.contains("\n") else { return node.mark }
+        // A property list's place is its key path; it has no columns.
+        guard let scalar = node.scalar, !scalar.text.contains("\n"), node.mark.keyPath == nil else { return node.mark }
         let shift: Int
         switch scalar.style {
         case .plain: shift = 0

@@ -181,6 +181,7 @@ final class DefinitionAssembler {
         if let builtin = ParameterType.builtinNames[name.value] { return builtin }
         if enums[name.value] != nil { return .enumeration(name.value) }
         if types[name.value] != nil || extraTypes.contains(name.value) { return .object(name.value) }
+        if let system = ParameterType.systemNames[name.value] { return system }
         let known = ParameterType.builtinNames.keys.sorted() + enums.keys.sorted() + types.keys.sorted()
         var message = "unknown type '\(name.value)'"
         if let near = YAMLMapping.closest(to: name.value, among: known) { message += "; did you mean '\(near)'?" }

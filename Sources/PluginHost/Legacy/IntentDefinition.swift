@@ -17,8 +17,12 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
     public static let builtinNames: [String: ParameterType] = [
         "String": .string, "Integer": .integer, "Decimal": .decimal, "Boolean": .boolean,
         "Date": .date, "Duration": .duration, "CurrencyAmount": .currencyAmount,
-        "Person": .person, "Placemark": .placemark, "File": .file, "URL": .url,
+        "File": .file, "URL": .url,
     ]
+
+    /// Xcode's Person and Placemark: built in unless the file declares a type of that
+    /// name (the standard intents' definitions do, with their fields).
+    public static let systemNames: [String: ParameterType] = ["Person": .person, "Placemark": .placemark]
 
     /// The name as written in a definition file (`Integer`, `Contract`).
     public var description: String {
