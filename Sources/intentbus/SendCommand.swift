@@ -28,6 +28,7 @@ enum SendCommand {
                 """),
             .value("credential", "SECRET", "the client credential for restricted intents\n(or $INTENTBUS_CREDENTIAL)"),
             .value("client", "ID", "a stable client identity for remembered choices"),
+            .value("locale", "LOCALE", "the user's locale, e.g. de_DE: the language of an\n.intentdefinition's dialogs"),
             .value("action", "N", "run the answer's N-th snippet action (listed as numbered actions)"),
             .flag("json", "print the whole reply as JSON"),
         ] + CommonOptions.host,
@@ -62,6 +63,7 @@ enum SendCommand {
             options.choicePolicy = policy
         }
         options.credential = args.value("credential") ?? ProcessInfo.processInfo.environment["INTENTBUS_CREDENTIAL"]
+        options.locale = args.value("locale")
         options.clientIdentity = args.value("client")
         var answers: [String: String] = [:]
         for a in args.values("answer") {

@@ -132,4 +132,11 @@ struct XcodeDefinitionProblemTests {
         let catalog = try DefinitionLoader.load(manifest: manifest)
         #expect(catalog.definition(of: "Probe", plugin: "probe")?.parameter("text")?.type == .string)
     }
+
+    @Test("the locale header is a string of at most 64 bytes")
+    func localeHeader() {
+        #expect(RequestHeaderCheck.problem(["locale": "de_DE"]) == nil)
+        #expect(RequestHeaderCheck.problem(["locale": 42]) == "header field \"locale\" must be a string, got 42")
+        #expect(RequestHeaderCheck.problem(["locale": .string(String(repeating: "x", count: 65))])?.contains("at most 64 bytes") == true)
+    }
 }
