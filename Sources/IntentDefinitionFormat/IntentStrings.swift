@@ -25,7 +25,9 @@ package struct IntentStrings: Sendable {
     /// Reads every `<lang>.lproj/<name>.strings` beside the definition at `definitionPath`
     /// (`name` is the definition's file name without its extension). A table that is not
     /// a strings file is an error naming it; the other tables still load.
-    package static func load(besides definitionPath: String, shownAs shown: (String) -> String) -> (IntentStrings, [FormatDiagnostic]) {
+    /// A table larger than `maximumBytes` is an error, not read: Foundation parses it whole.
+    package static func load(besides definitionPath: String, maximumBytes: Int = 4 << 20,
+                             shownAs shown: (String) -> String) -> (IntentStrings, [FormatDiagnostic]) {
         let root = localizationRoot(of: definitionPath)
         let name = ((definitionPath as NSString).lastPathComponent as NSString).deletingPathExtension + ".strings"
         var strings = IntentStrings()
@@ -33,6 +35,11 @@ package struct IntentStrings: Sendable {
         let folders = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         for folder in folders.sorted() where folder.hasSuffix(".lproj") && folder != "Base.lproj" {
             let path = "\(root)/\(folder)/\(name)"
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            if let size, size > maximumBytes {
+                diagnostics.append(FormatDiagnostic(file: shown(path), keyPath: "", "has \(size) bytes; at most \(maximumBytes) are read"))
+                continue
+            }
             guard let data = FileManager.default.contents(atPath: path) else { continue }
             let language = String(folder.dropLast(".lproj".count))
             do throws(DefinitionFormatError) {

@@ -17,7 +17,7 @@ package struct XcodeDefinitionFile: Sendable {
 
     /// Reads `data` as the definition at `path` (shown as `shown` in diagnostics), with
     /// the strings tables beside it when `localize` is set.
-    package static func read(_ data: Data, path: String, shown: String, localize: Bool = true,
+    package static func read(_ data: Data, path: String, shown: String, localize: Bool = true, maximumBytes: Int = 4 << 20,
                              shownAs: (String) -> String = { $0 }) -> XcodeDefinitionFile {
         let root: JSON
         do throws(DefinitionFormatError) { root = try PropertyListJSON.read(data, file: shown) } catch {
@@ -28,7 +28,7 @@ package struct XcodeDefinitionFile: Sendable {
         var diagnostics = reader.diagnostics
         var localized: [String: ShapedNode] = [:]
         if localize, shape != nil, !diagnostics.contains(where: { $0.severity == .error }) {
-            let (strings, problems) = IntentStrings.load(besides: path, shownAs: shownAs)
+            let (strings, problems) = IntentStrings.load(besides: path, maximumBytes: maximumBytes, shownAs: shownAs)
             diagnostics += problems
             for language in strings.tables.keys.sorted() {
                 let (text, warnings) = strings.localize(root, into: language, file: shown)

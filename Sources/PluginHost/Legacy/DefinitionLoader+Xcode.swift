@@ -25,7 +25,7 @@ extension DefinitionLoader {
     /// `file` (and other files by `shownAs`) in diagnostics.
     public static func decodeXcode(_ data: Data, path: String, file: String,
                                    shownAs: (String) -> String = { $0 }) -> XcodeResult {
-        let read = XcodeDefinitionFile.read(data, path: path, shown: file, shownAs: shownAs)
+        let read = XcodeDefinitionFile.read(data, path: path, shown: file, maximumBytes: DefinitionLimits.xcodeFileBytes, shownAs: shownAs)
         var diagnostics = read.diagnostics.map(diagnostic)
         guard let shape = read.shape, read.errors.isEmpty else {
             return XcodeResult(file: FileResult(definitions: [], diagnostics: diagnostics), localized: [:])
