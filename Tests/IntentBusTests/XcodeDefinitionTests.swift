@@ -85,4 +85,26 @@ struct XcodeDefinitionTests {
         let back = try #require(XcodeDefinitionFile.read(plist, path: "/nonexistent/x.intentdefinition", shown: "x", localize: false).shape)
         #expect(back.json == withoutLocale.json)
     }
+
+    @Test("intentbus definitions convert: FONIC's .intentdefinition to YAML and back, and a corrupt file exits 6")
+    func convertCommand() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("convert-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let intentbus = Products.path("intentbus")
+        let source = Products.file("definitions/FONIC/de.lproj/Intents.intentdefinition")
+        let toYAML = runCommand(intentbus, ["definitions", "convert", source])
+        #expect(toYAML.status == 0, "\(toYAML.stderr)")
+        #expect(toYAML.stdout.contains("formatString: Sie haben ${balance} Guthaben."))
+        #expect(toYAML.stdout.contains("formatStringID: "))
+        try toYAML.stdout.write(toFile: "\(dir)/fonic.yaml", atomically: true, encoding: .utf8)
+        let back = runCommand(intentbus, ["definitions", "convert", "\(dir)/fonic.yaml", "--output", "\(dir)/back.intentdefinition"])
+        #expect(back.status == 0, "\(back.stderr)")
+        let again = runCommand(intentbus, ["definitions", "convert", "\(dir)/back.intentdefinition"])
+        #expect(again.stdout.split(separator: "\n").dropFirst() == toYAML.stdout.split(separator: "\n").dropFirst())
+        try Data("<plist><dict><key>INIntents</key>".utf8).write(to: URL(fileURLWithPath: "\(dir)/bad.intentdefinition"))
+        let bad = runCommand(intentbus, ["definitions", "convert", "\(dir)/bad.intentdefinition"])
+        #expect(bad.status == 6)
+        #expect(bad.stderr.contains("bad.intentdefinition: error: not a property list"))
+    }
 }
