@@ -75,6 +75,14 @@ var targets: [Target] = [
     // The Swift side of the differential JSON fuzzer (docs/reliability.md).
     .executableTarget(name: "json-canonical", dependencies: ["IntentBus"], path: "Sources/JSONCanonical"),
 ]
+// SiriKit (issue 26), one block for an easy merge: Xcode's .intentdefinition format (read,
+// localize, write; Foundation and IntentBusCore only, no libzmq or SQLite), used by the host.
+targets += [
+    .target(name: "IntentDefinitionFormat", dependencies: ["IntentBusCore"]),
+]
+for name in ["PluginHost", "IntentBusTests"] {
+    if let index = targets.firstIndex(where: { $0.name == name }) { targets[index].dependencies.append("IntentDefinitionFormat") }
+}
 for name in examplePlugins {
     targets.append(.executableTarget(
         name: "plugin-\(name.lowercased())", dependencies: ["IntentBus"],

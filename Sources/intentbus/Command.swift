@@ -29,6 +29,7 @@ enum Commands {
         Command(spec: ExplainCommand.spec, run: ExplainCommand.run),
         Command(spec: ChoicesCommand.spec, run: ChoicesCommand.run),
         Command(spec: ValidateCommand.spec, run: ValidateCommand.run),
+        Command(spec: DefinitionsCommand.spec, run: DefinitionsCommand.run),
         Command(spec: KeygenCommand.spec, run: KeygenCommand.run),
         Command(spec: SayCommand.spec, run: SayCommand.run),
         Command(spec: ShortcutsCommand.spec, run: ShortcutsCommand.run),

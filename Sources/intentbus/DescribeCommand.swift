@@ -75,7 +75,7 @@ enum DescribeCommand {
         var out: [String: JSON] = [
             "title": .string(d.title), "category": .string(d.category),
             "phrases": .array(d.examplePhrases.map { .string($0) }),
-            "definition": .string(d.isStandard ? "standard intent" : "\(d.mark.file):\(d.mark.line)"),
+            "definition": .string(d.isStandard ? "standard intent" : (d.mark.keyPath != nil ? d.mark.description : "\(d.mark.file):\(d.mark.line)")),
         ]
         if let description = d.description { out["description"] = .string(description) }
         out["parameters"] = .array(d.parameters.map { p in

@@ -19,6 +19,7 @@ enum SayCommand {
             .flag("match", "show what the phrase would run, without running it"),
             .repeated("answer", "name=value", "answer a prompt without asking (repeatable), as with send"),
             .value("client", "ID", "a stable client identity (remembered choices, donations)"),
+            .value("locale", "LOCALE", "the user's locale, e.g. de_DE: the language of an\n.intentdefinition's dialogs"),
             .value("timeout", "S", "seconds to wait for the plugin, 0.001…86400"),
             .flag("json", "print the whole reply as JSON"),
         ] + Credential.options + CommonOptions.host,
@@ -50,6 +51,7 @@ enum SayCommand {
         }
         options.credential = try Credential.read(args)
         if options.credential != nil { try Credential.checkSocketOwner(endpoint) }
+        options.locale = args.value("locale")
         options.clientIdentity = args.value("client")
         var answers: [String: String] = [:]
         for a in args.values("answer") {

@@ -27,6 +27,7 @@ enum SendCommand {
                 parameter, or "confirm" / "plugin" for those prompts
                 """),
             .value("client", "ID", "a stable client identity for remembered choices"),
+            .value("locale", "LOCALE", "the user's locale, e.g. de_DE: the language of an\n.intentdefinition's dialogs"),
             .value("action", "N", "run the answer's N-th snippet action (listed as numbered actions)"),
             .flag("json", "print the whole reply as JSON"),
         ] + Credential.options + CommonOptions.host,
@@ -61,6 +62,7 @@ enum SendCommand {
             options.choicePolicy = policy
         }
         options.credential = try Credential.read(args)
+        options.locale = args.value("locale")
         options.clientIdentity = args.value("client")
         var answers: [String: String] = [:]
         for a in args.values("answer") {

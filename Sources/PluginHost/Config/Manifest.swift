@@ -7,14 +7,29 @@ public struct SourceMark: Sendable, Hashable, CustomStringConvertible {
     public let file: String
     public let line: Int
     public let column: Int
+    /// For a file with no lines to point at (an `.intentdefinition` property list):
+    /// the key path inside it, `INIntents[3].INIntentParameters[1]`; line and column are 0.
+    public let keyPath: String?
 
     public init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
+        self.keyPath = nil
     }
 
-    public var description: String { "\(file):\(line):\(column)" }
+    /// A place in a property list, by its key path.
+    public init(file: String, keyPath: String) {
+        self.file = file
+        self.line = 0
+        self.column = 0
+        self.keyPath = keyPath
+    }
+
+    public var description: String {
+        guard let keyPath else { return "\(file):\(line):\(column)" }
+        return keyPath.isEmpty ? file : "\(file): \(keyPath)"
+    }
 }
 
 /// One problem found in a manifest or definition file.

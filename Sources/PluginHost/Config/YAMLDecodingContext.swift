@@ -57,12 +57,12 @@ public final class YAMLDecodingContext {
 
     /// Reports an error at `mark`, prefixed with the current path.
     public func error(_ message: String, at mark: SourceMark) {
-        report(ConfigDiagnostic(mark, prefixed(message)))
+        report(ConfigDiagnostic(mark, prefixed(message, at: mark)))
     }
 
     /// Reports a warning at `mark`, prefixed with the current path.
     public func warning(_ message: String, at mark: SourceMark) {
-        report(ConfigDiagnostic(mark, prefixed(message), severity: .warning))
+        report(ConfigDiagnostic(mark, prefixed(message, at: mark), severity: .warning))
     }
 
     /// Adds a finished diagnostic as it is (no path prefix), e.g. one from a
@@ -137,7 +137,8 @@ public final class YAMLDecodingContext {
         if !errors.isEmpty { throw ConfigError(errors) }
     }
 
-    private func prefixed(_ message: String) -> String {
-        path.isEmpty ? message : "\(pathDescription): \(message)"
+    /// A mark with a key path (an `.intentdefinition`) names the place itself.
+    private func prefixed(_ message: String, at mark: SourceMark) -> String {
+        path.isEmpty || mark.keyPath != nil ? message : "\(pathDescription): \(message)"
     }
 }

@@ -16,6 +16,7 @@ extension DefinitionAssembler {
         context.mapping(node) { m -> Void in
             let parameterNodes = m.optional("parameters", as: [YAMLNode].self)
             let codeNodes = m.optional("codes", as: [YAMLNode].self)
+            m.allow("output")
             if isStandard { includeGeneric = m.optional("genericCodes", as: Bool.self, default: true) }
             context.withPath(.key("parameters")) {
                 for (index, item) in (parameterNodes ?? []).enumerated() {
@@ -25,6 +26,7 @@ extension DefinitionAssembler {
                             let displayName = p.optional("displayName", as: String.self)
                             let typeName = p.require("type", as: Marked<String>.self)
                             let multiple = p.optional("multiple", as: Bool.self, default: false)
+                            p.allow("displayNameID")
                             let type = typeName.flatMap { t in context.withPath(.key("type")) { resolveType(t) } }
                             guard let name, let type else { return }
                             if let problem = Self.identifierProblem(name.value) {
@@ -82,6 +84,7 @@ extension DefinitionAssembler {
             let value = isStandard ? m.optional("value", as: Marked<Int>.self) : nil
             let format = formatString(m, "formatString", allowed: allowed, what: "a response format string")
             let concise = formatString(m, "conciseFormatString", allowed: allowed, what: "a response format string")
+            m.allow("formatStringID", "conciseFormatStringID")
             guard let name else { return nil }
             checkCodeValue(value)
             if let problem = Self.identifierProblem(name.value) {
@@ -145,7 +148,8 @@ extension DefinitionAssembler {
     /// The position of character `offset` of a one-line scalar; the scalar's own mark
     /// when the source form can't be mapped back (block scalars, escapes, line breaks).
     static func mark(of offset: Int, in node: YAMLNode) -> SourceMark {
-        guard let scalar = node.scalar, !scalar.text.contains("\n") else { return node.mark }
+        // A property list's place is its key path; it has no columns.
+        guard let scalar = node.scalar, !scalar.text.contains("\n"), node.mark.keyPath == nil else { return node.mark }
         let shift: Int
         switch scalar.style {
         case .plain: shift = 0

@@ -40,7 +40,12 @@ final class DefinitionAssembler {
             error.diagnostics.forEach(context.report)
             return []
         }
-        return context.mapping(root) { m -> [IntentDefinition] in
+        return decode(document: root)
+    }
+
+    /// Decodes the file's top node; problems go to the context.
+    func decode(document root: YAMLNode) -> [IntentDefinition] {
+        context.mapping(root) { m -> [IntentDefinition] in
             if let name = m.optional("locale", as: Marked<String>.self) {
                 context.withPath(.key("locale")) {
                     do throws(DialogLocaleError) { locale = try DialogLocale(identifier: name.value) } catch {
@@ -88,6 +93,7 @@ final class DefinitionAssembler {
         context.mapping(node) { m -> Void in
             let name = m.require("name", as: Marked<String>.self)
             let displayName = m.optional("displayName", as: String.self)
+            m.allow("displayNameID")
             let caseNodes = m.require("cases", as: [YAMLNode].self)
             guard let name, checkTypeName(name) else { return }
             var cases: [EnumCaseDefinition] = []
@@ -101,6 +107,7 @@ final class DefinitionAssembler {
                             decoded = context.mapping(item) { c -> (Marked<String>, String?)? in
                                 let caseName = c.require("name", as: Marked<String>.self)
                                 let caseDisplay = c.optional("displayName", as: String.self)
+                                c.allow("displayNameID")
                                 return caseName.map { ($0, caseDisplay) }
                             }
                         }
@@ -124,6 +131,7 @@ final class DefinitionAssembler {
         context.mapping(node) { m -> Void in
             let name = m.require("name", as: Marked<String>.self)
             let displayName = m.optional("displayName", as: String.self)
+            m.allow("displayNameID")
             let propertyNodes = m.optional("properties", as: [YAMLNode].self)
             guard let name, checkTypeName(name) else { return }
             var properties: [(name: String, type: String)] = []
@@ -133,6 +141,8 @@ final class DefinitionAssembler {
                         context.mapping(item) { p -> Void in
                             let propertyName = p.require("name", as: Marked<String>.self)
                             let propertyType = p.require("type", as: Marked<String>.self)
+                            // Shown by describe and the generated classes; the host does not use them.
+                            p.allow("displayName", "displayNameID", "multiple")
                             if let propertyType { _ = resolveType(propertyType, extraTypes: declaredTypes) }
                             if let propertyName, let propertyType {
                                 if let problem = Self.identifierProblem(propertyName.value) {
@@ -171,6 +181,7 @@ final class DefinitionAssembler {
         if let builtin = ParameterType.builtinNames[name.value] { return builtin }
         if enums[name.value] != nil { return .enumeration(name.value) }
         if types[name.value] != nil || extraTypes.contains(name.value) { return .object(name.value) }
+        if let system = ParameterType.systemNames[name.value] { return system }
         let known = ParameterType.builtinNames.keys.sorted() + enums.keys.sorted() + types.keys.sorted()
         var message = "unknown type '\(name.value)'"
         if let near = YAMLMapping.closest(to: name.value, among: known) { message += "; did you mean '\(near)'?" }
@@ -192,6 +203,12 @@ final class DefinitionAssembler {
             let suggestedPhrase = m.optional("suggestedInvocationPhrase", as: String.self)
             let parameterNodes = m.optional("parameters", as: [YAMLNode].self)
             let responseNode = m.node(for: "response")
+            // Kept for the other form (`definitions convert`) and the generated classes.
+            m.allow("titleID", "descriptionID", "suggestedInvocationPhraseID", "verb", "ineligibleForSuggestions",
+                    "eligibleForWidgets", "input")
+            let configurable = m.optional("configurable", as: Bool.self, default: false)
+            let keyParameter = m.optional("keyParameter", as: Marked<String>.self)
+            let combinationNodes = m.optional("parameterCombinations", as: [YAMLNode].self)
 
             if let name, let problem = Self.intentNameProblem(name.value) { context.error(problem, at: name.mark) }
             if let category, !Self.categories.contains(category.value) {
@@ -222,6 +239,14 @@ final class DefinitionAssembler {
                     context.warning("\(name?.value ?? "the intent") has \(parameterNodes.count) parameters; Apple advises at most \(Self.advisedParameterLimit), as more make an intent hard to use by voice", at: mark)
                 }
             }
+            if let keyParameter, !parameterNames.contains(keyParameter.value) {
+                context.withPath(.key("keyParameter")) {
+                    context.error("keyParameter '\(keyParameter.value)' names no parameter of the intent", at: keyParameter.mark)
+                }
+            }
+            let combinations = context.withPath(.key("parameterCombinations")) {
+                decodeCombinations(combinationNodes ?? [], parameterNames: parameterNames)
+            }
             var responseParameters: [ResponseParameterDefinition] = []
             var codes: [ResponseCodeDefinition] = []
             context.withPath(.key("response")) {
@@ -233,7 +258,8 @@ final class DefinitionAssembler {
                 category: category?.value ?? "generic", examplePhrases: phrases,
                 parameters: parameters, responseParameters: responseParameters, codes: codes,
                 enums: enums, types: types, isStandard: isStandard, mark: name.mark, locale: locale,
-                suggestedInvocationPhrase: suggestedPhrase)
+                suggestedInvocationPhrase: suggestedPhrase, configurable: configurable,
+                keyParameter: keyParameter?.value, parameterCombinations: combinations)
         }
     }
 
@@ -251,6 +277,12 @@ final class DefinitionAssembler {
             let maximum = m.optional("maximum", as: Marked<Double>.self)
             let promptsNode = m.node(for: "prompts")
             let reasonNodes = m.optional("unsupportedReasons", as: [YAMLNode].self)
+            let dynamicOptions = m.optional("dynamicOptions", as: Bool.self, default: false)
+            let trueName = m.optional("trueDisplayName", as: String.self)
+            let falseName = m.optional("falseDisplayName", as: String.self)
+            // Kept for the other form and the generated classes; no meaning to the host's flow.
+            m.allow("displayNameID", "descriptionID", "configurable", "supportsResolution", "customDisambiguation", "fixedSize",
+                    "fixedSizes", "trueDisplayNameID", "falseDisplayNameID", "defaultID", "valueKind", "fileTypes", "relationship")
 
             if let name, let problem = Self.identifierProblem(name.value) { context.withPath(.key("name")) { context.error(problem, at: name.mark) } }
             let type = typeName.flatMap { t in context.withPath(.key("type")) { resolveType(t) } }
@@ -263,6 +295,8 @@ final class DefinitionAssembler {
                         prompts.confirmation = formatString(p, "confirmation", allowed: allowed, what: "a prompt")
                         prompts.disambiguationIntroduction = formatString(p, "disambiguationIntroduction", allowed: allowed, what: "a prompt")
                         prompts.disambiguationSelection = formatString(p, "disambiguationSelection", allowed: allowed, what: "a prompt")
+                        prompts.configuration = formatString(p, "configuration", allowed: allowed, what: "a prompt")
+                        p.allow("primaryID", "confirmationID", "disambiguationIntroductionID", "disambiguationSelectionID", "configurationID")
                     }
                 }
             }
@@ -273,6 +307,7 @@ final class DefinitionAssembler {
                         context.mapping(item) { r -> Void in
                             let code = r.require("code", as: Marked<String>.self)
                             let text = formatString(r, "formatString", allowed: allowed, what: "an unsupported reason", required: true)
+                            r.allow("formatStringID")
                             guard let code, let text else { return }
                             if let problem = Self.identifierProblem(code.value) {
                                 context.error(problem, at: code.mark)
@@ -303,7 +338,8 @@ final class DefinitionAssembler {
             var parameter = ParameterDefinition(
                 name: name.value, displayName: displayName ?? name.value, description: description, type: type,
                 required: required, multiple: multiple, defaultValue: nil, minimum: minimum?.value, maximum: maximum?.value,
-                prompts: prompts, unsupportedReasons: reasons, mark: name.mark)
+                prompts: prompts, unsupportedReasons: reasons, mark: name.mark, dynamicOptions: dynamicOptions,
+                booleanNames: trueName.map { ($0, falseName ?? "false") })
             if let defaultNode, !defaultNode.isNull {
                 // The default must itself be a valid value: it is what the plugin receives.
                 let probe = IntentDefinition(name: "", title: "", description: nil, category: "generic", examplePhrases: [],

@@ -11,6 +11,9 @@ public enum DefinitionLimits {
     public static let bound = -1e15...1e15
     /// `value` of a standard intent's response code.
     public static let codeValue = 0...1_000_000
+    /// The largest `.intentdefinition` (or `Intents.strings`) read: Foundation parses a
+    /// property list whole, so the size bounds the memory; home-assistant's 10 intents take 83 KB.
+    public static let xcodeFileBytes = 4 << 20
 }
 
 extension DefinitionAssembler {

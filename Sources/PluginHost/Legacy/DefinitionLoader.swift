@@ -1,5 +1,6 @@
 import Foundation
 import IntentBus
+import IntentDefinitionFormat
 
 /// The intent definitions the host knows: the built-in standard-domain intents, and
 /// each plugin's custom intents from the files its manifest entry lists under
@@ -7,6 +8,9 @@ import IntentBus
 public struct DefinitionCatalog: Sendable {
     /// Custom definitions, by plugin id, then intent name.
     public var byPlugin: [String: [String: IntentDefinition]]
+    /// The same definitions in each language an `.intentdefinition`'s `Intents.strings`
+    /// translate it into: plugin id → intent name → language (`de`) → definition.
+    public var localized: [String: [String: [String: IntentDefinition]]] = [:]
     /// Non-fatal findings (e.g. more than 5 parameters), with `file:line:column`.
     public var warnings: [ConfigDiagnostic]
 
@@ -19,6 +23,17 @@ public struct DefinitionCatalog: Sendable {
     /// custom definition, else the standard intent of that name.
     public func definition(of intent: String, plugin: String) -> IntentDefinition? {
         byPlugin[plugin]?[intent] ?? StandardIntents.definitions[intent]
+    }
+
+    /// The definition in the client's `locale` (`de_DE`, `de-AT`, `de`): its language's
+    /// translation when the plugin's `.intentdefinition` has one, else `definition(of:plugin:)`.
+    public func definition(of intent: String, plugin: String, locale: String?) -> IntentDefinition? {
+        if let locale, let translations = localized[plugin]?[intent] {
+            let normalized = locale.replacingOccurrences(of: "_", with: "-")
+            let language = String(normalized.prefix { $0 != "-" })
+            if let found = translations[normalized] ?? translations[language] { return found }
+        }
+        return definition(of: intent, plugin: plugin)
     }
 }
 
@@ -59,6 +74,7 @@ public enum DefinitionLoader {
     public static func load(manifest: Manifest) throws(ConfigError) -> DefinitionCatalog {
         var diagnostics: [ConfigDiagnostic] = []
         var byPlugin: [String: [String: IntentDefinition]] = [:]
+        var localized: [String: [String: [String: IntentDefinition]]] = [:]
         for plugin in manifest.plugins {
             var intents: [String: IntentDefinition] = [:]
             for path in plugin.definitions {
@@ -67,13 +83,23 @@ public enum DefinitionLoader {
                     diagnostics.append(ConfigDiagnostic(plugin.mark, "plugin \(plugin.id): definition file \(problem)"))
                     continue
                 }
-                let text: String
-                do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                    diagnostics.append(ConfigDiagnostic(plugin.mark,
-                        "plugin \(plugin.id): cannot read the definition file \(shown): \(ManifestLoader.readFailureReason(path, error))"))
-                    continue
+                let result: FileResult
+                if XcodeDefinitionFile.isXcodeDefinition(path) {
+                    guard let data = readXcodeFile(path, shown: shown, plugin: plugin, into: &diagnostics) else { continue }
+                    let xcode = decodeXcode(data, path: path, file: shown) { displayPath($0, manifest: manifest) }
+                    result = xcode.file
+                    for (language, definitions) in xcode.localized {
+                        for definition in definitions { localized[plugin.id, default: [:]][definition.name, default: [:]][language] = definition }
+                    }
+                } else {
+                    let text: String
+                    do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+                        diagnostics.append(ConfigDiagnostic(plugin.mark,
+                            "plugin \(plugin.id): cannot read the definition file \(shown): \(ManifestLoader.readFailureReason(path, error))"))
+                        continue
+                    }
+                    result = decode(text: text, file: shown)
                 }
-                let result = decode(text: text, file: shown)
                 diagnostics += result.diagnostics
                 for definition in result.definitions {
                     if StandardIntents.definitions[definition.name] != nil {
@@ -96,7 +122,9 @@ public enum DefinitionLoader {
         }
         let errors = diagnostics.filter { $0.severity == .error }
         if !errors.isEmpty { throw ConfigError(errors) }
-        return DefinitionCatalog(byPlugin: byPlugin, warnings: diagnostics.filter { $0.severity == .warning })
+        var catalog = DefinitionCatalog(byPlugin: byPlugin, warnings: diagnostics.filter { $0.severity == .warning })
+        catalog.localized = localized
+        return catalog
     }
 
     /// Names a file relative to the manifest's directory when it lies below it, so that

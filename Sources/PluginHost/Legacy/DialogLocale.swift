@@ -102,7 +102,7 @@ public struct DialogLocale: Sendable, Hashable, CustomStringConvertible {
                let text = currency(amount, code: code) {
                 return text
             }
-            for key in ["displayString", "title", "name", "identifier"] {
+            for key in ["displayString", "displayName", "title", "name", "filename", "identifier"] {
                 if let text = o[key]?.stringValue { return text }
             }
             return value.canonicalString

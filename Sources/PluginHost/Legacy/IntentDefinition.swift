@@ -6,6 +6,8 @@ import IntentBus
 /// declared in the same file).
 public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
     case string, integer, decimal, boolean, date, duration, currencyAmount
+    /// Xcode's Person, Placemark, File and URL types (docs/definitions.md, "Values on the wire").
+    case person, placemark, file, url
     /// An enum declared in the definition file's `enums:`.
     case enumeration(String)
     /// A custom object type declared in the definition file's `types:`.
@@ -15,7 +17,12 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
     public static let builtinNames: [String: ParameterType] = [
         "String": .string, "Integer": .integer, "Decimal": .decimal, "Boolean": .boolean,
         "Date": .date, "Duration": .duration, "CurrencyAmount": .currencyAmount,
+        "File": .file, "URL": .url,
     ]
+
+    /// Xcode's Person and Placemark: built in unless the file declares a type of that
+    /// name (the standard intents' definitions do, with their fields).
+    public static let systemNames: [String: ParameterType] = ["Person": .person, "Placemark": .placemark]
 
     /// The name as written in a definition file (`Integer`, `Contract`).
     public var description: String {
@@ -27,6 +34,10 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
         case .date: "Date"
         case .duration: "Duration"
         case .currencyAmount: "CurrencyAmount"
+        case .person: "Person"
+        case .placemark: "Placemark"
+        case .file: "File"
+        case .url: "URL"
         case .enumeration(let name), .object(let name): name
         }
     }
@@ -77,6 +88,9 @@ public struct PromptDialogs: Sendable {
     public var disambiguationIntroduction: String?
     /// Closes a disambiguation ("Which one?").
     public var disambiguationSelection: String?
+    /// Asked when the user sets the parameter up in a shortcut or widget
+    /// (`INIntentParameterPromptDialogType` Configuration); describe shows it.
+    public var configuration: String? = nil
 }
 
 /// Why a value is not supported, with the format string the user hears.
@@ -103,6 +117,20 @@ public struct ParameterDefinition: Sendable {
     public var prompts: PromptDialogs
     public var unsupportedReasons: [UnsupportedReason]
     public var mark: SourceMark
+    /// The plugin provides the options (Xcode's "Options are provided dynamically"):
+    /// the host asks it over the bus (docs/protocol.md §8, `options`).
+    public var dynamicOptions: Bool = false
+    /// A Boolean's display names for true and false (Xcode's metadata), when given.
+    public var booleanNames: (true: String, false: String)? = nil
+}
+
+/// One parameter combination of an intent (Xcode's "Supported combinations"): the
+/// parameters it takes and the title shown for it.
+public struct ParameterCombination: Sendable {
+    public var parameters: [String]
+    public var title: String?
+    public var subtitle: String?
+    public var supportsBackgroundExecution: Bool
 }
 
 /// One parameter of an intent's response, which format strings may name.
@@ -153,6 +181,11 @@ public struct IntentDefinition: Sendable {
     /// `suggestedInvocationPhrase`: the phrase "Add to Siri" offers, and one the host
     /// runs the intent by (docs/shortcuts.md).
     public var suggestedInvocationPhrase: String? = nil
+    /// `INIntentConfigurable`: the user may set the intent up in Shortcuts.
+    public var configurable: Bool = false
+    /// `INIntentKeyParameter`: the parameter the intent is mainly about.
+    public var keyParameter: String? = nil
+    public var parameterCombinations: [ParameterCombination] = []
 
     /// The parameter named `name`.
     public func parameter(_ name: String) -> ParameterDefinition? { parameters.first { $0.name == name } }

@@ -35,7 +35,9 @@ final class LegacyExtension: RouterExtension {
 
     func flow(style: HandlerStyle, exchange: Exchange, plugin: any PluginView) -> (any ExchangeFlow)? {
         guard style == .legacy else { return nil }
-        guard let definition = catalog.definition(of: exchange.intent, plugin: plugin.spec.id) else {
+        // The client's `locale` picks an `.intentdefinition`'s translation (docs/definitions.md).
+        let locale = exchange.options["locale"]?.stringValue
+        guard let definition = catalog.definition(of: exchange.intent, plugin: plugin.spec.id, locale: locale) else {
             return MissingDefinitionFlow(pluginId: plugin.spec.id)
         }
         return LegacyFlow(definition: definition, pluginId: plugin.spec.id)

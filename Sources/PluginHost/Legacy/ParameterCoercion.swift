@@ -111,6 +111,39 @@ enum ParameterCoercion {
                 return .success(value)
             default: return wrong()
             }
+        case .person, .placemark, .file, .url:
+            return coerceSystemValue(value, type) ?? wrong()
+        }
+    }
+
+    /// Xcode's Person, Placemark, File and URL values: a string the plugin resolves (a
+    /// name, an address, a path), or the object INPerson, CLPlacemark and INFile encode
+    /// to; coordinates are range-checked. Nil when the value has none of these forms.
+    private static func coerceSystemValue(_ value: JSON, _ type: ParameterType) -> Result<JSON, CoercionProblem>? {
+        switch (type, value) {
+        case (.url, .string(let text)):
+            guard let url = URL(string: text), url.scheme != nil else {
+                return .failure(CoercionProblem("'\(text.prefix(60))' is not a URL (it needs a scheme, e.g. https://)"))
+            }
+            return .success(value)
+        case (.person, .string), (.placemark, .string), (.file, .string):
+            return .success(value)
+        case (.person, .object(let o)) where o["displayName"]?.stringValue != nil || o["handle"] != nil || o["identifier"]?.stringValue != nil:
+            return .success(value)
+        case (.placemark, .object(let o)):
+            let latitude = o["latitude"]?.doubleValue, longitude = o["longitude"]?.doubleValue
+            if latitude != nil || longitude != nil {
+                guard let latitude, let longitude, (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                    return .failure(CoercionProblem("a Placemark's latitude must be within -90…90 and its longitude within -180…180"))
+                }
+            } else if o["name"]?.stringValue == nil {
+                return nil
+            }
+            return .success(value)
+        case (.file, .object(let o)) where o["filename"]?.stringValue != nil && (o["url"]?.stringValue != nil || o["data"]?.stringValue != nil):
+            return .success(value)
+        default:
+            return nil
         }
     }
 
@@ -137,6 +170,10 @@ enum ParameterCoercion {
         case .enumeration(let name):
             "a \(name) (\((definition.enums[name]?.cases ?? []).map(\.name).joined(separator: ", ")))"
         case .object(let name): "a \(name) (a string, or an object with identifier and displayString)"
+        case .person: "a Person (a name, or an object with displayName and handle)"
+        case .placemark: "a Placemark (an address, or an object with name or latitude and longitude)"
+        case .file: "a File (a path, or an object with filename and url or base64 data)"
+        case .url: "a URL (with a scheme, e.g. https://example.com)"
         }
     }
 

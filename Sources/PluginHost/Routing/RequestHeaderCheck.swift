@@ -21,7 +21,7 @@ enum RequestHeaderCheck {
             }
         }
         for (field, limit) in [("plugin", maximumNameLength), ("client", maximumNameLength),
-                               ("credential", maximumCredentialLength), ("choice", 16)] {
+                               ("credential", maximumCredentialLength), ("choice", 16), ("locale", 64)] {
             guard let value = fields[field] else { continue }
             guard case .string(let text) = value else {
                 return "header field \"\(field)\" must be a string, got \(value.canonicalString.prefix(40))"
