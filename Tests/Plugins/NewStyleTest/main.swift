@@ -41,7 +41,7 @@ do {
     if let text = env["NEWSTYLE_SHORTCUTS"], let list = (try? JSON.parse(text))?.arrayValue {
         plugin.register(shortcuts: list.map { s in
             AppShortcut(intentIdentifier: s["intent"]?.stringValue ?? "",
-                        phrases: (s["phrases"]?.arrayValue ?? []).map { AppShortcutPhrase(stringLiteral: $0.stringValue ?? "") },
+                        phrases: (s["phrases"]?.arrayValue ?? []).map { $0.stringValue ?? "" },
                         shortTitle: s["short_title"]?.stringValue ?? "")
         })
     }
