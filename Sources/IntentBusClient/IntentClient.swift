@@ -17,6 +17,9 @@ public struct RequestOptions: Sendable {
     public var clientIdentity: String?
     /// The shared client credential for restricted intents.
     public var credential: String?
+    /// The user's language (`de-DE`, `en`): new-style plugins answer in it when they have
+    /// its strings (LocalizedStringResource, docs/appintents.md).
+    public var locale: String?
 
     public init() {}
 
@@ -29,6 +32,7 @@ public struct RequestOptions: Sendable {
         if remember { h["remember"] = .bool(true) }
         if let clientIdentity { h["client"] = .string(clientIdentity) }
         if let credential { h["credential"] = .string(credential) }
+        if let locale { h["locale"] = .string(locale) }
         return h.isEmpty ? nil : .object(h)
     }
 }

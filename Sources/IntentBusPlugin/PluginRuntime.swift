@@ -123,7 +123,10 @@ public final class PluginRuntime: @unchecked Sendable {
         loop.name = "intentbus-loop"
         loop.stackSize = 8 << 20  // the size the main thread had: handlers run deep on it
         loop.start()
-        dispatchMain()
+        // Not dispatchMain(): on Linux it parks the main thread and drains the main queue
+        // on a pool thread. The main run loop drains it on this thread, as on Apple's
+        // platforms, so that main-actor code sees Thread.isMainThread.
+        while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
     }
 
     private func serve() -> Int32 {

@@ -20,6 +20,7 @@ enum SayCommand {
             .repeated("answer", "name=value", "answer a prompt without asking (repeatable), as with send"),
             .value("client", "ID", "a stable client identity (remembered choices, donations)"),
             .value("credential", "SECRET", "the client credential for restricted intents\n(or $INTENTBUS_CREDENTIAL)"),
+            .value("locale", "TAG", "the language to answer in (de-DE, en), for plugins\nwith string tables"),
             .value("timeout", "S", "seconds to wait for the plugin, 0.001…86400"),
             .flag("json", "print the whole reply as JSON"),
         ] + CommonOptions.host,
@@ -50,6 +51,7 @@ enum SayCommand {
             options.timeout = try NumberOption.seconds(t, flag: "timeout", within: NumberOption.timeoutSeconds)
         }
         options.credential = args.value("credential") ?? ProcessInfo.processInfo.environment["INTENTBUS_CREDENTIAL"]
+        options.locale = args.value("locale")
         options.clientIdentity = args.value("client")
         var answers: [String: String] = [:]
         for a in args.values("answer") {

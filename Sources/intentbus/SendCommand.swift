@@ -27,6 +27,7 @@ enum SendCommand {
                 parameter, or "confirm" / "plugin" for those prompts
                 """),
             .value("credential", "SECRET", "the client credential for restricted intents\n(or $INTENTBUS_CREDENTIAL)"),
+            .value("locale", "TAG", "the language to answer in (de-DE, en), for plugins\nwith string tables"),
             .value("client", "ID", "a stable client identity for remembered choices"),
             .value("action", "N", "run the answer's N-th snippet action (listed as numbered actions)"),
             .flag("json", "print the whole reply as JSON"),
@@ -62,6 +63,7 @@ enum SendCommand {
             options.choicePolicy = policy
         }
         options.credential = args.value("credential") ?? ProcessInfo.processInfo.environment["INTENTBUS_CREDENTIAL"]
+        options.locale = args.value("locale")
         options.clientIdentity = args.value("client")
         var answers: [String: String] = [:]
         for a in args.values("answer") {
