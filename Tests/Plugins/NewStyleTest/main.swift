@@ -10,6 +10,8 @@ import IntentBus
 // NEWSTYLE_BROKEN=1 adds intents with invalid metadata (default outside its range, a
 // parameter without a title, a duplicate identifier); NEWSTYLE_BROKEN=noquery drops an
 // entity type's query from the metadata.
+// NEWSTYLE_RULE=untitled|entity|phrase|eleven adds a declaration that breaks that one of
+// Apple's metadata rules (RuleIntents.swift).
 // NEWSTYLE_SHORTCUTS=<JSON array of {intent, phrases, short_title}> declares those app
 // shortcuts as given, valid or not (the shortcut tests).
 let env = ProcessInfo.processInfo.environment
@@ -45,6 +47,7 @@ do {
                         shortTitle: s["short_title"]?.stringValue ?? "")
         })
     }
+    if let rule = env["NEWSTYLE_RULE"] { declareBrokenRule(rule, on: plugin) }
     switch env["NEWSTYLE_BROKEN"] {
     case "1":
         plugin.register(BrokenRangeIntent.self)
