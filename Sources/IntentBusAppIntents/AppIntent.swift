@@ -31,8 +31,8 @@ public protocol AppIntent: Sendable {
     /// says `open_app_when_run: true` and the client should show the result itself, as a
     /// legacy `continueInApp` hands over (docs/appintents.md).
     static var openAppWhenRun: Bool { get }
-    /// Whether the intent is listed for people (`intentbus describe`, the metadata's
-    /// `discoverable`); a hidden intent still runs when called by name.
+    /// Whether the intent is listed for people. No counterpart yet: accepted for source
+    /// compatibility, not sent; every intent is listed and runs when called by name.
     static var isDiscoverable: Bool { get }
     /// Who may run it; `alwaysAllowed` unless overridden.
     static var authenticationPolicy: IntentAuthenticationPolicy { get }

@@ -9,18 +9,30 @@ public typealias Property = EntityProperty
 /// form under `properties`, by the property's name: `{"id", "title", "type",
 /// "properties": {"dueDate": "2026-12-15"}}`.
 @propertyWrapper
-public struct EntityProperty<Value: IntentValue>: Sendable {
+public final class EntityProperty<Value: IntentValue>: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
     public let title: LocalizedStringResource
-    public var wrappedValue: Value
+    private let lock = Lock()
+    private var value: Value?
 
     public init(wrappedValue: Value, title: LocalizedStringResource) {
-        self.wrappedValue = wrappedValue
         self.title = title
+        value = wrappedValue
     }
 
-    /// A property without a value yet, for optional values.
-    public init<W: IntentValue>(title: LocalizedStringResource) where Value == W? {
-        self.init(wrappedValue: nil, title: title)
+    /// A property set later, in the entity's init (`self.author = author`).
+    public init(title: LocalizedStringResource) {
+        self.title = title
+        value = Value.absentValue
+    }
+
+    /// The value. Reading one never set is a programming error.
+    public var wrappedValue: Value {
+        get {
+            guard let value = lock.withLock({ value }) else { preconditionFailure("entity property \(title.sourceText) was never set") }
+            return value
+        }
+        set { lock.withLock { value = newValue } }
     }
 }
 

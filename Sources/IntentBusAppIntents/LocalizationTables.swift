@@ -5,7 +5,7 @@ import IntentBusCore
 /// laid out as an Xcode project's: `de.lproj/Localizable.strings` (`"key" = "value";`)
 /// and String Catalogs, `Localizable.xcstrings` (JSON; every language in one file).
 ///
-/// The directory is `INTENTBUS_LOCALIZATIONS` when set, else what the plugin's main
+/// The directory is `APPINTENTS_LOCALIZATIONS` when set, else what the plugin's main
 /// passes to `IntentPlugin.serve(…, localizations:)` (a SwiftPM resource folder,
 /// `Bundle.module.resourceURL`). A language is matched exactly (`de-DE`), then by its
 /// language code (`de`); a key no table has keeps its default value.
@@ -21,7 +21,7 @@ public final class LocalizationTables: @unchecked Sendable {
     private var tables: [String: [String: [String: String]]] = [:]
 
     init() {
-        if let dir = ProcessInfo.processInfo.environment["INTENTBUS_LOCALIZATIONS"], !dir.isEmpty {
+        if let dir = ProcessInfo.processInfo.environment["APPINTENTS_LOCALIZATIONS"], !dir.isEmpty {
             load(directory: URL(fileURLWithPath: dir))
         }
     }

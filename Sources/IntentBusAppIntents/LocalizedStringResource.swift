@@ -46,12 +46,15 @@ public struct LocalizedStringResource: Sendable, Hashable, ExpressibleByStringIn
     }
 
     /// A resource with an explicit key and default value (Apple's
-    /// `init(_:defaultValue:table:locale:bundle:comment:)`; locale and bundle come from the request).
-    public init(_ key: StaticString, defaultValue: String, table: String? = nil, comment: StaticString? = nil) {
+    /// `init(_:defaultValue:table:locale:bundle:comment:)`; locale and bundle come from the
+    /// request). An interpolated default value gives the arguments:
+    /// `LocalizedStringResource("greeting", defaultValue: "Hallo \(name)!")` looks up
+    /// `greeting` and fills its `%@` with the name.
+    public init(_ key: StaticString, defaultValue: LocalizedStringResource, table: String? = nil, comment: StaticString? = nil) {
         self.key = key.description
-        self.defaultValue = defaultValue
+        self.defaultValue = defaultValue.defaultValue
         self.table = table
-        arguments = []
+        arguments = defaultValue.arguments
     }
 
     /// `keyAndValue` looked up in `table` (Apple's `init(_:table:locale:bundle:comment:)`).

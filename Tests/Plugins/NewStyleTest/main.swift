@@ -47,6 +47,13 @@ do {
                         shortTitle: s["short_title"]?.stringValue ?? "")
         })
     }
+    if env["NEWSTYLE_APPINTENTS"] == "1" {
+        AppDependencyManager.shared.add(dependency: VisitCounter())
+        plugin.register(GreetingIntent.self)
+        plugin.register(CountVisitIntent.self)
+        plugin.register(ReadBookIntent.self)
+        plugin.register(DonatingIntent.self)
+    }
     if let rule = env["NEWSTYLE_RULE"] { declareBrokenRule(rule, on: plugin) }
     switch env["NEWSTYLE_BROKEN"] {
     case "1":
