@@ -105,3 +105,17 @@ let package = Package(
     ],
     targets: targets
 )
+
+// `import AppIntents` (issue 27, docs/appintents.md): Apple's App Intents API, a product
+// of its own; the types are IntentBusAppIntents', re-exported with Foundation. FocusFlow is
+// seed 003's App Intents code as written: it imports AppIntents, carries its string
+// tables, and builds in the Swift 5 language mode that code was written for (its
+// `static var defaultQuery = ProjectQuery()` is an error in Swift 6 mode, on Apple's
+// platforms too).
+package.targets.append(.target(name: "AppIntents", dependencies: ["IntentBusAppIntents"], swiftSettings: strictSettings))
+for target in package.targets where target.name == "plugin-focusflow" {
+    target.dependencies.append("AppIntents")
+    target.resources = [.copy("Localizations")]
+    target.swiftSettings = (target.swiftSettings ?? []) + [.swiftLanguageMode(.v5)]
+}
+package.products.append(.library(name: "AppIntents", targets: ["AppIntents"]))

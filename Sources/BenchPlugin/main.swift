@@ -25,11 +25,11 @@ struct BenchLegacyHandler: LegacyIntentHandling {
 }
 
 struct BenchPerformIntent: AppIntent {
-    static let title = "Benchmark a perform"
+    static let title: LocalizedStringResource = "Benchmark a perform"
 
     @Parameter(title: "Text") var text: String
 
-    func perform() async throws -> IntentResult {
+    func perform() async throws -> some IntentResult {
         .result(dialog: "\(text)")
     }
 }

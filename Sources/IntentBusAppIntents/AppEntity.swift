@@ -3,25 +3,16 @@ import IntentBusCore
 import IntentBusPlugin
 import IntentBusMetadata
 
-/// How an entity is shown to people: a title and an optional subtitle.
-public struct DisplayRepresentation: Sendable, Hashable {
-    public var title: String
-    public var subtitle: String?
-
-    public init(title: String, subtitle: String? = nil) {
-        self.title = title
-        self.subtitle = subtitle
-    }
-}
-
 /// A data object that intents take as parameters or return (App Intents' `AppEntity`):
-/// a stable `id`, a display representation, a type display name and a query.
+/// a stable `id` of any `EntityIdentifierConvertible` type (UUID, String, Int), a
+/// display representation, a type display representation and a query.
 ///
 /// Ids must be stable across restarts: clients store them (saved shortcuts keep the id),
-/// and an id that changes breaks them.
-public protocol AppEntity: IntentValue, Identifiable where ID == String {
-    /// The name of the entity type for people ("Project").
-    static var typeDisplayName: String { get }
+/// and an id that changes breaks them. On the wire an id is its `entityIdentifierString`.
+public protocol AppEntity: IntentValue, Identifiable where ID: EntityIdentifierConvertible {
+    /// The name of the entity type for people ("Projekt"). Required: the host rejects an
+    /// entity without one, as Apple's metadata extractor does.
+    static var typeDisplayRepresentation: TypeDisplayRepresentation { get }
     /// The entity type's name on the wire; the Swift type name unless overridden.
     static var entityName: String { get }
     /// How this entity is shown.
@@ -32,11 +23,35 @@ public protocol AppEntity: IntentValue, Identifiable where ID == String {
     static var defaultQuery: DefaultQuery { get }
 }
 
+/// An id type of entities: its text on the wire and back (App Intents'
+/// `EntityIdentifierConvertible`).
+public protocol EntityIdentifierConvertible: Sendable, Hashable {
+    /// The id as text.
+    var entityIdentifierString: String { get }
+    /// The id of `entityIdentifierString`, or nil when the text is not one.
+    static func entityIdentifier(for entityIdentifierString: String) -> Self?
+}
+
+extension String: EntityIdentifierConvertible {
+    public var entityIdentifierString: String { self }
+    public static func entityIdentifier(for entityIdentifierString: String) -> String? { entityIdentifierString }
+}
+
+extension Int: EntityIdentifierConvertible {
+    public var entityIdentifierString: String { String(self) }
+    public static func entityIdentifier(for entityIdentifierString: String) -> Int? { Int(entityIdentifierString) }
+}
+
+extension UUID: EntityIdentifierConvertible {
+    public var entityIdentifierString: String { uuidString }
+    public static func entityIdentifier(for entityIdentifierString: String) -> UUID? { UUID(uuidString: entityIdentifierString) }
+}
+
 /// Finds entities by id, and offers suggestions (App Intents' `EntityQuery`).
 public protocol EntityQuery: Sendable {
     associatedtype Entity: AppEntity
     /// The entities with these ids, in any order. Unknown ids are skipped, not errors.
-    func entities(for identifiers: [String]) async throws -> [Entity]
+    func entities(for identifiers: [Entity.ID]) async throws -> [Entity]
     /// A few entities to offer before the user types anything. Defaults to none.
     func suggestedEntities() async throws -> [Entity]
 }
@@ -60,6 +75,11 @@ extension EntityQuery {
 
 extension EnumerableEntityQuery {
     public func suggestedEntities() async throws -> [Entity] { try await allEntities() }
+    /// Ids looked up among all the entities, when the query does not write its own.
+    public func entities(for identifiers: [Entity.ID]) async throws -> [Entity] {
+        let wanted = Set(identifiers)
+        return try await allEntities().filter { wanted.contains($0.id) }
+    }
 }
 
 /// An entity type with its query, erased so that the runtime can describe it and answer
@@ -75,17 +95,17 @@ public struct EntityDescriptor: Sendable {
     /// Describes `type` and captures its default query.
     public init<E: AppEntity>(_ type: E.Type) {
         name = E.entityName
-        typeDisplayName = E.typeDisplayName
+        typeDisplayName = E.typeDisplayRepresentation.name.sourceText
         let query = E.defaultQuery
-        byIds = { ids in try await query.entities(for: ids).map(\.intentJSON) }
+        byIds = { ids in try await query.entities(for: ids.compactMap(E.ID.entityIdentifier(for:))).map(\.intentJSON) }
         suggested = { try await query.suggestedEntities().map(\.intentJSON) }
         if let stringQuery = query as? any EntityStringQuery {
-            matching = { text in try await stringQuery.entities(matching: text).map(\.intentJSON) }
+            matching = { text in try await E.matching(text, stringQuery).map(\.intentJSON) }
         } else {
             matching = nil
         }
         if let enumerable = query as? any EnumerableEntityQuery {
-            all = { try await enumerable.allEntities().map(\.intentJSON) }
+            all = { try await enumerable.allEntities().compactMap { ($0 as? E)?.intentJSON } }
         } else {
             all = nil
         }
@@ -104,44 +124,57 @@ extension AppEntity {
     public static var intentValueType: IntentValueType { .entity(EntityDescriptor(Self.self)) }
 
     public var intentJSON: JSON {
-        var o: [String: JSON] = ["id": .string(id), "title": .string(displayRepresentation.title),
-                                 "type": .string(Self.entityName)]
-        if let subtitle = displayRepresentation.subtitle { o["subtitle"] = .string(subtitle) }
+        var o = intentOption.objectValue ?? [:]
+        o["type"] = .string(Self.entityName)
+        let properties = EntityPropertyReflection.values(of: self)
+        if !properties.isEmpty { o["properties"] = .object(properties) }
         return .object(o)
     }
 
     public var intentOption: JSON {
-        var o: [String: JSON] = ["id": .string(id), "title": .string(displayRepresentation.title)]
-        if let subtitle = displayRepresentation.subtitle { o["subtitle"] = .string(subtitle) }
+        var o: [String: JSON] = ["id": .string(id.entityIdentifierString), "title": .string(displayRepresentation.title.resolved())]
+        if let subtitle = displayRepresentation.subtitle { o["subtitle"] = .string(subtitle.resolved()) }
         return .object(o)
+    }
+
+    /// An entity goes in a request by its id.
+    public var intentArgument: JSON { .string(id.entityIdentifierString) }
+
+    /// The string query's matches of this type.
+    static func matching(_ text: String, _ query: any EntityStringQuery) async throws -> [Self] {
+        try await query.entities(matching: text).compactMap { $0 as? Self }
     }
 
     /// Resolves a wire value: `{"id": …}` by id, `{"text": …}` by the string query, and a
     /// bare string by id first, then as text. Several matches are put to the user as a
     /// disambiguation question when a context is at hand.
     public static func intentValue(from json: JSON, parameter: String, context: PluginContext?) async throws -> Self {
-        var id: String?, text: String?
+        var idText: String?, text: String?
         switch json {
-        case .string(let s): id = s; text = s
-        case .int: id = json.displayText
+        case .string(let s): idText = s; text = s
+        case .int: idText = json.displayText
         case .object:
-            id = json["id"]?.stringValue
+            idText = json["id"]?.stringValue ?? json["id"]?.intValue.map { String($0) }
             text = json["text"]?.stringValue
         default:
-            throw wrongType(json, parameter: parameter, expected: "a \(typeDisplayName) id or text")
+            throw wrongType(json, parameter: parameter, expected: "a \(typeDisplayRepresentation.name.resolved()) id or text")
         }
         let query = defaultQuery
-        if let id, let found = try await query.entities(for: [id]).first(where: { $0.id == id }) { return found }
+        if let idText, let id = ID.entityIdentifier(for: idText),
+           let found = try await query.entities(for: [id]).first(where: { $0.id == id }) {
+            return found
+        }
         if let text, let stringQuery = query as? any EntityStringQuery {
-            let matches = try await stringQuery.entities(matching: text).compactMap { $0 as? Self }
+            let matches = try await matching(text, stringQuery)
             if matches.count == 1 { return matches[0] }
             if matches.count > 1, let context {
+                let type = typeDisplayRepresentation.name.resolved()
                 return try await IntentQuestions.disambiguate(parameter: parameter, among: matches,
-                    dialog: "Which \(typeDisplayName.lowercased()) do you mean by \"\(text)\"?", context: context)
+                    dialog: "Which \(type) do you mean by \"\(text)\"?", context: context)
             }
         }
-        let given = id ?? text ?? json.displayText
-        throw BusError(.invalidParameters, "parameter \(parameter): no \(typeDisplayName) matches \"\(given)\"",
+        let given = idText ?? text ?? json.displayText
+        throw BusError(.invalidParameters, "parameter \(parameter): no \(typeDisplayRepresentation.name.resolved()) matches \"\(given)\"",
                        details: ["parameter": .string(parameter), "entity": .string(entityName)])
     }
 }

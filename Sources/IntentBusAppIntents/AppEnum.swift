@@ -4,14 +4,22 @@ import IntentBusPlugin
 import IntentBusMetadata
 
 /// An enum that intents take as a parameter (App Intents' `AppEnum`): string raw values
-/// on the wire, and a display name for each case.
+/// on the wire, and a display representation for each case.
+///
+/// ```swift
+/// enum Mood: String, AppEnum {
+///     case calm, wild
+///     static let typeDisplayRepresentation: TypeDisplayRepresentation = "Stimmung"
+///     static let caseDisplayRepresentations: [Mood: DisplayRepresentation] = [.calm: "Ruhig", .wild: "Wild"]
+/// }
+/// ```
 public protocol AppEnum: IntentValue, CaseIterable, Hashable, RawRepresentable where RawValue == String {
     /// The name of the type for people ("Mood").
-    static var typeDisplayName: String { get }
+    static var typeDisplayRepresentation: TypeDisplayRepresentation { get }
     /// The enum's name on the wire; the Swift type name unless overridden.
     static var enumName: String { get }
-    /// The display name of each case. A case missing here shows its raw value.
-    static var caseDisplayRepresentations: [Self: String] { get }
+    /// How each case is shown. A case missing here shows its raw value.
+    static var caseDisplayRepresentations: [Self: DisplayRepresentation] { get }
 }
 
 /// An enum type erased for the metadata.
@@ -24,8 +32,8 @@ public struct EnumDescriptor: Sendable {
     /// Describes `type`.
     public init<E: AppEnum>(_ type: E.Type) {
         name = E.enumName
-        typeDisplayName = E.typeDisplayName
-        cases = E.allCases.map { ($0.rawValue, E.caseDisplayRepresentations[$0] ?? $0.rawValue) }
+        typeDisplayName = E.typeDisplayRepresentation.name.sourceText
+        cases = E.allCases.map { ($0.rawValue, E.caseDisplayRepresentations[$0]?.title.sourceText ?? $0.rawValue) }
     }
 
     /// The enum's declaration in the metadata.
@@ -47,6 +55,6 @@ extension AppEnum {
 
     public var intentJSON: JSON { .string(rawValue) }
     public var intentOption: JSON {
-        ["id": .string(rawValue), "title": .string(Self.caseDisplayRepresentations[self] ?? rawValue)]
+        ["id": .string(rawValue), "title": .string(Self.caseDisplayRepresentations[self]?.title.resolved() ?? rawValue)]
     }
 }

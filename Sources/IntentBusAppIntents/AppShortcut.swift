@@ -3,14 +3,11 @@ import IntentBusCore
 import IntentBusPlugin
 import IntentBusMetadata
 
-/// A phrase of an app shortcut, written with interpolations the way App Intents writes
-/// them: `"Öffne \(parameter: "project") in \(.applicationName)"`. On the wire it is
-/// the text with `${applicationName}` and `${project}` placeholders; a plain string
-/// literal with those placeholders works too.
-public struct AppShortcutPhrase: Sendable, Hashable, ExpressibleByStringInterpolation {
-    /// The placeholder for the plugin's name (the manifest `name`, or a synonym).
-    public enum Placeholder: Sendable { case applicationName }
-
+/// A phrase of an app shortcut, as App Intents writes it:
+/// `"Öffne \(\.$project) in \(.applicationName)"`. On the wire (HELLO's
+/// `metadata.new_style.shortcuts`) it is the text with `${applicationName}` and
+/// `${project}` placeholders, the form the host's phrase matcher reads.
+public struct AppShortcutPhrase<Intent: AppIntent>: Sendable, Hashable, ExpressibleByStringInterpolation {
     /// The phrase with `${…}` placeholders.
     public let text: String
 
@@ -21,45 +18,71 @@ public struct AppShortcutPhrase: Sendable, Hashable, ExpressibleByStringInterpol
         var text = ""
         public init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity + 24 * interpolationCount) }
         public mutating func appendLiteral(_ literal: String) { text += literal }
-        /// `\(.applicationName)`.
-        public mutating func appendInterpolation(_ placeholder: Placeholder) { text += "${applicationName}" }
-        /// `\(parameter: "project")`: a slot for an entity or enum parameter of the intent.
-        public mutating func appendInterpolation(parameter name: String) { text += "${\(name)}" }
+        /// `\(.applicationName)`: the plugin's manifest `name`, or a synonym.
+        public mutating func appendInterpolation(_ token: AppShortcutPhraseToken) { text += "${applicationName}" }
+        /// `\(\.$project)`: a slot for an entity or enum parameter of the intent.
+        public mutating func appendInterpolation<Value>(_ parameter: KeyPath<Intent, IntentParameter<Value>>) {
+            text += "${\(IntentReflection.parameterName(parameter) ?? "?")}"
+        }
     }
 }
 
+/// The tokens a phrase may interpolate besides parameters.
+public enum AppShortcutPhraseToken: Sendable {
+    /// The application's name: the plugin's manifest `name` or a `synonyms` entry.
+    case applicationName
+}
+
 /// Binds an intent to phrases people can say (App Intents' `AppShortcut`). Every phrase
-/// must contain `\(.applicationName)` or a parameter slot; a slot names an entity or enum
-/// parameter of the intent. The host checks the rules at HELLO (docs/shortcuts.md).
+/// must contain `\(.applicationName)` or a parameter slot, and a provider declares at
+/// most 10 shortcuts; the host checks the rules at HELLO and `intentbus validate` before
+/// (docs/shortcuts.md "The rules").
 public struct AppShortcut: Sendable {
     /// The intent's identifier on the bus.
     public let intent: String
-    public let phrases: [AppShortcutPhrase]
+    /// The phrases with `${…}` placeholders.
+    public let phrases: [String]
     /// A short title for people ("Fokus starten").
-    public let shortTitle: String
+    public let shortTitle: LocalizedStringResource
     /// A symbol name for clients that show one ("timer").
     public let systemImageName: String?
 
-    public init<I: AppIntent>(intent: I.Type, phrases: [AppShortcutPhrase], shortTitle: String, systemImageName: String? = nil) {
-        self.intent = I.identifier
-        self.phrases = phrases
+    /// A shortcut for `intent` (an instance, as Apple's takes it; its parameter values
+    /// are not used: the phrase's slots give them).
+    public init<I: AppIntent>(intent: I, phrases: [AppShortcutPhrase<I>], shortTitle: LocalizedStringResource,
+                              systemImageName: String) {
+        self.intent = I.persistentIdentifier
+        self.phrases = phrases.map(\.text)
         self.shortTitle = shortTitle
         self.systemImageName = systemImageName
     }
 
-    /// A shortcut for an intent named by its identifier, for plugins that build their
-    /// declarations at run time.
-    public init(intentIdentifier: String, phrases: [AppShortcutPhrase], shortTitle: String, systemImageName: String? = nil) {
+    /// A shortcut for an intent named by its identifier, with phrases in wire form, for
+    /// plugins that build their declarations at run time (the tests' plugin).
+    public init(intentIdentifier: String, phrases: [String], shortTitle: String, systemImageName: String? = nil) {
         intent = intentIdentifier
         self.phrases = phrases
-        self.shortTitle = shortTitle
+        self.shortTitle = LocalizedStringResource(stringLiteral: shortTitle)
         self.systemImageName = systemImageName
     }
 
     /// The shortcut's declaration in the metadata.
     var declaration: NewStyleShortcut {
-        NewStyleShortcut(intent: intent, phrases: phrases.map(\.text), shortTitle: shortTitle, systemImageName: systemImageName)
+        NewStyleShortcut(intent: intent, phrases: phrases, shortTitle: shortTitle.sourceText, systemImageName: systemImageName)
     }
+}
+
+/// Builds `appShortcuts` from a list of `AppShortcut(…)` expressions, with `if` and `for`
+/// (App Intents' `AppShortcutsBuilder`).
+@resultBuilder
+public enum AppShortcutsBuilder {
+    public static func buildExpression(_ shortcut: AppShortcut) -> [AppShortcut] { [shortcut] }
+    public static func buildExpression(_ shortcuts: [AppShortcut]) -> [AppShortcut] { shortcuts }
+    public static func buildBlock(_ parts: [AppShortcut]...) -> [AppShortcut] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [AppShortcut]?) -> [AppShortcut] { part ?? [] }
+    public static func buildEither(first: [AppShortcut]) -> [AppShortcut] { first }
+    public static func buildEither(second: [AppShortcut]) -> [AppShortcut] { second }
+    public static func buildArray(_ parts: [[AppShortcut]]) -> [AppShortcut] { parts.flatMap { $0 } }
 }
 
 /// A plugin's app shortcuts, at most 10 (App Intents' `AppShortcutsProvider`):
@@ -67,14 +90,13 @@ public struct AppShortcut: Sendable {
 /// ```swift
 /// struct FocusFlowShortcuts: AppShortcutsProvider {
 ///     static var appShortcuts: [AppShortcut] {
-///         [AppShortcut(intent: StartFocusSessionIntent.self,
-///                      phrases: ["Starte \(.applicationName)"], shortTitle: "Fokus starten", systemImageName: "timer")]
+///         AppShortcut(intent: StartFocusSessionIntent(), phrases: ["Starte \(.applicationName)"],
+///                     shortTitle: "Fokus starten", systemImageName: "timer")
 ///     }
 /// }
-/// plugin.register(shortcuts: FocusFlowShortcuts.self)
 /// ```
 public protocol AppShortcutsProvider {
-    static var appShortcuts: [AppShortcut] { get }
+    @AppShortcutsBuilder static var appShortcuts: [AppShortcut] { get }
 }
 
 extension IntentPlugin {

@@ -59,13 +59,3 @@ public enum DonationDeletion: Sendable {
         }
     }
 }
-
-extension IntentResult {
-    /// The REPLY header fields for the donation and deletion the result carries.
-    var donationHeader: [String: JSON] {
-        var header: [String: JSON] = [:]
-        if let donation { header["donation"] = donation.json }
-        if let deletedDonations { header["delete_donations"] = deletedDonations.json }
-        return header
-    }
-}

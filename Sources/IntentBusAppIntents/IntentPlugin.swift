@@ -3,17 +3,25 @@ import IntentBusCore
 import IntentBusPlugin
 import IntentBusMetadata
 
-/// A plugin that serves new-style intents, on top of `PluginRuntime`:
+/// A plugin that serves new-style intents, on top of `PluginRuntime`. Its main names
+/// what it serves in one call, the counterpart of Apple's build-time metadata extractor:
+///
+/// ```swift
+/// IntentPlugin.serve(intents: [StartFocusSessionIntent.self, OpenProjectIntent.self],
+///                    entities: [ProjectEntity.self], shortcuts: FocusFlowShortcuts.self)
+/// ```
+///
+/// or, with plain or legacy handlers beside the new-style ones:
 ///
 /// ```swift
 /// let plugin = try IntentPlugin()
 /// plugin.register(StartFocusSessionIntent.self)
-/// plugin.runtime.on("LegacyIntent", style: .plain) { … }   // legacy handlers beside it
+/// plugin.runtime.on("LegacyIntent", style: .plain) { … }
 /// plugin.run()
 /// ```
 ///
 /// `register` adds the intent's handler (`runtime.on(identifier, style: .new)`, and the
-/// legacy name too for a `MigratedAppIntent`), its entities and enums, and keeps
+/// legacy name too for a `CustomIntentMigratedAppIntent`), its entities and enums, and keeps
 /// `runtime.metadata.new_style` (sent in HELLO) up to date. Entity queries from the host
 /// (`ib.entities`) are answered from the registered entities' default queries.
 ///
@@ -48,11 +56,11 @@ public final class IntentPlugin {
         let handler: PluginHandler = { request, context in
             try await IntentRunner.perform(I.self, request: request, context: context)
         }
-        runtime.on(I.identifier, style: .new, handler)
-        if let migrated = I.self as? any MigratedAppIntent.Type {
-            entry.migratedFrom = migrated.migratedFrom
+        runtime.on(I.persistentIdentifier, style: .new, handler)
+        if let migrated = I.self as? any CustomIntentMigratedAppIntent.Type {
+            entry.migratedFrom = migrated.intentClassName
             // The new handler wins for the migrated name (registered after any legacy one).
-            runtime.on(migrated.migratedFrom, style: .new, handler)
+            runtime.on(migrated.intentClassName, style: .new, handler)
         }
         if let implementing = I.self as? any AssistantSchemaIntent.Type {
             entry.schema = implementing.schema.name
@@ -88,6 +96,26 @@ public final class IntentPlugin {
     /// Keeps other sections of the HELLO metadata (legacy SDKs may add theirs).
     private func updateMetadata() { runtime.metadata = runtime.metadata.addingFields(["new_style": metadata]) }
 
+    /// Serves `intents`, `entities` (beside those the intents' parameters use) and the
+    /// app shortcuts of `shortcuts`, with string tables from `localizations` (a folder of
+    /// `.lproj` folders and `.xcstrings` files): the plugin's main in one call. Exits the
+    /// process as `run()` does; a plugin started without the host's environment exits 2.
+    public static func serve(intents: [any AppIntent.Type], entities: [any AppEntity.Type] = [],
+                             shortcuts: (any AppShortcutsProvider.Type)? = nil, localizations: URL? = nil) -> Never {
+        let plugin: IntentPlugin
+        do {
+            plugin = try IntentPlugin()
+        } catch {
+            FileHandle.standardError.write(Data("\(CommandLine.arguments.first ?? "plugin"): \(error)\n".utf8))
+            exit(2)
+        }
+        if let localizations { LocalizationTables.shared.load(directory: localizations) }
+        for intent in intents { plugin.register(intent) }
+        for entity in entities { plugin.register(entity: entity) }
+        if let shortcuts { plugin.register(shortcuts: shortcuts) }
+        plugin.run()
+    }
+
     /// Serves requests, or prints the declarations in describe mode. Never returns.
     public func run() -> Never {
         updateMetadata()
@@ -98,7 +126,9 @@ public final class IntentPlugin {
         guard !answersEntityQueries else { return }
         answersEntityQueries = true
         runtime.on(Self.entityQueryIntent, style: .plain) { [entitiesSnapshot = EntityTable(self)] request, _ in
-            try await entitiesSnapshot.answer(request.parameters)
+            try await IntentLocale.$request.withValue(request.header["locale"]?.stringValue) {
+                try await entitiesSnapshot.answer(request.parameters)
+            }
         }
     }
 
@@ -136,71 +166,6 @@ public final class IntentPlugin {
                 throw BusError(.invalidParameters, "query is ids, suggested, matching or all; got \"\(query)\"")
             }
             return .success(["entity": .string(name), "query": .string(query), "results": .array(results)])
-        }
-    }
-}
-
-/// Reads an intent type's declaration through its property wrappers.
-package enum IntentReflection {
-    struct Declaration {
-        let intent: NewStyleIntent
-        let entities: [EntityDescriptor]
-        let enums: [EnumDescriptor]
-    }
-
-    /// The `@Parameter`s of an intent instance, by wire name, in declaration order.
-    package static func parameters(of intent: some AppIntent) -> [(String, any AnyIntentParameter)] {
-        Mirror(reflecting: intent).children.compactMap { child in
-            guard let label = child.label, let p = child.value as? any AnyIntentParameter else { return nil }
-            return (label.hasPrefix("_") ? String(label.dropFirst()) : label, p)
-        }
-    }
-
-    static func describe<I: AppIntent>(_ type: I.Type) -> Declaration {
-        let params = parameters(of: I())
-        var entities: [EntityDescriptor] = [], enums: [EnumDescriptor] = []
-        for (_, p) in params {
-            switch p.valueType {
-            case .entity(let e): entities.append(e)
-            case .enumeration(let e): enums.append(e)
-            default: break
-            }
-        }
-        let intent = NewStyleIntent(identifier: I.identifier, title: I.title, description: I.description.text,
-                                    category: I.description.categoryName, authentication: I.authenticationPolicy,
-                                    parameters: params.map { $0.1.declaration(name: $0.0) })
-        return Declaration(intent: intent, entities: entities, enums: enums)
-    }
-}
-
-/// Runs one request: bind the parameters, perform, and restart after a needs-value error.
-enum IntentRunner {
-    /// How often one request may restart `perform()` after needs-value errors.
-    static let maxRestarts = 10
-
-    static func perform<I: AppIntent>(_ type: I.Type, request: PluginRequest, context: PluginContext) async throws -> PluginReply {
-        var values = request.parameters.objectValue ?? [:]
-        var restarts = 0
-        while true {
-            let intent = I()
-            let params = IntentParameterTable.of(I.self)?.parameters(of: intent) ?? IntentReflection.parameters(of: intent)
-            do {
-                let result = try await IntentQuestions.$context.withValue(context) {
-                    for (name, parameter) in params {
-                        try await parameter.bind(name: name, json: values[name], context: context)
-                    }
-                    return try await intent.perform()
-                }
-                return PluginReply(status: .success, body: result.json, header: result.donationHeader)
-            } catch let needs as NeedsValueError {
-                restarts += 1
-                guard restarts <= maxRestarts else {
-                    throw BusError(.invalidParameters, "parameter \(needs.parameter) still has no usable value after \(maxRestarts) answers",
-                                   details: ["parameter": .string(needs.parameter)])
-                }
-                // Ask, then run perform() again from the start with the answer.
-                values[needs.parameter] = try await context.prompt(needs.prompt)
-            }
         }
     }
 }

@@ -32,4 +32,5 @@ extension Array: IntentValue where Element: IntentValue {
     }
 
     public var intentJSON: JSON { .array(map(\.intentJSON)) }
+    public var intentArgument: JSON { .array(map(\.intentArgument)) }
 }

@@ -64,6 +64,9 @@ public protocol IntentValue: Sendable {
     var intentJSON: JSON { get }
     /// The value as a disambiguation option: `{"id": …, "title": …}`.
     var intentOption: JSON { get }
+    /// The value as a client sends it in a request's parameters (an entity by its id):
+    /// what an opened intent and a donation carry.
+    var intentArgument: JSON { get }
 }
 
 extension IntentValue {
@@ -71,6 +74,7 @@ extension IntentValue {
     public static var isListValue: Bool { false }
     public static var absentValue: Self? { nil }
     public var intentOption: JSON { ["id": .string(intentJSON.displayText), "title": .string(intentJSON.displayText)] }
+    public var intentArgument: JSON { intentJSON }
 }
 
 /// The error a conversion throws for a wire value of the wrong type.
@@ -134,4 +138,5 @@ extension Optional: IntentValue where Wrapped: IntentValue {
     }
     public var intentJSON: JSON { self?.intentJSON ?? .null }
     public var intentOption: JSON { self?.intentOption ?? ["id": "", "title": ""] }
+    public var intentArgument: JSON { self?.intentArgument ?? .null }
 }

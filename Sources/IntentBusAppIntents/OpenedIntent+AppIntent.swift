@@ -3,33 +3,24 @@ import IntentBusCore
 import IntentBusPlugin
 
 extension OpenedIntent {
-    /// Opens the new-style intent `type` with `parameters`.
+    /// Opens `intent` with the parameter values it holds (entities by id), as
+    /// `.result(opensIntent: OpenProjectIntent(project: project))` does.
+    public init<I: AppIntent>(_ intent: I) {
+        self.init(I.persistentIdentifier, parameters: IntentReflection.currentValues(of: intent))
+    }
+
+    /// Opens the new-style intent `type` with `parameters` in wire form.
     public init<I: AppIntent>(_ type: I.Type, parameters: JSON = .object([:])) {
-        self.init(I.identifier, parameters: parameters)
-    }
-}
-
-extension IntentResult {
-    /// A result that opens another intent next: `.result(dialog: "Found it.", opensIntent:
-    /// OpenedIntent(OpenProjectIntent.self, parameters: ["project": "p1"]))`.
-    public static func result(dialog: String? = nil, value: JSON? = nil, opensIntent: OpenedIntent) -> IntentResult {
-        var result = IntentResult(dialog: dialog, value: value)
-        result.opensIntent = opensIntent
-        return result
-    }
-
-    /// A result shown as an interactive snippet (App Intents' `ShowsSnippetView`): the
-    /// client lists the rows and offers their actions.
-    public static func result(dialog: String? = nil, value: JSON? = nil, view: SnippetView) -> IntentResult {
-        var result = IntentResult(dialog: dialog, value: value)
-        result.view = view
-        return result
+        self.init(I.persistentIdentifier, parameters: parameters)
     }
 }
 
 /// A new-style intent that implements a predefined assistant schema (App Intents'
-/// `@AssistantIntent(schema: .system.search)`). Clients may call the schema by name;
-/// the host checks the intent's parameters against it at HELLO (docs/schemas.md).
+/// `@AssistantIntent(schema: .system.search)`, a macro: SwiftPM builds macros only with
+/// the swift-syntax package, which this project does not take, so the conformance is
+/// written out: `extension SearchProjectsIntent: AssistantSchemaIntent { static let
+/// schema = AssistantSchema.system.search }`). Clients may call the schema by name; the
+/// host checks the intent's parameters against it at HELLO (docs/schemas.md).
 public protocol AssistantSchemaIntent: AppIntent {
     static var schema: AssistantSchema { get }
 }

@@ -3,28 +3,32 @@ import IntentBusCore
 import IntentBusPlugin
 import IntentBusMetadata
 
-/// Declares a parameter of a new-style intent, App Intents style:
+/// `@Parameter`, as App Intents spells it.
+public typealias Parameter = IntentParameter
+
+/// Declares a parameter of a new-style intent (App Intents' `IntentParameter`):
 ///
 /// ```swift
-/// @Parameter(title: "Minutes", default: 25, inRange: 5...180) var minutes: Int
-/// @Parameter(title: "Project", requestValueDialog: "Which project?") var project: ProjectEntity
-/// @Parameter(title: "Note") var note: String?          // optional
+/// @Parameter(title: "Dauer", default: 25, controlStyle: .field, inclusiveRange: (5, 180)) var minutes: Int
+/// @Parameter(title: "Projekt", requestValueDialog: "Welches Projekt?") var project: ProjectEntity
+/// @Parameter(title: "Notiz") var note: String?          // optional
 /// ```
 ///
 /// The parameter's wire name is the property's name. `$minutes` is the parameter itself,
 /// for questions in the middle of `perform()`: `requestValue`, `requestConfirmation`,
-/// `requestDisambiguation` and `needsValueError`.
+/// `requestDisambiguation` and `needsValueError`. The host checks defaults and ranges at
+/// HELLO and every value against them before `perform()` runs.
 ///
 /// Threading: a parameter belongs to one intent instance, which the runtime binds and then
 /// performs in one task; `lock` guards the value anyway, so that a stray read from
 /// another task is safe.
 @propertyWrapper
-public final class Parameter<Value: IntentValue>: @unchecked Sendable {
-    // @unchecked: `value`, `name` and `context` are only touched under `lock`.
-    public let title: String
-    public let parameterDescription: String?
+public final class IntentParameter<Value: IntentValue>: @unchecked Sendable {
+    // @unchecked: `value`, `boundName` and `context` are only touched under `lock`.
+    public let title: LocalizedStringResource
+    public let parameterDescription: LocalizedStringResource?
     public let defaultValue: Value?
-    public let requestValueDialog: String?
+    public let requestValueDialog: IntentDialog?
     /// The inclusive range of a numeric parameter, as wire values.
     let range: (min: JSON, max: JSON)?
     private let lock = Lock()
@@ -34,8 +38,8 @@ public final class Parameter<Value: IntentValue>: @unchecked Sendable {
 
     /// A parameter with a title (required: the host rejects metadata without one), an
     /// optional description, default and dialog for asking its value.
-    public init(title: String, description: String? = nil, default defaultValue: Value? = nil,
-                requestValueDialog: String? = nil) {
+    public init(title: LocalizedStringResource, description: LocalizedStringResource? = nil, default defaultValue: Value? = nil,
+                requestValueDialog: IntentDialog? = nil) {
         self.title = title
         self.parameterDescription = description
         self.defaultValue = defaultValue
@@ -43,8 +47,8 @@ public final class Parameter<Value: IntentValue>: @unchecked Sendable {
         self.range = nil
     }
 
-    init(title: String, description: String?, default defaultValue: Value?, range: (JSON, JSON)?,
-         requestValueDialog: String?) {
+    init(title: LocalizedStringResource, description: LocalizedStringResource?, default defaultValue: Value?, range: (JSON, JSON)?,
+         requestValueDialog: IntentDialog?) {
         self.title = title
         self.parameterDescription = description
         self.defaultValue = defaultValue
@@ -61,47 +65,52 @@ public final class Parameter<Value: IntentValue>: @unchecked Sendable {
                 if let value { return value }
                 if let defaultValue { return defaultValue }
                 if let absent = Value.absentValue { return absent }
-                preconditionFailure("parameter \(boundName.isEmpty ? title : boundName) has no value; perform() runs only after binding")
+                preconditionFailure("parameter \(boundName.isEmpty ? title.sourceText : boundName) has no value; perform() runs only after binding")
             }
         }
         set { lock.withLock { value = newValue } }
     }
 
     /// The parameter itself, for mid-perform questions (`$minutes.requestValue()`).
-    public var projectedValue: Parameter<Value> { self }
+    public var projectedValue: IntentParameter<Value> { self }
 
     /// The wire name (the property name), once bound.
     public var name: String { lock.withLock { boundName } }
+
+    /// The value set or given (not the default), as a client would send it; nil when there is none.
+    package var currentArgument: JSON? {
+        lock.withLock { value.map(\.intentArgument) }
+    }
 
     // MARK: - Questions in the middle of perform()
 
     /// Asks the user for a value now (PROMPT kind `value`) and returns it. The parameter
     /// keeps its old value; assign the answer if it should change.
-    public func requestValue(_ dialog: String? = nil) async throws -> Value {
+    public func requestValue(_ dialog: IntentDialog? = nil) async throws -> Value {
         let (name, context) = try bound()
         let answer = try await context.prompt(valuePrompt(name: name, dialog: dialog))
         return try await Value.intentValue(from: answer, parameter: name, context: context)
     }
 
-    /// Asks the user to confirm `value` for this parameter (PROMPT kind `confirmation`).
-    public func requestConfirmation(for value: Value, _ dialog: String? = nil) async throws -> Bool {
+    /// Asks the user to confirm `itemToConfirm` for this parameter (PROMPT kind `confirmation`).
+    public func requestConfirmation(for itemToConfirm: Value, dialog: IntentDialog? = nil) async throws -> Bool {
         let (name, context) = try bound()
+        let text = dialog?.text ?? "Use \(itemToConfirm.intentJSON.displayText) for \(title.resolved())?"
         let answer = try await context.prompt(["kind": "confirmation", "parameter": .string(name),
-                                               "value": value.intentJSON,
-                                               "dialog": .string(dialog ?? "Use \(value.intentJSON.displayText) for \(title)?")])
+                                               "value": itemToConfirm.intentJSON, "dialog": .string(text)])
         return answer.boolValue ?? false
     }
 
     /// Asks the user to pick one of `options` (PROMPT kind `disambiguation`).
-    public func requestDisambiguation(among options: [Value], _ dialog: String? = nil) async throws -> Value {
+    public func requestDisambiguation(among options: [Value], dialog: IntentDialog? = nil) async throws -> Value {
         let (name, context) = try bound()
         return try await IntentQuestions.disambiguate(parameter: name, among: options,
-                                                      dialog: dialog ?? "Which \(title.lowercased())?", context: context)
+                                                      dialog: dialog?.text ?? "Which \(title.resolved().lowercased())?", context: context)
     }
 
     /// The error to throw from `perform()` when this parameter's value won't do: the
     /// runtime asks the user for a new value and runs `perform()` again from the start.
-    public func needsValueError(_ dialog: String? = nil) -> NeedsValueError {
+    public func needsValueError(_ dialog: IntentDialog? = nil) -> NeedsValueError {
         let name = lock.withLock { boundName }
         return NeedsValueError(parameter: name, prompt: valuePrompt(name: name, dialog: dialog).addingFields(["reason": "needs_value"]))
     }
@@ -109,17 +118,17 @@ public final class Parameter<Value: IntentValue>: @unchecked Sendable {
     private func bound() throws -> (String, PluginContext) {
         let (name, context) = lock.withLock { (boundName, self.context) }
         guard let context else {
-            throw BusError(.internalError, "parameter \(title) is not bound to a request; ask questions only inside perform()")
+            throw BusError(.internalError, "parameter \(title.sourceText) is not bound to a request; ask questions only inside perform()")
         }
         return (name, context)
     }
 
-    private func valuePrompt(name: String, dialog: String?) -> JSON {
+    private func valuePrompt(name: String, dialog: IntentDialog?) -> JSON {
         // The fields both handler styles share (type, type_title, multiple, range, options).
         var prompt = Value.intentValueType.promptFields
         prompt["kind"] = "value"
         prompt["parameter"] = .string(name)
-        prompt["dialog"] = .string(dialog ?? requestValueDialog ?? "What is the \(title.lowercased())?")
+        prompt["dialog"] = .string((dialog ?? requestValueDialog)?.text ?? "What is the \(title.resolved().lowercased())?")
         if Value.isListValue { prompt["multiple"] = true }
         if let range {
             prompt["minimum"] = range.min
@@ -127,16 +136,6 @@ public final class Parameter<Value: IntentValue>: @unchecked Sendable {
             prompt["range"] = .string("\(range.min.displayText)…\(range.max.displayText)")
         }
         return .object(prompt)
-    }
-}
-
-extension Parameter where Value: IntentNumber {
-    /// A numeric parameter with an inclusive range:
-    /// `@Parameter(title: "Minutes", default: 25, inRange: 5...180) var minutes: Int`.
-    public convenience init(title: String, description: String? = nil, default defaultValue: Value? = nil,
-                            inRange range: ClosedRange<Value>, requestValueDialog: String? = nil) {
-        self.init(title: title, description: description, default: defaultValue,
-                  range: (range.lowerBound.intentJSON, range.upperBound.intentJSON), requestValueDialog: requestValueDialog)
     }
 }
 
@@ -148,9 +147,11 @@ package protocol AnyIntentParameter: AnyObject {
     var valueType: IntentValueType { get }
     /// Sets the value from the request (or the default, or by asking) before perform.
     func bind(name: String, json: JSON?, context: PluginContext) async throws
+    /// The value set or given, as a client would send it.
+    var currentArgument: JSON? { get }
 }
 
-extension Parameter: AnyIntentParameter {
+extension IntentParameter: AnyIntentParameter {
     package var valueType: IntentValueType { Value.intentValueType }
 
     package func declaration(name: String) -> NewStyleParameter {
@@ -160,11 +161,11 @@ extension Parameter: AnyIntentParameter {
         case .enumeration(let e): enumName = e.name
         default: break
         }
-        return NewStyleParameter(name: name, title: title, type: Value.intentValueType.declaredType,
+        return NewStyleParameter(name: name, title: title.sourceText, type: Value.intentValueType.declaredType,
                                  entity: entity, enumName: enumName, optional: Value.isOptionalValue,
                                  defaultValue: defaultValue?.intentJSON, min: range?.min, max: range?.max,
-                                 requestValueDialog: requestValueDialog, description: parameterDescription,
-                                 multiple: Value.isListValue)
+                                 requestValueDialog: requestValueDialog?.full.sourceText,
+                                 description: parameterDescription?.sourceText, multiple: Value.isListValue)
     }
 
     package func bind(name: String, json: JSON?, context: PluginContext) async throws {

@@ -47,6 +47,12 @@ public struct SnippetView: Sendable, Equatable {
             self.intent = intent
         }
 
+        /// A button that runs `intent` with its parameter values (SwiftUI's
+        /// `Button(intent:)` in a snippet).
+        public init<I: AppIntent>(_ title: String, intent: I) {
+            self.init(title, opens: OpenedIntent(intent))
+        }
+
         var json: JSON {
             ["title": .string(title), "intent": .string(intent.intent), "parameters": intent.parameters]
         }

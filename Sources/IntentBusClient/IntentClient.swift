@@ -17,8 +17,9 @@ public struct RequestOptions: Sendable {
     public var clientIdentity: String?
     /// The shared client credential for restricted intents.
     public var credential: String?
-    /// The user's locale (`de_DE`): a legacy intent from an `.intentdefinition` speaks its
-    /// dialogs in that language when its `Intents.strings` has it.
+    /// The user's locale (`de-DE`, `de_DE`, `en`): a legacy intent from an `.intentdefinition`
+    /// speaks its dialogs in that language when its `Intents.strings` has it, and new-style
+    /// plugins answer in it when they have its strings (LocalizedStringResource, docs/appintents.md).
     public var locale: String?
 
     public init() {}

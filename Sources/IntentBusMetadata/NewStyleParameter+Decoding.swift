@@ -12,7 +12,7 @@ extension NewStyleParameter {
         }
         let at = "\(intent).\(name)"
         let title = p["title"]?.stringValue ?? ""
-        if title.isEmpty { problems.append("\(at): parameter has no title") }
+        if title.isEmpty { problems.append("\(at): parameter has no title (App Intents' rule: every @Parameter has a title)") }
         let typeName = p["type"]?.stringValue ?? ""
         guard let type = ValueType(rawValue: typeName) else {
             problems.append("\(at): unknown type \"\(typeName)\" (\(ValueType.names))"); return nil

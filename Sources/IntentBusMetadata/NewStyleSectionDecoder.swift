@@ -19,7 +19,7 @@ struct NewStyleSectionDecoder {
         }
         if entities[name] != nil { problems.append("two entity types named \(name)"); return }
         let display = e["type_display_name"]?.stringValue ?? ""
-        if display.isEmpty { problems.append("entity type \(name) has no type display name") }
+        if display.isEmpty { problems.append("entity type \(name) has no type display name (App Intents' rule: every AppEntity has a typeDisplayRepresentation)") }
         let query = e["query"] ?? .null
         if query.objectValue == nil {
             problems.append("entity type \(name) has no query: entities(for: ids) is required so that stored ids can be resolved")

@@ -107,14 +107,26 @@ public final class PluginRuntime: @unchecked Sendable {
 
     /// Connects, says HELLO and serves requests until the host disconnects. Exits the
     /// process: 0 on DISCONNECT, 2 when the host rejects the handshake or can't be reached.
+    ///
+    /// The socket loop runs on a thread of its own; the calling thread, the process's main
+    /// thread, runs the main dispatch queue and so the main actor: a handler that does
+    /// `await MainActor.run { … }` gets its turn there (docs/plugin-guide.md, "Where
+    /// handlers run"). Called from another thread, `run()` serves on that thread.
     public func run() -> Never {
         if describeMode {
             let out: JSON = ["plugin": .string(pluginId), "intents": .array(declaredIntents), "metadata": metadata]
             FileHandle.standardOutput.write(Data((out.canonicalString + "\n").utf8))
             exit(0)
         }
-        let code = serve()
-        exit(code)
+        guard Thread.isMainThread else { exit(serve()) }
+        let loop = Thread { [self] in exit(serve()) }
+        loop.name = "intentbus-loop"
+        loop.stackSize = 8 << 20  // the size the main thread had: handlers run deep on it
+        loop.start()
+        // Not dispatchMain(): on Linux it parks the main thread and drains the main queue
+        // on a pool thread. The main run loop drains it on this thread, as on Apple's
+        // platforms, so that main-actor code sees Thread.isMainThread.
+        while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
     }
 
     private func serve() -> Int32 {

@@ -19,7 +19,7 @@ enum SayCommand {
             .flag("match", "show what the phrase would run, without running it"),
             .repeated("answer", "name=value", "answer a prompt without asking (repeatable), as with send"),
             .value("client", "ID", "a stable client identity (remembered choices, donations)"),
-            .value("locale", "LOCALE", "the user's locale, e.g. de_DE: the language of an\n.intentdefinition's dialogs"),
+            .value("locale", "LOCALE", "the user's locale (de-DE, de_DE, en): the language of\nan .intentdefinition's or a string table's dialogs"),
             .value("timeout", "S", "seconds to wait for the plugin, 0.001…86400"),
             .flag("json", "print the whole reply as JSON"),
         ] + Credential.options + CommonOptions.host,

@@ -26,8 +26,8 @@ enum SendCommand {
                 answer a prompt without asking (repeatable); the name is the
                 parameter, or "confirm" / "plugin" for those prompts
                 """),
+            .value("locale", "LOCALE", "the user's locale (de-DE, de_DE, en): the language of\nan .intentdefinition's or a string table's dialogs"),
             .value("client", "ID", "a stable client identity for remembered choices"),
-            .value("locale", "LOCALE", "the user's locale, e.g. de_DE: the language of an\n.intentdefinition's dialogs"),
             .value("action", "N", "run the answer's N-th snippet action (listed as numbered actions)"),
             .flag("json", "print the whole reply as JSON"),
         ] + Credential.options + CommonOptions.host,

@@ -94,7 +94,7 @@ struct CLIBehaviourTests {
         defer { host.stop() }
         let r = runCommand(intentbus, ["send", "StartFocusSessionIntent", "--endpoint", host.frontend])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("25 minutes"), "\(r.stdout)")
+        #expect(r.stdout.contains("25 Minuten"), "\(r.stdout)")
         #expect(r.stderr.contains("(success from focusflow)"), "\(r.stderr)")
     }
 

@@ -12,7 +12,7 @@ struct CLIDescribeTests {
     func manifest(_ dir: TempDir, balanceDefinitions: Bool = true) -> String {
         let balance = TestManifest.Plugin.balance()
         return dir.write("plugins.yaml", TestManifest(balanceDefinitions ? balance : balance.definitions([]),
-                                                      .focusFlow().with { $0.intents = ["StartFocusSessionIntent"] },
+                                                      .focusFlow().with { $0.intents = ["StartFocusSessionIntent", "OpenProjectIntent"] },
                                                       .echo()).yaml)
     }
 
@@ -44,8 +44,9 @@ struct CLIDescribeTests {
         let new = runCommand(intentbus, ["describe", "StartFocusSessionIntent", "--config", config])
         #expect(new.status == 0, "\(new.stderr)")
         #expect(new.stdout.contains("StartFocusSessionIntent — focusflow (new-style)"))
-        #expect(new.stdout.contains("minutes: integer (required, default 25, range 5…180) — Minutes"), "\(new.stdout)")
-        #expect(new.stdout.contains("project: entity ProjectEntity (optional)"))
+        #expect(new.stdout.contains("minutes: integer (required, default 25, range 5…180) — Dauer"), "\(new.stdout)")
+        let open = runCommand(intentbus, ["describe", "OpenProjectIntent", "--config", config])
+        #expect(open.stdout.contains("project: entity ProjectEntity (required)"), "\(open.stdout)")
         let plain = runCommand(intentbus, ["describe", "EchoIntent", "--config", config])
         #expect(plain.stdout.contains("EchoIntent — echo (plain)"))
         #expect(plain.stdout.contains("takes any JSON object"))

@@ -19,14 +19,18 @@ struct FlowExamplesTests {
         let intentbus = Products.path("intentbus")
         let listed = runCommand(intentbus, ["send", "system.search", "criteria=web", "--endpoint", host.frontend])
         #expect(listed.status == 0)
-        #expect(listed.stdout.contains("Projects matching “web”"))
-        #expect(listed.stdout.contains("1) Open → OpenProjectIntent"))
-        #expect(listed.stdout.contains("2) Focus → StartFocusSessionIntent"))
-        let ran = runCommand(intentbus, ["send", "system.search", "criteria=web", "--action", "1", "--endpoint", host.frontend])
+        // Seed 003's snippet: a row per project with its "open" button.
+        #expect(listed.stdout.contains("Projekte"))
+        #expect(listed.stdout.contains("1) Öffnen → OpenProjectIntent"))
+        #expect(listed.stdout.contains("2) Öffnen → OpenProjectIntent"))
+        let ran = runCommand(intentbus, ["send", "system.search", "criteria=web", "--action", "2", "--endpoint", host.frontend])
         #expect(ran.status == 0)
-        #expect(ran.stdout.contains("Opened Website relaunch."))
-        let focus = runCommand(intentbus, ["send", "system.search", "criteria=garden", "--action", "2", "--endpoint", host.frontend])
-        #expect(focus.stdout.contains("Focus session started for 25 minutes on Garden shed."))
+        #expect(ran.stdout.contains("Website analytics geöffnet."), "\(ran.stdout)")
+        // An English client: the snippet and the opened intent's dialog from en.lproj.
+        let english = runCommand(intentbus, ["send", "system.search", "criteria=garden", "--action", "1", "--locale", "en",
+                                             "--endpoint", host.frontend])
+        #expect(english.stdout.contains("1) Open → OpenProjectIntent"), "\(english.stdout)")
+        #expect(english.stdout.contains("Opened Garden shed."), "\(english.stdout)")
         // describe finds the intent behind the schema.
         let described = runCommand(intentbus, ["describe", "system.search", "--config", host.manifestPath])
         #expect(described.stdout.contains("schema: system.search"))

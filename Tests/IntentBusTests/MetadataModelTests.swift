@@ -6,10 +6,10 @@ import Testing
 // Intents declared with the Swift SDK, for the round trip: every parameter type, a
 // range, defaults, an optional, a list, an entity, an enum, a migration and a schema.
 private struct ModelFruit: AppEntity {
-    static let typeDisplayName = "Fruit"
+    static let typeDisplayRepresentation: TypeDisplayRepresentation = "Fruit"
     static let defaultQuery = ModelFruitQuery()
     let id: String
-    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: id) }
+    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "\(id)") }
 }
 
 private struct ModelFruitQuery: EntityStringQuery {
@@ -20,17 +20,17 @@ private struct ModelFruitQuery: EntityStringQuery {
 
 private enum ModelMood: String, AppEnum {
     case calm, wild
-    static let typeDisplayName = "Mood"
-    static let caseDisplayRepresentations: [ModelMood: String] = [.calm: "Calm", .wild: "Wild"]
+    static let typeDisplayRepresentation: TypeDisplayRepresentation = "Mood"
+    static let caseDisplayRepresentations: [ModelMood: DisplayRepresentation] = [.calm: "Calm", .wild: "Wild"]
 }
 
 private struct ModelEverythingIntent: AppIntent {
-    static let title = "Everything"
+    static let title: LocalizedStringResource = "Everything"
     static let description = IntentDescription("Takes one of each.", categoryName: "Tests")
     static let authenticationPolicy = IntentAuthenticationPolicy.requiresLocalDeviceAuthentication
-    @Parameter(title: "Minutes", description: "Length.", default: 25, inRange: 5...180, requestValueDialog: "How long?")
+    @Parameter(title: "Minutes", description: "Length.", default: 25, inclusiveRange: (5, 180), requestValueDialog: "How long?")
     var minutes: Int
-    @Parameter(title: "Ratio", inRange: 0.5...2.5) var ratio: Double?
+    @Parameter(title: "Ratio", inclusiveRange: (0.5, 2.5)) var ratio: Double?
     @Parameter(title: "Loud", default: false) var loud: Bool
     @Parameter(title: "Note") var note: String?
     @Parameter(title: "Due") var due: Date
@@ -38,21 +38,21 @@ private struct ModelEverythingIntent: AppIntent {
     @Parameter(title: "Fruit") var fruit: ModelFruit
     @Parameter(title: "Basket") var basket: [ModelFruit]?
     @Parameter(title: "Mood", default: .calm) var mood: ModelMood
-    func perform() async throws -> IntentResult { .result() }
+    func perform() async throws -> some IntentResult { .result() }
 }
 
-private struct ModelMigratedIntent: MigratedAppIntent {
-    static let title = "Migrated"
-    static let migratedFrom = "ModelLegacyIntent"
+private struct ModelMigratedIntent: CustomIntentMigratedAppIntent {
+    static let title: LocalizedStringResource = "Migrated"
+    static let intentClassName = "ModelLegacyIntent"
     @Parameter(title: "Name") var name: String
-    func perform() async throws -> IntentResult { .result() }
+    func perform() async throws -> some IntentResult { .result() }
 }
 
 private struct ModelSearchIntent: AssistantSchemaIntent {
-    static let title = "Search"
+    static let title: LocalizedStringResource = "Search"
     static let schema = AssistantSchema.system.search
     @Parameter(title: "Criteria") var criteria: String
-    func perform() async throws -> IntentResult { .result() }
+    func perform() async throws -> some IntentResult { .result() }
 }
 
 /// Host checks for the model's own problems: an integer default must be an integer, and

@@ -6,7 +6,7 @@ import IntentBusTestSupport
 /// End-to-end: the FocusFlow and Cart example plugins.
 @Suite("New-style example plugins", .serialized)
 struct NewStyleExamplesTests {
-    @Test("FocusFlow: the default session length, the range, a long session confirmed, projects by text and search")
+    @Test("FocusFlow (seed 003 as written): the German dialog, the host's range 5…180, projects by text through entities(matching:), English from en.lproj")
     func focusFlow() throws {
         let data = TempDir()
         defer { data.remove() }
@@ -14,24 +14,18 @@ struct NewStyleExamplesTests {
         defer { host.stop() }
         let client = try host.client()
         let start = try client.send("StartFocusSessionIntent") { _ in nil }
-        #expect(start.body["dialog"] == "Focus session started for 25 minutes.")
-        let tooLong = busError { _ = try client.send("StartFocusSessionIntent", parameters: ["minutes": 200]) { _ in nil } }
+        #expect(start.body["dialog"] == "Fokus-Session für 25 Minuten gestartet.")
+        var english = RequestOptions()
+        english.locale = "en-GB"
+        let startEnglish = try client.send("StartFocusSessionIntent", parameters: ["minutes": 50], options: english) { _ in nil }
+        #expect(startEnglish.body["dialog"] == "Focus session started for 50 minutes.")
+        // inclusiveRange: (5, 180) is checked by the host: the plugin is not asked.
+        let tooLong = busError { _ = try client.send("StartFocusSessionIntent", parameters: ["minutes": 500]) { _ in nil } }
+        #expect(tooLong?.code == .invalidParameters)
         #expect(tooLong?.details["parameter"] == "minutes")
-        var asked: [Prompt] = []
-        let long = try client.send("StartFocusSessionIntent", parameters: ["minutes": 150, "project": "report"]) { event in
-            guard case .prompt(let p) = event else { return nil }
-            asked.append(p)
-            return ["value": true]
-        }
-        #expect(asked.map(\.kind) == ["confirmation"])
-        #expect(long.body["dialog"] == "Focus session started for 150 minutes on Quarterly report.")
+        #expect(tooLong?.message.contains("must be within 5…180, got 500") == true, "\(tooLong?.message ?? "")")
 
-        let search = try client.send("SearchProjectsIntent", parameters: ["term": "website"]) { _ in nil }
-        let titles = search.body["value"]?.arrayValue?.compactMap { $0["title"]?.stringValue }
-        #expect(titles == ["Website relaunch", "Website analytics"])
-        #expect(search.body["snippet"]?["projects"]?.arrayValue?.count == 2)
-
-        // "Website" matches two projects: the SDK asks which one.
+        // "Website" matches two projects through entities(matching:): the SDK asks which one.
         var options: [String] = []
         let open = try client.send("OpenProjectIntent", parameters: ["project": "website"]) { event in
             guard case .prompt(let p) = event else { return nil }
@@ -39,7 +33,39 @@ struct NewStyleExamplesTests {
             return ["value": p.options[1]["id"] ?? .null]
         }
         #expect(options == ["Website relaunch", "Website analytics"])
-        #expect(open.body["dialog"] == "Opened Website analytics.")
+        #expect(open.body["dialog"] == "Website analytics geöffnet.")
+        // The entity's id is its UUID, and its subtitle Apple's formatted due date.
+        let value = try #require(open.body["value"])
+        #expect(UUID(uuidString: value["id"]?.stringValue ?? "") != nil, "\(value)")
+        let byId = try client.send("OpenProjectIntent", parameters: ["project": ["id": value["id"] ?? .null]]) { _ in nil }
+        #expect(byId.body["dialog"] == "Website analytics geöffnet.")
+        let relaunch = try client.control("ib.entities", ["entity": "ProjectEntity", "query": "matching", "text": "relaunch"])
+        #expect(relaunch["results"]?.arrayValue?.first?["subtitle"]?.stringValue?.hasPrefix("Fällig ") == true, "\(relaunch)")
+    }
+
+    @Test("FocusFlow: EditProjectIntent asks to continue in the foreground and hops to the main actor; a no cancels")
+    func focusFlowMainActor() throws {
+        let data = TempDir()
+        defer { data.remove() }
+        let host = try TestHost(TestManifest(.focusFlow(data: data.path)), waitReady: ["focusflow"])
+        defer { host.stop() }
+        let client = try host.client()
+        var asked: [Prompt] = []
+        let started = Date()
+        // The plugin's timeout would end a hung MainActor.run; it returns at once instead.
+        let edited = try client.send("EditProjectIntent", parameters: ["project": "garden"]) { event in
+            guard case .prompt(let p) = event else { return nil }
+            asked.append(p)
+            return ["value": true]
+        }
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(asked.map(\.kind) == ["confirmation"])
+        #expect(asked.first?.dialog == "Continue in the app?")
+        #expect(edited.status == "success")
+        #expect(edited.body["continue_in_app"] == true)
+        let declined = busError { _ = try client.send("EditProjectIntent", parameters: ["project": "garden"]) { _ in ["value": false] } }
+        #expect(declined?.code == .cancelled, "\(String(describing: declined))")
+        #expect(try host.plugin("focusflow")?["state"] == "ready", "the plugin did not crash or hang")
     }
 
     @Test("FocusFlow: project ids are stable across plugin restarts (persisted on disk)")
@@ -51,7 +77,7 @@ struct NewStyleExamplesTests {
         do {
             let host = try TestHost(TestManifest(.focusFlow(data: data.path)), waitReady: ["focusflow"])
             defer { host.stop() }
-            let all = try host.client().control("ib.entities", ["entity": "ProjectEntity", "query": "all"])
+            let all = try host.client().control("ib.entities", ["entity": "ProjectEntity", "query": "suggested"])
             firstIds = all["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
             let created = try host.client().send("CreateProjectIntent", parameters: ["name": "Thesis"]) { _ in nil }
             createdId = created.body["value"]?["id"]?.stringValue
@@ -63,7 +89,7 @@ struct NewStyleExamplesTests {
         let again = try host.client().control("ib.entities", ["entity": "ProjectEntity", "query": "ids", "ids": .array((firstIds + [id]).map { .string($0) })])
         #expect(again["results"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == firstIds + [id])
         let open = try host.client().send("OpenProjectIntent", parameters: ["project": ["id": .string(id)]]) { _ in nil }
-        #expect(open.body["dialog"] == "Opened Thesis.")
+        #expect(open.body["dialog"] == "Thesis geöffnet.")
     }
 
     @Test("Cart: AddToCartIntent is a real legacy intent: resolve, confirm and handle, with response-code dialogs")

@@ -5,14 +5,14 @@ import Testing
 /// An intent with parameters between other stored properties, to check that the cached
 /// parameter table finds exactly what `Mirror` finds.
 private struct TableTestIntent: AppIntent {
-    static let title = "Table test"
+    static let title: LocalizedStringResource = "Table test"
     let before = 42
     @Parameter(title: "Text") var text: String
     var note = "not a parameter"
     @Parameter(title: "Count", default: 3) var count: Int
     @Parameter(title: "Flag") var flag: Bool?
 
-    func perform() async throws -> IntentResult { .result(dialog: "\(text)") }
+    func perform() async throws -> some IntentResult { .result(dialog: "\(text)") }
 }
 
 /// The benchmark-driven changes to the plugin SDK's hot path keep their behaviour

@@ -49,14 +49,14 @@ struct ShortcutEndToEndTests {
         let (open, asked) = try say(client, "Öffne Garden shed in FocusFlow")
         #expect(asked.isEmpty)
         #expect(open.plugin == "focusflow")
-        #expect(open.body["dialog"] == "Opened Garden shed.")
-        // "Website" matches two projects: the plugin's usual disambiguation prompt.
-        let (website, prompts) = try say(client, "open website in focus flow!") { p in ["value": p.options[0]["id"] ?? .null] }
+        #expect(open.body["dialog"] == "Garden shed geöffnet.")
+        // "Website" matches two projects (entities(matching:)): the plugin's disambiguation prompt.
+        let (website, prompts) = try say(client, "Öffne Website in Focus Flow!") { p in ["value": p.options[0]["id"] ?? .null] }
         #expect(prompts.map(\.kind) == ["disambiguation"])
-        #expect(website.body["dialog"] == "Opened Website relaunch.")
+        #expect(website.body["dialog"] == "Website relaunch geöffnet.")
         // The app name alone; the default length applies.
         let (start, _) = try say(client, "Starte FocusFlow")
-        #expect(start.body["dialog"] == "Focus session started for 25 minutes.")
+        #expect(start.body["dialog"] == "Fokus-Session für 25 Minuten gestartet.")
 
         // A legacy plugin's suggestedInvocationPhrase, in German, by the synonym FONIC;
         // the response code's German format string is rendered as for any request.
@@ -72,7 +72,7 @@ struct ShortcutEndToEndTests {
         let miss = busError { _ = try say(client, "opne the garden in focusflow") }
         #expect(miss?.code == .unknownIntent)
         let closest = miss?.details["closest"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        #expect(closest.first == "Open ${project} in FocusFlow", "closest: \(closest)")
+        #expect(closest.first == "Öffne ${project} in FocusFlow", "closest: \(closest)")
         #expect(busError { _ = try say(client, " ?! ") }?.code == .invalidParameters)
         #expect(busError { _ = try say(client, String(repeating: "la ", count: 40)) }?.code == .invalidParameters)
         #expect(busError { _ = try client.send("ib.say", parameters: ["text": 42]) { _ in nil } }?.code == .invalidParameters)

@@ -129,18 +129,24 @@ struct ShortcutUnitTests {
         #expect(PhraseMatcher("one x two x three x four y").match(template, names: [])?.captures["d"] == "four")
     }
 
-    @Test("the Swift SDK writes phrases with placeholders and donations into the REPLY header")
+    @Test("the Swift SDK writes phrases with placeholders: \\(.applicationName) and \\(\\.$parameter) key paths")
     func sdk() {
-        let phrase: AppShortcutPhrase = "Öffne \(parameter: "project") in \(.applicationName)"
+        let phrase: AppShortcutPhrase<PhraseTestIntent> = "Öffne \(\.$project) in \(.applicationName)"
         #expect(phrase.text == "Öffne ${project} in ${applicationName}")
-        let shortcut = AppShortcut(intentIdentifier: "OpenProjectIntent", phrases: [phrase], shortTitle: "Öffnen", systemImageName: "folder")
-        #expect(shortcut.phrases.map(\.text) == ["Öffne ${project} in ${applicationName}"])
-        var result = IntentResult.result(dialog: "ok")
-        result.donation = IntentDonation(identifier: "a", group: "g", suggestedInvocationPhrase: "Go")
-        result.deletedDonations = .group("old")
-        #expect(result.donation?.json == ["identifier": "a", "group": "g", "suggested_phrase": "Go", "eligible_for_prediction": true])
-        #expect(result.deletedDonations?.json == ["group": "old"])
+        let shortcut = AppShortcut(intent: PhraseTestIntent(), phrases: [phrase, "\(.applicationName) \(\.$mood)"],
+                                   shortTitle: "Öffnen", systemImageName: "folder")
+        #expect(shortcut.intent == "PhraseTestIntent")
+        #expect(shortcut.phrases == ["Öffne ${project} in ${applicationName}", "${applicationName} ${mood}"])
+        #expect(DonationDeletion.group("old").json == ["group": "old"])
     }
+}
+
+/// An intent whose parameters the phrase test names by key path.
+private struct PhraseTestIntent: AppIntent {
+    static let title: LocalizedStringResource = "Phrase test"
+    @Parameter(title: "Mood") var mood: String
+    @Parameter(title: "Project") var project: String
+    func perform() async throws -> some IntentResult { .result() }
 }
 
 @Suite("Donation scan of a plain REPLY header")

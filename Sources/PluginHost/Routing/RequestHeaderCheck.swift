@@ -9,6 +9,8 @@ enum RequestHeaderCheck {
     static let maximumTimeoutMs: Int64 = 86_400_000
     /// Longest `plugin` and `client` values, in bytes (as for ids and intent names).
     static let maximumNameLength = WireProtocol.maxNameLength
+    /// Longest `locale` (a BCP 47 tag such as `de-DE`), in bytes.
+    static let maximumLocaleLength = 35
     /// Longest `credential`, in bytes.
     static let maximumCredentialLength = 1_024
 
@@ -21,7 +23,8 @@ enum RequestHeaderCheck {
             }
         }
         for (field, limit) in [("plugin", maximumNameLength), ("client", maximumNameLength),
-                               ("credential", maximumCredentialLength), ("choice", 16), ("locale", 64)] {
+                               ("credential", maximumCredentialLength), ("choice", 16),
+                               ("locale", maximumLocaleLength)] {
             guard let value = fields[field] else { continue }
             guard case .string(let text) = value else {
                 return "header field \"\(field)\" must be a string, got \(value.canonicalString.prefix(40))"

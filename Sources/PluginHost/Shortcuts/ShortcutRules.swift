@@ -41,7 +41,7 @@ enum ShortcutRules {
             return out
         }
         if shortcuts.count > maximumShortcuts {
-            out.errors.append("\(shortcuts.count) app shortcuts declared; at most \(maximumShortcuts) are allowed per plugin")
+            out.errors.append("\(shortcuts.count) app shortcuts declared; at most \(maximumShortcuts) are allowed per plugin (App Intents' rule: an AppShortcutsProvider declares at most 10 app shortcuts)")
         }
         var seen: [String: String] = [:]
         for (i, s) in shortcuts.enumerated() {
@@ -83,7 +83,7 @@ enum ShortcutRules {
                 }
                 if Set(template.slots).count != template.slots.count { problems.append("a parameter appears twice") }
                 if !template.mentionsApplicationName && template.slots.isEmpty {
-                    problems.append("contains neither ${applicationName} nor a parameter, so it would not be registered")
+                    problems.append("contains neither ${applicationName} nor a parameter, so it would not be registered (App Intents' rule: every phrase contains \\(.applicationName) or a parameter)")
                 }
                 if template.hasAdjacentSlots { problems.append("two slots need words between them") }
                 problems += brandProblems(template, context: context)

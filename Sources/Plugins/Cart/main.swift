@@ -43,8 +43,8 @@ actor CartStore {
 /// The currency a cart total is shown in.
 enum CartCurrency: String, AppEnum {
     case eur, usd
-    static let typeDisplayName = "Currency"
-    static let caseDisplayRepresentations: [CartCurrency: String] = [.eur: "Euro", .usd: "US dollar"]
+    static let typeDisplayRepresentation: TypeDisplayRepresentation = "Currency"
+    static let caseDisplayRepresentations: [CartCurrency: DisplayRepresentation] = [.eur: "Euro", .usd: "US dollar"]
 
     /// The total as the cart's dialogs read, in their locale (definitions/cart.yaml:
     /// `en_US`): `€29.30`, `$31.64`, as the host renders a CurrencyAmount for en_US.
@@ -68,36 +68,38 @@ enum CartCurrency: String, AppEnum {
 /// `customer` (String) and `includeSaved` (Boolean); `customer` maps by name and type,
 /// `includeSaved` has no counterpart (saved items move to their own intent in the new
 /// design), so the host reports it in the reply's `unmapped_parameters`.
-struct ShowCartAppIntent: MigratedAppIntent {
-    static let title = "Show my cart"
+struct ShowCartAppIntent: CustomIntentMigratedAppIntent {
+    static let title: LocalizedStringResource = "Show my cart"
     static let description = IntentDescription("Shows what is in the cart.", categoryName: "Shopping")
-    static let migratedFrom = "ShowCartIntent"
+    static let intentClassName = "ShowCartIntent"
 
     @Parameter(title: "Customer", requestValueDialog: "Whose cart?") var customer: String
     @Parameter(title: "Currency", default: .eur) var currency: CartCurrency
 
-    func perform() async throws -> IntentResult {
+    func perform() async throws -> some IntentResult & ProvidesDialog {
         let lines = await CartStore.shared.lines(customer)
         let total = lines.reduce(0) { $0 + $1.cents * $1.quantity }
         let count = lines.reduce(0) { $0 + $1.quantity }
         let items: [JSON] = lines.map { ["item": .string($0.item), "quantity": $0.quantity.intentJSON] }
-        var result = IntentResult.result(dialog: count == 0 ? "\(customer)'s cart is empty."
-                                             : "\(count) items in \(customer)'s cart, \(currency.format(total)) in total.",
-                                         snippet: ["items": .array(items), "total": .string(currency.format(total))])
         // Seed 004's activity: a persistent identifier, a title and the suggested phrase
-        // "Show My Cart", eligible for prediction (docs/shortcuts.md).
-        result.donation = IntentDonation(identifier: "show-cart-\(customer.lowercased())", group: "cart-\(customer.lowercased())",
-                                         title: "Show my cart", suggestedInvocationPhrase: "Show My Cart",
-                                         parameters: ["customer": .string(customer)])
-        return result
+        // "Show My Cart", eligible for prediction (docs/shortcuts.md). Donated with the
+        // customer only: the currency is how it is shown, not what is asked for.
+        let donated = ShowCartAppIntent()
+        donated.customer = customer
+        try await IntentDonationManager.shared.donate(intent: donated, group: "cart-\(customer.lowercased())",
+                                                      title: "Show my cart", suggestedInvocationPhrase: "Show My Cart",
+                                                      identifier: "show-cart-\(customer.lowercased())")
+        let dialog: IntentDialog = count == 0 ? "\(customer)'s cart is empty."
+            : "\(count) items in \(customer)'s cart, \(currency.format(total)) in total."
+        return .result(dialog: dialog, snippet: ["items": .array(items), "total": .string(currency.format(total))])
     }
 }
 
 /// The cart's app shortcut: the currency slot takes a case's display name ("US dollar").
 struct CartShortcuts: AppShortcutsProvider {
     static var appShortcuts: [AppShortcut] {
-        [AppShortcut(intent: ShowCartAppIntent.self,
-                     phrases: ["Show my cart in \(parameter: "currency")", "Zeig meinen Warenkorb in \(parameter: "currency")"],
+        [AppShortcut(intent: ShowCartAppIntent(),
+                     phrases: ["Show my cart in \(\.$currency)", "Zeig meinen Warenkorb in \(\.$currency)"],
                      shortTitle: "Show my cart", systemImageName: "cart")]
     }
 }

@@ -25,8 +25,8 @@ let outbox = ChatOutbox()
 /// "Send a message to Alex" through Chat. Its identifier on the bus is the standard
 /// intent's name, so that it competes with the legacy messenger for the same requests.
 struct SendChatMessageIntent: AppIntent {
-    static let identifier = "INSendMessageIntent"
-    static let title = "Send a chat message"
+    static let persistentIdentifier = "INSendMessageIntent"
+    static let title: LocalizedStringResource = "Send a chat message"
     static let description = IntentDescription("Sends a text message through Chat.", categoryName: "Messaging")
 
     /// Longer messages are confirmed before they are sent.
@@ -38,7 +38,7 @@ struct SendChatMessageIntent: AppIntent {
     @Parameter(title: "Recipient (deprecated)") var recipient: String?
     @Parameter(title: "Content", requestValueDialog: "What do you want to say?") var content: String
 
-    func perform() async throws -> IntentResult {
+    func perform() async throws -> some IntentResult & ReturnsValue<String?> & ProvidesDialog {
         // The host only guarantees strings; blank text is asked for again, and
         // perform() starts over with the answer.
         let names = (recipients ?? recipient.map { [$0] } ?? [])
@@ -51,14 +51,15 @@ struct SendChatMessageIntent: AppIntent {
             throw $content.needsValueError("What do you want to say?")
         }
         if content.count > Self.confirmationLength {
-            let send = try await requestConfirmation(
-                "That message is \(content.count) characters long, more than \(Self.confirmationLength). Send it to \(recipient) anyway?")
-            guard send else {
-                return .result(dialog: "Chat: nothing sent.", snippet: ["sent": false, "recipient": .string(recipient)])
+            do {
+                try await requestConfirmation(dialog:
+                    "That message is \(content.count) characters long, more than \(Self.confirmationLength). Send it to \(recipient) anyway?")
+            } catch is UserCancelledError {
+                return .result(value: String?.none, dialog: "Chat: nothing sent.", snippet: ["sent": false, "recipient": .string(recipient)])
             }
         }
         let id = outbox.nextId()
-        return .result(value: id, dialog: "Chat: sent “\(content)” to \(recipient).",
+        return .result(value: Optional(id), dialog: "Chat: sent “\(content)” to \(recipient).",
                        snippet: ["sent": true, "recipient": .string(recipient), "characters": content.count.intentJSON])
     }
 }

@@ -1,16 +1,17 @@
-import Foundation
-import IntentBus
+import AppIntents
 
 /// A project as FocusFlow stores it.
 struct Project: Codable, Sendable {
-    let id: String
+    let id: UUID
     var name: String
-    var due: String?
+    var due: Date?
+
+    var entity: ProjectEntity { ProjectEntity(id: id, name: name, dueDate: due) }
 }
 
 /// The projects, persisted as JSON in the plugin's data directory so that their ids stay
 /// the same across restarts: clients keep entity ids (saved shortcuts), and an id that
-/// changes breaks them.
+/// changes breaks them (seed 003, "AppEntity-Identifier müssen stabil sein").
 ///
 /// The directory is `FOCUSFLOW_DATA` (set it in the manifest's `env`), else
 /// `$XDG_STATE_HOME/intentbus-focusflow` or `~/.local/state/intentbus-focusflow`.
@@ -36,13 +37,15 @@ actor ProjectStore {
         guard !loaded else { return }
         loaded = true
         if let data = FileManager.default.contents(atPath: file) {
-            projects = try JSONDecoder().decode([Project].self, from: data)
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            projects = try decoder.decode([Project].self, from: data)
             return
         }
         // First run: a few projects, with ids generated once and kept from now on.
         projects = [("Website relaunch", "2026-12-15"), ("Quarterly report", "2026-12-31"),
                     ("Garden shed", nil), ("Website analytics", nil)].map {
-            Project(id: UUID().uuidString.lowercased(), name: $0.0, due: $0.1)
+            Project(id: UUID(), name: $0.0, due: $0.1.flatMap { IntentDateText.parse($0)?.date })
         }
         try save()
     }
@@ -52,6 +55,7 @@ actor ProjectStore {
                                                 withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
         // Write then rename, so that a crash never leaves half a file.
         let tmp = file + ".tmp"
         try encoder.encode(projects).write(to: URL(fileURLWithPath: tmp))
@@ -60,29 +64,36 @@ actor ProjectStore {
         }
     }
 
-    func all() throws -> [Project] {
+    func all() throws -> [ProjectEntity] {
         try load()
-        return projects
+        return projects.map(\.entity)
     }
 
-    func projects(withIds ids: [String]) throws -> [Project] {
+    func projects(withIDs ids: [UUID]) throws -> [ProjectEntity] {
         try load()
-        return projects.filter { ids.contains($0.id) }
+        return projects.filter { ids.contains($0.id) }.map(\.entity)
     }
 
-    func search(_ text: String) throws -> [Project] {
+    /// The first `limit` projects (FocusFlow keeps no history: they are in the order created).
+    func recentProjects(limit: Int) throws -> [ProjectEntity] {
+        try load()
+        return projects.prefix(max(0, limit)).map(\.entity)
+    }
+
+    /// Projects whose name contains `text`, in any case.
+    func search(text: String) throws -> [ProjectEntity] {
         try load()
         let needle = text.lowercased().trimmingCharacters(in: .whitespaces)
         guard !needle.isEmpty else { return [] }
-        return projects.filter { $0.name.lowercased().contains(needle) }
+        return projects.filter { $0.name.lowercased().contains(needle) }.map(\.entity)
     }
 
-    func create(name: String, due: String? = nil) throws -> Project {
+    func create(name: String, due: Date? = nil) throws -> ProjectEntity {
         try load()
-        if let existing = projects.first(where: { $0.name.lowercased() == name.lowercased() }) { return existing }
-        let project = Project(id: UUID().uuidString.lowercased(), name: name, due: due)
+        if let existing = projects.first(where: { $0.name.lowercased() == name.lowercased() }) { return existing.entity }
+        let project = Project(id: UUID(), name: name, due: due)
         projects.append(project)
         try save()
-        return project
+        return project.entity
     }
 }

@@ -1,18 +1,14 @@
-import Foundation
-import IntentBus
+import AppIntents
 
-// FocusFlow, after seed 003 (App Intents): focus sessions and projects, all new style.
-// Projects are entities with stable ids, persisted in FOCUSFLOW_DATA (see ProjectStore).
-do {
-    let plugin = try IntentPlugin()
-    plugin.register(StartFocusSessionIntent.self)
-    plugin.register(OpenProjectIntent.self)
-    plugin.register(SearchProjectsIntent.self)
-    plugin.register(CreateProjectIntent.self)
-    plugin.register(ProjectSearchIntent.self)
-    plugin.register(shortcuts: FocusFlowShortcuts.self)
-    plugin.run()
-} catch {
-    print("plugin-focusflow: \(error)")
-    exit(2)
-}
+// FocusFlow: seed 003's App Intents code as the seed writes it (StartFocusSessionIntent,
+// ProjectEntity and ProjectQuery, FocusFlowShortcuts, SearchProjectsIntent,
+// EditProjectIntent), OpenProjectIntent and CreateProjectIntent beside it, and the app's
+// model (FocusSessionManager, ProjectStore, ProjectRouter). The one call below is what
+// Apple's metadata extractor finds at build time: the intents, entities and shortcuts.
+// English clients (REQUEST header locale "en") get the texts of Localizations/en.lproj.
+IntentPlugin.serve(
+    intents: [StartFocusSessionIntent.self, OpenProjectIntent.self, SearchProjectsIntent.self,
+              EditProjectIntent.self, CreateProjectIntent.self],
+    entities: [ProjectEntity.self],
+    shortcuts: FocusFlowShortcuts.self,
+    localizations: Bundle.module.url(forResource: "Localizations", withExtension: nil))

@@ -73,7 +73,8 @@ extension TestManifest.Plugin {
     /// FocusFlow (new-style), keeping its projects in `data` when given.
     package static func focusFlow(data: String? = nil) -> Self {
         Self(id: "focusflow", exec: Products.path("plugin-focusflow"),
-             intents: ["StartFocusSessionIntent", "OpenProjectIntent", "SearchProjectsIntent", "CreateProjectIntent"],
+             intents: ["StartFocusSessionIntent", "OpenProjectIntent", "SearchProjectsIntent", "CreateProjectIntent",
+                       "EditProjectIntent"],
              env: data.map { ["FOCUSFLOW_DATA": $0] } ?? [:])
     }
 

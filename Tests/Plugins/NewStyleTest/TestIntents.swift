@@ -5,15 +5,15 @@ import IntentBus
 
 /// Defaults and ranges: every parameter has a default or is optional.
 struct DefaultsIntent: AppIntent {
-    static let title = "Defaults"
+    static let title: LocalizedStringResource = "Defaults"
     static let description = IntentDescription("Echoes its parameters.", categoryName: "Tests")
 
-    @Parameter(title: "Minutes", default: 25, inRange: 5...180) var minutes: Int
-    @Parameter(title: "Ratio", default: 0.5, inRange: 0...1) var ratio: Double
+    @Parameter(title: "Minutes", default: 25, inclusiveRange: (5, 180)) var minutes: Int
+    @Parameter(title: "Ratio", default: 0.5, inclusiveRange: (0, 1)) var ratio: Double
     @Parameter(title: "Label") var label: String?
     @Parameter(title: "Loud", default: false) var loud: Bool
 
-    func perform() async throws -> IntentResult {
+    func perform() async throws -> some IntentResult {
         .result(dialog: "\(minutes) minutes", snippet: ["minutes": minutes.intentJSON, "ratio": ratio.intentJSON,
                                                         "label": label.intentJSON, "loud": loud.intentJSON])
     }
@@ -21,12 +21,12 @@ struct DefaultsIntent: AppIntent {
 
 /// A required parameter without a default: the host asks for it before perform().
 struct RequiredIntent: AppIntent {
-    static let title = "Required"
+    static let title: LocalizedStringResource = "Required"
 
     @Parameter(title: "Name", requestValueDialog: "Who is it for?") var name: String
-    @Parameter(title: "Count", default: 1, inRange: 1...10) var count: Int
+    @Parameter(title: "Count", default: 1, inclusiveRange: (1, 10)) var count: Int
 
-    func perform() async throws -> IntentResult {
+    func perform() async throws -> some IntentResult {
         .result(dialog: "For \(name), \(count) times", snippet: ["name": .string(name), "count": count.intentJSON])
     }
 }
@@ -34,8 +34,8 @@ struct RequiredIntent: AppIntent {
 /// Which mid-perform question QuestionsIntent asks.
 enum QuestionKind: String, AppEnum {
     case value, confirmParameter = "confirm_parameter", confirmIntent = "confirm_intent", disambiguation, needsValue = "needs_value"
-    static let typeDisplayName = "Question"
-    static let caseDisplayRepresentations: [QuestionKind: String] = [
+    static let typeDisplayRepresentation: TypeDisplayRepresentation = "Question"
+    static let caseDisplayRepresentations: [QuestionKind: DisplayRepresentation] = [
         .value: "Ask a value", .confirmParameter: "Confirm a parameter", .confirmIntent: "Confirm the intent",
         .disambiguation: "Pick one", .needsValue: "Needs a value",
     ]
@@ -53,27 +53,29 @@ actor Attempts {
 
 /// Asks one question of each kind in the middle of perform().
 struct QuestionsIntent: AppIntent {
-    static let title = "Questions"
+    static let title: LocalizedStringResource = "Questions"
 
     @Parameter(title: "Question") var ask: QuestionKind
-    @Parameter(title: "Minutes", default: 30, inRange: 5...180) var minutes: Int
+    @Parameter(title: "Minutes", default: 30, inclusiveRange: (5, 180)) var minutes: Int
     @Parameter(title: "Code") var code: Int?
     @Parameter(title: "Token", default: "t") var token: String
 
-    func perform() async throws -> IntentResult {
+    func perform() async throws -> some IntentResult {
         let attempt = await Attempts.shared.next(token)
         switch ask {
         case .value:
             let m = try await $minutes.requestValue("How many minutes instead?")
             return .result(snippet: ["minutes": m.intentJSON])
         case .confirmParameter:
-            let ok = try await $minutes.requestConfirmation(for: minutes, "Really \(minutes) minutes?")
+            let ok = try await $minutes.requestConfirmation(for: minutes, dialog: "Really \(minutes) minutes?")
             return .result(snippet: ["confirmed": .bool(ok)])
         case .confirmIntent:
-            let ok = try await requestConfirmation("Run the questions intent?")
+            // Apple's intent confirmation throws when declined.
+            var ok = true
+            do { try await requestConfirmation(dialog: "Run the questions intent?") } catch is UserCancelledError { ok = false }
             return .result(snippet: ["confirmed": .bool(ok)])
         case .disambiguation:
-            let pick = try await $minutes.requestDisambiguation(among: [15, 30, 45], "Which length?")
+            let pick = try await $minutes.requestDisambiguation(among: [15, 30, 45], dialog: "Which length?")
             return .result(snippet: ["minutes": pick.intentJSON])
         case .needsValue:
             guard let code, code >= 100 else { throw $code.needsValueError("Give a code of at least 100.") }
@@ -84,13 +86,13 @@ struct QuestionsIntent: AppIntent {
 
 /// A fruit, for the entity tests.
 struct TestItem: AppEntity {
-    static let typeDisplayName = "Item"
+    static let typeDisplayRepresentation: TypeDisplayRepresentation = "Item"
     static let defaultQuery = TestItemQuery()
     static let all = [TestItem(id: "apple-1", name: "Apple"), TestItem(id: "apricot-2", name: "Apricot"),
                       TestItem(id: "banana-3", name: "Banana")]
     let id: String
     let name: String
-    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: name, subtitle: "fruit") }
+    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "\(name)", subtitle: "fruit") }
 }
 
 /// Looks items up by id and by text; offers two suggestions; can't list them all.
@@ -106,31 +108,31 @@ struct TestItemQuery: EntityStringQuery {
 
 /// Takes an entity, given by id or by text.
 struct PickItemIntent: AppIntent {
-    static let title = "Pick item"
+    static let title: LocalizedStringResource = "Pick item"
     @Parameter(title: "Item", requestValueDialog: "Which item?") var item: TestItem
 
-    func perform() async throws -> IntentResult {
+    func perform() async throws -> some IntentResult {
         .result(value: item, dialog: "You picked \(item.name).")
     }
 }
 
 /// Needs an authenticated client.
 struct SecretIntent: AppIntent {
-    static let title = "Secret"
+    static let title: LocalizedStringResource = "Secret"
     static let authenticationPolicy = IntentAuthenticationPolicy.requiresAuthentication
-    func perform() async throws -> IntentResult { .result(dialog: "the secret is 42") }
+    func perform() async throws -> some IntentResult { .result(dialog: "the secret is 42") }
 }
 
 /// Replaces the plain LegacyGreetIntent; `shout` of the legacy version has no counterpart.
-struct GreetAppIntent: MigratedAppIntent {
-    static let title = "Greet"
-    static let migratedFrom = "LegacyGreetIntent"
+struct GreetAppIntent: CustomIntentMigratedAppIntent {
+    static let title: LocalizedStringResource = "Greet"
+    static let intentClassName = "LegacyGreetIntent"
 
     @Parameter(title: "Name") var name: String
-    @Parameter(title: "Times", default: 1, inRange: 1...5) var times: Int
+    @Parameter(title: "Times", default: 1, inclusiveRange: (1, 5)) var times: Int
 
-    func perform() async throws -> IntentResult {
-        .result(dialog: Array(repeating: "Hello \(name)!", count: times).joined(separator: " "),
+    func perform() async throws -> some IntentResult {
+        .result(dialog: "\(Array(repeating: "Hello \(name)!", count: times).joined(separator: " "))",
                 snippet: ["style": "new", "name": .string(name), "times": times.intentJSON])
     }
 }
@@ -139,30 +141,30 @@ struct GreetAppIntent: MigratedAppIntent {
 
 /// A default outside its range, and a parameter without a title.
 struct BrokenRangeIntent: AppIntent {
-    static let title = "Broken range"
-    @Parameter(title: "Minutes", default: 500, inRange: 5...180) var minutes: Int
+    static let title: LocalizedStringResource = "Broken range"
+    @Parameter(title: "Minutes", default: 500, inclusiveRange: (5, 180)) var minutes: Int
     @Parameter(title: "") var untitled: String?
-    func perform() async throws -> IntentResult { .result() }
+    func perform() async throws -> some IntentResult { .result() }
 }
 
 /// Two intent types claiming one identifier.
 struct DuplicateOneIntent: AppIntent {
-    static let title = "Duplicate one"
-    static let identifier = "DuplicateIntent"
-    func perform() async throws -> IntentResult { .result() }
+    static let title: LocalizedStringResource = "Duplicate one"
+    static let persistentIdentifier = "DuplicateIntent"
+    func perform() async throws -> some IntentResult { .result() }
 }
 
 struct DuplicateTwoIntent: AppIntent {
-    static let title = "Duplicate two"
-    static let identifier = "DuplicateIntent"
-    func perform() async throws -> IntentResult { .result() }
+    static let title: LocalizedStringResource = "Duplicate two"
+    static let persistentIdentifier = "DuplicateIntent"
+    func perform() async throws -> some IntentResult { .result() }
 }
 
 /// Date and URL parameters: a required date, a date and a URL with defaults, an
 /// optional URL. The snippet shows what the SDK decoded (seconds since 1970, absolute
 /// URL), so a test sees the Foundation values, not the wire text.
 struct ScheduleIntent: AppIntent {
-    static let title = "Schedule"
+    static let title: LocalizedStringResource = "Schedule"
     static let description = IntentDescription("Schedules by date and link.")
 
     @Parameter(title: "Due", requestValueDialog: "When is it due?") var due: Date
@@ -170,7 +172,7 @@ struct ScheduleIntent: AppIntent {
     @Parameter(title: "Link") var link: URL?
     @Parameter(title: "Home", default: URL(string: "https://example.com/home")) var home: URL
 
-    func perform() async throws -> IntentResult {
+    func perform() async throws -> some IntentResult {
         .result(dialog: "Due \(IntentDateText.format(due))",
                 snippet: ["due": due.intentJSON, "due_seconds": .double(due.timeIntervalSince1970),
                           "start_seconds": .double(start.timeIntervalSince1970),

@@ -10,6 +10,8 @@ import IntentBus
 // NEWSTYLE_BROKEN=1 adds intents with invalid metadata (default outside its range, a
 // parameter without a title, a duplicate identifier); NEWSTYLE_BROKEN=noquery drops an
 // entity type's query from the metadata.
+// NEWSTYLE_RULE=untitled|entity|phrase|eleven adds a declaration that breaks that one of
+// Apple's metadata rules (RuleIntents.swift).
 // NEWSTYLE_SHORTCUTS=<JSON array of {intent, phrases, short_title}> declares those app
 // shortcuts as given, valid or not (the shortcut tests).
 let env = ProcessInfo.processInfo.environment
@@ -41,10 +43,18 @@ do {
     if let text = env["NEWSTYLE_SHORTCUTS"], let list = (try? JSON.parse(text))?.arrayValue {
         plugin.register(shortcuts: list.map { s in
             AppShortcut(intentIdentifier: s["intent"]?.stringValue ?? "",
-                        phrases: (s["phrases"]?.arrayValue ?? []).map { AppShortcutPhrase(stringLiteral: $0.stringValue ?? "") },
+                        phrases: (s["phrases"]?.arrayValue ?? []).map { $0.stringValue ?? "" },
                         shortTitle: s["short_title"]?.stringValue ?? "")
         })
     }
+    if env["NEWSTYLE_APPINTENTS"] == "1" {
+        AppDependencyManager.shared.add(dependency: VisitCounter())
+        plugin.register(GreetingIntent.self)
+        plugin.register(CountVisitIntent.self)
+        plugin.register(ReadBookIntent.self)
+        plugin.register(DonatingIntent.self)
+    }
+    if let rule = env["NEWSTYLE_RULE"] { declareBrokenRule(rule, on: plugin) }
     switch env["NEWSTYLE_BROKEN"] {
     case "1":
         plugin.register(BrokenRangeIntent.self)

@@ -1,0 +1,101 @@
+import Foundation
+import IntentBusCore
+import IntentBusPlugin
+import IntentBusMetadata
+
+/// Reads an intent type's declaration through its property wrappers.
+package enum IntentReflection {
+    struct Declaration {
+        let intent: NewStyleIntent
+        let entities: [EntityDescriptor]
+        let enums: [EnumDescriptor]
+    }
+
+    /// The `@Parameter`s of an intent instance, by wire name, in declaration order.
+    package static func parameters(of intent: some AppIntent) -> [(String, any AnyIntentParameter)] {
+        Mirror(reflecting: intent).children.compactMap { child in
+            guard let label = child.label, let p = child.value as? any AnyIntentParameter else { return nil }
+            return (label.hasPrefix("_") ? String(label.dropFirst()) : label, p)
+        }
+    }
+
+    /// The parameters `intent` holds values for, as a client would send them.
+    static func currentValues<I: AppIntent>(of intent: I) -> JSON {
+        var out: [String: JSON] = [:]
+        for (name, parameter) in parameters(of: intent) {
+            if let value = parameter.currentArgument { out[name] = value }
+        }
+        return .object(out)
+    }
+
+    /// The wire name of the parameter `keyPath` reaches (`\.$project` → `project`):
+    /// the property whose wrapper is that object in a fresh instance.
+    static func parameterName<I: AppIntent, V>(_ keyPath: KeyPath<I, IntentParameter<V>>) -> String? {
+        let intent = I()
+        let target = intent[keyPath: keyPath]
+        return parameters(of: intent).first { $0.1 === target }?.0
+    }
+
+    static func describe<I: AppIntent>(_ type: I.Type) -> Declaration {
+        let params = parameters(of: I())
+        var entities: [EntityDescriptor] = [], enums: [EnumDescriptor] = []
+        for (_, p) in params {
+            switch p.valueType {
+            case .entity(let e): entities.append(e)
+            case .enumeration(let e): enums.append(e)
+            default: break
+            }
+        }
+        let intent = NewStyleIntent(identifier: I.persistentIdentifier, title: I.title.sourceText,
+                                    description: I.description.text.sourceText,
+                                    category: I.description.categoryName?.sourceText, authentication: I.authenticationPolicy,
+                                    parameters: params.map { $0.1.declaration(name: $0.0) })
+        return Declaration(intent: intent, entities: entities, enums: enums)
+    }
+}
+
+/// Runs one request: bind the parameters, perform, and restart after a needs-value error.
+enum IntentRunner {
+    /// How often one request may restart `perform()` after needs-value errors.
+    static let maxRestarts = 10
+
+    static func perform<I: AppIntent>(_ type: I.Type, request: PluginRequest, context: PluginContext) async throws -> PluginReply {
+        var values = request.parameters.objectValue ?? [:]
+        var restarts = 0
+        while true {
+            let intent = I()
+            let params = IntentParameterTable.of(I.self)?.parameters(of: intent) ?? IntentReflection.parameters(of: intent)
+            let state = IntentRequestState()
+            do {
+                let result = try await IntentLocale.$request.withValue(request.header["locale"]?.stringValue) {
+                    try await IntentRequestState.$current.withValue(state) {
+                        try await IntentQuestions.$context.withValue(context) {
+                            for (name, parameter) in params {
+                                try await parameter.bind(name: name, json: values[name], context: context)
+                            }
+                            let performed = try await intent.perform()
+                            guard let carrier = performed as? any IntentResultPartsCarrier else {
+                                throw BusError(.internalError, "\(I.persistentIdentifier).perform() returned \(Swift.type(of: performed)); return one of the .result(…) overloads")
+                            }
+                            // The dialog is resolved here, in the request's locale.
+                            return carrier.parts.json
+                        }
+                    }
+                }
+                var body = result
+                if I.openAppWhenRun || state.continuesInForeground { body = body.addingFields(["continue_in_app": true]) }
+                return PluginReply(status: .success, body: body, header: state.header)
+            } catch is UserCancelledError {
+                throw BusError(.cancelled, "the user declined; \(I.persistentIdentifier) did not run to the end")
+            } catch let needs as NeedsValueError {
+                restarts += 1
+                guard restarts <= maxRestarts else {
+                    throw BusError(.invalidParameters, "parameter \(needs.parameter) still has no usable value after \(maxRestarts) answers",
+                                   details: ["parameter": .string(needs.parameter)])
+                }
+                // Ask, then run perform() again from the start with the answer.
+                values[needs.parameter] = try await context.prompt(needs.prompt)
+            }
+        }
+    }
+}
