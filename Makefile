@@ -35,7 +35,8 @@ python-venv: $(VENV)/.intentbus-installed
 
 $(VENV)/.intentbus-installed: $(PY_SOURCES) Makefile | deps
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check ./clients/python pytest hypothesis "mypy==2.4.1" "ruff==0.17.5"
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check ./clients/python pytest hypothesis "mypy==2.4.1" "ruff==0.17.5" \
+	  "hassil==3.12.1" "home-assistant-intents==2026.10.27" "wyoming==1.10.2"
 	touch $@
 
 # The package's type hints hold (mypy --strict; it ships py.typed) and ruff finds nothing.
