@@ -35,27 +35,40 @@ public struct SentenceCompiler: Sendable {
             var nodes: [SentenceNode] = []
             for option in options { nodes.append(try compile(option, active: &active)) }
             if optional { nodes.append(.sequence([])) }
-            return .alternative(nodes)
+            return SentenceNode.choice(nodes)
         case .permutation(let items):
             guard items.count <= Self.maxPermutationItems else {
                 throw SentenceError(.malformed, at: firstLocation(expression), "a permutation of \(items.count) items (at most \(Self.maxPermutationItems))")
             }
             var nodes: [SentenceNode] = []
             for item in items { nodes.append(try compile(item, active: &active)) }
-            return .alternative(Self.orders(of: nodes.indices.map { $0 }).map { order in .sequence(order.map { nodes[$0] }) })
+            return SentenceNode.choice(Self.orders(of: nodes.indices.map { $0 }).map { order in .sequence(order.map { nodes[$0] }) })
         case .sequence(let items):
             var nodes: [SentenceNode] = []
             var index = 0
             while index < items.count {
                 var end = index + 1
                 while end < items.count, items[end].glued { end += 1 }
-                if end - index > 1, let spelled = spellings(items[index..<end].map(\.expression), active: &active) {
-                    nodes.append(.alternative(spelled.map { text -> SentenceNode in
-                        let words = SentenceText.words(text, foldDiacritics: foldDiacritics)
-                        return .words(words, chars: words.reduce(0) { $0 + $1.count } + max(words.count - 1, 0))
-                    }))
-                } else {
-                    for item in items[index..<end] { nodes.append(try compile(item.expression, active: &active)) }
+                // Within a glued run, the longest stretches that spell out finitely become
+                // whole words; an item holding a list stands on its own.
+                var start = index
+                while start < end {
+                    var stop = start
+                    var spelled: [String]? = nil
+                    while stop < end, let next = spellings(items[start...stop].map(\.expression)[...], active: &active) {
+                        spelled = next
+                        stop += 1
+                    }
+                    if let spelled, stop - start > 1 {
+                        nodes.append(SentenceNode.choice(spelled.map { text -> SentenceNode in
+                            let words = SentenceText.words(text, foldDiacritics: foldDiacritics)
+                            return .words(words, chars: words.reduce(0) { $0 + $1.count } + max(words.count - 1, 0))
+                        }))
+                    } else {
+                        stop = max(stop, start + 1)
+                        for item in items[start..<stop] { nodes.append(try compile(item.expression, active: &active)) }
+                    }
+                    start = stop
                 }
                 index = end
             }
@@ -65,7 +78,7 @@ public struct SentenceCompiler: Sendable {
 
     /// Every text a run of glued items can spell, or nil when one holds a list (not finite)
     /// or there are too many.
-    private func spellings(_ run: [SentenceExpression], active: inout [String]) -> [String]? {
+    private func spellings(_ run: ArraySlice<SentenceExpression>, active: inout [String]) -> [String]? {
         var out = [""]
         for expression in run {
             guard let part = spellings(expression, active: &active), out.count * part.count <= Self.maxGluedSpellings else { return nil }
@@ -91,7 +104,7 @@ public struct SentenceCompiler: Sendable {
             }
             return out.count <= Self.maxGluedSpellings ? out : nil
         case .permutation: return nil
-        case .sequence(let items): return spellings(items.map(\.expression), active: &active)
+        case .sequence(let items): return spellings(items.map(\.expression)[...], active: &active)
         }
     }
 

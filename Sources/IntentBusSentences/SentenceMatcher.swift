@@ -67,8 +67,12 @@ struct SentenceMatcher {
         case .sequence(let items):
             guard let first = items.first else { return proceed(pos, next) }
             run(first, pos, items.count == 1 ? next : Frame(.rest(items, 1), next))
-        case .alternative(let options):
-            for option in options { run(option, pos, next) }
+        case .alternative(let options, let firsts):
+            let word = pos < tokens.count ? tokens[pos].key : nil
+            for (i, option) in options.enumerated() {
+                if let first = firsts[i], !(word.map(first.contains) ?? false) { continue }
+                run(option, pos, next)
+            }
         case .list(let name, let slot):
             guard pos < tokens.count, let list = index.list(name, block: sentence.block) else { return }
             switch list.kind {

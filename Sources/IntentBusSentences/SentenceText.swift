@@ -68,7 +68,15 @@ public struct SentenceText: Sendable {
                 return
             }
         }
-        out.append(Token(key: fold(word, diacritics: foldDiacritics), range: range))
+        // "sensor's" → "sensor", "'s": templates write "<name>['s]", a list glued to a suffix.
+        let key = fold(word, diacritics: foldDiacritics)
+        if key.count > 2, key.hasSuffix("'s") {
+            let cut = text.index(range.upperBound, offsetBy: -2)
+            out.append(Token(key: String(key.dropLast(2)), range: range.lowerBound..<cut))
+            out.append(Token(key: "'s", range: cut..<range.upperBound))
+            return
+        }
+        out.append(Token(key: key, range: range))
     }
 
     private static func isSeparator(_ c: Character) -> Bool { c.isWhitespace || c == "-" || c == "_" }
