@@ -26,7 +26,7 @@ public indirect enum SentenceExpression: Sendable, Hashable {
     static let empty = SentenceExpression.sequence([])
 
     /// Every list this expression names, with where.
-    func lists(into out: inout [(String, SentenceLocation)]) {
+    public func lists(into out: inout [(String, SentenceLocation)]) {
         switch self {
         case .text: break
         case .sequence(let items): for item in items { item.expression.lists(into: &out) }
@@ -37,7 +37,7 @@ public indirect enum SentenceExpression: Sendable, Hashable {
     }
 
     /// Every rule this expression names, with where.
-    func rules(into out: inout [(String, SentenceLocation)]) {
+    public func rules(into out: inout [(String, SentenceLocation)]) {
         switch self {
         case .text, .list: break
         case .sequence(let items): for item in items { item.expression.rules(into: &out) }

@@ -24,6 +24,10 @@ public struct SentenceCorpus {
     public struct Miss: Sendable, CustomStringConvertible {
         public let test: Case
         public let got: SentenceMatch?
+        public init(test: Case, got: SentenceMatch?) {
+            self.test = test
+            self.got = got
+        }
         public var description: String {
             let want = "\(test.intent) \(test.slots.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.canonicalString)" }.joined(separator: " "))"
             guard let got else { return "\"\(test.sentence)\": no match (want \(want))" }
@@ -38,6 +42,7 @@ public struct SentenceCorpus {
         public var total = 0
         public var misses: [Miss] = []
         public var percent: Double { total == 0 ? 0 : Double(passed) * 100 / Double(total) }
+        public init() {}
     }
 
     public let language: String
