@@ -61,12 +61,16 @@ class HassCorpus:
             "name": TextSlotList.from_tuples(entities),
         }
         self.cases: list[tuple[str, dict[str, Any]]] = []
-        for path in sorted((root / "tests" / language).rglob("*.yaml")):
+        tests = root / "tests" / language
+        # The order sentence-corpus reads them in: relative paths sorted as strings.
+        for path in sorted(tests.rglob("*.yaml"), key=lambda p: str(p.relative_to(tests))):
             if path.name.startswith("_"):
                 continue
             with open(path, encoding="utf-8") as f:
-                for test in yaml.safe_load(f).get("tests", []):
-                    context = test["intent"].get("context", {})
+                for test in yaml.safe_load(f).get("tests") or []:
+                    if "name" not in (test.get("intent") or {}):
+                        continue
+                    context = test["intent"].get("context") or {}
                     self.cases.extend((s, context) for s in test.get("sentences") or [])
 
     def recognize(self, sentence: str, context: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
