@@ -4,7 +4,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 CONFIG ?= plugins.yaml
 
-.PHONY: all deps build run test test-swift bench bench-peers chaos clean python-venv test-python lint-python fuzz fuzz-build fuzz-smoke
+.PHONY: all deps build run test test-swift bench bench-peers chaos clean python-venv test-python lint-python fuzz fuzz-build fuzz-smoke sentences bench-sentences
 
 # The Python client/plugin SDK lives in clients/python; tests and the demo's coffee plugin
 # run from a venv in the repository (.venv, gitignored), made with the system python3.
@@ -35,7 +35,8 @@ python-venv: $(VENV)/.intentbus-installed
 
 $(VENV)/.intentbus-installed: $(PY_SOURCES) Makefile | deps
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check ./clients/python pytest hypothesis "mypy==2.4.1" "ruff==0.17.5"
+	$(VENV)/bin/python -m pip install --quiet --disable-pip-version-check ./clients/python pytest hypothesis "mypy==2.4.1" "ruff==0.17.5" \
+	  "hassil==3.12.1" "home-assistant-intents==2026.10.27" "wyoming==1.10.2"
 	touch $@
 
 # The package's type hints hold (mypy --strict; it ships py.typed) and ruff finds nothing.
@@ -104,6 +105,21 @@ bench-peers: deps $(PEERS_VENV)/.installed
 	scripts/install-bench-peer-deps.sh
 	$(SWIFT) build -c release
 	$(PEERS_VENV)/bin/python bench/peers/run.py --bin .build/release --out bench/results
+
+# Home Assistant's test sentences (../shared/hass-intents, CC BY 4.0) through the sentence
+# matcher: the score per language and the misses by template (docs/sentences.md). `make
+# test` runs a bounded pass (SentenceCorpusTests, tests/test_sentences_oracle.py).
+SENTENCE_LANGUAGES ?= en de
+
+sentences: deps
+	$(SWIFT) build -c release --product sentence-corpus
+	.build/release/sentence-corpus $(SENTENCE_LANGUAGES)
+
+# Matching time per sentence against hassil (PyPI) on the same sentences in the same run,
+# and the memory with en+de loaded.
+bench-sentences: deps python-venv
+	$(SWIFT) build -c release --product sentence-corpus
+	$(VENV)/bin/python bench/sentences.py --bin .build/release $(SENTENCE_LANGUAGES)
 
 clean:
 	rm -rf .build .intentbus $(VENV) $(PEERS_VENV)

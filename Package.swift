@@ -31,6 +31,9 @@ var targets: [Target] = [
     .target(name: "IntentBusCore"),
     // The one process spawner (host, benchmark, validate): spawn, pidfd, limits, stop, run.
     .target(name: "IntentBusProcess", dependencies: ["IntentBusCore", "CLinuxSupport"]),
+    // Sentence templates in hassil's syntax: parser, compiler, matcher; no libzmq, no files
+    // (docs/sentences.md).
+    .target(name: "IntentBusSentences", dependencies: ["IntentBusCore"]),
     // The ZeroMQ wrapper: context, sockets, frames, poller, CURVE, the mailbox.
     .target(name: "IntentBusZMQ", dependencies: ["IntentBusCore", "CZeroMQ"]),
     // The wire codec: WireMessage and the ROUTER envelope, built on the wrapper's Frame.
@@ -50,7 +53,7 @@ var targets: [Target] = [
     .target(name: "IntentBus", dependencies: ["IntentBusCore", "IntentBusZMQ", "IntentBusWire", "IntentBusClient",
                                               "IntentBusMetadata", "IntentBusPlugin", "IntentBusLegacy",
                                               "IntentBusAppIntents"]),
-    .target(name: "PluginHost", dependencies: ["IntentBus", "IntentBusProcess", "CYAML", "CSQLite", "CSodium", "CLinuxSupport"],
+    .target(name: "PluginHost", dependencies: ["IntentBus", "IntentBusSentences", "IntentBusProcess", "CYAML", "CSQLite", "CSodium", "CLinuxSupport"],
             // Release only: the router's state is owned by its one thread, and the run-time
             // exclusivity checks on its class properties cost ~2,000 instructions per request
             // (docs/performance.md). Debug builds, and so the tests, keep the checks.
@@ -62,7 +65,7 @@ var targets: [Target] = [
     // What the tests share: the test host launcher, the manifest builder, the router core's
     // harness and the fixtures (docs/testing.md). A plain target, so that any test target may use it.
     .target(name: "IntentBusTestSupport", dependencies: ["IntentBus", "PluginHost"], path: "Tests/IntentBusTestSupport"),
-    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "IntentBusProcess", "PluginHost", "IntentBusCLI", "IntentBusTestSupport"]),
+    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "IntentBusSentences", "IntentBusProcess", "PluginHost", "IntentBusCLI", "IntentBusTestSupport"]),
     // The benchmark (docs/performance.md): the driver and load client, the bare zmq_proxy
     // relay and its echo workers (the baseline: one decoding like the SDK, one not decoding
     // at all), the load processes, and a raw echo plugin claiming many intents.
@@ -72,6 +75,8 @@ var targets: [Target] = [
     // The load generator's processes: lean, so that the generator is not what limits a path.
     .executableTarget(name: "bench-load", dependencies: ["IntentBus", "CZeroMQ"], path: "Sources/BenchLoad"),
     .executableTarget(name: "bench-plugin", dependencies: ["IntentBus"], path: "Sources/BenchPlugin"),
+    // `make sentences`: Home Assistant's test sentences through the matcher (docs/sentences.md).
+    .executableTarget(name: "sentence-corpus", dependencies: ["PluginHost"], path: "Sources/SentenceCorpus"),
     // The Swift side of the differential JSON fuzzer (docs/reliability.md).
     .executableTarget(name: "json-canonical", dependencies: ["IntentBus"], path: "Sources/JSONCanonical"),
 ]

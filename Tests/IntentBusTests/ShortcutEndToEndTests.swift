@@ -68,6 +68,14 @@ struct ShortcutEndToEndTests {
         let match = try client.control("ib.say.match", ["text": "Zeige mein FONIC-Konto"])
         #expect(match["intent"] == "StatusIntent")
         #expect(match["source"] == "legacy")
+        // A phrase that is a sentence template (docs/sentences.md): FONIC's
+        // "(wie viel|wieviel) [Guthaben|Geld] (hab|habe) ich [noch] [bei ${applicationName}]"
+        // takes what no rigid phrase would.
+        let loose = try client.control("ib.say.match", ["text": "Wieviel hab ich noch?"])
+        #expect(loose["intent"] == "StatusIntent")
+        let (geld, _) = try say(client, "wie viel Geld habe ich noch bei FONIC")
+        #expect(geld.body["dialog"]?.stringValue?.hasPrefix("Sie haben") == true)
+        #expect(busError { _ = try client.control("ib.say.match", ["text": "wieviel hab ich gestern"]) }?.code == .unknownIntent)
 
         let miss = busError { _ = try say(client, "opne the garden in focusflow") }
         #expect(miss?.code == .unknownIntent)

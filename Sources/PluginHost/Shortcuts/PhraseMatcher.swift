@@ -1,84 +1,61 @@
 import Foundation
+import IntentBus
+import IntentBusSentences
 
-/// Matches said text against one phrase template. Pure value code, any thread.
+/// One phrase compiled as a sentence template (docs/sentences.md): `${applicationName}`
+/// is a list of the plugin's names, an enum slot a list of its cases (display name or
+/// value), any other slot a wildcard; the rest of the phrase may use hassil's syntax,
+/// `(open|show) ${project} [in ${applicationName}]`. Pure value code, any thread.
 ///
-/// A slot takes one or more words; where a slot could end in several places, the
-/// shortest capture that lets the rest of the phrase match wins, and `accept` may refuse
-/// a capture (an enum slot takes only one of its cases), which makes the matcher try the
-/// next split. A phrase with several slots could make that search grow with the power
-/// of the number of words said, so each match has a step budget: past it the phrase
-/// counts as not matching (hostile input gets no match, never a stuck router).
+/// A slot takes one or more words; among the ways a phrase matches, the one with the
+/// most literal words wins, then the one whose slots took fewer words. Matching is
+/// bounded by the sentence index's step budget, so hostile text gets no match, never a
+/// stuck router.
 struct PhraseMatcher {
-    /// Most steps one phrase's match may take.
-    static let stepBudget = 5_000
-
     /// What a match captured: slot name → the words as said.
     struct Match: Equatable {
         var captures: [String: String]
-        /// Literal and application-name words matched: more means a more specific phrase.
+        /// Literal and application-name characters matched: more means a more specific phrase.
         var score: Int
     }
 
-    let tokens: [PhraseText.Token]
-    let text: String
+    /// The list `${applicationName}` becomes.
+    static let applicationNameList = PhraseTemplate.applicationNameToken
 
-    init(_ text: String) {
-        self.text = text
-        tokens = PhraseText.tokens(text)
+    private let index: SentenceIndex?
+    let problem: String?
+
+    /// Compiles `template` for a plugin called `applicationNames` (the first is its name).
+    init(_ template: PhraseTemplate, applicationNames: [String], slots: [String: ShortcutPhrase.Slot] = [:]) {
+        var lists: [String: SlotList] = [Self.applicationNameList: .values(applicationNames.map { SlotValue(text: $0) })]
+        for name in template.slots {
+            if case .enumeration(let cases)? = slots[name] {
+                lists[name] = .values(cases.flatMap { [SlotValue(text: $0.title, output: .string($0.value)),
+                                                       SlotValue(text: $0.value, output: .string($0.value))] })
+            } else {
+                lists[name] = .wildcard
+            }
+        }
+        do {
+            let sentence = try IntentTemplates.Sentence(template.sentence)
+            index = try SentenceIndex(IntentTemplates(blocks: [.init(intent: "", sentences: [sentence])], lists: lists),
+                                      foldDiacritics: true)
+            problem = nil
+        } catch {
+            index = nil
+            problem = error.description
+        }
     }
 
-    /// The match of `template`, with the application name being any of `names` (each
-    /// already split into words), or nil.
-    func match(_ template: PhraseTemplate, names: [[String]],
-               accept: (String, String) -> Bool = { _, _ in true }) -> Match? {
+    /// The match of `text`, or nil.
+    func match(_ text: String) -> Match? {
+        guard let m = index?.match(text, limit: 1).first else { return nil }
         var captures: [String: String] = [:]
-        var score = 0
-        var budget = Self.stepBudget
-        guard step(template.parts[...], at: 0, names: names, accept: accept, captures: &captures, score: &score,
-                   budget: &budget) else {
-            return nil
+        var score = m.literalCharacters
+        for (name, slot) in m.slots {
+            if name == Self.applicationNameList { score += slot.text.count } else { captures[name] = slot.text }
         }
         return Match(captures: captures, score: score)
-    }
-
-    private func step(_ parts: ArraySlice<PhraseTemplate.Part>, at position: Int, names: [[String]],
-                      accept: (String, String) -> Bool, captures: inout [String: String], score: inout Int,
-                      budget: inout Int) -> Bool {
-        budget -= 1
-        guard budget > 0 else { return false }
-        guard let part = parts.first else { return position == tokens.count }
-        let rest = parts.dropFirst()
-        switch part {
-        case .words(let words):
-            guard matches(words, at: position) else { return false }
-            score += words.count
-            if step(rest, at: position + words.count, names: names, accept: accept, captures: &captures, score: &score, budget: &budget) { return true }
-            score -= words.count
-            return false
-        case .applicationName:
-            for name in names.sorted(by: { $0.count > $1.count }) where matches(name, at: position) {
-                score += name.count
-                if step(rest, at: position + name.count, names: names, accept: accept, captures: &captures, score: &score, budget: &budget) { return true }
-                score -= name.count
-            }
-            return false
-        case .slot(let slot):
-            guard position < tokens.count else { return false }
-            for end in (position + 1)...tokens.count {
-                let said = String(text[tokens[position].range.lowerBound..<tokens[end - 1].range.upperBound])
-                guard accept(slot, said) else { continue }
-                captures[slot] = said
-                if step(rest, at: end, names: names, accept: accept, captures: &captures, score: &score, budget: &budget) { return true }
-                captures.removeValue(forKey: slot)
-            }
-            return false
-        }
-    }
-
-    private func matches(_ words: [String], at position: Int) -> Bool {
-        guard !words.isEmpty, position + words.count <= tokens.count else { return words.isEmpty }
-        for (i, w) in words.enumerated() where tokens[position + i].key != w { return false }
-        return true
     }
 
     /// How alike the said words and a phrase's words are (0…1), for "did you mean".

@@ -1,7 +1,9 @@
 import Foundation
+import IntentBusSentences
 
 /// A phrase as a plugin declares it: words, `${applicationName}`, and `${parameter}`
-/// slots (App Intents' `"Öffne \(\.$project) in \(.applicationName)"`).
+/// slots (App Intents' `"Öffne \(\.$project) in \(.applicationName)"`). The words may use
+/// sentence-template syntax (docs/sentences.md): `(open|show) ${project} [please]`.
 ///
 /// Parsed once when declared; matching works on the normalised words (`PhraseText`).
 struct PhraseTemplate: Sendable, Hashable {
@@ -43,7 +45,20 @@ struct PhraseTemplate: Sendable, Hashable {
         let tail = PhraseText.words(String(rest))
         if !tail.isEmpty { parts.append(.words(tail)) }
         self.parts = parts
+        // The words' template syntax must parse, and its lists are the slots (`${x}`).
+        let expression: SentenceExpression
+        do { expression = try TemplateParser.parse(sentence, at: SentenceLocation(file: "", line: 1, column: 1)) } catch {
+            throw PhraseTemplateError("\"\(text)\": \(error.message) (column \(error.location.column) of \"\(sentence)\")")
+        }
+        var lists: [(String, SentenceLocation)] = []
+        expression.lists(into: &lists)
+        for (name, _) in lists where name != Self.applicationNameToken && !slots.contains(name) {
+            throw PhraseTemplateError("\"\(text)\": {\(name)} is not a placeholder (write ${\(name)})")
+        }
     }
+
+    /// The phrase as a sentence template: `${x}` → `{x}` (the slot's list).
+    var sentence: String { text.replacingOccurrences(of: "${", with: "{") }
 
     /// The parameter names of the slots, in order.
     var slots: [String] {

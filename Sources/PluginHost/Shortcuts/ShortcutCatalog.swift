@@ -17,6 +17,8 @@ final class ShortcutCatalog {
     let names: [String: [String]]
     private var legacy: [String: [ShortcutPhrase]] = [:]
     private var app: [String: [ShortcutPhrase]] = [:]
+    /// Each plugin's phrases compiled as sentence templates, app shortcuts first.
+    private var compiled: [String: [(ShortcutPhrase, PhraseMatcher)]] = [:]
 
     init(manifest: Manifest) {
         var names: [String: [String]] = [:]
@@ -32,7 +34,17 @@ final class ShortcutCatalog {
 
     func applicationName(_ plugin: String) -> String { names[plugin]?.first ?? plugin }
 
-    func setLegacy(_ phrases: [ShortcutPhrase], plugin: String) { legacy[plugin] = phrases }
+    func setLegacy(_ phrases: [ShortcutPhrase], plugin: String) {
+        legacy[plugin] = phrases
+        compile(plugin)
+    }
+
+    private func compile(_ plugin: String) {
+        let names = names[plugin] ?? [plugin]
+        compiled[plugin] = ((app[plugin] ?? []) + (legacy[plugin] ?? [])).map { phrase in
+            (phrase, PhraseMatcher(phrase.template, applicationNames: names, slots: phrase.slots))
+        }
+    }
 
     /// Replaces `plugin`'s app shortcuts; returns a warning for each phrase that repeats
     /// another plugin's exactly for a different intent (both stay; saying it asks to be
@@ -40,6 +52,7 @@ final class ShortcutCatalog {
     @discardableResult
     func setApp(_ phrases: [ShortcutPhrase], plugin: String) -> [String] {
         app[plugin] = phrases
+        compile(plugin)
         return conflicts(of: plugin)
     }
 
@@ -65,15 +78,13 @@ final class ShortcutCatalog {
     /// The best-matching phrases for `text` among `usable` plugins: every candidate with
     /// the highest score (the most words matched outside slots).
     func match(_ text: String, usable: (ShortcutPhrase) -> Bool) -> [Candidate] {
-        let matcher = PhraseMatcher(text)
         var found: [Candidate] = []
-        for phrase in all where usable(phrase) {
-            let nameWords = (names[phrase.plugin] ?? [phrase.plugin]).map(PhraseText.words)
-            guard let m = matcher.match(phrase.template, names: nameWords, accept: { slot, said in
-                phrase.value(for: slot, said: said) != nil
-            }) else { continue }
+        for (phrase, matcher) in compiled.keys.sorted().flatMap({ compiled[$0] ?? [] }) where usable(phrase) {
+            guard let m = matcher.match(text) else { continue }
             var parameters: [String: JSON] = [:]
             for (slot, said) in m.captures { parameters[slot] = phrase.value(for: slot, said: said) }
+            // An enum slot's words that name no case: the phrase does not match.
+            guard parameters.count == m.captures.count else { continue }
             found.append(Candidate(phrase: phrase, parameters: parameters, score: m.score))
         }
         guard let best = found.map(\.score).max() else { return [] }

@@ -1,0 +1,118 @@
+import IntentBusCore
+
+/// Compiled templates with their lists: what `match` runs against. A value; replacing a
+/// list (`setList`) recompiles that list only.
+public struct SentenceIndex: Sendable {
+    struct CompiledSentence: Sendable {
+        let node: SentenceNode
+        let required: Set<String>
+        let text: String
+        let location: SentenceLocation
+        let block: Int
+        let order: Int
+        let edges: (first: String?, last: String?, only: Bool)
+    }
+
+    let blocks: [IntentTemplates.Block]
+    let sentences: [CompiledSentence]
+    private(set) var lists: [String: CompiledList]
+    /// Lists local to a block: block index → name → list.
+    let blockLists: [Int: [String: CompiledList]]
+    let skipWords: [[String]]
+    let compiler: SentenceCompiler
+    /// The slot whose real value makes a match better (hassil's `best_slot_name`; HA: "name").
+    public var preferredSlot: String?
+    public let foldDiacritics: Bool
+
+    /// Most steps one sentence template's match may take: past it the template counts
+    /// as not matching, so no text keeps the caller busy.
+    public static let stepBudget = 20_000
+    /// Most words said text may have.
+    public static let maxWords = 64
+
+    /// Compiles `templates`. `dynamicLists` names lists that will be filled later
+    /// (`setList`): referring to them is not an error, and until filled they match nothing.
+    public init(_ templates: IntentTemplates, dynamicLists: Set<String> = [], preferredSlot: String? = nil,
+                foldDiacritics: Bool = false) throws(SentenceError) {
+        self.foldDiacritics = foldDiacritics
+        self.preferredSlot = preferredSlot
+        var names = Set(templates.lists.keys).union(dynamicLists)
+        for block in templates.blocks { names.formUnion(block.lists.keys) }
+        let compiler = SentenceCompiler(rules: templates.rules, listNames: names, foldDiacritics: foldDiacritics)
+        self.compiler = compiler
+        // A rule that refers to itself is an error at load, used or not. (A shared rule may
+        // name a rule only some blocks define, so unknown names are checked per sentence.)
+        for name in templates.rules.keys.sorted() {
+            do { _ = try compiler.compile(.rule(name: name, at: templates.rules[name]!.location)) } catch {
+                if error.code == .recursiveRule { throw error }
+            }
+        }
+        var lists: [String: CompiledList] = [:]
+        for (name, list) in templates.lists { lists[name] = try CompiledList(list, compiler: compiler) }
+        self.lists = lists
+        var blockLists: [Int: [String: CompiledList]] = [:]
+        var sentences: [CompiledSentence] = []
+        for (b, block) in templates.blocks.enumerated() {
+            let local = SentenceCompiler(rules: templates.rules.merging(block.rules) { _, n in n }, listNames: names,
+                                         foldDiacritics: foldDiacritics)
+            if !block.lists.isEmpty {
+                var compiled: [String: CompiledList] = [:]
+                for (name, list) in block.lists { compiled[name] = try CompiledList(list, compiler: local) }
+                blockLists[b] = compiled
+            }
+            for sentence in block.sentences {
+                let node = try local.compile(sentence.expression)
+                sentences.append(CompiledSentence(node: node, required: node.requiredWords, text: sentence.text,
+                                                  location: sentence.location, block: b, order: sentences.count,
+                                                  edges: node.edgeLists))
+            }
+        }
+        self.blocks = templates.blocks
+        self.sentences = sentences
+        self.blockLists = blockLists
+        skipWords = templates.skipWords.map { SentenceText.words($0, foldDiacritics: foldDiacritics) }.filter { !$0.isEmpty }
+            .sorted { $0.count > $1.count }
+    }
+
+    /// Replaces (or adds) the list `name`: a plugin's entities changed, a list was refreshed.
+    public mutating func setList(_ name: String, _ list: SlotList) throws(SentenceError) {
+        lists[name] = try CompiledList(list, compiler: compiler)
+    }
+
+    /// How many sentence templates are loaded.
+    public var count: Int { sentences.count }
+
+    /// Every match of `text`, best first (see `SentenceMatch` for the order), at most one
+    /// per template. `context` is the request's (area, satellite, language, …).
+    public func match(_ text: String, context: [String: JSON] = [:], limit: Int = 16) -> [SentenceMatch] {
+        let said = SentenceText(text, foldDiacritics: foldDiacritics)
+        guard !said.tokens.isEmpty, said.tokens.count <= Self.maxWords else { return [] }
+        let variants = SkipWords(skipWords, said.tokens)
+        let present = Set(said.tokens.map(\.key))
+        var found: [SentenceMatch] = []
+        for sentence in sentences where sentence.required.isSubset(of: present) {
+            let block = blocks[sentence.block]
+            guard SentenceContext.allows(block.requiresContext, context, allowMissing: true),
+                  SentenceContext.excludes(block.excludesContext, context) else { continue }
+            var best: SentenceMatch?
+            for tokens in variants.candidates(for: sentence.edges, isWildcard: isWildcard) {
+                var run = SentenceMatcher(said: said, tokens: tokens, index: self, sentence: sentence, block: block,
+                                          context: context)
+                if let m = run.best(preferredSlot: preferredSlot),
+                   best.map({ m.rank(preferredSlot: preferredSlot) < $0.rank(preferredSlot: preferredSlot) }) ?? true {
+                    best = m
+                }
+            }
+            if let best { found.append(best) }
+        }
+        found.sort { $0.rank(preferredSlot: preferredSlot) < $1.rank(preferredSlot: preferredSlot) }
+        return Array(found.prefix(limit))
+    }
+
+    func list(_ name: String, block: Int) -> CompiledList? { blockLists[block]?[name] ?? lists[name] }
+
+    private func isWildcard(_ name: String?) -> Bool {
+        guard let name, let list = lists[name], case .wildcard = list.kind else { return false }
+        return true
+    }
+}

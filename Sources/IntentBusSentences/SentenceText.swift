@@ -1,0 +1,89 @@
+import Foundation
+
+/// How said text and template text become words: case folded, `’` read as `'`,
+/// punctuation at the edges of words dropped, `-` and `_` as spaces, a number split from
+/// a unit glued to it ("50%" → "50", "%"). With `foldDiacritics`, "Öffne" = "offne" and
+/// `ß` = `ss` (the host's phrases have always compared so). Pure value code, any thread.
+public struct SentenceText: Sendable {
+    /// One word, folded, and where it stands in the original text.
+    public struct Token: Sendable {
+        public let key: String
+        public let range: Range<String.Index>
+    }
+
+    public let text: String
+    public let tokens: [Token]
+
+    /// Characters dropped at the start and end of a word (hassil's punctuation, quotes).
+    static let edgePunctuation: Set<Character> = [".", ",", "，", "。", "?", "¿", "？", "؟", "!", "¡", "！", ";", "；",
+                                                  ":", "：", "…", "\"", "“", "”", "„", "«", "»", "‚", "‘", "(", ")"]
+
+    public init(_ text: String, foldDiacritics: Bool = false) {
+        self.text = text
+        tokens = Self.tokenize(text, foldDiacritics: foldDiacritics)
+    }
+
+    /// The folded words of `text`.
+    public static func words(_ text: String, foldDiacritics: Bool = false) -> [String] {
+        tokenize(text, foldDiacritics: foldDiacritics).map(\.key)
+    }
+
+    static func fold(_ word: Substring, diacritics: Bool) -> String {
+        var s = word.lowercased().replacingOccurrences(of: "’", with: "'")
+        if diacritics {
+            s = s.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil).replacingOccurrences(of: "ß", with: "ss")
+        }
+        return s
+    }
+
+    private static func tokenize(_ text: String, foldDiacritics: Bool) -> [Token] {
+        var out: [Token] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            while index < text.endIndex, isSeparator(text[index]) { index = text.index(after: index) }
+            guard index < text.endIndex else { break }
+            var end = index
+            while end < text.endIndex, !isSeparator(text[end]) { end = text.index(after: end) }
+            var lo = index, hi = end
+            while lo < hi, edgePunctuation.contains(text[lo]) { lo = text.index(after: lo) }
+            while hi > lo, edgePunctuation.contains(text[text.index(before: hi)]) { hi = text.index(before: hi) }
+            if lo < hi { split(text, lo..<hi, foldDiacritics: foldDiacritics, into: &out) }
+            index = end
+        }
+        return out
+    }
+
+    /// A number with a unit glued to it becomes two words; anything else stays one.
+    private static func split(_ text: String, _ range: Range<String.Index>, foldDiacritics: Bool, into out: inout [Token]) {
+        let word = text[range]
+        if let first = word.first, first.isNumber {
+            var cut = word.startIndex
+            while cut < word.endIndex, word[cut].isNumber || ((word[cut] == "." || word[cut] == ",")
+                    && word.index(after: cut) < word.endIndex && word[word.index(after: cut)].isNumber) {
+                cut = word.index(after: cut)
+            }
+            if cut < word.endIndex, !word[cut].isLetter, word[cut] != "/" {
+                out.append(Token(key: fold(word[..<cut], diacritics: foldDiacritics), range: range.lowerBound..<cut))
+                out.append(Token(key: fold(word[cut...], diacritics: foldDiacritics), range: cut..<range.upperBound))
+                return
+            }
+        }
+        // "sensor's" → "sensor", "'s": templates write "<name>['s]", a list glued to a suffix.
+        let key = fold(word, diacritics: foldDiacritics)
+        if key.count > 2, key.hasSuffix("'s") {
+            let cut = text.index(range.upperBound, offsetBy: -2)
+            out.append(Token(key: String(key.dropLast(2)), range: range.lowerBound..<cut))
+            out.append(Token(key: "'s", range: cut..<range.upperBound))
+            return
+        }
+        out.append(Token(key: key, range: range))
+    }
+
+    private static func isSeparator(_ c: Character) -> Bool { c.isWhitespace || c == "-" || c == "_" }
+
+    /// The original text of tokens `start..<end`, as said.
+    public func said(_ start: Int, _ end: Int) -> String {
+        guard start < end else { return "" }
+        return String(text[tokens[start].range.lowerBound..<tokens[end - 1].range.upperBound])
+    }
+}

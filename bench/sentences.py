@@ -1,0 +1,58 @@
+"""`make bench-sentences`: matching time per sentence, IntentBus against hassil, in one run.
+
+Both load the whole corpus of each language (all templates, the fixtures' lists) and
+match the same test sentences with the same contexts. Prints p50/p99 per sentence for
+each, the ratio, how often both give the same answer, and IntentBus's memory with en+de
+loaded (docs/sentences.md, docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "clients" / "python" / "tests"))
+from hass_oracle import HassCorpus, agree, corpus_root, intentbus_answers  # noqa: E402
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))] if values else 0.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", default=".build/release")
+    parser.add_argument("--stride", type=int, default=1)
+    parser.add_argument("languages", nargs="*", default=["en", "de"])
+    args = parser.parse_args()
+    binary = Path(args.bin) / "sentence-corpus"
+    root = corpus_root()
+    ok = True
+    with tempfile.TemporaryDirectory() as tmp:
+        for language in args.languages:
+            corpus = HassCorpus(root, language)
+            ours = intentbus_answers(binary, language, args.stride, Path(tmp) / f"{language}.jsonl")
+            theirs_us: list[float] = []
+            same = 0
+            for answer, (sentence, context) in zip(ours, corpus.cases[:: args.stride]):
+                us, intent, slots = corpus.timed(sentence, context)
+                theirs_us.append(us)
+                same += agree(answer, intent, slots)
+            ours_us = [a["micros"] for a in ours]
+            p50o, p99o, p50h, p99h = pct(ours_us, 0.5), pct(ours_us, 0.99), pct(theirs_us, 0.5), pct(theirs_us, 0.99)
+            print(f"{language}: {len(ours)} sentences; IntentBus p50 {p50o:.1f} µs p99 {p99o:.1f} µs; "
+                  f"hassil p50 {p50h:.1f} µs p99 {p99h:.1f} µs; {p50h / max(p50o, 0.001):.0f}× at p50, "
+                  f"{p99h / max(p99o, 0.001):.0f}× at p99; same answer for {same}/{len(ours)}")
+            ok = ok and p99o < 1000
+    memory = subprocess.run([str(binary), "--stride", "1000000", "--misses", "0", "--min", "0", "en", "de"],
+                            capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    print(memory)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
