@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The plugin SDK's own cost in instructions per request (docs/performance.md, "The plugin
-# SDK"): the echo plugin (the SDK's raw path) and the no-decode plugin (bench-worker
-# --no-decode --plugin) each run under callgrind behind a release host, once for a few
-# requests and once for COUNT more; the difference, divided by COUNT, is what one request
-# costs the plugin process (every thread, libzmq's I/O thread included), without start-up.
+# SDK"): the echo plugin with the SDK's ordinary plain handler (plain), with its raw
+# handler (sdk: plugin-echo --raw) and the no-decode plugin (raw: bench-worker --no-decode
+# --plugin) each run under callgrind behind a release host, once for a few requests and
+# once for COUNT more; the difference, divided by COUNT, is what one request costs the
+# plugin process (every thread, libzmq's I/O thread included), without start-up.
 # Deterministic, unlike CPU time on a shared machine. Needs valgrind and the release build,
 # and a python with pyzmq (PYTHON, default .venv/bin/python from `make python-venv`).
-# Usage: bench/sdk/instructions.sh [COUNT]   (default 20000; about a minute)
+# Usage: bench/sdk/instructions.sh [COUNT]   (default 20000; a few minutes)
+#   KINDS="plain sdk raw" (default) picks the far ends; BIN the build (default
+#   .build/release); KEEP=1 keeps the profiles.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 count=${1:-20000}
