@@ -3,11 +3,38 @@ import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
 
-/// A raw handler with its intent's bytes, matched against the intent frame as it arrived.
-struct RawRoute {
-    let intent: String
-    let bytes: [UInt8]
-    let handler: RawPluginHandler
+/// Handlers found by the intent frame as it arrived: a few intents are compared byte by
+/// byte (no `String`, no hashing); many are looked up by name.
+struct IntentRoutes<Handler> {
+    struct Route {
+        let intent: String
+        let bytes: [UInt8]
+        let handler: Handler
+    }
+
+    private let routes: [Route]
+    private let routesByName: [String: Route]
+
+    init(_ handlers: [String: Handler]) {
+        routes = handlers.keys.sorted().map { Route(intent: $0, bytes: Array($0.utf8), handler: handlers[$0]!) }
+        routesByName = Dictionary(uniqueKeysWithValues: routes.map { ($0.intent, $0) })
+    }
+
+    var isEmpty: Bool { routes.isEmpty }
+
+    /// The handler for the intent named by `frame`.
+    func route(for frame: Frame) -> Route? {
+        if routes.isEmpty { return nil }
+        guard routes.count <= 16 else { return frame.validUTF8.flatMap { routesByName[$0] } }
+        return frame.withBytes { bytes -> Route? in
+            for route in routes where route.bytes.count == bytes.count {
+                if bytes.isEmpty { return route }
+                let same = route.bytes.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
+                if same { return route }
+            }
+            return nil
+        }
+    }
 }
 
 /// What the socket loop keeps between turns. Owned by the loop's thread, which is the
@@ -19,30 +46,24 @@ final class PluginLoopState {
     @exclusivity(unchecked) var pendingTasks = 0
     /// The frames of the message being handled; reused from message to message.
     @exclusivity(unchecked) var frames: [Frame] = []
-    /// The constant frames of a raw REPLY, copied into each answer (no allocation).
+    /// The constant frames of a REPLY and an ERROR, copied into each answer (no allocation).
     let replyKind = Frame(MessageKind.reply.rawValue)
-    let rawHeader: Frame
-    private let routes: [RawRoute]
-    private let routesByName: [String: RawRoute]
+    let errorKind = Frame(MessageKind.error.rawValue)
+    /// The REPLY headers a handler that adds no header field gets: `status` and `plugin`.
+    let successHeader: Frame
+    let failureHeader: Frame
+    let rawRoutes: IntentRoutes<RawPluginHandler>
+    let syncRoutes: IntentRoutes<PluginSyncHandler>
 
-    init(rawHandlers: [String: RawPluginHandler], rawReplyHeader: String) {
-        rawHeader = Frame(rawReplyHeader)
-        routes = rawHandlers.keys.sorted().map { RawRoute(intent: $0, bytes: Array($0.utf8), handler: rawHandlers[$0]!) }
-        routesByName = Dictionary(uniqueKeysWithValues: routes.map { ($0.intent, $0) })
+    init(rawHandlers: [String: RawPluginHandler], syncHandlers: [String: PluginSyncHandler], pluginId: String) {
+        successHeader = Frame(PluginReply.header(status: .success, pluginId: pluginId).canonicalString)
+        failureHeader = Frame(PluginReply.header(status: .failure, pluginId: pluginId).canonicalString)
+        rawRoutes = IntentRoutes(rawHandlers)
+        syncRoutes = IntentRoutes(syncHandlers)
     }
 
-    /// The raw handler for the intent named by `frame`. A few intents are compared byte
-    /// by byte (no `String`, no hashing); many are looked up by name.
-    func rawRoute(for frame: Frame) -> RawRoute? {
-        if routes.isEmpty { return nil }
-        guard routes.count <= 16 else { return frame.validUTF8.flatMap { routesByName[$0] } }
-        return frame.withBytes { bytes -> RawRoute? in
-            for route in routes where route.bytes.count == bytes.count {
-                if bytes.isEmpty { return route }
-                let same = route.bytes.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
-                if same { return route }
-            }
-            return nil
-        }
+    /// The constant header frame for a reply with no extra header fields.
+    func constantHeader(_ status: PluginReply.Status) -> Frame {
+        status == .success ? successHeader : failureHeader
     }
 }

@@ -17,10 +17,14 @@ final class PluginOutbox: @unchecked Sendable {
     private let mailbox: Mailbox<OutgoingMessage>
     private let handover: LoopHandover
     private var local: [OutgoingMessage] = []
+    /// `post`, as the closure every request's `PluginContext` holds: made once, not per
+    /// request. (It holds the outbox, which lives as long as the plugin's loop.)
+    private(set) var poster: @Sendable (OutgoingMessage) -> Void = { _ in }
 
     init(mailbox: Mailbox<OutgoingMessage>, handover: LoopHandover) {
         self.mailbox = mailbox
         self.handover = handover
+        poster = { [self] in post($0) }
     }
 
     func post(_ message: OutgoingMessage) {

@@ -52,6 +52,15 @@ public struct PluginReply: Sendable {
     }
 
     public static func success(_ body: JSON = .object([:])) -> PluginReply { PluginReply(status: .success, body: body) }
+
+    /// The REPLY header the SDK sends: the handler's fields, then `status` and `plugin`,
+    /// which a handler cannot override.
+    static func header(status: Status, pluginId: String, extra: [String: JSON] = [:]) -> JSON {
+        var h = extra
+        h["status"] = .string(status.rawValue)
+        h["plugin"] = .string(pluginId)
+        return .object(h)
+    }
     public static func failure(_ body: JSON = .object([:])) -> PluginReply { PluginReply(status: .failure, body: body) }
 }
 

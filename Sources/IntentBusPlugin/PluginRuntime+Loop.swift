@@ -17,7 +17,10 @@ extension PluginRuntime {
         let executor = SocketThreadExecutor(handover: handover, wake: { mailbox.wake() })
         let parts = LoopParts(socket: socket, mailbox: mailbox, executor: executor, handover: handover,
                               outbox: PluginOutbox(mailbox: mailbox, handover: handover),
-                              state: PluginLoopState(rawHandlers: rawHandlers, rawReplyHeader: rawReplyHeader))
+                              state: PluginLoopState(rawHandlers: rawHandlers,
+                                                     // On the global executor every handler is a task (`handle`).
+                                                     syncHandlers: handlerThreads == .globalExecutor ? [:] : syncHandlers,
+                                                     pluginId: pluginId))
         handover.start { [self] in
             do {
                 while true {
@@ -46,7 +49,11 @@ extension PluginRuntime {
             if state.pendingTasks == 0 && !executor.hasPending {
                 guard try socket.receive(into: &state.frames) else { continue }
                 repeat {
-                    if let exitCode = try dispatch(state, socket: socket, outbox: outbox, executor: executor) { return exitCode }
+                    switch try dispatch(parts) {
+                    case .served: break
+                    case .stop(let exitCode): return exitCode
+                    case .handedOver: return nil
+                    }
                 } while try socket.receive(into: &state.frames, dontWait: true)
                 continue
             }
@@ -57,44 +64,51 @@ extension PluginRuntime {
             if ready[0] {
                 // Drain everything waiting, so a burst costs one poll.
                 while try socket.receive(into: &state.frames, dontWait: true) {
-                    if let exitCode = try dispatch(state, socket: socket, outbox: outbox, executor: executor) { return exitCode }
+                    switch try dispatch(parts) {
+                    case .served: break
+                    case .stop(let exitCode): return exitCode
+                    case .handedOver: return nil
+                    }
                 }
             }
         }
     }
 
     /// Sends a handler's message; a final one ends its request.
-    private func send(_ out: OutgoingMessage, on socket: ZMQSocket, state: PluginLoopState) throws {
-        let msg = WireMessage(kind: out.kind, requestId: out.requestId, intent: out.intent, header: out.header, body: out.body)
-        try socket.send(msg.frames)
+    func send(_ out: OutgoingMessage, on socket: ZMQSocket, state: PluginLoopState) throws {
+        try socket.send([Frame(WireProtocol.signature), Frame(out.kind.rawValue), Frame(out.requestId), Frame(out.intent),
+                         out.header.map { Frame(json: $0) } ?? Frame(), out.body.map { Frame(json: $0) } ?? Frame()])
         if out.kind.isFinal {
             _ = lock.withLock { live.removeValue(forKey: out.requestId) }
             state.pendingTasks -= 1
         }
     }
 
-    /// Handles the message in `state.frames`. A REQUEST for a raw handler is answered right
-    /// here with the request's own frames (measured: docs/performance.md); anything else
-    /// goes through `handle`. Returns an exit code when the plugin should stop.
-    private func dispatch(_ state: PluginLoopState, socket: ZMQSocket, outbox: PluginOutbox,
-                          executor: SocketThreadExecutor) throws -> Int32? {
-        if state.frames.count == WireProtocol.frameCount, state.frames[0].equals("IB1"), state.frames[1].equals("REQUEST"),
-           let route = state.rawRoute(for: state.frames[3]),
-           state.frames[2].count <= WireProtocol.maxNameLength, let requestId = state.frames[2].validUTF8 {
+    /// Handles the message in `state.frames`. A REQUEST for a raw or a synchronous handler
+    /// is answered right here, in the request's own frames (measured: docs/performance.md);
+    /// anything else goes through `handle`.
+    private func dispatch(_ parts: LoopParts) throws -> Dispatched {
+        let (state, socket, outbox, executor) = (parts.state, parts.socket, parts.outbox, parts.executor)
+        let isRequest = state.frames.count == WireProtocol.frameCount && state.frames[0].equals("IB1")
+            && state.frames[1].equals("REQUEST") && state.frames[2].count <= WireProtocol.maxNameLength
+        if isRequest, let route = state.syncRoutes.route(for: state.frames[3]), let requestId = state.frames[2].validUTF8 {
+            return try serveSynchronously(route.handler, requestId: requestId, intent: route.intent, parts)
+        }
+        if isRequest, let route = state.rawRoutes.route(for: state.frames[3]), let requestId = state.frames[2].validUTF8 {
             let body = route.handler(requestId, route.intent, state.frames[4], state.frames[5])
             // Signature, request id and intent go back as they came; kind and header are
             // the constant frames, copied in place.
             state.frames[1].setContent(copyOf: state.replyKind)
             if isKnownUniquelyReferenced(&state.frames[4]) {
-                state.frames[4].setContent(copyOf: state.rawHeader)
+                state.frames[4].setContent(copyOf: state.successHeader)
             } else {
-                state.frames[4] = state.rawHeader.copy()  // the handler kept the header frame
+                state.frames[4] = state.successHeader.copy()  // the handler kept the header frame
             }
             state.frames[5] = body
             try socket.send(state.frames)
-            return nil
+            return .served
         }
-        return try handle(state.frames[...], socket: socket, outbox: outbox, executor: executor, state: state)
+        return try handle(state.frames[...], socket: socket, outbox: outbox, executor: executor, state: state).map { .stop($0) } ?? .served
     }
 
     /// Handles one message from the host; returns an exit code when the plugin should stop.
@@ -112,12 +126,13 @@ extension PluginRuntime {
                 // for completeness: the same answer as the fast path.
                 let body = raw(msg.requestId, msg.intent, msg.header, msg.body)
                 msg.kind = .reply
-                msg.header = Frame(rawReplyHeader)
+                msg.header = state.successHeader.copy()
                 msg.body = body
                 try socket.send(msg.frames)
                 return nil
             }
-            guard let (_, handler) = asyncHandlers[msg.intent] else {
+            let synchronous = syncHandlers[msg.intent].map { sync -> PluginHandler in { try sync($0, $1) } }
+            guard let handler = asyncHandlers[msg.intent]?.1 ?? synchronous else {
                 let err = BusError(.pluginError, "plugin \(pluginId) has no handler for \(msg.intent)")
                 try socket.send(WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
                                             header: nil, body: err.json).frames)
@@ -137,7 +152,7 @@ extension PluginRuntime {
                 return nil
             }
             let request = PluginRequest(id: msg.requestId, intent: msg.intent, header: header, parameters: params)
-            let ctx = PluginContext(request: request, outbox: { outbox.post($0) })
+            let ctx = PluginContext(request: request, outbox: outbox.poster)
             lock.withLock { live[msg.requestId] = ctx }
             state.pendingTasks += 1
             let work = Self.task(handler, request: request, context: ctx, pluginId: pluginId, logger: logger, outbox: outbox)
@@ -169,31 +184,34 @@ extension PluginRuntime {
     private static func task(_ handler: @escaping PluginHandler, request: PluginRequest, context: PluginContext,
                              pluginId: String, logger: Logger, outbox: PluginOutbox) -> @Sendable () async -> Void {
         return {
-            let out: OutgoingMessage
-            do {
-                let reply = try await handler(request, context)
-                var h = reply.header
-                h["status"] = .string(reply.status.rawValue)
-                h["plugin"] = .string(pluginId)
-                out = OutgoingMessage(kind: .reply, requestId: request.id, intent: request.intent,
-                                      header: .object(h), body: reply.body)
-            } catch let error as BusError {
-                out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
-                                      header: nil, body: error.json)
-            } catch let error as RequestCancelled {
-                logger.debug("request \(request.id) ended: \(error)")
-                out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
-                                      header: nil, body: BusError(.cancelled, error.description).json)
-            } catch is CancellationError {
-                logger.debug("request \(request.id) was cancelled; its handler stopped")
-                out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
-                                      header: nil, body: BusError(.cancelled, "the handler was cancelled").json)
-            } catch {
-                out = OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent,
-                                      header: nil, body: BusError(.pluginError, "\(error)").json)
-            }
-            outbox.post(out)
+            let result: Result<PluginReply, any Error>
+            do { result = .success(try await handler(request, context)) } catch { result = .failure(error) }
+            outbox.post(finalMessage(result, request: request, pluginId: pluginId, logger: logger))
         }
+    }
+
+    /// The one final message for what a handler returned or threw: a REPLY, or an ERROR
+    /// with the error's code (a `BusError`'s own, `cancelled`, or `plugin_error`).
+    static func finalMessage(_ result: Result<PluginReply, any Error>, request: PluginRequest,
+                             pluginId: String, logger: Logger) -> OutgoingMessage {
+        let error: BusError
+        switch result {
+        case .success(let reply):
+            return OutgoingMessage(kind: .reply, requestId: request.id, intent: request.intent,
+                                   header: PluginReply.header(status: reply.status, pluginId: pluginId, extra: reply.header),
+                                   body: reply.body)
+        case .failure(let bus as BusError):
+            error = bus
+        case .failure(let cancelled as RequestCancelled):
+            logger.debug("request \(request.id) ended: \(cancelled)")
+            error = BusError(.cancelled, cancelled.description)
+        case .failure(is CancellationError):
+            logger.debug("request \(request.id) was cancelled; its handler stopped")
+            error = BusError(.cancelled, "the handler was cancelled")
+        case .failure(let other):
+            error = BusError(.pluginError, "\(other)")
+        }
+        return OutgoingMessage(kind: .error, requestId: request.id, intent: request.intent, header: nil, body: error.json)
     }
 }
 
@@ -209,8 +227,19 @@ struct LoopParts: @unchecked Sendable {
     let state: PluginLoopState
 }
 
+/// What handling one message came to.
+enum Dispatched {
+    /// Handled (or dropped); the loop goes on.
+    case served
+    /// The plugin should exit with this code (DISCONNECT).
+    case stop(Int32)
+    /// A synchronous handler held the loop so long that it went to another thread; this
+    /// thread stops using the socket.
+    case handedOver
+}
+
 /// A REQUEST whose parameters are JSON but not an object.
-private struct ParametersNotObject: Error, CustomStringConvertible {
+struct ParametersNotObject: Error, CustomStringConvertible {
     let found: String
     var description: String { "got \(found)" }
 }

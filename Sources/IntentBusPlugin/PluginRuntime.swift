@@ -7,6 +7,15 @@ internal import CLinuxSupport
 /// An async handler: runs in its own task, may prompt and report progress.
 public typealias PluginHandler = @Sendable (PluginRequest, PluginContext) async throws -> PluginReply
 
+/// A synchronous handler: what `on(intent) { request, context in … }` registers when the
+/// closure has no `await` in it (Swift then picks this overload). It runs on the thread
+/// that runs the plugin's socket loop, in the turn that received the request: no task, no
+/// executor hop, no wake-up (docs/performance.md, "The plugin SDK"). A handler that blocks
+/// or computes for long is watched as a task job is: `LoopHandover` moves the loop to
+/// another thread, and this one sends its answer through the mailbox when it returns.
+/// The context reports progress; asking the user needs `await`, and so an async handler.
+public typealias PluginSyncHandler = @Sendable (PluginRequest, PluginContext) throws -> PluginReply
+
 /// A synchronous handler that sees raw frames. It runs on the plugin's socket thread, so
 /// it must be quick; it exists for echo-like plugins and benchmarks where a task hop
 /// would dominate. Return the body frame to send back (the request's own frame may be
@@ -34,10 +43,9 @@ public final class PluginRuntime: @unchecked Sendable {
     private let token: String
     var asyncHandlers: [String: (HandlerStyle, PluginHandler)] = [:]
     var rawHandlers: [String: RawPluginHandler] = [:]
+    var syncHandlers: [String: PluginSyncHandler] = [:]
     let lock = Lock()
     var live: [String: PluginContext] = [:]
-    /// The REPLY header of raw handlers, which never changes.
-    let rawReplyHeader: String
     /// Where async handlers run (`HandlerThreads`); the default, `.socketThread`, runs them
     /// on the thread that runs the socket loop and moves the loop to another thread when
     /// a handler holds it. Set it before `run()`.
@@ -76,7 +84,6 @@ public final class PluginRuntime: @unchecked Sendable {
         }
         self.backend = backend
         self.pluginId = id
-        self.rawReplyHeader = "{\"plugin\":\"\(id)\",\"status\":\"success\"}"
         self.token = environment["INTENTBUS_TOKEN"] ?? ""
         // A CURVE backend (tcp): the host's public key and this plugin's key pair.
         if let server = environment["INTENTBUS_SERVER_KEY"], let secret = environment["INTENTBUS_CURVE_SECRET"],
@@ -88,7 +95,15 @@ public final class PluginRuntime: @unchecked Sendable {
 
     /// Handles `intent` with an async handler.
     public func on(_ intent: String, style: HandlerStyle = .plain, _ handler: @escaping PluginHandler) {
+        syncHandlers[intent] = nil
         asyncHandlers[intent] = (style, handler)
+    }
+
+    /// Handles `intent` in the plain style with a synchronous handler (`PluginSyncHandler`):
+    /// a closure without `await` lands here, one with `await` in the async overload.
+    public func on(_ intent: String, _ handler: @escaping PluginSyncHandler) {
+        asyncHandlers[intent] = nil
+        syncHandlers[intent] = handler
     }
 
     /// Handles `intent` synchronously on the socket thread, with raw frames.
@@ -99,8 +114,9 @@ public final class PluginRuntime: @unchecked Sendable {
     /// The intents and styles announced in HELLO.
     var declaredIntents: [JSON] {
         var out: [JSON] = rawHandlers.keys.sorted().map { ["name": .string($0), "style": "plain"] }
-        for name in asyncHandlers.keys.sorted() where rawHandlers[name] == nil {
-            out.append(["name": .string(name), "style": .string(asyncHandlers[name]!.0.rawValue)])
+        let styles = asyncHandlers.mapValues(\.0).merging(syncHandlers.mapValues { _ in .plain }) { async, _ in async }
+        for name in styles.keys.sorted() where rawHandlers[name] == nil {
+            out.append(["name": .string(name), "style": .string(styles[name]!.rawValue)])
         }
         return out
     }

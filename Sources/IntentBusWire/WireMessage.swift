@@ -43,8 +43,8 @@ public final class WireMessage {
     public convenience init(kind: MessageKind, requestId: String = "", intent: String = "",
                             header: JSON?, body: JSON?) {
         self.init(kind: kind, requestId: requestId, intent: intent,
-                  header: header.map { Frame(data: $0.canonicalData) } ?? Frame(),
-                  body: body.map { Frame(data: $0.canonicalData) } ?? Frame())
+                  header: header.map { Frame(json: $0) } ?? Frame(),
+                  body: body.map { Frame(json: $0) } ?? Frame())
     }
 
     /// The six frames to send. The header and body frames are moved, not copied.
@@ -68,10 +68,10 @@ public final class WireMessage {
     }
 
     /// The header parsed as JSON (empty frame = empty object).
-    public func headerJSON() throws(JSONParseError) -> JSON { try JSON.parse(header.data) }
+    public func headerJSON() throws(JSONParseError) -> JSON { try header.parseJSON() }
 
     /// The body parsed as JSON (empty frame = empty object).
-    public func bodyJSON() throws(JSONParseError) -> JSON { try JSON.parse(body.data) }
+    public func bodyJSON() throws(JSONParseError) -> JSON { try body.parseJSON() }
 
     /// Parses the frames that follow the routing envelope (the rules: `WireCodec`).
     public static func decode(_ frames: ArraySlice<Frame>) throws(WireError) -> WireMessage {

@@ -31,14 +31,31 @@ public final class Frame {
 
     /// A frame holding a copy of `bytes`.
     public init<C: Collection>(bytes: C) where C.Element == UInt8 {
+        withMsg { Self.fill($0, with: bytes) }
+    }
+
+    /// Initializes `msg` (uninitialized or closed) with a copy of `bytes`: one `memcpy`
+    /// for contiguous bytes (an array), a byte loop otherwise.
+    private static func fill<C: Collection>(_ msg: UnsafeMutablePointer<zmq_msg_t>, with bytes: C) where C.Element == UInt8 {
         let count = bytes.count
+        zmq_msg_init_size(msg, count)
+        guard count > 0 else { return }
+        let dst = zmq_msg_data(msg)!.assumingMemoryBound(to: UInt8.self)
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { src in
+            dst.update(from: src.baseAddress!, count: count)
+        }
+        if copied == nil {
+            var i = 0
+            for b in bytes { dst[i] = b; i += 1 }
+        }
+    }
+
+    /// Replaces this frame's content with a copy of `bytes`, in place (no new object), as
+    /// a receive into a reused frame does.
+    package func setContent<C: Collection>(bytes: C) where C.Element == UInt8 {
         withMsg { msg in
-            zmq_msg_init_size(msg, count)
-            if count > 0 {
-                let dst = zmq_msg_data(msg)!.assumingMemoryBound(to: UInt8.self)
-                var i = 0
-                for b in bytes { dst[i] = b; i += 1 }
-            }
+            zmq_msg_close(msg)
+            Self.fill(msg, with: bytes)
         }
     }
 

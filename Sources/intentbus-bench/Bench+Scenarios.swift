@@ -8,6 +8,8 @@ extension Bench {
     func runHostAgainstRelay() throws {
         let (relayEndpoint, relayChildren) = try startRelay("relay")
         let (hostEndpoint, host) = try startHost("host", plugins: echoPluginEntry())
+        // The same host in front of the SDK's raw handler (`plugin-echo --raw`), for its own rows.
+        let (sdkRawEndpoint, sdkRawHost) = try startHost("host-sdk-raw", plugins: echoPluginEntry(raw: true))
         // The same host in front of the echo worker that decodes nothing: the SDK's baseline.
         let (rawEndpoint, rawHost) = try startHost("host-raw", plugins: """
           - id: echo
@@ -19,6 +21,8 @@ extension Bench {
         var relay = try connect("relay", relayEndpoint, intent: "EchoIntent", watching: relayChildren)
         var rawPlugin = try connect("host, no-decode plugin", rawEndpoint, intent: "EchoIntent", watching: [rawHost])
         var hostPath = try connect("host", hostEndpoint, intent: "EchoIntent", watching: [host])
+        var sdkRaw = try connect("host, SDK raw handler", sdkRawEndpoint, intent: "EchoIntent", watching: [sdkRawHost])
+        (sdkRaw.middle, sdkRaw.farEnd, sdkRaw.roles) = ([sdkRawHost.pid], ProcessUsage.childPids(sdkRawHost.pid), ("host", "plugin"))
         (relay.middle, relay.farEnd) = ([relayChildren[0].pid], [relayChildren[1].pid])
         (rawPlugin.middle, rawPlugin.farEnd, rawPlugin.roles) = ([rawHost.pid], ProcessUsage.childPids(rawHost.pid), ("host", "worker"))
         (hostPath.middle, hostPath.farEnd, hostPath.roles) = ([host.pid], ProcessUsage.childPids(host.pid), ("host", "plugin"))
@@ -31,7 +35,7 @@ extension Bench {
                             p50Target: size == 100 ? 1.10 : 1.25)
         }
         try runGeneratorCheck(relay: relay)
-        try runThroughputSweep(host: hostPath, relay: relay, rawPlugin: rawPlugin)
+        try runThroughputSweep(host: hostPath, relay: relay, rawPlugin: rawPlugin, sdkRaw: sdkRaw)
         log("\(settings.window) in flight, 10 KB")
         _ = try throughput("\(settings.window) in flight, 10 KB", subject: hostPath, baseline: relay, size: 10_000,
                            window: settings.window, count: settings.throughputCount, bytes: false, minRatio: 0.6)
@@ -47,7 +51,7 @@ extension Bench {
                                   note: "VmHWM of the host process alone (plugins excluded), after 1 MB bodies went through it"))
         }
         try fleet().closeConnections()
-        for child in [host, rawHost] + relayChildren { child.stop() }
+        for child in [host, rawHost, sdkRawHost] + relayChildren { child.stop() }
     }
 
     /// Routing cost with 1,000 declared intents and 100 declared plugins (10 running)

@@ -164,10 +164,13 @@ final class Bench {
         return (frontend ?? "ipc://\(dir)/state/frontend.sock", host)
     }
 
-    func echoPluginEntry(id: String = "echo") -> String {
+    /// The echo plugin's manifest entry. By default it answers with the SDK's ordinary plain
+    /// handler (`runtime.on(intent) { request, _ in .success(request.parameters) }`), what
+    /// plugin authors write; `raw: true` uses `onRaw`, which moves the body back unread.
+    func echoPluginEntry(id: String = "echo", raw: Bool = false) -> String {
         """
           - id: \(id)
-            exec: \(bin("plugin-echo")) --raw
+            exec: \(bin("plugin-echo"))\(raw ? " --raw" : "")
             IntentsSupported: [EchoIntent]
             timeout: 30s
             max_in_flight: 4096

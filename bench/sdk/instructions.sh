@@ -1,23 +1,30 @@
 #!/usr/bin/env bash
 # The plugin SDK's own cost in instructions per request (docs/performance.md, "The plugin
-# SDK"): the echo plugin (the SDK's raw path) and the no-decode plugin (bench-worker
-# --no-decode --plugin) each run under callgrind behind a release host, once for a few
-# requests and once for COUNT more; the difference, divided by COUNT, is what one request
-# costs the plugin process (every thread, libzmq's I/O thread included), without start-up.
+# SDK"): the echo plugin with the SDK's ordinary plain handler (plain), with its raw
+# handler (sdk: plugin-echo --raw) and the no-decode plugin (raw: bench-worker --no-decode
+# --plugin) each run under callgrind behind a release host, once for a few requests and
+# once for COUNT more; the difference, divided by COUNT, is what one request costs the
+# plugin process (every thread, libzmq's I/O thread included), without start-up.
 # Deterministic, unlike CPU time on a shared machine. Needs valgrind and the release build,
 # and a python with pyzmq (PYTHON, default .venv/bin/python from `make python-venv`).
-# Usage: bench/sdk/instructions.sh [COUNT]   (default 20000; about a minute)
+# Usage: bench/sdk/instructions.sh [COUNT]   (default 20000; a few minutes)
+#   KINDS="plain sdk raw" (default) picks the far ends; BIN the build (default
+#   .build/release); KEEP=1 keeps the profiles.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 count=${1:-20000}
 python=${PYTHON:-.venv/bin/python}
-bin=$PWD/.build/release
+bin=${BIN:-$PWD/.build/release}
 work=$(mktemp -d /tmp/ibsdk-XXXXXX)
-trap 'rm -rf "$work"' EXIT
+if [ -n "${KEEP:-}" ]; then echo "profiles in $work"; else trap 'rm -rf "$work"' EXIT; fi
 
 total() {  # total() KIND REQUESTS → instructions of the plugin process
     local kind=$1 n=$2 exec
-    if [ "$kind" = sdk ]; then exec="$bin/plugin-echo --raw"; else exec="$bin/bench-worker --no-decode --plugin"; fi
+    case $kind in
+        plain) exec="$bin/plugin-echo" ;;
+        sdk) exec="$bin/plugin-echo --raw" ;;
+        *) exec="$bin/bench-worker --no-decode --plugin" ;;
+    esac
     mkdir -p "$work/$kind-$n"
     cat > "$work/$kind-$n/plugins.yaml" <<YAML
 host:
@@ -28,6 +35,7 @@ plugins:
     IntentsSupported: [EchoIntent]
     timeout: 60s
     max_in_flight: 4096
+    heartbeat: 30s         # valgrind is slow; a loaded machine more so
 YAML
     "$bin/intentbus" host --config "$work/$kind-$n/plugins.yaml" --log-level warning > "$work/$kind-$n/host.log" 2>&1 &
     local host=$!
@@ -42,10 +50,12 @@ YAML
 }
 
 declare -A per
-for kind in sdk raw; do
+for kind in ${KINDS:-plain sdk raw}; do
     few=$(total "$kind" 100)
     many=$(total "$kind" $((count + 100)))
     per[$kind]=$(( (many - few) / count ))
     echo "$kind: $few instructions for 101 requests, $many for $((count + 101)): ${per[$kind]} per request"
 done
-echo "SDK raw path / no-decode plugin: $(awk -v a="${per[sdk]}" -v b="${per[raw]}" 'BEGIN { printf "%.3f", a / b }')× (target ≤ 1.20×)"
+ratio() { awk -v a="${per[$1]:-0}" -v b="${per[$2]:-0}" 'BEGIN { if (b > 0) printf "%.3f", a / b; else printf "n/a" }'; }
+echo "SDK plain handler / no-decode plugin: $(ratio plain raw)×"
+echo "SDK raw path / no-decode plugin: $(ratio sdk raw)× (target ≤ 1.20×)"

@@ -60,6 +60,14 @@ extension JSON {
         return try result.get()
     }
 
+    /// Parses the bytes in `raw` without copying them first (a frame's bytes). Empty is an
+    /// empty object, as for `parse(_: Data)`.
+    public static func parse(bytes raw: UnsafeRawBufferPointer) throws(JSONParseError) -> JSON {
+        if raw.isEmpty { return .object([:]) }
+        var parser = JSONParser(raw.bindMemory(to: UInt8.self))
+        return try parser.parseDocument()
+    }
+
     /// Parses a UTF-8 string.
     public static func parse(_ text: String) throws(JSONParseError) -> JSON {
         try parse(Data(text.utf8))

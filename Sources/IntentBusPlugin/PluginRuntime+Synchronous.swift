@@ -1,0 +1,77 @@
+import Foundation
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+
+extension PluginRuntime {
+    /// Serves a REQUEST for a synchronous handler in the turn that received it, in its own
+    /// frames: the parameters are parsed straight from the body frame, the handler runs
+    /// as a watched job (`LoopHandover`), and its answer goes out in the same six frames,
+    /// the kind and (for a reply that adds no header field) the header copied in from the
+    /// constant frames. No task, no outbox, no `WireMessage`.
+    ///
+    /// Progress the handler reported is sent before its answer. When the loop was handed
+    /// to another thread while the handler ran, the answer goes through the outbox (the
+    /// mailbox, from this thread) and this thread stops using the socket.
+    func serveSynchronously(_ handler: PluginSyncHandler, requestId: String, intent: String,
+                            _ parts: LoopParts) throws -> Dispatched {
+        let (state, socket, outbox, handover) = (parts.state, parts.socket, parts.outbox, parts.handover)
+        // The same check as for an async handler: the host's plain path forwards bodies
+        // unread (docs/protocol.md §5.2).
+        let header: JSON, params: JSON
+        do {
+            header = try state.frames[4].parseJSON()
+            params = try state.frames[5].parseJSON()
+            guard case .object = params else { throw ParametersNotObject(found: params.typeName) }
+        } catch {
+            let err = BusError(.invalidParameters, "the parameters body must be a JSON object: \(error)")
+            try answerInPlace(kind: state.errorKind, header: nil, body: err.json, state: state, socket: socket)
+            return .served
+        }
+        let request = PluginRequest(id: requestId, intent: intent, header: header, parameters: params)
+        let context = PluginContext(request: request, outbox: outbox.poster)
+        guard handover.beginJob() else {
+            // Not the loop's thread any more (cannot happen between messages; kept safe).
+            outbox.post(Self.finalMessage(.failure(BusError(.pluginError, "the plugin's loop moved before the handler ran")),
+                                          request: request, pluginId: pluginId, logger: logger))
+            return .handedOver
+        }
+        // Counted as a pending task while it runs: should the loop move to another thread
+        // meanwhile, that thread then watches the mailbox, through which the answer comes,
+        // and its `send` of the final message counts it off.
+        state.pendingTasks += 1
+        let result: Result<PluginReply, any Error>
+        do { result = .success(try handler(request, context)) } catch { result = .failure(error) }
+        guard handover.endJob() else {
+            outbox.post(Self.finalMessage(result, request: request, pluginId: pluginId, logger: logger))
+            return .handedOver
+        }
+        state.pendingTasks -= 1
+        for out in outbox.takeLocal() { try send(out, on: socket, state: state) }
+        switch result {
+        case .success(let reply) where reply.header.isEmpty:
+            try answerInPlace(kind: state.replyKind, header: state.constantHeader(reply.status), body: reply.body,
+                              state: state, socket: socket)
+        default:
+            let out = Self.finalMessage(result, request: request, pluginId: pluginId, logger: logger)
+            try answerInPlace(kind: out.kind == .reply ? state.replyKind : state.errorKind,
+                              header: out.header.map { Frame(json: $0) }, body: out.body ?? .object([:]),
+                              state: state, socket: socket)
+        }
+        return .served
+    }
+
+    /// Sends an answer in the request's frames, which are reused: signature, request id
+    /// and intent go back as they came; kind and header are copied from constant frames
+    /// (`header` nil: empty); the body is written in place.
+    private func answerInPlace(kind: Frame, header: Frame?, body: JSON, state: PluginLoopState, socket: ZMQSocket) throws {
+        state.frames[1].setContent(copyOf: kind)
+        if let header {
+            state.frames[4].setContent(copyOf: header)
+        } else {
+            state.frames[4].setContent(bytes: EmptyCollection<UInt8>())
+        }
+        state.frames[5].setContent(bytes: body.canonicalBytes)
+        try socket.send(state.frames)
+    }
+}

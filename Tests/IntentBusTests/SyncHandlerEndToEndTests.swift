@@ -1,0 +1,139 @@
+import Foundation
+import IntentBus
+import Testing
+import IntentBusTestSupport
+
+/// The Swift SDK's synchronous plain handler (`runtime.on(intent) { request, context in … }`
+/// with no `await`, `PluginSyncHandler`), which the SDK runs in the turn that received the
+/// request, in the request's own frames, with the real host and plugin processes
+/// (Tests/Plugins/TestPlugin with TEST_SYNC=1).
+@Suite("Synchronous plain handlers, end to end", .serialized)
+struct SyncHandlerEndToEndTests {
+    private func syncPlugin(heartbeat: String = "1s") -> TestManifest {
+        TestManifest(.test("alpha", env: ["TEST_SYNC": "1"]).heartbeat(heartbeat))
+    }
+
+    @Test("a closure without await is a synchronous handler: HELLO says plain, the reply carries status, plugin and the parameters")
+    func answersLikeAnAsyncHandler() throws {
+        let host = try TestHost(syncPlugin(), waitReady: ["alpha"])
+        defer { host.stop() }
+        let info = try #require(try host.plugin("alpha"))
+        #expect(info["styles"]?["TestIntent"] == "plain", "\(info.canonicalString)")
+        let reply = try host.client().send("TestIntent", parameters: ["n": 7, "text": "grüße \"quoted\"\n"]) { _ in nil }
+        #expect(reply.succeeded)
+        #expect(reply.plugin == "alpha")
+        #expect(reply.header["status"] == "success")
+        #expect(reply.body["params"]?["n"] == 7)
+        #expect(reply.body["params"]?["text"] == "grüße \"quoted\"\n")
+        #expect(reply.body["plugin"] == "alpha")
+    }
+
+    @Test("failure status, extra header fields, and a thrown BusError keeps its code")
+    func statusHeaderAndThrow() throws {
+        let host = try TestHost(syncPlugin(), waitReady: ["alpha"])
+        defer { host.stop() }
+        let client = try host.client()
+        let failed = try client.send("TestIntent", parameters: ["fail": true]) { _ in nil }
+        #expect(failed.status == "failure")
+        #expect(failed.plugin == "alpha")
+        let withHeader = try client.send("TestIntent", parameters: ["reply_header": ["note": "extra"]]) { _ in nil }
+        #expect(withHeader.header["note"] == "extra")
+        #expect(withHeader.header["plugin"] == "alpha")
+        #expect(withHeader.header["status"] == "success")
+        #expect {
+            _ = try client.send("TestIntent", parameters: ["throw": "invalid_parameters"]) { _ in nil }
+        } throws: { error in
+            guard case .bus(let bus) = error as? ClientError else { return false }
+            return bus.code == .invalidParameters && bus.message.contains("the handler threw")
+        }
+        // The plugin goes on serving after a throw.
+        #expect(try client.send("TestIntent", parameters: ["after": 1]) { _ in nil }.succeeded)
+    }
+
+    @Test("progress reported by a synchronous handler arrives, in order, before its reply")
+    func progressBeforeReply() throws {
+        let host = try TestHost(syncPlugin(), waitReady: ["alpha"])
+        defer { host.stop() }
+        var seen: [String] = []
+        let reply = try host.client().send("TestIntent", parameters: ["progress": 3]) { event in
+            if case .progress(let body) = event { seen.append(body["message"]?.stringValue ?? "?") }
+            return nil
+        }
+        #expect(reply.succeeded)
+        #expect(seen == ["step 1 of 3", "step 2 of 3", "step 3 of 3"])
+    }
+
+    @Test("a body that is not a JSON object is refused before the handler runs; the plugin keeps serving")
+    func badBodies() throws {
+        let host = try TestHost(syncPlugin(), waitReady: ["alpha"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
+        for (id, body) in [("array", "[1,2]"), ("broken", "{\"a\":"), ("bytes", "Hello world")] {
+            try dealer.send([Frame("IB1"), Frame("REQUEST"), Frame(id), Frame("TestIntent"), Frame(), Frame(body)])
+            let msg = try WireMessage.decode(try #require(try dealer.receive(), "no answer to \(id)")[...])
+            #expect(msg.requestId == id)
+            #expect(msg.kind == .error, "\(id): \(msg.kind)")
+            #expect(try msg.bodyJSON()["code"] == "invalid_parameters", "\(id): \(msg.body.string)")
+        }
+        #expect(try host.client().send("TestIntent", parameters: ["ok": true]) { _ in nil }.succeeded)
+    }
+
+    @Test("a synchronous handler that blocks its thread for 1 s, with a 300 ms heartbeat: not hung, quick requests answered meanwhile, each once")
+    func blockingSynchronousHandler() throws {
+        let host = try TestHost(syncPlugin(heartbeat: "300ms"), waitReady: ["alpha"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
+        let requests: [(String, JSON)] = [("slow", ["spin_ms": 1_000])] + (1...20).map { ("q\($0)", ["n": .int(Int64($0))]) }
+        for (id, body) in requests {
+            try dealer.send(WireMessage(kind: .request, requestId: id, intent: "TestIntent", header: nil, body: body).frames)
+            if body["spin_ms"] != nil { usleep(100_000) }  // the handler is spinning before the others arrive
+        }
+        var got: [String] = []
+        while got.count < requests.count {
+            let msg = try WireMessage.decode(try #require(try dealer.receive(), "no answer within the timeout")[...])
+            #expect(msg.kind == .reply, "\(msg.requestId): \(msg.kind) \(msg.body.string)")
+            got.append(msg.requestId)
+        }
+        #expect(Set(got) == Set(requests.map(\.0)), "every request answered exactly once")
+        #expect(got.count == requests.count)
+        #expect(got.last == "slow", "the quick ones did not wait for the blocked handler: \(got)")
+        #expect(!host.log.contains("hung"), "\(host.log)")
+        // The loop moved to another thread and the plugin keeps serving from it.
+        #expect(try host.client().send("TestIntent", parameters: ["after": "block"]) { _ in nil }.succeeded)
+    }
+
+    @Test("with handlerThreads = .globalExecutor a synchronous handler runs as a task there, and answers the same")
+    func onTheGlobalExecutor() throws {
+        let host = try TestHost(TestManifest(.test("alpha", env: ["TEST_SYNC": "1", "TEST_GLOBAL_EXECUTOR": "1"])),
+                                waitReady: ["alpha"])
+        defer { host.stop() }
+        var progress = 0
+        let reply = try host.client().send("TestIntent", parameters: ["progress": 2, "n": 3]) { event in
+            if case .progress = event { progress += 1 }
+            return nil
+        }
+        #expect(reply.succeeded)
+        #expect(reply.body["params"]?["n"] == 3)
+        #expect(progress == 2)
+    }
+
+    @Test("250 pipelined requests (the default max_in_flight is 256) to a synchronous handler: every one answered once, with its own parameters")
+    func pipelined() throws {
+        let host = try TestHost(syncPlugin(), waitReady: ["alpha"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
+        let count = 250
+        for n in 0..<count {
+            try dealer.send(WireMessage(kind: .request, requestId: "r\(n)", intent: "TestIntent", header: nil,
+                                        body: ["n": .int(Int64(n))]).frames)
+        }
+        var seen = Set<String>()
+        for _ in 0..<count {
+            let msg = try WireMessage.decode(try #require(try dealer.receive(), "no answer within the timeout")[...])
+            #expect(msg.kind == .reply)
+            #expect(try msg.bodyJSON()["params"]?["n"]?.intValue.map { "r\($0)" } == msg.requestId)
+            #expect(seen.insert(msg.requestId).inserted, "answered twice: \(msg.requestId)")
+        }
+        #expect(seen.count == count)
+    }
+}
