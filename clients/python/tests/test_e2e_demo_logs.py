@@ -4,11 +4,13 @@ line for each request (README tour, docs/operations.md)."""
 import subprocess
 import time
 
-from conftest import binary, swift_echo_plugin
+from conftest import binary, plugin_entry
 
 
 def test_intentbus_logs_shows_what_the_echo_plugin_did(start_host):
-    host = start_host([swift_echo_plugin()], wait_ready=["echo"])
+    # The demo manifest runs it with --log-requests (plugins.yaml); the benchmark without.
+    host = start_host([plugin_entry("echo", [binary("plugin-echo"), "--log-requests"], ["EchoIntent"])],
+                      wait_ready=["echo"])
     assert host.client().send("EchoIntent", {"text": "hi", "n": 2}).body == {"text": "hi", "n": 2}
     lines = ""
     for _ in range(50):
