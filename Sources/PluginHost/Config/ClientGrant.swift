@@ -22,10 +22,18 @@ public struct ClientGrant: Sendable, Equatable {
     /// they ask for the host's figures and nothing else.
     public static let hostInternal = ClientGrant(name: "ib.host", publicKey: "", intents: ["ib.ping", "ib.metrics", "ib.status"])
 
+    /// Host intents that change or reveal the host itself (stop and start plugins, reload
+    /// the manifest, read plugins' output): a grant must name them (exactly, or by a prefix
+    /// such as `ib.plugins.*`); `*`, and so a grant without `intents`, does not reach them.
+    public static let administrative: Set<String> = ["ib.plugins.disable", "ib.plugins.enable", "ib.plugins.restart",
+                                                     "ib.reload", "ib.logs"]
+
     /// Whether it may call `intent`.
     public func allows(_ intent: String) -> Bool {
-        intents.contains { pattern in
-            pattern == "*" || pattern == intent || (pattern.hasSuffix("*") && intent.hasPrefix(pattern.dropLast()))
+        let explicit = Self.administrative.contains(intent)
+        return intents.contains { pattern in
+            (pattern == "*" && !explicit) || pattern == intent
+                || (pattern.hasSuffix("*") && pattern != "*" && intent.hasPrefix(pattern.dropLast()))
         }
     }
 }

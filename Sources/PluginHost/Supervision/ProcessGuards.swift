@@ -23,8 +23,9 @@ final class ProcessGuards {
     }
     private var digests: [String: (key: FileKey, digest: String)] = [:]
 
-    /// Why `path` must not be started: its digest differs from `expected`. Nil when it
-    /// matches, or when the file can't be read (the spawn then says why).
+    /// Why `path` must not be started: its digest differs from `expected`, or it can't be
+    /// read to compute one. Nil when it matches, or when it does not exist (the spawn then
+    /// says why).
     func checksumProblem(path: String, expected: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
@@ -35,7 +36,10 @@ final class ProcessGuards {
         if let known = digests[path], known.key == key {
             digest = known.digest
         } else {
-            guard let computed = Self.digest(of: path) else { return nil }
+            // A file the host may execute but not read is not started unchecked.
+            guard let computed = Self.digest(of: path) else {
+                return "the executable \(path) can't be read to check its sha256 (\(String(cString: strerror(errno)))); not started"
+            }
             digest = computed
             digests[path] = (key, digest)
         }

@@ -227,3 +227,21 @@ def test_newlines_and_escapes_from_outside_forge_no_log_line(curve_host):
     assert not [ln for ln in lines if ln.startswith("00:00:00.000")], lines
     assert "\x1b" not in host.log and "\x00" not in host.log
     assert any("Evil\\n00:00:00.000 error [host] FORGED line\\u{1b}[2J\\u{0}" in ln for ln in lines), lines
+
+
+def test_administrative_host_intents_need_an_explicit_right(curve_host):
+    """A grant without `intents` (everything) does not reach ib.plugins.disable, ib.reload
+    or ib.logs; one that names them does."""
+    plain, operator = keypair(), keypair()
+    host = curve_host([{"name": "plain", "public": plain[0]},
+                       {"name": "operator", "public": operator[0],
+                        "extra": {"intents": "[PyIntent, \"ib.plugins.*\", ib.logs]"}}],
+                      [py_plugin("py")])
+    p, o = host.client(plain[1]), host.client(operator[1])
+    wait_reply(p, "PyIntent")
+    for intent, body in (("ib.plugins.disable", {"plugin": "py"}), ("ib.reload", {}), ("ib.logs", {"plugin": "py"})):
+        with pytest.raises(Exception) as e:
+            p.send(intent, body, timeout=5)
+        assert f"client plain may not call {intent}" in str(e.value), (intent, e.value)
+    assert o.send("ib.logs", {"plugin": "py"}).status == "success"
+    o.send("ib.plugins.disable", {"plugin": "py"})
