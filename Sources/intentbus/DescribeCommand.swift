@@ -60,6 +60,8 @@ enum DescribeCommand {
                 if let v = declared[key] { out[key] = v }
             }
             out["parameters"] = declared["parameters"] ?? .array([])
+            let shortcuts = declarations?.shortcutPhrases(declared["identifier"]?.stringValue ?? intent) ?? []
+            if !shortcuts.isEmpty { out["shortcut_phrases"] = .array(shortcuts) }
         } else if let definition, style == "legacy" || style == nil {
             out.merge(legacy(definition), uniquingKeysWith: { $1 })
         } else if style == "plain" {
@@ -78,6 +80,7 @@ enum DescribeCommand {
             "definition": .string(d.isStandard ? "standard intent" : (d.mark.keyPath != nil ? d.mark.description : "\(d.mark.file):\(d.mark.line)")),
         ]
         if let description = d.description { out["description"] = .string(description) }
+        if let suggested = d.suggestedInvocationPhrase { out["suggested_phrase"] = .string(suggested) }
         out["parameters"] = .array(d.parameters.map { p in
             var o: [String: JSON] = ["name": .string(p.name), "title": .string(p.displayName),
                                      "type": .string(p.type.description), "optional": .bool(!p.required)]
@@ -112,6 +115,9 @@ enum DescribeCommand {
             }
             let phrases = (h["phrases"]?.arrayValue ?? []).map { "“\($0.displayText)”" }
             if !phrases.isEmpty { out += "  phrases: \(phrases.joined(separator: ", "))\n" }
+            let shortcuts = (h["shortcut_phrases"]?.arrayValue ?? []).map { "“\($0.displayText)”" }
+            if !shortcuts.isEmpty { out += "  app shortcut phrases: \(shortcuts.joined(separator: ", "))\n" }
+            if let suggested = h["suggested_phrase"]?.stringValue { out += "  suggested phrase (Add to Siri): “\(suggested)”\n" }
             if let parameters = h["parameters"]?.arrayValue {
                 out += parameters.isEmpty ? "  parameters: none\n" : "  parameters:\n"
                 for p in parameters { out += "    " + parameterLine(p) + "\n" }

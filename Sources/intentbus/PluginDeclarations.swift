@@ -36,6 +36,13 @@ struct PluginDeclarations {
             ?? intents.first { $0["schema"]?.stringValue == intent }
     }
 
+    /// The app-shortcut phrases the plugin declares for `intent` (App Intents'
+    /// `AppShortcutsProvider`), `${…}` placeholders as written.
+    func shortcutPhrases(_ intent: String) -> [JSON] {
+        let shortcuts = hello["metadata"]?["new_style"]?["shortcuts"]?.arrayValue ?? []
+        return shortcuts.filter { $0["intent"]?.stringValue == intent }.flatMap { $0["phrases"]?.arrayValue ?? [] }
+    }
+
     /// Runs the manifest's plugin `spec` (its exec and env) in describe mode.
     static func read(_ spec: PluginSpec) throws -> PluginDeclarations {
         var environment = ProcessInfo.processInfo.environment

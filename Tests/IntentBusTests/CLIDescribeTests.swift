@@ -55,6 +55,20 @@ struct CLIDescribeTests {
         #expect(unknown.stderr.contains("claims TopUpIntnt; did you mean TopUpIntent?"), "\(unknown.stderr)")
     }
 
+    @Test("describe lists a new-style intent's app-shortcut phrases and a legacy suggestedInvocationPhrase")
+    func describePhrases() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let config = manifest(dir)
+        let new = runCommand(intentbus, ["describe", "StartFocusSessionIntent", "--config", config])
+        #expect(new.stdout.contains("app shortcut phrases: “"), "\(new.stdout)")
+        let json = runCommand(intentbus, ["describe", "StartFocusSessionIntent", "--config", config, "--json"])
+        let phrases = try JSON.parse(json.stdout)["handlers"]?.arrayValue?.first?["shortcut_phrases"]?.arrayValue ?? []
+        #expect(!phrases.isEmpty && phrases.allSatisfy { $0.stringValue != nil }, "\(json.stdout)")
+        let legacy = runCommand(intentbus, ["describe", "StatusIntent", "--config", config])
+        #expect(legacy.stdout.contains("suggested phrase (Add to Siri): “Wie viel Guthaben habe ich bei"), "\(legacy.stdout)")
+    }
+
     @Test("validate works for legacy and plain plugins, and finds a legacy handler without a definition")
     func validateEveryStyle() throws {
         let dir = TempDir()

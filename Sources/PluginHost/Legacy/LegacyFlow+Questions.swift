@@ -83,10 +83,11 @@ extension LegacyFlow {
         ops.promptClient(exchange, prompt: inLanguage(PromptVocabulary.reasked(question.prompt, problem: problem)))
     }
 
-    /// A host-made question names the language of its dialog (the definition's `locale`),
-    /// so that a client writes its own words around it in that language (§4.4).
+    /// A host-made question names the language of its dialog (the definition's `locale`)
+    /// when it is not English, so that a client writes its own words around it in that
+    /// language (§4.4); English, what clients assume, is not named.
     func inLanguage(_ prompt: JSON) -> JSON {
-        guard case .object(var fields) = prompt, let language = definition.locale.language else { return prompt }
+        guard case .object(var fields) = prompt, let language = definition.locale.language, language != "en" else { return prompt }
         fields["language"] = .string(language)
         return .object(fields)
     }
