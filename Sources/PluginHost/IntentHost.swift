@@ -31,6 +31,10 @@ public final class IntentHost {
         let definitions = try LegacyHandlers.loadDefinitions(manifest, logger: logger)
         try StateDirectory.prepare(host.stateDirectory)
         try refuseIfAnotherHostAnswers(host.frontend)
+        // From here on a signal waits for the router instead of killing the host with its
+        // sockets bound (PendingSignals).
+        let signals = PendingSignals()
+        defer { signals.cancel() }
         let sockets = try bindSockets(context: context, connections: connections)
         connections.start()
         defer { connections.stop() }  // on the way out of a failed start too
@@ -76,17 +80,11 @@ public final class IntentHost {
         let mailbox = shell.mailbox  // signal handlers hold the mailbox, never the router
         let internalEndpoint = InternalEndpoint(context: context, endpoint: InternalEndpoint.name)
         let systemd = SystemdService(endpoint: internalEndpoint, logger: logger)
-        let sources = [SIGINT, SIGTERM, SIGHUP].map { sig -> any DispatchSourceSignal in
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                // SIGHUP re-reads the manifest (docs/lifecycle.md, "Hot reload").
-                if sig == SIGHUP { return mailbox.post(.reload(trigger: "SIGHUP")) }
-                systemd.stopping()
-                mailbox.post(.shutdown)
-            }
-            source.resume()
-            return source
+        signals.attach { sig in
+            // SIGHUP re-reads the manifest (docs/lifecycle.md, "Hot reload").
+            if sig == SIGHUP { return mailbox.post(.reload(trigger: "SIGHUP")) }
+            systemd.stopping()
+            mailbox.post(.shutdown)
         }
         logger.info("IntentBus host \(getpid()) listening: clients \(frontend.lastEndpoint), plugins \(backend.lastEndpoint); \(manifest.plugins.count) plugins from \(manifest.path)")
         systemd.ready(status: "serving \(manifest.plugins.count) plugins on \(frontend.lastEndpoint)")
@@ -95,7 +93,6 @@ public final class IntentHost {
         connections.stop()  // before the sockets close: see ZMQSocket.monitor(at:)
         metricsFile?.stop()
         systemd.stopped()
-        sources.forEach { $0.cancel() }
         // The last final answers may still be queued in libzmq: give them up to 2 s to
         // leave (a linger of 0 would drop them with the socket).
         try? frontend.setLinger(milliseconds: 2_000)

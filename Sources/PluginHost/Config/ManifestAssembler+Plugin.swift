@@ -10,7 +10,7 @@ extension ManifestAssembler {
     /// Decodes one plugin mapping. Returns nil, after reporting, when it has errors.
     func decodePlugin(_ node: YAMLNode) -> PluginSpec? {
         context.mapping(node) { m -> PluginSpec? in
-            let errorsBefore = context.errors.count
+            let errorsBefore = context.errorCount
             // Read every key before any early return, so that none is taken as unknown.
             let id = m.require("id", as: Marked<String>.self)
             let name = m.optional("name", as: Marked<String>.self)
@@ -63,7 +63,7 @@ extension ManifestAssembler {
                 error("'public_key' is for remote plugins (remote: true)", key: "public_key", at: publicKey.mark)
             }
 
-            guard context.errors.count == errorsBefore, let id, let exec, let intents else { return nil }
+            guard context.errorCount == errorsBefore, let id, let exec, let intents else { return nil }
             var spec = PluginSpec(
                 id: id.value,
                 name: name?.value ?? id.value,

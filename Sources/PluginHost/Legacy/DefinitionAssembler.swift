@@ -194,7 +194,7 @@ final class DefinitionAssembler {
 
     private func decodeIntent(_ node: YAMLNode) -> IntentDefinition? {
         context.mapping(node) { m -> IntentDefinition? in
-            let errorsBefore = context.errors.count
+            let errorsBefore = context.errorCount
             let name = m.require("name", as: Marked<String>.self)
             let title = m.optional("title", as: String.self)
             let description = m.optional("description", as: String.self)
@@ -252,7 +252,7 @@ final class DefinitionAssembler {
             context.withPath(.key("response")) {
                 (responseParameters, codes) = decodeResponse(responseNode, intentMark: m.mark)
             }
-            guard context.errors.count == errorsBefore, let name else { return nil }
+            guard context.errorCount == errorsBefore, let name else { return nil }
             return IntentDefinition(
                 name: name.value, title: title ?? name.value, description: description,
                 category: category?.value ?? "generic", examplePhrases: phrases,
@@ -265,7 +265,7 @@ final class DefinitionAssembler {
 
     private func decodeParameter(_ node: YAMLNode, siblings: [String]) -> ParameterDefinition? {
         context.mapping(node) { m -> ParameterDefinition? in
-            let errorsBefore = context.errors.count
+            let errorsBefore = context.errorCount
             let name = m.require("name", as: Marked<String>.self)
             let displayName = m.optional("displayName", as: String.self)
             let description = m.optional("description", as: String.self)
@@ -334,7 +334,7 @@ final class DefinitionAssembler {
                     context.error("maximum \(JSON.double(maximum.value).displayText) is below minimum \(JSON.double(minimum.value).displayText)", at: maximum.mark)
                 }
             }
-            guard context.errors.count == errorsBefore, let name, let type else { return nil }
+            guard context.errorCount == errorsBefore, let name, let type else { return nil }
             var parameter = ParameterDefinition(
                 name: name.value, displayName: displayName ?? name.value, description: description, type: type,
                 required: required, multiple: multiple, defaultValue: nil, minimum: minimum?.value, maximum: maximum?.value,
