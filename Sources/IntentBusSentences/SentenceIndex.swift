@@ -3,21 +3,36 @@ import IntentBusCore
 /// Compiled templates with their lists: what `match` runs against. A value; replacing a
 /// list (`setList`) recompiles that list only.
 public struct SentenceIndex: Sendable {
-    struct CompiledSentence: Sendable {
+    /// One template ready to walk, with what its block says (a class: the match loop
+    /// looks at every template, and copying one would retain each field).
+    final class CompiledSentence: Sendable {
         let node: SentenceNode
         let required: Set<String>
+        /// The words a match can start with (nil: anything), checked before walking.
+        let first: Set<String>?
         let text: String
         let location: SentenceLocation
-        let block: Int
         let order: Int
         let edges: (first: String?, last: String?, only: Bool)
+        let block: IntentTemplates.Block
+        let blockLists: [String: CompiledList]?
+
+        init(node: SentenceNode, text: String, location: SentenceLocation, order: Int, block: IntentTemplates.Block,
+             blockLists: [String: CompiledList]?) {
+            self.node = node
+            required = node.requiredWords
+            first = node.firstWords
+            self.text = text
+            self.location = location
+            self.order = order
+            edges = node.edgeLists
+            self.block = block
+            self.blockLists = blockLists
+        }
     }
 
-    let blocks: [IntentTemplates.Block]
     let sentences: [CompiledSentence]
     private(set) var lists: [String: CompiledList]
-    /// Lists local to a block: block index → name → list.
-    let blockLists: [Int: [String: CompiledList]]
     let skipWords: [[String]]
     let compiler: SentenceCompiler
     /// The slot whose real value makes a match better (hassil's `best_slot_name`; HA: "name").
@@ -50,26 +65,22 @@ public struct SentenceIndex: Sendable {
         var lists: [String: CompiledList] = [:]
         for (name, list) in templates.lists { lists[name] = try CompiledList(list, compiler: compiler) }
         self.lists = lists
-        var blockLists: [Int: [String: CompiledList]] = [:]
         var sentences: [CompiledSentence] = []
-        for (b, block) in templates.blocks.enumerated() {
+        for block in templates.blocks {
             let local = SentenceCompiler(rules: templates.rules.merging(block.rules) { _, n in n }, listNames: names,
                                          foldDiacritics: foldDiacritics)
+            var compiled: [String: CompiledList]?
             if !block.lists.isEmpty {
-                var compiled: [String: CompiledList] = [:]
-                for (name, list) in block.lists { compiled[name] = try CompiledList(list, compiler: local) }
-                blockLists[b] = compiled
+                compiled = [:]
+                for (name, list) in block.lists { compiled?[name] = try CompiledList(list, compiler: local) }
             }
             for sentence in block.sentences {
-                let node = try local.compile(sentence.expression)
-                sentences.append(CompiledSentence(node: node, required: node.requiredWords, text: sentence.text,
-                                                  location: sentence.location, block: b, order: sentences.count,
-                                                  edges: node.edgeLists))
+                sentences.append(CompiledSentence(node: try local.compile(sentence.expression), text: sentence.text,
+                                                  location: sentence.location, order: sentences.count, block: block,
+                                                  blockLists: compiled))
             }
         }
-        self.blocks = templates.blocks
         self.sentences = sentences
-        self.blockLists = blockLists
         skipWords = templates.skipWords.map { SentenceText.words($0, foldDiacritics: foldDiacritics) }.filter { !$0.isEmpty }
             .sorted { $0.count > $1.count }
     }
@@ -91,13 +102,14 @@ public struct SentenceIndex: Sendable {
         let present = Set(said.tokens.map(\.key))
         var found: [SentenceMatch] = []
         for sentence in sentences where sentence.required.isSubset(of: present) {
-            let block = blocks[sentence.block]
-            guard SentenceContext.allows(block.requiresContext, context, allowMissing: true),
-                  SentenceContext.excludes(block.excludesContext, context) else { continue }
+            if !context.isEmpty {
+                guard SentenceContext.allows(sentence.block.requiresContext, context, allowMissing: true),
+                      SentenceContext.excludes(sentence.block.excludesContext, context) else { continue }
+            }
             var best: SentenceMatch?
             for tokens in variants.candidates(for: sentence.edges, isWildcard: isWildcard) {
-                var run = SentenceMatcher(said: said, tokens: tokens, index: self, sentence: sentence, block: block,
-                                          context: context)
+                if let first = sentence.first, let word = tokens.first?.key, !first.contains(word) { continue }
+                var run = SentenceMatcher(said: said, tokens: tokens, lists: lists, sentence: sentence, context: context)
                 if let m = run.best(preferredSlot: preferredSlot),
                    best.map({ m.rank(preferredSlot: preferredSlot) < $0.rank(preferredSlot: preferredSlot) }) ?? true {
                     best = m
@@ -108,8 +120,6 @@ public struct SentenceIndex: Sendable {
         found.sort { $0.rank(preferredSlot: preferredSlot) < $1.rank(preferredSlot: preferredSlot) }
         return Array(found.prefix(limit))
     }
-
-    func list(_ name: String, block: Int) -> CompiledList? { blockLists[block]?[name] ?? lists[name] }
 
     private func isWildcard(_ name: String?) -> Bool {
         guard let name, let list = lists[name], case .wildcard = list.kind else { return false }

@@ -22,9 +22,8 @@ struct SentenceMatcher {
 
     let said: SentenceText
     let tokens: [SentenceText.Token]
-    let index: SentenceIndex
+    let lists: [String: CompiledList]
     let sentence: SentenceIndex.CompiledSentence
-    let block: IntentTemplates.Block
     var context: [String: JSON]
     private var captures: [(String, SentenceMatch.Slot)] = []
     private var literal = 0
@@ -32,13 +31,12 @@ struct SentenceMatcher {
     private var found: SentenceMatch?
     private var preferredSlot: String?
 
-    init(said: SentenceText, tokens: [SentenceText.Token], index: SentenceIndex,
-         sentence: SentenceIndex.CompiledSentence, block: IntentTemplates.Block, context: [String: JSON]) {
+    init(said: SentenceText, tokens: [SentenceText.Token], lists: [String: CompiledList],
+         sentence: SentenceIndex.CompiledSentence, context: [String: JSON]) {
         self.said = said
         self.tokens = tokens
-        self.index = index
+        self.lists = lists
         self.sentence = sentence
-        self.block = block
         self.context = context
     }
 
@@ -74,7 +72,7 @@ struct SentenceMatcher {
                 run(option, pos, next)
             }
         case .list(let name, let slot):
-            guard pos < tokens.count, let list = index.list(name, block: sentence.block) else { return }
+            guard pos < tokens.count, let list = sentence.blockLists?[name] ?? lists[name] else { return }
             switch list.kind {
             case .values(let trie, let templated):
                 var hits: [(Int, Int)] = []
@@ -99,8 +97,8 @@ struct SentenceMatcher {
 
     /// Whether a list value may be said in this block (its context against the block's conditions).
     private func fits(_ value: SlotValue) -> Bool {
-        value.context.isEmpty || (SentenceContext.allows(block.requiresContext, value.context, allowMissing: true)
-                                  && SentenceContext.excludes(block.excludesContext, value.context))
+        value.context.isEmpty || (SentenceContext.allows(sentence.block.requiresContext, value.context, allowMissing: true)
+                                  && SentenceContext.excludes(sentence.block.excludesContext, value.context))
     }
 
     private mutating func fill(_ slot: String, _ value: SlotValue, start: Int, end: Int, _ next: Frame?) {
@@ -133,16 +131,16 @@ struct SentenceMatcher {
     }
 
     private mutating func finish(_ pos: Int) {
-        guard pos == tokens.count, SentenceContext.excludes(block.excludesContext, context),
-              let fromContext = SentenceContext.copiedSlots(block.requiresContext, context) else { return }
+        guard pos == tokens.count, SentenceContext.excludes(sentence.block.excludesContext, context),
+              let fromContext = SentenceContext.copiedSlots(sentence.block.requiresContext, context) else { return }
         var slots: [String: SentenceMatch.Slot] = [:]
         for (name, slot) in captures { slots[name] = slot }
-        for (name, value) in block.slots where slots[name] == nil {
+        for (name, value) in sentence.block.slots where slots[name] == nil {
             slots[name] = SentenceMatch.Slot(value: value, text: "", isWildcard: false)
         }
         for (name, slot) in fromContext where slots[name] == nil { slots[name] = slot }
-        let match = SentenceMatch(intent: block.intent, slots: slots, context: context, response: block.response,
-                                  owner: block.owner, template: sentence.text, location: sentence.location,
+        let match = SentenceMatch(intent: sentence.block.intent, slots: slots, context: context, response: sentence.block.response,
+                                  owner: sentence.block.owner, template: sentence.text, location: sentence.location,
                                   literalCharacters: literal, order: sentence.order)
         if let current = found, current.rank(preferredSlot: preferredSlot) <= match.rank(preferredSlot: preferredSlot) { return }
         found = match
