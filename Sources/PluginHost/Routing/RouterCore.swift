@@ -55,6 +55,9 @@ final class RouterCore: RouterView {
     /// Counters for `ib.status` and `ib.metrics` (Stats/HostStats.swift): `reject` feeds them
     /// here; completed exchanges reach them through `OperationsExtension.exchangeEnded`.
     var stats: HostStats?
+    /// Rejected requests and refused messages, which any client can cause at will: one
+    /// line, then a count every 10 s (RouterCore+Clients.swift).
+    var clientRefusals = RefusalSummary(subject: "clients", level: .info)
     #if DEBUG
     private var owner: pthread_t?
     #endif
