@@ -27,8 +27,9 @@ struct RefusalSummary {
     }
 
     /// Refused for `reason` (a short key, such as "uid 1000"); `detail` is the line
-    /// written when this refusal is logged on its own.
-    mutating func refused(_ reason: String, detail: @autoclosure () -> String, now: UInt64, logger: Logger) {
+    /// written when this refusal is logged on its own, with `metadata` (`request`).
+    mutating func refused(_ reason: String, detail: @autoclosure () -> String, metadata: [(String, String)] = [],
+                          now: UInt64, logger: Logger) {
         if let lastLine, now - lastLine < interval {
             if counts[reason] == nil { order.append(reason) }
             counts[reason, default: 0] += 1
@@ -36,7 +37,7 @@ struct RefusalSummary {
         }
         summarize(now: now, logger: logger)  // what was counted before this one
         lastLine = now
-        logger.log(level, "\(subject): \(detail()) (further refusals are summed up every \(interval / 1_000_000_000) s)")
+        logger.log(level, "\(subject): \(detail()) (further refusals are summed up every \(interval / 1_000_000_000) s)", metadata)
     }
 
     /// Writes the counts since the last line, when there are any and `interval` has passed.
