@@ -6,7 +6,10 @@ import IntentBus
 extension RouterCore {
     /// A REQUEST's final answer when the host can't take it: an ERROR under its id.
     func reject(_ envelope: RoutingEnvelope, _ msg: WireMessage, _ error: BusError) {
-        logger.info("request \(msg.requestId) for \(msg.intent): \(error)", [("request", msg.requestId)])
+        // Every one at debug; at info, one line and then counts (RefusalSummary).
+        logger.debug("request \(msg.requestId) for \(msg.intent): \(error)", [("request", msg.requestId)])
+        clientRefusals.refused("\(error.code.rawValue)", detail: "request \(msg.requestId) for \(msg.intent): \(error)",
+                               metadata: [("request", msg.requestId)], now: effects.now(), logger: logger)
         stats?.rejected(error, intent: msg.intent)
         effects.sendToClient(envelope, WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
                                            header: nil, body: error.json))
@@ -16,7 +19,10 @@ extension RouterCore {
     /// open under `requestId` goes on and still gets its one final answer.
     /// The header names the refused kind when it could be read.
     func refuse(_ envelope: RoutingEnvelope, kind: String?, requestId: String, intent: String, _ error: BusError) {
-        logger.info("refused \(kind ?? "a message") \(requestId.isEmpty ? "" : "for request \(requestId) ")from a client: \(error)")
+        logger.debug("refused \(kind ?? "a message") \(requestId.isEmpty ? "" : "for request \(requestId) ")from a client: \(error)")
+        clientRefusals.refused("refused \(kind ?? "message"): \(error.code.rawValue)",
+                               detail: "refused \(kind ?? "a message") \(requestId.isEmpty ? "" : "for request \(requestId) ")from a client: \(error)",
+                               now: effects.now(), logger: logger)
         effects.sendToClient(envelope, WireMessage(kind: .refused, requestId: requestId, intent: intent,
                                            header: kind.map { ["refused": .string($0)] }, body: error.json))
     }

@@ -57,6 +57,9 @@ final class RouterCore: RouterView {
     var stats: HostStats?
     /// The Majordomo endpoint's counters, when `host.mdp` is set (ib.status `mdp`).
     var majordomoCounters: MajordomoCounters?
+    /// Rejected requests and refused messages, which any client can cause at will: one
+    /// line, then a count every 10 s (RouterCore+Clients.swift).
+    var clientRefusals = RefusalSummary(subject: "clients", level: .info)
     #if DEBUG
     private var owner: pthread_t?
     #endif

@@ -17,21 +17,27 @@ struct RefusalSummary {
     private var order: [String] = []
     private var lastLine: UInt64?
 
-    init(subject: String, interval: UInt64 = 10_000_000_000) {
+    /// The level of every line.
+    let level: Logger.Level
+
+    init(subject: String, interval: UInt64 = 10_000_000_000, level: Logger.Level = .warning) {
         self.subject = subject
         self.interval = interval
+        self.level = level
     }
 
     /// Refused for `reason` (a short key, such as "uid 1000"); `detail` is the line
-    /// written when this refusal is logged on its own.
-    mutating func refused(_ reason: String, detail: @autoclosure () -> String, now: UInt64, logger: Logger) {
+    /// written when this refusal is logged on its own, with `metadata` (`request`).
+    mutating func refused(_ reason: String, detail: @autoclosure () -> String, metadata: [(String, String)] = [],
+                          now: UInt64, logger: Logger) {
         if let lastLine, now - lastLine < interval {
             if counts[reason] == nil { order.append(reason) }
             counts[reason, default: 0] += 1
             return
         }
+        summarize(now: now, logger: logger)  // what was counted before this one
         lastLine = now
-        logger.warning("\(subject): \(detail()) (further refusals are summed up every \(interval / 1_000_000_000) s)")
+        logger.log(level, "\(subject): \(detail()) (further refusals are summed up every \(interval / 1_000_000_000) s)", metadata)
     }
 
     /// Writes the counts since the last line, when there are any and `interval` has passed.
@@ -41,7 +47,7 @@ struct RefusalSummary {
         let reasons = order.prefix(8).map { "\($0) ×\(counts[$0]!)" }.joined(separator: ", ")
         let more = order.count > 8 ? " and \(order.count - 8) more reasons" : ""
         let tail = state()
-        logger.warning("\(subject): refused \(total) more in the last \((now - lastLine) / 1_000_000_000) s: \(reasons)\(more)\(tail.isEmpty ? "" : "; \(tail)")")
+        logger.log(level, "\(subject): refused \(total) more in the last \((now - lastLine) / 1_000_000_000) s: \(reasons)\(more)\(tail.isEmpty ? "" : "; \(tail)")")
         counts.removeAll(keepingCapacity: true)
         order.removeAll(keepingCapacity: true)
         self.lastLine = now
