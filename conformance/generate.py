@@ -528,7 +528,7 @@ BROKEN_METADATA = {"new_style": {"version": 1, "intents": [
          "optional": False},
         {"name": "nameless", "title": "", "type": "string", "optional": True}]}], "entities": [], "enums": []}}
 BROKEN_PROBLEMS = ["BrokenIntent.minutes: default 500 is outside its range 5…180",
-                   "BrokenIntent.nameless: parameter has no title"]
+                   "BrokenIntent.nameless: parameter has no title (App Intents' rule: every @Parameter has a title)"]
 
 # Date and url parameters (§9.1): the same declaration in the Swift SDK
 # (Sources/Plugins/NewStyleTest ScheduleIntent) and the Python SDK (tests/test_conformance.py).

@@ -40,7 +40,7 @@ struct MetadataProblemTests {
             (Self.section(entities: [["name": "E", "type_display_name": "X", "query": ["ids": true]],
                                      ["name": "E", "type_display_name": "X", "query": ["ids": true]]]), ["I", "L"],
              "two entity types named E"),
-            (Self.section(entities: [["name": "E", "query": ["ids": true]]]), ["I", "L"], "entity type E has no type display name"),
+            (Self.section(entities: [["name": "E", "query": ["ids": true]]]), ["I", "L"], "entity type E has no type display name (App Intents' rule: every AppEntity has a typeDisplayRepresentation)"),
             (Self.section(entities: [["name": "E", "type_display_name": "X"]]), ["I", "L"],
              "entity type E has no query: entities(for: ids) is required so that stored ids can be resolved"),
             (Self.section(entities: [["name": "E", "type_display_name": "X", "query": ["ids": false]]]), ["I", "L"],
@@ -85,7 +85,7 @@ struct MetadataProblemTests {
         let date = " (date parameters have no ranges: a bound on a date needs the user's time zone and today's date, which the host does not have; check dates in perform())"
         let cases: [(JSON, String)] = [
             (["title": "P", "type": "string"], "I: parameter #1 has no name"),
-            (["name": "p", "type": "string"], "I.p: parameter has no title"),
+            (["name": "p", "type": "string"], "I.p: parameter has no title (App Intents' rule: every @Parameter has a title)"),
             (["name": "p", "title": "P", "type": "float"], #"I.p: unknown type "float" (integer, decimal, boolean, string, date, url, entity or enum)"#),
             (["name": "p", "title": "P"], #"I.p: unknown type "" (integer, decimal, boolean, string, date, url, entity or enum)"#),
             (["name": "p", "title": "P", "type": "entity", "entity": "Nope"], "I.p: entity type Nope is not declared in entities"),
@@ -139,7 +139,7 @@ struct MetadataProblemTests {
                            "metadata": ["new_style": Self.section(intents: intents, entities: [["name": "E"]])]]
         let problems = NewStyleSection.decode(hello: hello, checks: HostMetadataChecks()).problems
         #expect(problems.count == 5)
-        #expect(problems.first == "entity type E has no type display name")
+        #expect(problems.first == "entity type E has no type display name (App Intents' rule: every AppEntity has a typeDisplayRepresentation)")
         #expect(problems.dropFirst().first == "entity type E has no query: entities(for: ids) is required so that stored ids can be resolved")
         #expect(problems.dropFirst(2).first == "intent A has no title")
         #expect(problems.dropFirst(3).first == "A implements system.search, whose criteria is string, but declares it as integer")

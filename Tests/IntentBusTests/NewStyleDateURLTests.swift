@@ -108,7 +108,9 @@ struct NewStyleDateURLTests {
         defer { host.stop() }
         let client = try host.client()
         let created = try client.send("CreateProjectIntent", parameters: ["name": "Thesis", "due": "2027-03-01"]) { _ in nil }
-        #expect(created.body["value"]?["subtitle"] == "due 2027-03-01")
+        // Seed 003's subtitle: "Fällig" and the date, formatted(date: .abbreviated, time: .omitted).
+        let subtitle = created.body["value"]?["subtitle"]?.stringValue ?? ""
+        #expect(subtitle.hasPrefix("Fällig ") && subtitle.contains("2027"), "\(subtitle)")
         let plain = try client.send("CreateProjectIntent", parameters: ["name": "Hobby"]) { _ in nil }
         #expect(plain.body["value"]?["title"] == "Hobby")
         #expect(plain.body["value"]?["subtitle"]?.stringValue == nil)

@@ -204,7 +204,7 @@ def test_invalid_metadata_is_rejected_by_the_host_with_its_message(start_host):
                                      env={"PYNEW_INVALID": "1"})])
     entry = host.wait_plugin("broken", state="failed")
     expected = ("invalid new-style metadata: BrokenIntent.minutes: default 500 is outside its range 5…180; "
-                "BrokenIntent.nameless: parameter has no title")
+                "BrokenIntent.nameless: parameter has no title (App Intents' rule: every @Parameter has a title)")
     assert entry["reason"] == f"handshake rejected: {expected}"
     host.wait_log(f"rejected HELLO from plugin broken: {expected}")
     host.wait_log(f"host rejected the handshake (bad_metadata): {expected}")
