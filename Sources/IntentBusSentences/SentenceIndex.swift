@@ -7,7 +7,8 @@ public struct SentenceIndex: Sendable {
     /// looks at every template, and copying one would retain each field).
     final class CompiledSentence: Sendable {
         let node: SentenceNode
-        let required: Set<String>
+        /// The words any match must contain, as indices into the index's vocabulary.
+        let required: [Int]
         /// The words a match can start with (nil: anything), checked before walking.
         let first: Set<String>?
         let text: String
@@ -17,10 +18,10 @@ public struct SentenceIndex: Sendable {
         let block: IntentTemplates.Block
         let blockLists: [String: CompiledList]?
 
-        init(node: SentenceNode, text: String, location: SentenceLocation, order: Int, block: IntentTemplates.Block,
-             blockLists: [String: CompiledList]?) {
+        init(node: SentenceNode, required: [Int], text: String, location: SentenceLocation, order: Int,
+             block: IntentTemplates.Block, blockLists: [String: CompiledList]?) {
             self.node = node
-            required = node.requiredWords
+            self.required = required
             first = node.firstWords
             self.text = text
             self.location = location
@@ -33,6 +34,8 @@ public struct SentenceIndex: Sendable {
 
     let sentences: [CompiledSentence]
     private(set) var lists: [String: CompiledList]
+    /// Every required word, numbered: the prefilter tests bits, not strings.
+    let vocabulary: [String: Int]
     let skipWords: [[String]]
     let compiler: SentenceCompiler
     /// The slot whose real value makes a match better (hassil's `best_slot_name`; HA: "name").
@@ -65,7 +68,7 @@ public struct SentenceIndex: Sendable {
         var lists: [String: CompiledList] = [:]
         for (name, list) in templates.lists { lists[name] = try CompiledList(list, compiler: compiler) }
         self.lists = lists
-        var sentences: [CompiledSentence] = []
+        var compiledSentences: [(SentenceNode, IntentTemplates.Sentence, IntentTemplates.Block, [String: CompiledList]?)] = []
         for block in templates.blocks {
             let local = SentenceCompiler(rules: templates.rules.merging(block.rules) { _, n in n }, listNames: names,
                                          foldDiacritics: foldDiacritics)
@@ -75,11 +78,21 @@ public struct SentenceIndex: Sendable {
                 for (name, list) in block.lists { compiled?[name] = try CompiledList(list, compiler: local) }
             }
             for sentence in block.sentences {
-                sentences.append(CompiledSentence(node: try local.compile(sentence.expression), text: sentence.text,
-                                                  location: sentence.location, order: sentences.count, block: block,
-                                                  blockLists: compiled))
+                compiledSentences.append((try local.compile(sentence.expression), sentence, block, compiled))
             }
         }
+        var vocabulary: [String: Int] = [:]
+        var sentences: [CompiledSentence] = []
+        for (node, sentence, block, compiled) in compiledSentences {
+            let required = node.requiredWords.sorted().map { word -> Int in
+                if let id = vocabulary[word] { return id }
+                vocabulary[word] = vocabulary.count
+                return vocabulary.count - 1
+            }
+            sentences.append(CompiledSentence(node: node, required: required, text: sentence.text, location: sentence.location,
+                                              order: sentences.count, block: block, blockLists: compiled))
+        }
+        self.vocabulary = vocabulary
         self.sentences = sentences
         skipWords = templates.skipWords.map { SentenceText.words($0, foldDiacritics: foldDiacritics) }.filter { !$0.isEmpty }
             .sorted { $0.count > $1.count }
@@ -99,9 +112,10 @@ public struct SentenceIndex: Sendable {
         let said = SentenceText(text, foldDiacritics: foldDiacritics)
         guard !said.tokens.isEmpty, said.tokens.count <= Self.maxWords else { return [] }
         let variants = SkipWords(skipWords, said.tokens)
-        let present = Set(said.tokens.map(\.key))
+        var present = [UInt64](repeating: 0, count: vocabulary.count / 64 + 1)
+        for token in said.tokens { if let id = vocabulary[token.key] { present[id >> 6] |= 1 << UInt64(id & 63) } }
         var found: [SentenceMatch] = []
-        for sentence in sentences where sentence.required.isSubset(of: present) {
+        for sentence in sentences where sentence.required.allSatisfy({ present[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }) {
             if !context.isEmpty {
                 guard SentenceContext.allows(sentence.block.requiresContext, context, allowMissing: true),
                       SentenceContext.excludes(sentence.block.excludesContext, context) else { continue }
