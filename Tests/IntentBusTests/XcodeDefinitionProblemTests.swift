@@ -133,10 +133,11 @@ struct XcodeDefinitionProblemTests {
         #expect(catalog.definition(of: "Probe", plugin: "probe")?.parameter("text")?.type == .string)
     }
 
-    @Test("the locale header is a string of at most 64 bytes")
+    @Test("the locale header is a string of at most 35 bytes (a BCP 47 tag), for both Apple layers")
     func localeHeader() {
         #expect(RequestHeaderCheck.problem(["locale": "de_DE"]) == nil)
+        #expect(RequestHeaderCheck.problem(["locale": .string(String(repeating: "x", count: 35))]) == nil)
         #expect(RequestHeaderCheck.problem(["locale": 42]) == "header field \"locale\" must be a string, got 42")
-        #expect(RequestHeaderCheck.problem(["locale": .string(String(repeating: "x", count: 65))])?.contains("at most 64 bytes") == true)
+        #expect(RequestHeaderCheck.problem(["locale": .string(String(repeating: "x", count: 36))])?.contains("at most 35 bytes") == true)
     }
 }
