@@ -46,7 +46,7 @@ extension RouterCore {
                                                details: ["plugin": .string(slot.spec.id)]))
         }
         let why = "plugin \(slot.spec.id) (pid \(pid)) stopped answering heartbeats (silent for \(silence), heartbeat \(slot.spec.lifecycle.heartbeat.humanText))"
-        logger.error("\(why): it is hung; stopping it (SIGTERM, then SIGKILL after 1 s) and starting it again")
+        logger.error("\(why): it is hung; stopping it (SIGTERM, then SIGKILL after 1 s)\(draining ? "" : " and starting it again")")
         slot.lastError = "hung: silent for \(silence)"
         retryIdempotent(slot, pid: pid, why: "hung")
         failInFlight(slot, BusError(.pluginHung, "\(why) while handling this request; it is being restarted",

@@ -232,6 +232,13 @@ extension RouterCore {
             failWaiting(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(slot.lastError ?? "")"))
             return
         }
+        // Found hung while the host drains: its requests have their answers, and nothing
+        // new will come for it; a restart would only be stopped again.
+        if draining, case .stopping(_, .hung) = slot.state, slot.waiting.isEmpty {
+            slot.state = .stopped
+            logger.info("plugin \(slot.spec.id) is not restarted: the host is stopping")
+            return
+        }
         if slot.crashTimes.count >= slot.spec.lifecycle.crashLimit {
             return openBreaker(slot, last: status)
         }

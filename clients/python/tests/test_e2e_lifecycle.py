@@ -66,3 +66,22 @@ def test_plugins_disable_enable_restart_from_the_cli(start_host):
     assert bad.returncode == 2
     unknown = cli("restart", "nobody")
     assert unknown.returncode == 3 and "no plugin" in unknown.stderr
+
+
+def test_a_plugin_found_hung_while_the_host_drains_is_not_restarted(start_host):
+    # docs/lifecycle.md, "Stopping the host: drain": a restart then would only be stopped again.
+    host = start_host([py_plugin("holder"), with_heartbeat(py_plugin("victim", intents=("VictimIntent",)))],
+                      wait_ready=["holder", "victim"], host_extra="  drain_timeout: 8s")
+    victim = host.plugin("victim")["pid"]
+    conv = host.client().start("PyIntent", {"sleep_ms": 3000}, timeout=10)
+    time.sleep(0.2)
+    host.process.send_signal(signal.SIGTERM)  # the drain waits for the holder's request
+    host.wait_log("shutting down: 1 open requests may finish")
+    os.kill(victim, signal.SIGSTOP)
+    host.wait_log("plugin victim is not restarted: the host is stopping", seconds=10)
+    final = None
+    for event in conv:
+        final = event
+    assert getattr(final, "status", None) == "success", final
+    assert host.process.wait(timeout=20) == 0
+    assert host.log.count("started plugin victim") == 1, host.log
