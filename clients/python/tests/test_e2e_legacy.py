@@ -174,11 +174,12 @@ def test_the_same_plugin_on_its_definition_as_an_intentdefinition(start_host, tm
     `intentbus definitions convert` asks and answers the same."""
     converted = tmp_path / "Base.lproj" / "Intents.intentdefinition"
     converted.parent.mkdir()
-    done = subprocess.run([binary("intentbus"), "definitions", "convert", str(PYLEGACY_DEFINITIONS), "--output", str(converted)],
-                          capture_output=True, text=True, timeout=60)
+    command = [binary("intentbus"), "definitions", "convert", str(PYLEGACY_DEFINITIONS), "--output", str(converted)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert converted.read_bytes().startswith(b"<?xml")
-    entry = plugin_entry("pylegacy", [sys.executable, str(PYLEGACY)], ["PyResolveIntent", "PyCodeIntent", "PyConfirmIntent"],
+    intents = ["PyResolveIntent", "PyCodeIntent", "PyConfirmIntent"]
+    entry = plugin_entry("pylegacy", [sys.executable, str(PYLEGACY)], intents,
                          extra=[f"definitions: [{json.dumps(str(converted))}]"])
     host = start_host([entry], wait_ready=["pylegacy"])
     prompts, _, reply = converse(host, "PyResolveIntent", {"kind": "needsValue"}, ["mars"])
