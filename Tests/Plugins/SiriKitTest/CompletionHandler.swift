@@ -1,0 +1,41 @@
+import Intents
+
+/// Completions the `kept` mode holds on to and never calls: the timeout must answer.
+nonisolated(unsafe) var keptCompletions: [Any] = []
+
+/// Calls `completion` as `mode` says: `once` (on this thread), `thread` (from another
+/// thread, later), `twice`, `released` (never: the closure goes away), `kept` (never:
+/// the closure is kept), `donate` (once, after donating an NSUserActivity).
+class CompletionHandler: INExtension, CompletionIntentHandling {
+    func resolveMode(for intent: CompletionIntent, with completion: @escaping (INStringResolutionResult) -> Void) {
+        guard let mode = intent.mode else { return completion(.needsValue()) }
+        let modes = ["once", "thread", "twice", "released", "kept", "donate"]
+        completion(modes.contains(mode) ? .success(with: mode) : .unsupported())
+    }
+
+    func handle(intent: CompletionIntent, completion: @escaping (CompletionIntentResponse) -> Void) {
+        switch intent.mode ?? "" {
+        case "once":
+            completion(.success(result: "einmal"))
+        case "thread":
+            nonisolated(unsafe) let answer = completion
+            Thread.detachNewThread { answer(.success(result: "anderer Faden")) }
+        case "twice":
+            completion(.success(result: "eins"))
+            completion(.success(result: "zwei"))
+        case "kept":
+            keptCompletions.append(completion)
+        case "donate":
+            let activity = NSUserActivity(activityType: "de.intentbus.completion")
+            activity.title = "Completion prüfen"
+            activity.isEligibleForPrediction = true
+            activity.suggestedInvocationPhrase = "Prüf die Completion"
+            activity.persistentIdentifier = "completion-once"
+            activity.userInfo = ["mode": "once"]
+            activity.becomeCurrent()
+            completion(.success(result: "gespendet"))
+        default:
+            return
+        }
+    }
+}
