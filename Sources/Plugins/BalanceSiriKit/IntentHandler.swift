@@ -1,6 +1,7 @@
 import Intents
 
-/// The extension's principal class, as the FONIC app's: it handles StatusIntent itself.
+/// The extension's principal class, as the FONIC app's: it handles StatusIntent itself,
+/// SwitchContractIntent with its own handler.
 /// `handle(intent:completion:)` and `statusIntentResponse(from:)` are seed 000's, as the
 /// seed writes them; only the app's model (`UserStorage`, `UserStatusHandler`,
 /// `HomeResponse`) and the four response helpers the seed calls are written here.
@@ -9,6 +10,7 @@ class IntentHandler: INExtension, StatusIntentHandling {
     let userStatusHandler = UserStatusHandler()
 
     override func handler(for intent: INIntent) -> Any {
+        if intent is SwitchContractIntent { return SwitchContractHandler() }
         return self
     }
 

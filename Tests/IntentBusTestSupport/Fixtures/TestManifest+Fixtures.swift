@@ -66,9 +66,9 @@ extension TestManifest.Plugin {
     }
 
     /// Balance as a SiriKit Intents extension (Sources/Plugins/BalanceSiriKit: seed 000's
-    /// handler on the generated classes), on the FONIC Xcode definition; it handles StatusIntent.
+    /// handler on the generated classes), on the FONIC Xcode definition; it handles StatusIntent and SwitchContractIntent.
     package static func balanceSiriKit(env: [String: String] = [:]) -> Self {
-        Self(id: "balance-sirikit", exec: Products.path("plugin-balance-sirikit"), intents: ["StatusIntent"],
+        Self(id: "balance-sirikit", exec: Products.path("plugin-balance-sirikit"), intents: ["StatusIntent", "SwitchContractIntent"],
              definitions: [Products.file("definitions/FONIC/de.lproj/Intents.intentdefinition")], timeout: "10s", env: env)
     }
 
