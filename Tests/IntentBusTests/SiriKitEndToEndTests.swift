@@ -73,7 +73,7 @@ struct SiriKitEndToEndTests {
         #expect(try client.send("CompletionIntent", parameters: ["mode": "once"]) { _ in nil }.body["dialog"] == "Ergebnis: einmal.")
     }
 
-    @Test("NSUserActivity.becomeCurrent() in a handler donates through the REPLY; the host lists it")
+    @Test("NSUserActivity.becomeCurrent() and INInteraction.donate in a handler donate through the REPLY; the host lists them")
     func userActivityDonation() throws {
         let host = try TestHost(TestManifest(.siriKitTest()))
         defer { host.stop() }
@@ -89,6 +89,18 @@ struct SiriKitEndToEndTests {
         #expect(donation?["parameters"]?["mode"] == "once")
         let ranked = try client.control("ib.suggestions")["suggestions"]?.arrayValue ?? []
         #expect(ranked.contains { $0["phrase"] == "Prüf die Completion" }, "\(ranked)")
+
+        // INInteraction.donate: the intent's own parameters, its identifier and group.
+        let interacted = try client.send("CompletionIntent", parameters: ["mode": "interaction"]) { _ in nil }
+        #expect(interacted.body["dialog"] == "Ergebnis: Interaktion gespendet.")
+        var interaction: JSON?
+        for _ in 0..<50 where interaction == nil {
+            let donations = try client.control("ib.donations.list")["donations"]?.arrayValue ?? []
+            interaction = donations.first { $0["identifier"] == "completion-interaction" }
+            if interaction == nil { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(interaction?["parameters"]?["mode"] == "interaction")
+        #expect(interaction?["group"] == "completions")
     }
 }
 

@@ -5,11 +5,12 @@ nonisolated(unsafe) var keptCompletions: [Any] = []
 
 /// Calls `completion` as `mode` says: `once` (on this thread), `thread` (from another
 /// thread, later), `twice`, `released` (never: the closure goes away), `kept` (never:
-/// the closure is kept), `donate` (once, after donating an NSUserActivity).
+/// the closure is kept), `donate` (once, after donating an NSUserActivity), `interaction`
+/// (once, from `INInteraction.donate`'s completion).
 class CompletionHandler: INExtension, CompletionIntentHandling {
     func resolveMode(for intent: CompletionIntent, with completion: @escaping (INStringResolutionResult) -> Void) {
         guard let mode = intent.mode else { return completion(.needsValue()) }
-        let modes = ["once", "thread", "twice", "released", "kept", "donate"]
+        let modes = ["once", "thread", "twice", "released", "kept", "donate", "interaction"]
         completion(modes.contains(mode) ? .success(with: mode) : .unsupported())
     }
 
@@ -34,6 +35,13 @@ class CompletionHandler: INExtension, CompletionIntentHandling {
             activity.userInfo = ["mode": "once"]
             activity.becomeCurrent()
             completion(.success(result: "gespendet"))
+        case "interaction":
+            let interaction = INInteraction(intent: intent, response: nil)
+            interaction.identifier = "completion-interaction"
+            interaction.groupIdentifier = "completions"
+            interaction.donate { error in
+                completion(error == nil ? .success(result: "Interaktion gespendet") : CompletionIntentResponse(code: .failure, userActivity: nil))
+            }
         default:
             return
         }
