@@ -53,7 +53,7 @@ extension TestManifest.Plugin {
     /// The SiriKit test plugin (Tests/Plugins/SiriKitTest): an Intents extension whose
     /// CompletionIntent calls its completion as the `mode` parameter says.
     package static func siriKitTest(env: [String: String] = [:]) -> Self {
-        Self(id: "sirikittest", exec: Products.path("plugin-sirikittest"), intents: ["CompletionIntent"],
+        Self(id: "sirikittest", exec: Products.path("plugin-sirikittest"), intents: ["CompletionIntent", "TypesIntent"],
              definitions: [Products.file("Tests/Plugins/SiriKitTest/Intents.intentdefinition")], timeout: "10s", env: env)
     }
 

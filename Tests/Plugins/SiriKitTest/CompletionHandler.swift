@@ -8,6 +8,10 @@ nonisolated(unsafe) var keptCompletions: [Any] = []
 /// the closure is kept), `donate` (once, after donating an NSUserActivity), `interaction`
 /// (once, from `INInteraction.donate`'s completion).
 class CompletionHandler: INExtension, CompletionIntentHandling {
+    override func handler(for intent: INIntent) -> Any {
+        intent is TypesIntent ? TypesHandler() : self
+    }
+
     func resolveMode(for intent: CompletionIntent, with completion: @escaping (INStringResolutionResult) -> Void) {
         guard let mode = intent.mode else { return completion(.needsValue()) }
         let modes = ["once", "thread", "twice", "released", "kept", "donate", "interaction"]
