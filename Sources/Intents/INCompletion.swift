@@ -40,6 +40,15 @@ package enum INCompletion {
             pending?.resume(throwing: BusError(.pluginError, "\(method) did not call its completion: \(reason)"))
         }
 
+        /// The call itself failed before the handler got the completion.
+        func fail(throwing error: any Error) {
+            let pending = lock.withLock { () -> CheckedContinuation<Value, any Error>? in
+                defer { continuation = nil }
+                return calls == 0 ? continuation : nil
+            }
+            pending?.resume(throwing: error)
+        }
+
         func start(_ continuation: CheckedContinuation<Value, any Error>) { lock.withLock { self.continuation = continuation } }
         var callCount: Int { lock.withLock { calls } }
     }
@@ -53,9 +62,12 @@ package enum INCompletion {
         deinit { slot.fail("the completion was released without being called (the handler returned or went away)") }
     }
 
-    /// Calls `body` with a completion closure and waits for its one value.
+    /// Calls `body` with a completion closure and waits for its one value. What `body`
+    /// makes (the handler) lives only while it runs, so that a handler object that keeps
+    /// the completion and goes away releases it, and the phase fails at once. An error
+    /// `body` throws is the phase's.
     package static func value<Value: Sendable>(_ method: String, timeout: Duration, logger: Logger,
-                                               _ body: (@escaping (Value) -> Void) -> Void) async throws -> Value {
+                                               _ body: (@escaping (Value) -> Void) throws -> Void) async throws -> Value {
         let slot = Slot<Value>(method: method, logger: logger)
         let timer = Task {
             try await Task.sleep(for: timeout)
@@ -65,7 +77,7 @@ package enum INCompletion {
         let value: Value = try await withCheckedThrowingContinuation { continuation in
             slot.start(continuation)
             let watch = Watch(slot)
-            body { value in watch.slot.deliver(value) }
+            do { try body { value in watch.slot.deliver(value) } } catch { slot.fail(throwing: error) }
         }
         // A second call made while the handler still ran (before the answer left) fails
         // the phase: the handler answered twice, and which one it meant is unknown.

@@ -22,12 +22,14 @@ struct INHandlerAdapter: LegacyIntentHandling {
         return (made, handler)
     }
 
+    // Each phase makes the handler inside the completion's body, so that nothing here
+    // keeps it alive while the phase waits (INCompletion.value).
     func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult {
-        let (made, handler) = try handler(intent)
         var known = true
         let result: INIntentResolutionResult = try await INCompletion.value(
             "resolve\(parameter.prefix(1).uppercased() + parameter.dropFirst())(for:with:) of \(dispatch.intentName)",
             timeout: timeout, logger: logger) { completion in
+            let (made, handler) = try self.handler(intent)
             known = dispatch.resolve(handler, parameter, made, completion: completion)
             if !known { completion(INIntentResolutionResult.notRequired()) }
         }
@@ -35,18 +37,18 @@ struct INHandlerAdapter: LegacyIntentHandling {
     }
 
     func confirm(_ intent: LegacyIntent, context: PluginContext) async throws -> ConfirmOutcome<ResponseCode>? {
-        let (made, handler) = try handler(intent)
         let response: INIntentResponse = try await INCompletion.value(
             "confirm(intent:completion:) of \(dispatch.intentName)", timeout: timeout, logger: logger) { completion in
+            let (made, handler) = try self.handler(intent)
             dispatch.confirm(handler, made, completion: completion)
         }
         return response.codeName == "ready" ? .ready : .failure(legacy(response))
     }
 
     func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<ResponseCode> {
-        let (made, handler) = try handler(intent)
         let response: INIntentResponse = try await INCompletion.value(
             "handle(intent:completion:) of \(dispatch.intentName)", timeout: timeout, logger: logger) { completion in
+            let (made, handler) = try self.handler(intent)
             dispatch.handle(handler, made, completion: completion)
         }
         return legacy(response)

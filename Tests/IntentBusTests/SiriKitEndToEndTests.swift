@@ -52,9 +52,10 @@ struct SiriKitEndToEndTests {
         #expect(asked.body["dialog"] == "Ergebnis: einmal.")
     }
 
-    @Test("a completion called twice, or never (released or kept past the timeout), is a clear pluginError",
+    @Test("a completion called twice, or never (released, its handler object gone, or kept past the timeout), is a clear pluginError",
           arguments: [("twice", "called its completion 2 times"),
                       ("released", "the completion was released without being called"),
+                      ("held", "the completion was released without being called"),
                       ("kept", "no answer within")])
     func completionMisused(mode: String, message: String) throws {
         let host = try TestHost(TestManifest(.siriKitTest(env: ["INTENTS_COMPLETION_TIMEOUT": "1"])))

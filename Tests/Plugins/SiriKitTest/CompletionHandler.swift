@@ -5,16 +5,17 @@ nonisolated(unsafe) var keptCompletions: [Any] = []
 
 /// Calls `completion` as `mode` says: `once` (on this thread), `thread` (from another
 /// thread, later), `twice`, `released` (never: the closure goes away), `kept` (never:
-/// the closure is kept), `donate` (once, after donating an NSUserActivity), `interaction`
+/// the closure is kept), `held` (never: a HoldingHandler keeps it and goes away), `donate` (once, after donating an NSUserActivity), `interaction`
 /// (once, from `INInteraction.donate`'s completion).
 class CompletionHandler: INExtension, CompletionIntentHandling {
     override func handler(for intent: INIntent) -> Any {
-        intent is TypesIntent ? TypesHandler() : self
+        if intent is TypesIntent { return TypesHandler() }
+        return (intent as? CompletionIntent)?.mode == "held" ? HoldingHandler() : self
     }
 
     func resolveMode(for intent: CompletionIntent, with completion: @escaping (INStringResolutionResult) -> Void) {
         guard let mode = intent.mode else { return completion(.needsValue()) }
-        let modes = ["once", "thread", "twice", "released", "kept", "donate", "interaction"]
+        let modes = ["once", "thread", "twice", "released", "kept", "held", "donate", "interaction"]
         completion(modes.contains(mode) ? .success(with: mode) : .unsupported())
     }
 
