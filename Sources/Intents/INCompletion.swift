@@ -14,6 +14,9 @@ package enum INCompletion {
         private let lock = Lock()
         private var continuation: CheckedContinuation<Value, any Error>?
         private var calls = 0
+        private var earlyFailure: (any Error)?
+        /// Failed: later failures change nothing, a late answer finds nothing to resume.
+        private var settled = false
         let method: String
         let logger: Logger
 
@@ -32,24 +35,31 @@ package enum INCompletion {
             if count > 1 { logger.error("\(method) called its completion \(count) times; only the first answer counts") }
         }
 
-        func fail(_ reason: String) {
-            let pending = lock.withLock { () -> CheckedContinuation<Value, any Error>? in
-                defer { continuation = nil }
-                return calls == 0 ? continuation : nil
-            }
-            pending?.resume(throwing: BusError(.pluginError, "\(method) did not call its completion: \(reason)"))
-        }
+        func fail(_ reason: String) { fail(throwing: BusError(.pluginError, "\(method) did not call its completion: \(reason)")) }
 
-        /// The call itself failed before the handler got the completion.
+        /// Ends the wait with `error` unless an answer came first; before `start`, the
+        /// error waits for it (a timer cannot fire earlier, but nothing may hang if it did).
         func fail(throwing error: any Error) {
             let pending = lock.withLock { () -> CheckedContinuation<Value, any Error>? in
-                defer { continuation = nil }
-                return calls == 0 ? continuation : nil
+                guard calls == 0, !settled else { return nil }
+                guard let continuation else {
+                    if earlyFailure == nil { earlyFailure = error }
+                    return nil
+                }
+                self.continuation = nil
+                settled = true
+                return continuation
             }
             pending?.resume(throwing: error)
         }
 
-        func start(_ continuation: CheckedContinuation<Value, any Error>) { lock.withLock { self.continuation = continuation } }
+        func start(_ continuation: CheckedContinuation<Value, any Error>) {
+            let early = lock.withLock { () -> (any Error)? in
+                guard let earlyFailure else { self.continuation = continuation; return nil }
+                return earlyFailure
+            }
+            if let early { continuation.resume(throwing: early) }
+        }
         var callCount: Int { lock.withLock { calls } }
     }
 
