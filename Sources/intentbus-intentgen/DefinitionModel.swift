@@ -90,6 +90,11 @@ struct DefinitionModel {
                 // Xcode's enums keep 0 for `unknown`; a value without an index counts on.
                 let index = value["INEnumValueIndex"]?.intValue.map { Int($0) } ?? (cases.last.map { $0.1 + 1 } ?? 1)
                 guard caseName != "unknown" else { continue }
+                // 0 is `unknown`'s; two cases with one index would not compile.
+                guard index >= 1, !cases.contains(where: { $0.1 == index }) else {
+                    throw GeneratorError(file: file, keyPath: "\(at).INEnumValues[\(j)].INEnumValueIndex",
+                                         message: "\(index) is 0 (unknown's) or used by another case")
+                }
                 cases.append((caseName, index))
             }
             enums.append(Enumeration(name: try name(enumeration, "INEnumName", at), cases: cases))

@@ -62,7 +62,7 @@ struct IntentGeneratorTests {
         #expect(check.status == 0, "\(check.stderr)")
     }
 
-    @Test("a name Swift cannot take, and a corrupt file, are errors naming the file and the key path")
+    @Test("a name Swift cannot take, an enum index used twice, and a corrupt file are errors naming the file and the key path")
     func errors() throws {
         let dir = TempDir()
         defer { dir.remove() }
@@ -73,6 +73,12 @@ struct IntentGeneratorTests {
         #expect(badName.status == 1)
         #expect(badName.stderr.contains("bad.intentdefinition: INIntents[0].INIntentName: 'Completion Intent' is not a Swift identifier"),
                 "\(badName.stderr)")
+        let clash = dir.write("clash.intentdefinition", plist.replacingOccurrences(of: "<integer>2</integer>\n\t\t\t\t\t<key>INEnumValueName</key>",
+                                                                                   with: "<integer>1</integer>\n\t\t\t\t\t<key>INEnumValueName</key>"))
+        let (clashing, _) = generate(clash, in: dir)
+        #expect(clashing.status == 1)
+        #expect(clashing.stderr.contains("INEnums[0].INEnumValues[2].INEnumValueIndex: 1 is 0 (unknown's) or used by another case"),
+                "\(clashing.stderr)")
         let corrupt = dir.write("corrupt.intentdefinition", String(plist.prefix(300)))
         let (broken, _) = generate(corrupt, in: dir)
         #expect(broken.status == 1)
