@@ -84,6 +84,18 @@ var targets: [Target] = [
 // localize, write; Foundation and IntentBusCore only, no libzmq or SQLite), used by the host.
 targets += [
     .target(name: "IntentDefinitionFormat", dependencies: ["IntentBusCore"]),
+    // Apple's Intents API for an extension brought over unchanged, on the legacy layer.
+    .target(name: "Intents", dependencies: ["IntentBusCore", "IntentBusPlugin", "IntentBusLegacy", "IntentBusAppIntents"]),
+    // Writes the Swift Xcode generates from an .intentdefinition (StatusIntent, …Response,
+    // …Handling); run at build time by the IntentDefinitionPlugin build-tool plugin.
+    .executableTarget(name: "intentbus-intentgen", dependencies: ["IntentDefinitionFormat", "IntentBusCore"]),
+    .plugin(name: "IntentDefinitionPlugin", capability: .buildTool(), dependencies: ["intentbus-intentgen"]),
+    // The FONIC balance plugin as a SiriKit extension: seed 000's handler, unchanged.
+    .executableTarget(name: "plugin-balance-sirikit", dependencies: ["Intents"], path: "Sources/Plugins/BalanceSiriKit",
+                      plugins: ["IntentDefinitionPlugin"]),
+    // Its test fixture: an extension whose handler misuses its completion on request.
+    .executableTarget(name: "plugin-sirikittest", dependencies: ["Intents"], path: "Tests/Plugins/SiriKitTest",
+                      plugins: ["IntentDefinitionPlugin"]),
 ]
 for name in ["PluginHost", "IntentBusTests"] {
     if let index = targets.firstIndex(where: { $0.name == name }) { targets[index].dependencies.append("IntentDefinitionFormat") }
@@ -98,7 +110,7 @@ for name in testPlugins {
         name: "plugin-\(name.lowercased())", dependencies: ["IntentBus"],
         path: "Tests/Plugins/\(name)"))
 }
-for index in targets.indices where targets[index].type != .system && targets[index].name != "CLinuxSupport" {
+for index in targets.indices where ![.system, .plugin].contains(targets[index].type) && targets[index].name != "CLinuxSupport" {
     targets[index].swiftSettings = (targets[index].swiftSettings ?? []) + strictSettings
 }
 
@@ -107,6 +119,8 @@ let package = Package(
     products: [
         .library(name: "IntentBus", targets: ["IntentBus"]),
         .executable(name: "intentbus", targets: ["intentbus"]),
+        .library(name: "Intents", targets: ["Intents"]),
+        .plugin(name: "IntentDefinitionPlugin", targets: ["IntentDefinitionPlugin"]),
     ],
     targets: targets
 )

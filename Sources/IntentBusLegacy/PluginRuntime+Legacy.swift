@@ -34,8 +34,8 @@ extension PluginRuntime {
 }
 
 /// Runs one phase of a legacy request (docs/protocol.md §8) against a handler.
-enum LegacyPhases {
-    static func serve(_ request: PluginRequest, _ context: PluginContext,
+package enum LegacyPhases {
+    package static func serve(_ request: PluginRequest, _ context: PluginContext,
                       handlerFor: @Sendable (String) -> (any LegacyIntentHandling)?,
                       logger: Logger, warnings: LegacyCodeWarnings) async throws -> PluginReply {
         guard let handler = handlerFor(request.intent) else {
@@ -100,10 +100,12 @@ enum LegacyPhases {
 
 /// Warns once per intent when a handler's `ResponseCode` enum has cases that the
 /// intent's definition does not declare: returning one of them would fail.
-final class LegacyCodeWarnings: @unchecked Sendable {
+package final class LegacyCodeWarnings: @unchecked Sendable {
     // @unchecked: `warned` is only touched under `lock`.
     private let lock = Lock()
     private var warned: Set<String> = []
+
+    package init() {}
 
     func check<Code: LegacyResponseCode>(_ type: Code.Type, intent: String, declared: [String]?, logger: Logger) {
         guard let declared else { return }

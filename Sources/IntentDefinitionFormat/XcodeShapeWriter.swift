@@ -29,7 +29,8 @@ package enum XcodeShapeWriter {
         out["INEnumType"] = .string("Regular")
         out["INEnumGeneratesHeader"] = .bool(true)
         out["INEnumValues"] = .array((node["cases"]?.items ?? []).enumerated().map { index, c in
-            var value = simple(c, XcodeKeys.enumValue)
+            // YAML's short form of a case is its bare name.
+            var value = c.string.map { ["INEnumValueName": .string($0)] } ?? simple(c, XcodeKeys.enumValue)
             if index > 0 { value["INEnumValueIndex"] = .int(Int64(index)) }
             return .object(value)
         })

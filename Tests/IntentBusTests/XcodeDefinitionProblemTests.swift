@@ -140,4 +140,20 @@ struct XcodeDefinitionProblemTests {
         #expect(RequestHeaderCheck.problem(["locale": 42]) == "header field \"locale\" must be a string, got 42")
         #expect(RequestHeaderCheck.problem(["locale": .string(String(repeating: "x", count: 36))])?.contains("at most 35 bytes") == true)
     }
+
+    @Test("YAML's bare enum cases become Xcode's enum values")
+    func bareEnumCases() throws {
+        let yaml = """
+            enums:
+              - {name: Size, cases: [small, large]}
+            intents:
+              - name: Probe
+                parameters: [{name: size, type: Size}]
+            """
+        let shape = XcodeDefinitionBridge.shape(try YAMLParser.parseDocument(yaml, file: "probe.yaml"))
+        let result = decode(DefinitionConverter.intentDefinition(shape))
+        #expect(result.file.errors.isEmpty, "\(result.file.errors)")
+        #expect(result.file.definitions.first?.enums["Size"]?.cases.map(\.name) == ["small", "large"])
+        #expect(result.file.definitions.first?.parameter("size")?.type == .enumeration("Size"))
+    }
 }

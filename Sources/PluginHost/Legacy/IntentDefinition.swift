@@ -117,8 +117,8 @@ public struct ParameterDefinition: Sendable {
     public var prompts: PromptDialogs
     public var unsupportedReasons: [UnsupportedReason]
     public var mark: SourceMark
-    /// The plugin provides the options (Xcode's "Options are provided dynamically"):
-    /// the host asks it over the bus (docs/protocol.md §8, `options`).
+    /// The plugin provides the options (Xcode's "Options are provided dynamically").
+    /// Kept from the definition; the flow does not ask the plugin for them yet.
     public var dynamicOptions: Bool = false
     /// A Boolean's display names for true and false (Xcode's metadata), when given.
     public var booleanNames: (true: String, false: String)? = nil

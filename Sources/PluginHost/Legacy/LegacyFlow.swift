@@ -89,7 +89,7 @@ final class LegacyFlow: ExchangeFlow {
             switch stage {
             case .resolving(let names): resolved(names, body, exchange, ops)
             case .confirming: confirmed(body, exchange, ops)
-            case .handling: handled(body, exchange, ops)
+            case .handling: handled(body, exchange, ops, carried: Self.donationFields(message))
             case .asking, .relayingPluginPrompt:
                 ops.logger.warning("plugin \(pluginId) sent a REPLY for \(exchange.intent) while the client was being asked; ignored")
             }
@@ -309,17 +309,26 @@ final class LegacyFlow: ExchangeFlow {
                          body: parametersJSON)
     }
 
-    private func handled(_ body: JSON, _ exchange: Exchange, _ ops: any FlowOperations) {
+    /// The donation and deletion a plugin's handle REPLY carries in its header (an Intents
+    /// extension's `NSUserActivity.becomeCurrent()`): the final REPLY carries them on, so
+    /// that the shortcuts extension records them as it does a plain plugin's. Parsed only
+    /// when the header's bytes name a donation.
+    static func donationFields(_ message: WireMessage) -> [String: JSON] {
+        guard ShortcutCenter.mentionsDonation(message.header), let header = try? message.headerJSON().objectValue else { return [:] }
+        return header.filter { $0.key == "donation" || $0.key == "delete_donations" }
+    }
+
+    private func handled(_ body: JSON, _ exchange: Exchange, _ ops: any FlowOperations, carried: [String: JSON] = [:]) {
         guard let code = body["code"]?.stringValue else {
             return ops.fail(exchange, BusError(.pluginError,
                 "plugin \(pluginId) answered the handle phase of \(exchange.intent) without a \"code\""))
         }
-        finish(code: code, response: body["response"], phase: "handle", opens: body["opens_intent"], exchange, ops)
+        finish(code: code, response: body["response"], phase: "handle", opens: body["opens_intent"], carried: carried, exchange, ops)
     }
 
     /// Ends the request with the code's rendered dialog; an undeclared code is the
     /// plugin's bug and ends it with `plugin_error` naming the declared codes.
-    private func finish(code name: String, response: JSON?, phase: String, opens: JSON? = nil,
+    private func finish(code name: String, response: JSON?, phase: String, opens: JSON? = nil, carried: [String: JSON] = [:],
                         _ exchange: Exchange, _ ops: any FlowOperations) {
         guard let code = definition.code(name) else {
             return ops.fail(exchange, BusError(.pluginError,
@@ -344,6 +353,7 @@ final class LegacyFlow: ExchangeFlow {
         let status = code.success ? "success" : "failure"
         var header: [String: JSON] = ["status": .string(status), "plugin": .string(pluginId), "code": .string(name)]
         if !deprecations.isEmpty { header["deprecations"] = .array(deprecations.map { .string($0) }) }
+        header.merge(carried) { own, _ in own }
         var body: [String: JSON] = ["code": .string(name), "code_value": .int(Int64(code.value)), "success": .bool(code.success),
                                     "dialog": .string(full.text), "concise_dialog": .string(concise.text),
                                     "response": .object(values), "parameters": parametersJSON]

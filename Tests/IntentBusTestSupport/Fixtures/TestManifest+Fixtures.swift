@@ -50,12 +50,26 @@ extension TestManifest.Plugin {
         Self(id: id, exec: "/bin/true", intents: intents, timeout: timeout)
     }
 
+    /// The SiriKit test plugin (Tests/Plugins/SiriKitTest): an Intents extension whose
+    /// CompletionIntent calls its completion as the `mode` parameter says.
+    package static func siriKitTest(env: [String: String] = [:]) -> Self {
+        Self(id: "sirikittest", exec: Products.path("plugin-sirikittest"), intents: ["CompletionIntent", "TypesIntent"],
+             definitions: [Products.file("Tests/Plugins/SiriKitTest/Intents.intentdefinition")], timeout: "10s", env: env)
+    }
+
     // MARK: Example plugins
 
     /// Balance (legacy, FONIC-style), with definitions/balance.yaml.
     package static func balance(_ id: String = "balance") -> Self {
         Self(id: id, exec: Products.path("plugin-balance"), intents: ["StatusIntent", "SwitchContractIntent", "TopUpIntent"],
              definitions: [Products.file("definitions/balance.yaml")])
+    }
+
+    /// Balance as a SiriKit Intents extension (Sources/Plugins/BalanceSiriKit: seed 000's
+    /// handler on the generated classes), on the FONIC Xcode definition; it handles StatusIntent and SwitchContractIntent.
+    package static func balanceSiriKit(env: [String: String] = [:]) -> Self {
+        Self(id: "balance-sirikit", exec: Products.path("plugin-balance-sirikit"), intents: ["StatusIntent", "SwitchContractIntent"],
+             definitions: [Products.file("definitions/FONIC/de.lproj/Intents.intentdefinition")], timeout: "10s", env: env)
     }
 
     /// Messenger (legacy), with definitions/messenger.yaml.

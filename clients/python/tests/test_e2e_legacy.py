@@ -4,13 +4,15 @@ resolution kind, confirm present and absent, response codes (custom, undeclared)
 their rendered dialogs, and progress."""
 
 import json
+import subprocess
+import sys
 
 import pytest
 import zmq
 
 from intentbus import PluginError
 
-from conftest import REPO, coffee_plugin, py_legacy_plugin
+from conftest import PYLEGACY, PYLEGACY_DEFINITIONS, REPO, binary, coffee_plugin, plugin_entry, py_legacy_plugin
 
 
 def converse(host, intent, params, answers=()):
@@ -165,3 +167,21 @@ def test_the_host_and_the_coffee_plugin_write_the_client_side_of_the_conformance
                 assert sock.recv_multipart() == frames, step["name"]
     finally:
         sock.close()
+
+
+def test_the_same_plugin_on_its_definition_as_an_intentdefinition(start_host, tmp_path):
+    """The host reads Xcode's form for a Python plugin too: pylegacy.yaml converted with
+    `intentbus definitions convert` asks and answers the same."""
+    converted = tmp_path / "Base.lproj" / "Intents.intentdefinition"
+    converted.parent.mkdir()
+    command = [binary("intentbus"), "definitions", "convert", str(PYLEGACY_DEFINITIONS), "--output", str(converted)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert converted.read_bytes().startswith(b"<?xml")
+    intents = ["PyResolveIntent", "PyCodeIntent", "PyConfirmIntent"]
+    entry = plugin_entry("pylegacy", [sys.executable, str(PYLEGACY)], intents,
+                         extra=[f"definitions: [{json.dumps(str(converted))}]"])
+    host = start_host([entry], wait_ready=["pylegacy"])
+    prompts, _, reply = converse(host, "PyResolveIntent", {"kind": "needsValue"}, ["mars"])
+    assert [(p.kind, p.parameter, p.dialog) for p in prompts] == [("value", "target", "What is the target?")]
+    assert reply.body["dialog"] == "Done with mars."

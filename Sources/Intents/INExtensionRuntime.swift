@@ -1,0 +1,47 @@
+import Foundation
+import IntentBusCore
+import IntentBusPlugin
+import IntentBusLegacy
+
+/// Runs an Intents extension as a plugin: the generated `INExtensionMain(_:)` calls
+/// `serve` with the extension class and the intents of the target's definition.
+public enum INExtensionRuntime {
+    /// How long a handler may take to call its completion: `INTENTS_COMPLETION_TIMEOUT`
+    /// seconds (1…3600), 30 by default; set it below the manifest entry's `timeout`, so
+    /// that the plugin's clear error arrives before the host gives up.
+    static func completionTimeout(_ environment: [String: String]) -> Duration {
+        guard let text = environment["INTENTS_COMPLETION_TIMEOUT"], let seconds = Double(text),
+              seconds >= 0.05, seconds <= 3600 else { return .seconds(30) }
+        return .milliseconds(Int(seconds * 1000))
+    }
+
+    /// Serves every intent in `intents` whose handler the extension provides; never returns.
+    public static func serve(_ extensionType: INExtension.Type, intents: [any INIntentDispatching.Type]) -> Never {
+        let runtime: PluginRuntime
+        do { runtime = try PluginRuntime() } catch {
+            FileHandle.standardError.write(Data("\(extensionType): \(error)\n".utf8))
+            exit(2)
+        }
+        let provider = INExtensionBox(extensionType.init())
+        let timeout = completionTimeout(ProcessInfo.processInfo.environment)
+        let logger = runtime.logger
+        let warnings = LegacyCodeWarnings()
+        for dispatch in intents {
+            let adapter = INHandlerAdapter(dispatch: dispatch, provider: provider, timeout: timeout, logger: logger)
+            guard dispatch.isHandler(provider.value.handler(for: dispatch.makeIntent(INValueStore()))) else {
+                // An extension handles the intents its handlers conform to, often not all of a definition's.
+                logger.info("handler(for: \(dispatch.intentName)) does not conform to \(dispatch.intentName)Handling: \(dispatch.intentName) is not announced")
+                continue
+            }
+            runtime.on(dispatch.intentName, style: .legacy) { request, context in
+                let collector = INDonationCollector()
+                var reply = try await INDonationCollector.$current.withValue(collector) {
+                    try await LegacyPhases.serve(request, context, handlerFor: { _ in adapter }, logger: logger, warnings: warnings)
+                }
+                if let donation = collector.last { reply.header["donation"] = donation.json }
+                return reply
+            }
+        }
+        runtime.run()
+    }
+}

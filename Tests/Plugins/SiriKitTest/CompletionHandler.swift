@@ -1,0 +1,54 @@
+import Intents
+
+/// Completions the `kept` mode holds on to and never calls: the timeout must answer.
+nonisolated(unsafe) var keptCompletions: [Any] = []
+
+/// Calls `completion` as `mode` says: `once` (on this thread), `thread` (from another
+/// thread, later), `twice`, `released` (never: the closure goes away), `kept` (never:
+/// the closure is kept), `held` (never: a HoldingHandler keeps it and goes away), `donate` (once, after donating an NSUserActivity), `interaction`
+/// (once, from `INInteraction.donate`'s completion).
+class CompletionHandler: INExtension, CompletionIntentHandling {
+    override func handler(for intent: INIntent) -> Any {
+        if intent is TypesIntent { return TypesHandler() }
+        return (intent as? CompletionIntent)?.mode == "held" ? HoldingHandler() : self
+    }
+
+    func resolveMode(for intent: CompletionIntent, with completion: @escaping (INStringResolutionResult) -> Void) {
+        guard let mode = intent.mode else { return completion(.needsValue()) }
+        let modes = ["once", "thread", "twice", "released", "kept", "held", "donate", "interaction"]
+        completion(modes.contains(mode) ? .success(with: mode) : .unsupported())
+    }
+
+    func handle(intent: CompletionIntent, completion: @escaping (CompletionIntentResponse) -> Void) {
+        switch intent.mode ?? "" {
+        case "once":
+            completion(.success(result: "einmal"))
+        case "thread":
+            nonisolated(unsafe) let answer = completion
+            Thread.detachNewThread { answer(.success(result: "anderer Faden")) }
+        case "twice":
+            completion(.success(result: "eins"))
+            completion(.success(result: "zwei"))
+        case "kept":
+            keptCompletions.append(completion)
+        case "donate":
+            let activity = NSUserActivity(activityType: "de.intentbus.completion")
+            activity.title = "Completion prüfen"
+            activity.isEligibleForPrediction = true
+            activity.suggestedInvocationPhrase = "Prüf die Completion"
+            activity.persistentIdentifier = "completion-once"
+            activity.userInfo = ["mode": "once"]
+            activity.becomeCurrent()
+            completion(.success(result: "gespendet"))
+        case "interaction":
+            let interaction = INInteraction(intent: intent, response: nil)
+            interaction.identifier = "completion-interaction"
+            interaction.groupIdentifier = "completions"
+            interaction.donate { error in
+                completion(error == nil ? .success(result: "Interaktion gespendet") : CompletionIntentResponse(code: .failure, userActivity: nil))
+            }
+        default:
+            return
+        }
+    }
+}

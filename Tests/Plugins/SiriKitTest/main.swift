@@ -1,0 +1,4 @@
+// The SiriKit test plugin: an Intents extension on Intents.intentdefinition beside it,
+// whose CompletionIntent handler calls its completion as the `mode` parameter says, so
+// that the suites can check what the Intents module does with each (docs/sirikit.md).
+INExtensionMain(CompletionHandler.self)
