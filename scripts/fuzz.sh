@@ -54,7 +54,7 @@ build() {
             libs+=("$objects"/CLinuxSupport.build/*.c.o -lzmq)
         fi
         if grep -q "import PluginHost" "fuzz/$target/main.swift"; then
-            mapfile -t -O "${#libs[@]}" libs < <(for m in IntentBusProcess IntentDefinitionFormat PluginHost; do objects_of "$m"; done)
+            mapfile -t -O "${#libs[@]}" libs < <(for m in IntentBusProcess IntentDefinitionFormat IntentBusSentences PluginHost; do objects_of "$m"; done)
             libs+=(-lyaml -lsqlite3 -lsodium)
         fi
         # ld.gold warns about every ASan helper symbol it cannot export; those lines are noise.
