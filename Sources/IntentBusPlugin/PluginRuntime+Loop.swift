@@ -88,12 +88,10 @@ extension PluginRuntime {
     /// is answered right here, in the request's own frames (measured: docs/performance.md);
     /// anything else goes through `handle`.
     private func dispatch(_ parts: LoopParts) throws -> Dispatched {
-        let (state, socket, outbox, executor) = (parts.state, parts.socket, parts.outbox, parts.executor)
+        let state = parts.state
         let isRequest = state.frames.count == WireProtocol.frameCount && state.frames[0].equals("IB1")
             && state.frames[1].equals("REQUEST") && state.frames[2].count <= WireProtocol.maxNameLength
-        if isRequest, let route = state.syncRoutes.route(for: state.frames[3]), let requestId = state.frames[2].validUTF8 {
-            return try serveSynchronously(route.handler, requestId: requestId, intent: route.intent, parts)
-        }
+        // A raw handler first: it wins over any other for its intent, as HELLO says.
         if isRequest, let route = state.rawRoutes.route(for: state.frames[3]), let requestId = state.frames[2].validUTF8 {
             let body = route.handler(requestId, route.intent, state.frames[4], state.frames[5])
             // Signature, request id and intent go back as they came; kind and header are
@@ -105,10 +103,15 @@ extension PluginRuntime {
                 state.frames[4] = state.successHeader.copy()  // the handler kept the header frame
             }
             state.frames[5] = body
-            try socket.send(state.frames)
+            try parts.socket.send(state.frames)
             return .served
         }
-        return try handle(state.frames[...], socket: socket, outbox: outbox, executor: executor, state: state).map { .stop($0) } ?? .served
+        if isRequest, !state.syncRoutes.isEmpty, let route = state.syncRoutes.route(for: state.frames[3]),
+           let requestId = state.frames[2].validUTF8 {
+            return try serveSynchronously(route.handler, requestId: requestId, intent: route.intent, parts)
+        }
+        return try handle(state.frames[...], socket: parts.socket, outbox: parts.outbox, executor: parts.executor,
+                          state: state).map { .stop($0) } ?? .served
     }
 
     /// Handles one message from the host; returns an exit code when the plugin should stop.
