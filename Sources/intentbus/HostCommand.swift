@@ -23,6 +23,8 @@ enum HostCommand {
         ])
 
     static func run(_ args: Arguments) throws -> Int32 {
+        // Before any thread exists, so that every thread inherits it (PendingSignals).
+        PendingSignals.blockInEveryThread()
         var level = Logger.levelFromEnvironment
         if let name = args.value("log-level"), let parsed = Logger.Level(name: name) { level = parsed }
         var format = Logger.formatFromEnvironment
