@@ -71,17 +71,7 @@ struct CancelEndToEndTests {
         defer { host.stop() }
         let send = try RunningCommand(["send", "TestIntent", "sleep_ms=8000", "--json", "--endpoint", host.frontend])
         defer { send.reap() }
-        try waitInFlight(host, "alpha")
-        let started = Date()
-        kill(send.process.processIdentifier, SIGINT)
-        let status = send.exitStatus(within: 5)
-        #expect(status == 130, "stdout: \(send.output) stderr: \(send.errors)")
-        #expect(Date().timeIntervalSince(started) < 2, "it exits after the host's answer, not the handler's 8 s")
-        let lines = send.output.split(separator: "\n")
-        #expect(lines.count == 1, "exactly one final answer: \(send.output)")
-        let answer = try JSON.parse(String(try #require(lines.first)))
-        #expect(answer["error"]?["code"] == "cancelled", "\(answer.canonicalString)")
-        #expect(send.errors.contains("cancelling"), "\(send.errors)")
+        try interruptExpectingCancelled(send, host)
         #expect(host.logEventually(contains: "saw its task cancelled"))
         #expect(try host.plugin("alpha")?["in_flight"] == 0)
     }
@@ -95,18 +85,26 @@ struct CancelEndToEndTests {
         #expect(added.status == 0, "\(added.stderr)")
         let say = try RunningCommand(["say", "take your time", "--json", "--endpoint", host.frontend])
         defer { say.reap() }
-        try waitInFlight(host, "alpha")
-        let started = Date()
-        kill(say.process.processIdentifier, SIGINT)
-        let status = say.exitStatus(within: 5)
-        #expect(status == 130, "stdout: \(say.output) stderr: \(say.errors)")
-        #expect(Date().timeIntervalSince(started) < 2, "it exits after the host's answer, not the handler's 8 s")
-        let lines = say.output.split(separator: "\n")
-        #expect(lines.count == 1, "exactly one final answer: \(say.output)")
-        #expect(try JSON.parse(String(try #require(lines.first)))["error"]?["code"] == "cancelled")
-        #expect(say.errors.contains("cancelling"), "\(say.errors)")
+        try interruptExpectingCancelled(say, host)
         #expect(try host.client().control("ib.status")["host"]?["open_exchanges"] == 0)
         #expect(try host.plugin("alpha")?["in_flight"] == 0)
+    }
+
+    /// Ctrl-C (SIGINT) to a `send` or `say` whose request is in flight at plugin alpha:
+    /// exit 130 within 2 s (the host's answer, not the handler's 8 s), one final answer,
+    /// `cancelled`, and "cancelling" said on stderr.
+    private func interruptExpectingCancelled(_ command: RunningCommand, _ host: TestHost) throws {
+        try waitInFlight(host, "alpha")
+        let started = Date()
+        kill(command.process.processIdentifier, SIGINT)
+        let status = command.exitStatus(within: 5)
+        #expect(status == 130, "stdout: \(command.output) stderr: \(command.errors)")
+        #expect(Date().timeIntervalSince(started) < 2, "it exits after the host's answer, not the handler's 8 s")
+        let lines = command.output.split(separator: "\n")
+        #expect(lines.count == 1, "exactly one final answer: \(command.output)")
+        let answer = try JSON.parse(String(try #require(lines.first)))
+        #expect(answer["error"]?["code"] == "cancelled", "\(answer.canonicalString)")
+        #expect(command.errors.contains("cancelling"), "\(command.errors)")
     }
 
     /// The pid of a descendant of `ancestor` running `name`, from /proc.
