@@ -9,8 +9,7 @@ follows it, and the shared vectors in conformance/ pin the bytes.
         print(reply.body["dialog"])
 """
 
-from .aio import AsyncClient
-from .client import DEFAULT_TIMEOUT, Answer, Client, Conversation, Event, Progress, Prompt, Reply
+from .client import DEFAULT_TIMEOUT, Answer, AsyncClient, Client, Conversation, Event, Progress, Prompt, Reply
 from .errors import (AuthenticationRequired, BadFrame, Forbidden, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
                      ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError, JSONValueError,
                      InvalidParameters, NoAnswer, PluginCrashed, PluginError, PluginHung, PluginUnavailable,
@@ -18,8 +17,8 @@ from .errors import (AuthenticationRequired, BadFrame, Forbidden, Busy, BusError
                      UnknownPlugin, UnsupportedVersion, WireError, error_class)
 from .plugin import (Context, Handler, HandlerStyle, PlainHandler, Plugin, PluginStartError, Request,
                      RequestCancelled, Result, register_style)
-from .legacy import LegacyFunctionHandler, LegacyHandler, LegacyIntent, Resolution, Response
-from .appintents import (ALWAYS_ALLOWED, REQUIRES_AUTHENTICATION, AppIntent, Entity, EntityQuery, EntityType,
+from .plugin.legacy import LegacyFunctionHandler, LegacyHandler, LegacyIntent, Resolution, Response
+from .plugin.appintents import (ALWAYS_ALLOWED, REQUIRES_AUTHENTICATION, AppIntent, Entity, EntityQuery, EntityType,
                          EnumType, IntentResult, NeedsValue, NewStyleHandler, Parameter, PerformContext)
 from .results import (MESSAGES_SEND_MESSAGE, REQUIRES_LOCAL_DEVICE_AUTHENTICATION, SYSTEM_SEARCH, Action,
                       IntermediateResult, OpensIntent, Row, SnippetAction, SnippetView, snippet_actions)

@@ -26,3 +26,139 @@ def test_installed_package_ships_py_typed():
     installed = [Path(p) for p in importlib.metadata.files("intentbus") or [] if p.name == "py.typed"]
     assert installed, "py.typed is not in the installed distribution's file list"
     assert (PACKAGE_DIR / "intentbus" / "py.typed").exists()
+
+
+def _internal_imports():
+    """Every import of the package's own modules, by importing module: (module, imported,
+    line). Imports under `if TYPE_CHECKING:` are left out (they never run); imports inside
+    functions are kept (they run, later)."""
+    import ast
+
+    root = PACKAGE_DIR / "intentbus"
+    modules = {}
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(PACKAGE_DIR).with_suffix("")
+        parts = list(rel.parts)
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            parts = parts[:-1]
+        modules[".".join(parts)] = (path, is_package)
+
+    def resolve(name, level, current, is_package):
+        if level == 0:
+            return name
+        base = current.split(".")
+        base = base if is_package else base[:-1]
+        base = base[: len(base) - (level - 1)]
+        return ".".join(base + ([name] if name else []))
+
+    edges = []
+    for mod, (path, is_package) in modules.items():
+        tree = ast.parse(path.read_text(), str(path))
+        skipped = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                skipped.update(id(n) for n in ast.walk(node))
+        for node in ast.walk(tree):
+            if id(node) in skipped:
+                continue
+            if isinstance(node, ast.ImportFrom):
+                target = resolve(node.module or "", node.level, mod, is_package)
+                if not target.startswith("intentbus"):
+                    continue
+                for alias in node.names:  # `from . import x` names a submodule
+                    sub = f"{target}.{alias.name}"
+                    edges.append((mod, sub if sub in modules else target, node.lineno))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("intentbus"):
+                        edges.append((mod, alias.name, node.lineno))
+    return modules, edges
+
+
+def test_no_import_circle_in_the_package():
+    modules, edges = _internal_imports()
+    graph = {m: set() for m in modules}
+    for src, dst, _ in edges:
+        if dst in graph and dst != src:
+            graph[src].add(dst)
+    # Depth-first search for a cycle; report the whole chain.
+    state, stack, cycles = {}, [], []
+
+    def visit(m):
+        state[m] = "open"
+        stack.append(m)
+        for n in sorted(graph[m]):
+            if state.get(n) == "open":
+                cycles.append(stack[stack.index(n):] + [n])
+            elif n not in state:
+                visit(n)
+        stack.pop()
+        state[m] = "done"
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+    assert not cycles, "import circles: " + "; ".join(" -> ".join(c) for c in cycles)
+
+
+def test_modules_import_names_from_where_they_are_defined():
+    # No module takes a name from a facade that re-exports it (the import circle of old:
+    # styles imported the plugin facade, which imported them back). examples/ are
+    # written as users write plugins, from `intentbus`.
+    import ast
+
+    modules, _ = _internal_imports()
+    defined = {}
+    for mod, (path, _) in modules.items():
+        names = set()
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign):
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names.add(node.target.id)
+        defined[mod] = names
+    wrong, checked = [], 0
+    for mod, (path, is_package) in modules.items():
+        if mod.startswith("intentbus.examples") or is_package and not defined[mod] - {"__all__"}:
+            continue  # a pure facade (a package's __init__ that defines nothing) may gather facades
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.ImportFrom) or node.level == 0:
+                continue
+            base = mod.split(".") if is_package else mod.split(".")[:-1]
+            base = base[: len(base) - (node.level - 1)]
+            target = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:
+                if f"{target}.{alias.name}" in modules:
+                    continue  # a submodule
+                checked += 1
+                if alias.name not in defined.get(target, set()):
+                    wrong.append(f"{mod} line {node.lineno}: {alias.name} from {target}, which does not define it")
+    assert not wrong, wrong
+    assert checked > 100  # the check read the package's real imports
+
+
+def test_handler_styles_are_one_explicit_table():
+    from intentbus.plugin.styles import DEFAULT_STYLES, StyleRegistry
+    from intentbus import HandlerStyle, LegacyFunctionHandler, PlainHandler, Plugin
+    assert DEFAULT_STYLES == {HandlerStyle.PLAIN: PlainHandler, HandlerStyle.LEGACY: LegacyFunctionHandler}
+    plugin = Plugin({"INTENTBUS_PLUGIN_ID": "p", "INTENTBUS_BACKEND": "ipc:///nonexistent"})
+
+    @plugin.handler("A", style=HandlerStyle.LEGACY)
+    def a(request, ctx):
+        return None
+
+    assert type(plugin.handlers["A"]) is LegacyFunctionHandler
+    try:
+        plugin.handler("B", style=HandlerStyle.NEW)
+        raise AssertionError("a function can't be a new-style handler")
+    except NotImplementedError as e:
+        assert "AppIntent" in str(e)
+    registry = StyleRegistry({})
+    try:
+        registry.register(HandlerStyle.PLAIN, dict)  # type: ignore[arg-type]
+        raise AssertionError("only Handler subclasses are styles")
+    except TypeError:
+        pass

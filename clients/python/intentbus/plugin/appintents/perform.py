@@ -1,4 +1,4 @@
-"""What `perform` can do (intentbus.appintents): the `PerformContext` of a new-style
+"""What `perform` can do (intentbus.plugin.appintents): the `PerformContext` of a new-style
 request, and the binding of checked wire values to Python values (entities resolved
 through their query, several matches put to the user)."""
 
@@ -6,14 +6,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Type, Union
 
-from .appintents_entities import Entity, EntityType
-from .appintents_params import NeedsValue, Parameter, parse_date
-from .errors import BusError, ErrorCode
-from .lists import bind_items, current_item
-from .plugin import Context, Request
+from .entities import Entity, EntityType
+from .params import NeedsValue, Parameter, parse_date
+from ...errors import BusError, ErrorCode
+from ...lists import bind_items, current_item
+from ..context import Context
+from ..types import Request
 
 if TYPE_CHECKING:
-    from .appintents_intent import AppIntent
+    from .intent import AppIntent
 
 __all__ = ["PerformContext"]
 

@@ -8,11 +8,11 @@ import time
 import traceback
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional
 
-from .plugin_types import Request, RequestCancelled
-from .wire import Kind, Message
+from .types import Request, RequestCancelled
+from ..wire import Kind, Message
 
 if TYPE_CHECKING:
-    from .plugin import Plugin
+    from .api import Plugin
 
 __all__ = ["Context"]
 

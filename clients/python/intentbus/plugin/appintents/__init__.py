@@ -43,24 +43,27 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Type
 
-from ._awaitable import settle
-from .appintents_entities import Entity, EntityQuery, EntityType, EnumType
-from .appintents_intent import ALWAYS_ALLOWED, REQUIRES_AUTHENTICATION, AppIntent, IntentResult
-from .appintents_intent import _value_json as _value_json
-from .appintents_params import _DATE_TIME as _DATE_TIME
-from .appintents_params import _PY_TYPES as _PY_TYPES
-from .appintents_params import _WIRE_TYPES as _WIRE_TYPES
-from .appintents_params import NeedsValue, Parameter
-from .appintents_params import date_text as date_text
-from .appintents_params import parse_date as parse_date
-from .appintents_perform import _UNSET as _UNSET
-from .appintents_perform import PerformContext
-from .appintents_perform import _bind as _bind
-from .appintents_perform import _disambiguate as _disambiguate
-from .appintents_perform import _option as _option
-from .appintents_perform import _tag as _tag
-from .errors import BusError, ErrorCode
-from .plugin import Context, Handler, HandlerStyle, Request, Result
+from .._awaitable import settle
+from .entities import Entity, EntityQuery, EntityType, EnumType
+from .intent import ALWAYS_ALLOWED, REQUIRES_AUTHENTICATION, AppIntent, IntentResult
+from .intent import _value_json as _value_json
+from .params import _DATE_TIME as _DATE_TIME
+from .params import _PY_TYPES as _PY_TYPES
+from .params import _WIRE_TYPES as _WIRE_TYPES
+from .params import NeedsValue, Parameter
+from .params import date_text as date_text
+from .params import parse_date as parse_date
+from .perform import _UNSET as _UNSET
+from .perform import PerformContext
+from .perform import _bind as _bind
+from .perform import _disambiguate as _disambiguate
+from .perform import _option as _option
+from .perform import _tag as _tag
+from ...errors import BusError, ErrorCode
+from ...shortcuts import AppShortcut, reply_header
+from ..context import Context
+from ..handlers import Handler
+from ..types import HandlerStyle, Request, Result
 
 __all__ = ["AppIntent", "Parameter", "EnumType", "EntityType", "Entity", "EntityQuery", "IntentResult",
            "NeedsValue", "PerformContext", "NewStyleHandler", "EntityQueryHandler", "NewStyleRegistry",
@@ -125,7 +128,6 @@ class NewStyleHandler(Handler):
             if isinstance(out, str):
                 return Result.success({"dialog": out})
             if isinstance(out, IntentResult):
-                from .shortcuts import reply_header
                 return Result("success", out.to_json(), reply_header(out.donation, out.delete_donations))
             return Result.success(IntentResult(value=out).to_json())
 
@@ -209,7 +211,6 @@ class NewStyleRegistry:
 def install(plugin: Any, item: Any) -> None:
     """Registers an `AppIntent` class or an `EntityType` with `plugin` (what
     `Plugin.register` does)."""
-    from .shortcuts import AppShortcut
     registry: NewStyleRegistry = plugin._new_style_registry()
     if isinstance(item, AppShortcut):
         registry.shortcuts.append(item)

@@ -1,4 +1,4 @@
-"""Declared parameters of new-style intents (intentbus.appintents): `Parameter`, the
+"""Declared parameters of new-style intents (intentbus.plugin.appintents): `Parameter`, the
 date wire forms, and `NeedsValue`."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import datetime as _dt
 import re as _re
 from typing import Any, Dict, Optional, Tuple, Union
 
-from .appintents_entities import Entity, EntityType, EnumType
-from .lists import value_fields
+from .entities import Entity, EntityType, EnumType
+from ...lists import value_fields
 
 __all__ = ["Parameter", "NeedsValue", "date_text", "parse_date"]
 

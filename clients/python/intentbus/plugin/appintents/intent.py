@@ -1,15 +1,15 @@
-"""The new-style intent class (intentbus.appintents): `AppIntent`, its authentication
+"""The new-style intent class (intentbus.plugin.appintents): `AppIntent`, its authentication
 policies, and the `IntentResult` that `perform` returns."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Dict, List, Optional
 
-from .appintents_entities import Entity
-from .appintents_params import Parameter, date_text
+from .entities import Entity
+from .params import Parameter, date_text
 
 if TYPE_CHECKING:
-    from .appintents_perform import PerformContext
+    from .perform import PerformContext
 
 __all__ = ["AppIntent", "IntentResult", "ALWAYS_ALLOWED", "REQUIRES_AUTHENTICATION"]
 

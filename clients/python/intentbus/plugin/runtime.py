@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, cast
 
 import zmq
 
-from .errors import BusError, ErrorCode, WireError
-from .plugin_context import Context
-from .plugin_handlers import Handler
-from .plugin_process import _alive
-from .plugin_types import Request, RequestCancelled
-from .wire import Kind, Message, json_type_name
+from ..errors import BusError, ErrorCode, WireError
+from .context import Context
+from .handlers import Handler
+from .process import _alive
+from .types import Request, RequestCancelled
+from ..wire import Kind, Message, json_type_name
 
 if TYPE_CHECKING:
-    from .plugin import Plugin
+    from .api import Plugin
 
 __all__ = ["PluginRuntime"]
 

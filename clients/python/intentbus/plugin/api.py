@@ -1,4 +1,4 @@
-"""The plugin SDK (docs/protocol.md §5): write an IntentBus plugin in Python.
+"""The `Plugin` class of the plugin SDK (docs/protocol.md §5): write an IntentBus plugin in Python.
 
     from intentbus import Plugin
 
@@ -21,9 +21,9 @@ messages back to the socket thread through a queue and a wake-up pipe that the
 socket thread polls beside the socket.
 
 Handler styles: a handler object's class decides its style (`HandlerStyle`): plain
-(`PlainHandler`, here), legacy (`LegacyHandler`, intentbus.legacy: resolve → confirm →
-handle) and new (`NewStyleHandler` for `AppIntent` classes, intentbus.appintents). The
-socket loop is the same for all of them.
+(`PlainHandler`, handlers.py), legacy (`LegacyHandler`, legacy.py: resolve → confirm →
+handle) and new (`NewStyleHandler` for `AppIntent` classes, appintents/). The socket
+loop (runtime.py) is the same for all of them; styles.py maps a style to its class.
 
 Describe mode: with `INTENTBUS_DESCRIBE=1` in the environment, `run()` prints the HELLO
 declarations (`plugin`, `intents`, `metadata`) as one JSON line on stdout and exits 0
@@ -42,21 +42,18 @@ from typing import Any, Callable, Dict, Optional
 
 import zmq
 
-from .errors import WireError
-from .plugin_context import Context
-from .plugin_handlers import _STYLES as _STYLES
-from .plugin_handlers import Handler, PlainHandler, register_style
-from .plugin_logging import JSONLogFormatter as JSONLogFormatter
-from .plugin_logging import _logger_for as _logger_for
-from .plugin_process import _alive as _alive
-from .plugin_process import _die_with_parent as _die_with_parent
-from .plugin_runtime import PluginRuntime
-from .plugin_runtime import _safe_json as _safe_json
-from .plugin_types import HandlerStyle, PluginStartError, Request, RequestCancelled, Result
-from .wire import PROTOCOL_VERSION, Kind, Message, canonical_json
+from ..errors import WireError
+from ..wire import PROTOCOL_VERSION, Kind, Message, canonical_json
+from .appintents import NewStyleRegistry, install
+from .context import Context
+from .handlers import Handler
+from .log_format import _logger_for
+from .process import _die_with_parent
+from .runtime import PluginRuntime, _safe_json
+from .styles import STYLES
+from .types import HandlerStyle
 
-__all__ = ["Plugin", "Context", "Request", "Result", "Handler", "PlainHandler", "HandlerStyle",
-           "RequestCancelled", "PluginStartError", "register_style", "HANDSHAKE_TIMEOUT"]
+__all__ = ["Plugin", "HANDSHAKE_TIMEOUT"]
 
 #: Seconds to wait for WELCOME or REJECT after HELLO (the host gives a plugin 10 s to say HELLO).
 HANDSHAKE_TIMEOUT = 10.0
@@ -101,12 +98,7 @@ class Plugin(PluginRuntime):
                 style: HandlerStyle = HandlerStyle.PLAIN) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Decorator: handles `intent` with the decorated function, wrapped in the
         handler class registered for `style` (plain: `fn(request, ctx) -> JSON | Result`)."""
-        if HandlerStyle(style) is HandlerStyle.LEGACY:
-            from . import legacy  # noqa: F401  (registers the legacy style)
-        cls = _STYLES.get(HandlerStyle(style))
-        if cls is None:
-            raise NotImplementedError(f"functions can't be {HandlerStyle(style).value}-style handlers: declare an "
-                                      f"AppIntent class and plugin.register() it (docs/python.md)")
+        cls = STYLES.handler_class(style)
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
             self.add(intent, cls(fn))  # type: ignore[call-arg]  # each registered style takes the function
@@ -124,13 +116,11 @@ class Plugin(PluginRuntime):
         migrated legacy name, its entity and enum types), an `EntityType` that no
         parameter uses, or an `AppShortcut` (shortcuts.py). Returns `item`, so it works
         as a class decorator."""
-        from .appintents import install
         install(self, item)
         return item
 
     def _new_style_registry(self) -> Any:
         if self._new_style is None:
-            from .appintents import NewStyleRegistry
             self._new_style = NewStyleRegistry()
         return self._new_style
 

@@ -1,15 +1,16 @@
-"""Handler objects of the plugin SDK (intentbus.plugin): the `Handler` base, the plain
-style, and the registry of styles that `Plugin.handler` wraps functions in."""
+"""Handler objects of the plugin SDK (intentbus.plugin): the `Handler` base and the plain
+style. The other styles subclass `Handler` in their own modules (legacy.py,
+appintents/); styles.py is the table that `Plugin.handler` looks them up in."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Type
+from typing import Any, Callable, Dict, Optional
 
 from ._awaitable import settle
-from .plugin_context import Context
-from .plugin_types import HandlerStyle, Request, Result
+from .context import Context
+from .types import HandlerStyle, Request, Result
 
-__all__ = ["Handler", "PlainHandler", "register_style"]
+__all__ = ["Handler", "PlainHandler"]
 
 
 class Handler:
@@ -53,11 +54,3 @@ class PlainHandler(Handler):
         out = settle(self.fn(request, ctx), ctx)
         return out if isinstance(out, Result) else Result.success(out)
 
-
-_STYLES: Dict[HandlerStyle, Type[Handler]] = {HandlerStyle.PLAIN: PlainHandler}
-
-
-def register_style(style: HandlerStyle, cls: Type[Handler]) -> None:
-    """Makes `Plugin.handler(intent, style=style)` wrap functions in `cls` (for the
-    legacy and new-style layers)."""
-    _STYLES[HandlerStyle(style)] = cls

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
-from .errors import BusError, ProtocolViolation, WireError
-from .results import IntermediateResult, SnippetAction, snippet_actions
-from .wire import Kind, Message
+from ..errors import BusError, ProtocolViolation, WireError
+from ..results import IntermediateResult, SnippetAction, snippet_actions
+from ..wire import Kind, Message
 
 __all__ = ["Reply", "Prompt", "Progress", "Answer", "Event", "refusal", "to_event"]
 

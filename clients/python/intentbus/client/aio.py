@@ -11,20 +11,19 @@ event loop only.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import inspect
-import itertools
-import secrets
 from typing import Any, Callable, Dict, List, Optional
 
 import zmq
 import zmq.asyncio
 
-from .client import (DEFAULT_TIMEOUT, Answer, Progress, Prompt, Reply, apply_curve, request_header,
-                     resolve_endpoint, route_incoming, to_event)
-from .errors import NoAnswer, Unanswered
-from .results import IntermediateResult
-from .wire import Kind, Message
+from ..errors import NoAnswer, Unanswered
+from ..results import IntermediateResult
+from ..wire import Message
+from .blocking import DEFAULT_TIMEOUT
+from .core import ClientCore, ConversationCore
+from .events import Progress, Prompt, Reply
+from .transport import apply_curve, resolve_endpoint
 
 __all__ = ["AsyncClient"]
 
@@ -37,19 +36,29 @@ class AsyncClient:
                  server_key: Optional[str] = None):
         self.endpoint = resolve_endpoint(endpoint)
         self.slack = slack
-        self.client_id = client_id
+        self._core = ClientCore(client_id)
         self._own_context = context is None
         self._context = context or zmq.asyncio.Context()
         self._socket = self._context.socket(zmq.DEALER)
         apply_curve(self._socket, client_key, server_key)
         self._socket.setsockopt(zmq.LINGER, 0)
         self._socket.connect(self.endpoint)
-        self._prefix = secrets.token_hex(4)
-        self._counter = itertools.count(1)
         self._queues: Dict[str, "asyncio.Queue[Message]"] = {}
         self._reader: Optional["asyncio.Task[None]"] = None
-        #: Messages for requests that had already ended (see `Client.stray_messages`).
-        self.stray_messages: List[Message] = []
+
+    @property
+    def client_id(self) -> Optional[str]:
+        """The stable client identity sent with every request (None: the connection's own)."""
+        return self._core.client_id
+
+    @client_id.setter
+    def client_id(self, value: Optional[str]) -> None:
+        self._core.client_id = value
+
+    @property
+    def stray_messages(self) -> List[Message]:
+        """Messages for requests that had already ended (see `Client.stray_messages`)."""
+        return self._core.stray_messages
 
     async def __aenter__(self) -> "AsyncClient":
         return self
@@ -79,52 +88,56 @@ class AsyncClient:
                    on_result: Optional[Callable[[IntermediateResult], Any]] = None) -> Reply:
         """Like `Client.send`; `on_prompt`, `on_progress` and `on_result` may be plain
         functions or coroutine functions."""
-        header = request_header(timeout, plugin, choice, remember,
-                                client_id if client_id is not None else self.client_id, credential)
-        rid = f"{self._prefix}-{next(self._counter)}"
+        conv: ConversationCore = self._core.start(intent, params, timeout=timeout, plugin=plugin, choice=choice,
+                                                  remember=remember, client_id=client_id, credential=credential)
         queue: "asyncio.Queue[Message]" = asyncio.Queue()
-        self._queues[rid] = queue
+        self._queues[conv.request_id] = queue
         self._ensure_reader()
         wait = (timeout if timeout is not None else DEFAULT_TIMEOUT) + self.slack
-        earlier: List[IntermediateResult] = []
         try:
-            await self._send(Message.build(Kind.REQUEST, rid, intent, header, {} if params is None else params))
+            await self._send(conv.request)
             while True:
                 try:
                     msg = await asyncio.wait_for(queue.get(), wait)
                 except asyncio.TimeoutError:
-                    raise NoAnswer(self.endpoint, wait, rid) from None
-                if msg.kind is Kind.REFUSED:
-                    continue  # not final: a message of ours was not taken; the request goes on
-                event = to_event(msg, rid, intent)  # raises the BusError of a final ERROR
+                    raise NoAnswer(self.endpoint, wait, conv.request_id) from None
+                event = conv.receive(msg)  # raises the BusError of a final ERROR
+                if event is None:
+                    continue  # a REFUSED: not final, the request goes on
                 if isinstance(event, Reply):
-                    return dataclasses.replace(event, earlier=tuple(earlier)) if earlier else event
+                    return event
                 if isinstance(event, Progress):
                     if on_progress is not None:
                         await _maybe_await(on_progress(event))
                     continue
                 if isinstance(event, IntermediateResult):
-                    earlier.append(event)  # not final: the opened intent's answer follows
-                    if on_result is not None:
+                    if on_result is not None:  # not final: the opened intent's answer follows
                         await _maybe_await(on_result(event))
                     continue
                 value = await _maybe_await(on_prompt(event)) if on_prompt is not None else None
                 if value is None:
-                    await self._send(Message.build(Kind.CANCEL, rid, "", None, None))
-                    try:
-                        while not (await asyncio.wait_for(queue.get(), 2.0)).kind.is_final:
-                            pass
-                    except asyncio.TimeoutError:
-                        pass
+                    await self._give_up(conv, queue)
                     raise Unanswered(event)
-                body = value.body if isinstance(value, Answer) else {"value": value}
-                await self._send(Message.build(Kind.ANSWER, rid, intent, None, body))
+                await self._send(conv.answer_message(value))
         finally:
-            self._queues.pop(rid, None)
+            self._queues.pop(conv.request_id, None)
+            self._core.close(conv.request_id)
 
     async def ping(self, wait: float = 5.0) -> Any:
         """`ib.ping`."""
         return (await self.send("ib.ping", {}, timeout=wait)).body
+
+    async def _give_up(self, conv: ConversationCore, queue: "asyncio.Queue[Message]") -> None:
+        # Cancel, then read the final ERROR so that it does not arrive as a stray message.
+        cancel = conv.cancel_message()
+        if cancel is None:
+            return
+        await self._send(cancel)
+        try:
+            while not (await asyncio.wait_for(queue.get(), 2.0)).kind.is_final:
+                pass
+        except asyncio.TimeoutError:
+            pass
 
     async def _send(self, msg: Message) -> None:
         await self._socket.send_multipart(msg.encode())
@@ -136,11 +149,10 @@ class AsyncClient:
     async def _read(self) -> None:
         while True:
             frames = await self._socket.recv_multipart()
-            msg, key = route_incoming(frames, self._queues)
-            if key is None:
-                self.stray_messages.append(msg)
-            else:
-                self._queues[key].put_nowait(msg)
+            msg, conv = self._core.route(frames)
+            queue = self._queues.get(conv.request_id) if conv is not None else None
+            if queue is not None:
+                queue.put_nowait(msg)
 
 
 async def _maybe_await(value: Any) -> Any:

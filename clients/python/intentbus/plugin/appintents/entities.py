@@ -1,4 +1,4 @@
-"""Enum and entity types of new-style intents (intentbus.appintents): `EnumType`, and
+"""Enum and entity types of new-style intents (intentbus.plugin.appintents): `EnumType`, and
 `Entity` values found through an `EntityType`'s `EntityQuery`."""
 
 from __future__ import annotations

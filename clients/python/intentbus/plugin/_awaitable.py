@@ -12,8 +12,10 @@ import asyncio
 import inspect
 from typing import TYPE_CHECKING, Any, Awaitable, Coroutine
 
+from .types import RequestCancelled
+
 if TYPE_CHECKING:
-    from .plugin import Context
+    from .context import Context
 
 
 def settle(value: Any, ctx: "Context") -> Any:
@@ -29,8 +31,6 @@ def run_cancellable(awaitable: Awaitable[Any], ctx: "Context") -> Any:
     the request is cancelled the task is cancelled (`asyncio.CancelledError` inside it,
     at its next `await`); if it lets that propagate, `RequestCancelled` is raised here
     and the SDK answers `cancelled`."""
-    from .plugin import RequestCancelled
-
     loop = asyncio.new_event_loop()
     try:
         async def wrapper() -> Any:

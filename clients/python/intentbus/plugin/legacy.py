@@ -41,9 +41,11 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Dict, Iterable, List, Optional
 
-from .errors import BusError, ErrorCode
-from .lists import resolution_json
-from .plugin import Context, Handler, HandlerStyle, Request, Result, register_style
+from ..errors import BusError, ErrorCode
+from ..lists import resolution_json
+from .context import Context
+from .handlers import Handler
+from .types import HandlerStyle, Request, Result
 
 __all__ = ["Resolution", "Response", "LegacyIntent", "LegacyHandler", "LegacyFunctionHandler"]
 
@@ -331,5 +333,3 @@ class LegacyFunctionHandler(LegacyHandler):
         response: Response = self._handle(intent)
         return response
 
-
-register_style(HandlerStyle.LEGACY, LegacyFunctionHandler)

@@ -14,30 +14,20 @@ into each conversation's inbox by request id.
 
 from __future__ import annotations
 
-import collections
-import itertools
-import secrets
 import time
-from typing import Any, Callable, Deque, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import zmq
 
-from .client_conversation import Conversation
-from .client_events import Answer, Event, Progress, Prompt, Reply
-from .client_events import _parse as _parse
-from .client_events import refusal as refusal
-from .client_events import to_event as to_event
-from .client_transport import apply_curve as apply_curve
-from .client_transport import read_key as read_key
-from .client_transport import request_header as request_header
-from .client_transport import resolve_endpoint as resolve_endpoint
-from .client_transport import route_incoming as route_incoming
-from .errors import BusError, NoAnswer, ProtocolViolation, Unanswered
-from .results import IntermediateResult
-from .wire import Kind, Message
+from ..errors import BusError, NoAnswer, ProtocolViolation, Unanswered
+from ..results import IntermediateResult
+from ..wire import Message
+from .conversation import Conversation
+from .core import ClientCore
+from .events import Progress, Prompt, Reply
+from .transport import apply_curve, resolve_endpoint
 
-__all__ = ["Client", "Conversation", "Reply", "IntermediateResult",
-           "Prompt", "Progress", "Answer", "Event", "DEFAULT_TIMEOUT"]
+__all__ = ["Client", "DEFAULT_TIMEOUT"]
 
 #: The client's wait when a request names no timeout: the host answers every request by
 #: the plugin's own timeout at the latest (10 s by default), so this only guards
@@ -58,19 +48,28 @@ class Client:
                  server_key: Optional[str] = None):
         self.endpoint = resolve_endpoint(endpoint)
         self.slack = slack
-        self.client_id = client_id
+        self._core = ClientCore(client_id)
         self._own_context = context is None
         self._context = context or zmq.Context()
         self._socket = self._context.socket(zmq.DEALER)
         apply_curve(self._socket, client_key, server_key)
         self._socket.setsockopt(zmq.LINGER, 0)
         self._socket.connect(self.endpoint)
-        self._prefix = secrets.token_hex(4)
-        self._counter = itertools.count(1)
-        self._inbox: Dict[str, Deque[Message]] = {}
-        #: Messages that arrived for requests that had already ended (or were never
-        #: sent from here). A host that keeps the one-final-answer rule leaves this empty.
-        self.stray_messages: List[Message] = []
+
+    @property
+    def client_id(self) -> Optional[str]:
+        """The stable client identity sent with every request (None: the connection's own)."""
+        return self._core.client_id
+
+    @client_id.setter
+    def client_id(self, value: Optional[str]) -> None:
+        self._core.client_id = value
+
+    @property
+    def stray_messages(self) -> List[Message]:
+        """Messages that arrived for requests that had already ended (or were never
+        sent from here). A host that keeps the one-final-answer rule leaves this empty."""
+        return self._core.stray_messages
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -101,14 +100,16 @@ class Client:
         stable client identity (default: the client's own); `credential` unlocks
         restricted intents.
         """
-        header = request_header(timeout, plugin, choice, remember,
-                                 client_id if client_id is not None else self.client_id, credential)
-        rid = request_id or f"{self._prefix}-{next(self._counter)}"
-        if rid in self._inbox:
-            raise ValueError(f"request id {rid!r} is already open on this client")
-        self._inbox[rid] = collections.deque()
-        self._send(Message.build(Kind.REQUEST, rid, intent, header, {} if params is None else params))
-        return Conversation(self, rid, intent, (timeout if timeout is not None else DEFAULT_TIMEOUT) + self.slack)
+        wait = (timeout if timeout is not None else DEFAULT_TIMEOUT) + self.slack
+        conv = self._core.start(intent, params, timeout=timeout, plugin=plugin, choice=choice, remember=remember,
+                                client_id=client_id, credential=credential, request_id=request_id,
+                                make=lambda rid, name, request: Conversation(rid, name, request, self, wait))
+        try:
+            self._send(conv.request)
+        except BaseException:
+            self._forget(conv.request_id)
+            raise
+        return conv
 
     def send(self, intent: str, params: Optional[Dict[str, Any]] = None, *, timeout: Optional[float] = None,
              plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
@@ -196,23 +197,22 @@ class Client:
             raise NoAnswer(self.endpoint, self.slack, msg.request_id) from None
 
     def _forget(self, request_id: str) -> None:
-        self._inbox.pop(request_id, None)
+        self._core.close(request_id)
 
-    def _receive_for(self, request_id: str, wait: float) -> Message:
-        """The next message for `request_id`, reading the socket and sorting what is for
-        other open conversations into their inboxes."""
-        inbox = self._inbox.get(request_id)
-        if inbox is None:
-            raise ProtocolViolation(f"request {request_id} is not open on this client")
+    def _receive_for(self, conv: Conversation, wait: float) -> Message:
+        """The next message for `conv`, reading the socket and sorting what is for other
+        open conversations into their inboxes."""
+        if self._core.open.get(conv.request_id) is not conv:
+            raise ProtocolViolation(f"request {conv.request_id} is not open on this client")
         deadline = time.monotonic() + wait
-        while not inbox:
+        while not conv.inbox:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise NoAnswer(self.endpoint, wait, request_id)
+                raise NoAnswer(self.endpoint, wait, conv.request_id)
             if not self._socket.poll(min(int(remaining * 1000) + 1, 2**31 - 1), zmq.POLLIN):
                 continue
             self._read_available()
-        return inbox.popleft()
+        return conv.inbox.popleft()
 
     def _read_available(self) -> None:
         while True:
@@ -220,8 +220,6 @@ class Client:
                 frames = self._socket.recv_multipart(zmq.NOBLOCK)
             except zmq.Again:
                 return
-            msg, key = route_incoming(frames, self._inbox)
-            if key is None:
-                self.stray_messages.append(msg)
-            else:
-                self._inbox[key].append(msg)
+            msg, conv = self._core.route(frames)
+            if isinstance(conv, Conversation):
+                conv.inbox.append(msg)

@@ -1,0 +1,85 @@
+"""The client's conversation core without a socket (intentbus/client/core.py): the rules
+both the blocking and the asyncio client follow, checked message by message."""
+
+import pytest
+
+from intentbus import Cancelled, Kind, Message, ProtocolViolation, Prompt, Reply
+from intentbus.client import ClientCore
+from intentbus.results import IntermediateResult
+
+
+def frames(kind, rid, intent="", header=None, body=None):
+    return Message.build(kind, rid, intent, header, body).encode()
+
+
+def test_a_request_reads_prompt_refusal_result_and_reply_in_order():
+    core = ClientCore(client_id="alice")
+    conv = core.start("OrderCoffeeIntent", {"size": "small"}, timeout=2.5, plugin="coffee", remember=True)
+    assert conv.request.kind is Kind.REQUEST and conv.request.intent == "OrderCoffeeIntent"
+    assert conv.request.header_json() == {"timeout_ms": 2500, "plugin": "coffee", "remember": True, "client": "alice"}
+    assert conv.request.body_json() == {"size": "small"}
+
+    msg, routed = core.route(frames(Kind.PROMPT, conv.request_id, body={"kind": "value", "parameter": "beverage"}))
+    prompt = routed.receive(msg)
+    assert routed is conv and isinstance(prompt, Prompt) and conv.pending_prompt is prompt
+    answer = conv.answer_message("latte", remember="always")
+    assert (answer.kind, answer.request_id, answer.body_json()) == (
+        Kind.ANSWER, conv.request_id, {"value": "latte", "remember": "always"})
+    assert conv.pending_prompt is None
+
+    # A REFUSED is not final: it is kept, and the request goes on.
+    msg, _ = core.route(frames(Kind.REFUSED, conv.request_id, body={"code": "conversation_expired", "message": "late"}))
+    assert conv.receive(msg) is None and not conv.done and len(conv.refusals) == 1
+
+    msg, _ = core.route(frames(Kind.RESULT, conv.request_id, "FirstIntent", {"plugin": "a"}, {"x": 1}))
+    assert isinstance(conv.receive(msg), IntermediateResult)
+    msg, _ = core.route(frames(Kind.REPLY, conv.request_id, header={"plugin": "coffee", "status": "success"},
+                               body={"dialog": "ok"}))
+    reply = conv.receive(msg)
+    assert isinstance(reply, Reply) and conv.done and reply.body == {"dialog": "ok"}
+    assert [r.body for r in reply.earlier] == [{"x": 1}]
+    assert conv.cancel_message() is None  # nothing to cancel once it is over
+    with pytest.raises(ProtocolViolation):
+        conv.receive(msg)  # a second final answer is the host's fault, never a second reply
+
+
+def test_a_final_error_is_raised_and_kept():
+    core = ClientCore()
+    conv = core.start("Slow")
+    cancel = conv.cancel_message()
+    assert cancel is not None and cancel.kind is Kind.CANCEL
+    msg, _ = core.route(frames(Kind.ERROR, conv.request_id, body={"code": "cancelled", "message": "by the client"}))
+    with pytest.raises(Cancelled):
+        conv.receive(msg)
+    assert conv.done and isinstance(conv.error, Cancelled)
+
+
+def test_messages_are_routed_by_id_and_strays_are_kept():
+    core = ClientCore()
+    a, b = core.start("A"), core.start("B")
+    assert a.request_id != b.request_id
+    _, routed = core.route(frames(Kind.PROGRESS, b.request_id, body={"message": "half"}))
+    assert routed is b
+    core.close(b.request_id)
+    msg, routed = core.route(frames(Kind.REPLY, b.request_id, header={}, body={}))
+    assert routed is None and core.stray_messages == [msg]
+    # An ERROR with no id answers something the host could not parse: with one request
+    # open it is that one's; with two it is nobody's.
+    _, routed = core.route(frames(Kind.ERROR, "", body={"code": "bad_frame", "message": "x"}))
+    assert routed is a
+    core.start("C")
+    _, routed = core.route(frames(Kind.ERROR, "", body={"code": "bad_frame", "message": "x"}))
+    assert routed is None
+
+
+def test_bad_options_and_reused_ids_are_refused_before_anything_is_sent():
+    core = ClientCore()
+    with pytest.raises(ValueError):
+        core.start("A", timeout=0)
+    with pytest.raises(ValueError):
+        core.start("A", remember=True)
+    core.start("A", request_id="r1")
+    with pytest.raises(ValueError):
+        core.start("A", request_id="r1")
+    with pytest.raises(ProtocolViolation):
+        core.route([b"not", b"IB1"])
