@@ -10,7 +10,7 @@ CONFIG ?= plugins.yaml
 # run from a venv in the repository (.venv, gitignored), made with the system python3.
 PYTHON ?= python3
 VENV ?= .venv
-PY_SOURCES := $(wildcard clients/python/pyproject.toml clients/python/intentbus/*.py clients/python/intentbus/py.typed clients/python/intentbus/examples/*.py)
+PY_SOURCES := $(wildcard clients/python/pyproject.toml clients/python/intentbus/*.py clients/python/intentbus/*/*.py clients/python/intentbus/*/*/*.py clients/python/intentbus/py.typed clients/python/intentbus/examples/*.py)
 
 all: build
 

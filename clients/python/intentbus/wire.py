@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import unicodedata
 from enum import Enum
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
@@ -59,6 +60,11 @@ class Kind(str, Enum):
         return self.value
 
 
+#: Frame 1's bytes of each kind, and back.
+_KIND_BYTES: Dict["Kind", bytes] = {k: k.value.encode("ascii") for k in Kind}
+_KIND_OF_BYTES: Dict[bytes, "Kind"] = {v: k for k, v in _KIND_BYTES.items()}
+
+
 def canonical_json(value: Any) -> bytes:
     """The canonical JSON bytes of `value`: sorted keys, no spaces, "/" unescaped, UTF-8.
 
@@ -67,11 +73,23 @@ def canonical_json(value: Any) -> bytes:
     integers outside 64 bits, strings with a lone surrogate, nesting deeper than
     `MAX_JSON_DEPTH`.
     """
-    problem = _unrepresentable(value, writing=True)
-    if problem is not None:
-        raise JSONValueError(ErrorCode.BAD_FRAME, f"not valid JSON: {problem}")
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
-                      allow_nan=False).encode("utf-8")
+    failure: Optional[BaseException] = None
+    try:
+        text = _ENCODER.encode(value)
+        data = text.encode("utf-8")  # a lone surrogate fails here
+    except (ValueError, TypeError, UnicodeEncodeError, RecursionError) as e:
+        failure, text, data = e, "", b""
+    # What the encoder lets through can only be there with non-ASCII text (a key that
+    # clashes in normalization), a run of 19 digits (an integer beyond 64 bits) or many
+    # brackets (deep nesting): C-speed checks, and the full walk only then.
+    if failure is not None or not text.isascii() or _LONG_DIGITS.search(text) is not None \
+            or text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+        problem = _unrepresentable(value, writing=True)
+        if problem is not None:
+            raise JSONValueError(ErrorCode.BAD_FRAME, f"not valid JSON: {problem}")
+        if failure is not None:
+            raise failure  # not JSON at all (a set, an object): the encoder's own error
+    return data
 
 
 def parse_json(data: bytes) -> Any:
@@ -85,8 +103,7 @@ def parse_json(data: bytes) -> Any:
         return {}
     data = bytes(data)
     try:
-        value = json.loads(data.decode("utf-8"), parse_constant=_reject_constant, parse_int=_parse_int,
-                           parse_float=_parse_float, object_pairs_hook=_object)
+        value = _DECODER.decode(data.decode("utf-8"))
     except RecursionError:
         raise WireError(ErrorCode.BAD_FRAME, f"not valid JSON: nested deeper than {MAX_JSON_DEPTH} levels") from None
     except (UnicodeDecodeError, ValueError) as e:
@@ -138,6 +155,14 @@ def _object(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
     if _normalization_clash(obj):
         raise ValueError("two keys differ only in Unicode normalization")
     return obj
+
+
+#: One encoder and one decoder for every message (json.dumps/loads make one per call when
+#: given options).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float,
+                            object_pairs_hook=_object)
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
 
 
 def _normalization_clash(obj: Dict[Any, Any]) -> bool:
@@ -214,7 +239,7 @@ class Message:
 
     def __init__(self, kind: Union[Kind, str], request_id: str = "", intent: str = "",
                  header: bytes = b"", body: bytes = b""):
-        self.kind = Kind(kind)
+        self.kind = kind if type(kind) is Kind else Kind(kind)
         self.request_id = request_id
         self.intent = intent
         self.header = bytes(header)
@@ -230,11 +255,11 @@ class Message:
 
     def encode(self) -> List[bytes]:
         """The six frames to send."""
-        for what, text in (("request id", self.request_id), ("intent", self.intent)):
-            if len(text.encode("utf-8")) > MAX_NAME_LENGTH:
+        request_id, intent = self.request_id.encode("utf-8"), self.intent.encode("utf-8")
+        for what, data in (("request id", request_id), ("intent", intent)):
+            if len(data) > MAX_NAME_LENGTH:
                 raise WireError(ErrorCode.BAD_FRAME, f"{what} is longer than {MAX_NAME_LENGTH} bytes")
-        return [SIGNATURE, self.kind.value.encode("ascii"), self.request_id.encode("utf-8"),
-                self.intent.encode("utf-8"), self.header, self.body]
+        return [SIGNATURE, _KIND_BYTES[self.kind], request_id, intent, self.header, self.body]
 
     @classmethod
     def decode(cls, frames: Sequence[bytes]) -> "Message":
@@ -257,12 +282,10 @@ class Message:
             raise WireError(ErrorCode.BAD_FRAME,
                             f"expected {FRAME_COUNT} frames (IB1, kind, request id, intent, header, body), "
                             f"got {len(frames)}")
-        try:
-            kind = Kind(frames[1].decode("ascii"))
-        except (UnicodeDecodeError, ValueError):
+        kind = _KIND_OF_BYTES.get(frames[1])
+        if kind is None:
             raise WireError(ErrorCode.BAD_FRAME,
-                            f'frame 1 is not a known message kind: "{frames[1][:32].decode("utf-8", "replace")}"') \
-                from None
+                            f'frame 1 is not a known message kind: "{frames[1][:32].decode("utf-8", "replace")}"')
         request_id = _frame_text(frames[2], "frame 2 (request id)")
         intent = _frame_text(frames[3], "frame 3 (intent)")
         return cls(kind, request_id, intent, frames[4], frames[5])

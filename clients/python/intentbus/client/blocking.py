@@ -20,6 +20,7 @@ from typing import Any, Callable, Dict, List, Optional
 import zmq
 
 from ..errors import BusError, NoAnswer, ProtocolViolation, Unanswered
+from ..frames import NOBLOCK, recv_frames, send_frames
 from ..results import IntermediateResult
 from ..wire import Message
 from .conversation import Conversation
@@ -192,7 +193,7 @@ class Client:
         # blocks on send: give up after `slack` instead, as NoAnswer.
         self._socket.setsockopt(zmq.SNDTIMEO, int(max(0.1, self.slack) * 1000))
         try:
-            self._socket.send_multipart(msg.encode(), copy=False)
+            send_frames(self._socket, msg.encode(), copy=False)
         except zmq.Again:
             raise NoAnswer(self.endpoint, self.slack, msg.request_id) from None
 
@@ -217,7 +218,7 @@ class Client:
     def _read_available(self) -> None:
         while True:
             try:
-                frames = self._socket.recv_multipart(zmq.NOBLOCK)
+                frames = recv_frames(self._socket, NOBLOCK)
             except zmq.Again:
                 return
             msg, conv = self._core.route(frames)

@@ -12,17 +12,20 @@ import asyncio
 import inspect
 from typing import TYPE_CHECKING, Any, Awaitable, Coroutine
 
-from .types import RequestCancelled
+from .types import RequestCancelled, Result
 
 if TYPE_CHECKING:
     from .context import Context
 
 
+_PLAIN = (dict, list, str, int, float, bool, Result)
+
+
 def settle(value: Any, ctx: "Context") -> Any:
     """`value` itself, or, when it is awaitable (what an `async def` handler returns),
     the result of running it to completion, cancelled along with the request."""
-    if not inspect.isawaitable(value):
-        return value
+    if value is None or type(value) in _PLAIN or not inspect.isawaitable(value):
+        return value  # (what a plain handler returns: no ABC check for it)
     return run_cancellable(value, ctx)
 
 

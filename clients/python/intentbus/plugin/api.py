@@ -15,8 +15,8 @@ The host starts the plugin with `INTENTBUS_BACKEND`, `INTENTBUS_PLUGIN_ID`,
 `run()` connects a DEALER socket, performs HELLO → WELCOME, and serves requests.
 
 Threading: the thread that calls `run()` owns the ZeroMQ socket and is the only one
-that touches it. Each request runs in its own worker thread, so a handler may block
-(on `ctx.prompt(...)`, on I/O) while other requests proceed. Workers hand their
+that touches it. Each request runs on a worker thread of its own (workers.py reuses
+them), so a handler may block (on `ctx.prompt(...)`, on I/O) while other requests proceed. Workers hand their
 messages back to the socket thread through a queue and a wake-up pipe that the
 socket thread polls beside the socket.
 
@@ -52,6 +52,7 @@ from .process import _die_with_parent
 from .runtime import PluginRuntime, _safe_json
 from .styles import STYLES
 from .types import HandlerStyle
+from .workers import Workers
 
 __all__ = ["Plugin", "HANDSHAKE_TIMEOUT"]
 
@@ -91,6 +92,7 @@ class Plugin(PluginRuntime):
         self._live: Dict[str, Context] = {}
         self._live_lock = threading.Lock()
         self._stop_requested: Optional[str] = None
+        self._workers = Workers(self.plugin_id or "plugin")
 
     # -- registration ------------------------------------------------------------------
 

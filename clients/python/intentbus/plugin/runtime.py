@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, cast
 import zmq
 
 from ..errors import BusError, ErrorCode, WireError
+from ..frames import NOBLOCK, recv_frames, send_frames
 from .context import Context
 from .handlers import Handler
 from .process import _alive
 from .types import Request, RequestCancelled
+from .workers import Workers
 from ..wire import Kind, Message, json_type_name
 
 if TYPE_CHECKING:
@@ -45,6 +47,7 @@ class PluginRuntime:
     _live: Dict[str, Context]
     _live_lock: threading.Lock
     _stop_requested: Optional[str]
+    _workers: Workers
 
     def _host_gone(self) -> bool:
         """Whether the host has died: our parent changed (the kernel reparented us), or
@@ -68,7 +71,7 @@ class PluginRuntime:
             if sock in events:
                 while True:
                     try:
-                        frames = sock.recv_multipart(zmq.NOBLOCK)
+                        frames = recv_frames(sock, NOBLOCK)
                     except zmq.Again:
                         break
                     code = self._dispatch(frames, sock)
@@ -77,7 +80,7 @@ class PluginRuntime:
             if self._stop_requested is not None:
                 self._flush(sock)
                 self.logger.info(f"disconnecting ({self._stop_requested})")
-                sock.send_multipart(Message.build(Kind.DISCONNECT, "", "", None, None).encode())
+                send_frames(sock, Message.build(Kind.DISCONNECT, "", "", None, None).encode())
                 return 0
             if self._host_gone():
                 self.logger.error(f"the host (pid {self.host_pid}) is gone; stopping")
@@ -91,7 +94,7 @@ class PluginRuntime:
                 return
             if msg is None:
                 continue
-            sock.send_multipart(msg.encode())
+            send_frames(sock, msg.encode())
             if msg.kind.is_final:
                 with self._live_lock:
                     self._live.pop(msg.request_id, None)
@@ -125,7 +128,7 @@ class PluginRuntime:
         elif msg.kind is Kind.HEARTBEAT:
             # Answered on the socket thread, never by handler code: a plugin whose handlers
             # are all busy is still alive (docs/lifecycle.md).
-            sock.send_multipart(Message.build(Kind.HEARTBEAT, "", "", None, None).encode())
+            send_frames(sock, Message.build(Kind.HEARTBEAT, "", "", None, None).encode())
         else:
             self.logger.warning(f"unexpected {msg.kind.value} from the host; ignored")
         return None
@@ -134,7 +137,7 @@ class PluginRuntime:
         handler = self.handlers.get(msg.intent)
         if handler is None:
             err = BusError(ErrorCode.PLUGIN_ERROR, f"plugin {self.plugin_id} has no handler for {msg.intent}")
-            sock.send_multipart(Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
+            send_frames(sock, Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
             return
         # The host's plain path forwards bodies unread: the parameters are checked here,
         # before any handler sees them (docs/protocol.md §5.2), as the Swift SDK does.
@@ -144,7 +147,7 @@ class PluginRuntime:
                 raise WireError(ErrorCode.BAD_FRAME, "the header is not a JSON object")
         except WireError as e:
             err = BusError(ErrorCode.INVALID_PARAMETERS, f"the request header is not a JSON object: {e.message}")
-            sock.send_multipart(Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
+            send_frames(sock, Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
             return
         try:
             params = msg.body_json()
@@ -152,14 +155,13 @@ class PluginRuntime:
                 raise WireError(ErrorCode.BAD_FRAME, f"got {json_type_name(params)}")
         except WireError as e:
             err = BusError(ErrorCode.INVALID_PARAMETERS, f"the parameters body must be a JSON object: {e.message}")
-            sock.send_multipart(Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
+            send_frames(sock, Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
             return
         request = Request(msg.request_id, msg.intent, header, params)
         ctx = Context(request, cast("Plugin", self))
         with self._live_lock:
             self._live[request.id] = ctx
-        threading.Thread(target=self._work, args=(handler, request, ctx), daemon=True,
-                         name=f"{self.plugin_id}-{request.id}").start()
+        self._workers.submit(self._work, handler, request, ctx)
 
     def _work(self, handler: Handler, request: Request, ctx: Context) -> None:
         try:

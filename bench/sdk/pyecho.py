@@ -1,0 +1,26 @@
+"""The echo plugin in Python, as a plugin author writes it (bench/sdk/instructions.sh,
+bench/peers): `EchoIntent` answered by an ordinary plain handler, or (`--style new`) by
+an `AppIntent` whose `perform` returns the text."""
+
+import sys
+
+from intentbus import AppIntent, IntentResult, Parameter, Plugin
+
+plugin = Plugin()
+style = sys.argv[sys.argv.index("--style") + 1] if "--style" in sys.argv else "plain"
+
+if style == "plain":
+    @plugin.handler("EchoIntent")
+    def echo(request, ctx):
+        return {"echo": request.params.get("p")}
+else:
+    class EchoIntent(AppIntent):
+        title = "Echo"
+        p = Parameter("Text", str)
+
+        def perform(self, ctx):
+            return IntentResult(value=self.p)
+
+    plugin.register(EchoIntent)
+
+plugin.run()
