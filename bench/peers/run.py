@@ -2,7 +2,9 @@
 instead, on the same machine, in one run, with the same Python client shape
 (loadgen.run_window), 100 B bodies, one and 100 in flight (docs/performance.md, "Peers").
 
-    IntentBus host     intentbus host (release) + plugin-echo; pyzmq client, six frames
+    IntentBus host     intentbus host (release) + plugin-echo (the SDK's plain handler); pyzmq client, six frames
+    IntentBus, Python  the same host + bench/sdk/pyecho.py (the Python SDK's plain handler);
+                       the package's own AsyncClient (what a Python user runs)
     pyzmq relay        zmq.proxy ROUTER/DEALER + a pyzmq echo worker; the same client
     D-Bus              a private dbus-daemon + a dbus-fast service; dbus-fast client
     Majordomo          a Python MDP/0.1 broker (mdp_broker.py) + one worker; DEALER client
@@ -31,9 +33,10 @@ import zmq
 import loadgen
 from dbus_peer import DBusClient
 from grpc_peer import GRPCClient
-from zmq_peers import IntentBusClient, MDPClient
+from zmq_peers import IntentBusClient, MDPClient, PythonIntentBusClient
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
 PY = sys.executable
 
 
@@ -113,12 +116,20 @@ async def start_peers(args, procs: Processes, work: str) -> List[dict]:
     os.makedirs(f"{work}/host", exist_ok=True)
     with open(f"{work}/host/plugins.yaml", "w") as f:
         f.write(f"host:\n  state_dir: {work}/host/state\nplugins:\n  - id: echo\n"
-                f"    exec: {args.bin}/plugin-echo --raw\n    IntentsSupported: [EchoIntent]\n"
+                f"    exec: {args.bin}/plugin-echo\n    IntentsSupported: [EchoIntent]\n"
+                f"    timeout: 30s\n    max_in_flight: 4096\n"
+                # The Python SDK's plain handler, on a second intent of the same host.
+                f"  - id: pyecho\n    exec: {PY} {REPO}/bench/sdk/pyecho.py\n"
+                f"    env: {{PYTHONPATH: {REPO}/clients/python, PYECHO_INTENT: PyEchoIntent}}\n"
+                f"    IntentsSupported: [PyEchoIntent]\n"
                 f"    timeout: 30s\n    max_in_flight: 4096\n")
     host = procs.start("host", [f"{args.bin}/intentbus", "host", "--config", f"{work}/host/plugins.yaml",
                                 "--log-level", "warning"])
     c = IntentBusClient(zctx, f"ipc://{work}/host/state/frontend.sock")
     peers.append({"name": "IntentBus host (Swift) + plugin-echo", "short": "intentbus", "call": c.call, "procs": [host]})
+    py = PythonIntentBusClient(f"ipc://{work}/host/state/frontend.sock")
+    peers.append({"name": "IntentBus, Python: AsyncClient → host → Python SDK plain handler", "short": "intentbus-python",
+                  "call": py.call, "procs": [host], "close": py.close})
 
     relay = procs.start("relay", [PY, "zmq_peers.py", "relay", f"ipc://{work}/relay-front", f"ipc://{work}/relay-back"])
     worker = procs.start("relay-worker", [PY, "zmq_peers.py", "ib-worker", f"ipc://{work}/relay-back"])
@@ -218,6 +229,18 @@ def table(summary: List[dict]) -> str:
     return "\n".join(lines)
 
 
+def python_against_dbus(summary: List[dict]) -> str:
+    """Issue 30's Python row: the Python client → host → Python plugin against the same
+    call through D-Bus with dbus-fast on both ends."""
+    by = {s["short"]: s for s in summary}
+    py, dbus = by["intentbus-python"], by["dbus"]
+    p50 = py["1"]["p50_us"] / dbus["1"]["p50_us"] if dbus["1"]["p50_us"] else float("nan")
+    rate = py["100"]["rate_median"] / dbus["100"]["rate_median"] if dbus["100"]["rate_median"] else float("nan")
+    verdict = "ahead" if p50 < 1 and rate > 1 else "NOT ahead on both"
+    return (f"Python client → host → Python plugin against dbus-fast → dbus-daemon → dbus-fast: p50 {p50:.2f}× "
+            f"(< 1: IntentBus ahead), throughput at 100 in flight {rate:.2f}× (> 1: IntentBus ahead): {verdict}")
+
+
 async def main_async(args) -> int:
     work = f"/tmp/ibp-{os.getpid()}"
     os.makedirs(work, exist_ok=True)
@@ -240,6 +263,7 @@ async def main_async(args) -> int:
         print(f"\nPeers, {started}: {os.cpu_count()} CPUs, load {' '.join('%.2f' % x for x in load_before)} → "
               f"{' '.join('%.2f' % x for x in os.getloadavg())}, {result['durationSeconds']:.0f} s\n")
         print(table(summary))
+        print("\n" + python_against_dbus(summary))
         os.makedirs(args.out, exist_ok=True)
         stamp = started.replace(":", "").replace("-", "")
         for name in (f"peers-{stamp}.json", "peers-latest.json"):
@@ -247,8 +271,10 @@ async def main_async(args) -> int:
                 json.dump(result, f, indent=2)
         print(f"\nwrote {args.out}/peers-{stamp}.json and peers-latest.json")
         for p in peers:
-            if "close" in p:
-                p["close"]()  # before its daemon stops, so that the client does not see EOF
+            if "close" in p:  # before its daemon stops, so that the client does not see EOF
+                closing = p["close"]()
+                if asyncio.iscoroutine(closing):
+                    await closing
         failed = False
         return 0
     finally:

@@ -11,6 +11,8 @@ Each runs until SIGTERM.
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 import signal
 import sys
 import time
@@ -96,6 +98,26 @@ class IntentBusClient(_Matcher):
         if frames[1] == b"ERROR":
             return frames[2], b"ERROR " + frames[5]
         return b"", b""  # PROGRESS and the like are not final
+
+
+class PythonIntentBusClient:
+    """The package's own `AsyncClient` (clients/python): parameters in as a dict, the
+    reply's body out, re-encoded as canonical JSON so that the load generator can check
+    the echo byte for byte, as a user's code would read and write JSON."""
+
+    def __init__(self, endpoint: str, intent: str = "PyEchoIntent") -> None:
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "clients", "python"))
+        from intentbus import AsyncClient, canonical_json
+        self._client = AsyncClient(endpoint)
+        self._canonical = canonical_json
+        self.intent = intent
+
+    async def call(self, body: bytes) -> bytes:
+        reply = await self._client.send(self.intent, json.loads(body), timeout=30)
+        return self._canonical(reply.body)
+
+    async def close(self) -> None:
+        await self._client.close()
 
 
 class MDPClient(_Matcher):

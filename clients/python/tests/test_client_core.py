@@ -83,3 +83,61 @@ def test_bad_options_and_reused_ids_are_refused_before_anything_is_sent():
         core.start("A", request_id="r1")
     with pytest.raises(ProtocolViolation):
         core.route([b"not", b"IB1"])
+
+
+def test_the_asyncio_client_gives_up_on_an_endpoint_nobody_serves(tmp_path):
+    # Nothing is bound there, so the DEALER has no peer and takes no message: NoAnswer
+    # after the slack (the blocking client's rule), not a wait without end.
+    import asyncio
+    import time
+
+    from intentbus import AsyncClient, NoAnswer
+
+    async def attempt():
+        async with AsyncClient(f"ipc://{tmp_path}/nobody.sock", slack=0.3) as client:
+            started = time.monotonic()
+            with pytest.raises(NoAnswer):
+                await client.send("EchoIntent", {}, timeout=1)
+            return time.monotonic() - started
+
+    assert asyncio.run(attempt()) < 3.0
+
+
+def test_the_asyncio_client_sorts_answers_and_keeps_malformed_messages(tmp_path):
+    # A fake host on a ROUTER: answers two requests out of order, with garbage between.
+    import asyncio
+
+    import zmq
+
+    from intentbus import AsyncClient
+
+    endpoint = f"ipc://{tmp_path}/fake.sock"
+    ctx = zmq.Context()
+    router = ctx.socket(zmq.ROUTER)
+    router.linger = 0
+    router.bind(endpoint)
+
+    async def run():
+        async with AsyncClient(endpoint) as client:
+            first = asyncio.ensure_future(client.send("A", {"n": 1}, timeout=5))
+            second = asyncio.ensure_future(client.send("B", {"n": 2}, timeout=5))
+            got = []
+            while len(got) < 2:
+                await asyncio.sleep(0.01)
+                try:
+                    got.append(router.recv_multipart(zmq.NOBLOCK))
+                except zmq.Again:
+                    pass
+            (peer, *a), (_, *b) = got
+            router.send_multipart([peer, b"garbage"])
+            for frames, body in ((b, b'{"n":"two"}'), (a, b'{"n":"one"}')):
+                router.send_multipart([peer, b"IB1", b"REPLY", frames[2], frames[3], b'{"status":"success"}', body])
+            replies = await asyncio.gather(first, second)
+            return [r.body for r in replies], len(client.malformed), client.stray_messages
+
+    try:
+        bodies, malformed, strays = asyncio.run(run())
+    finally:
+        router.close()
+        ctx.term()
+    assert bodies == [{"n": "one"}, {"n": "two"}] and malformed == 1 and strays == []
