@@ -53,6 +53,9 @@ class ErrorCode(str, Enum):
     PLUGIN_ERROR = "plugin_error"
     SHUTTING_DOWN = "shutting_down"
     INTERNAL = "internal"
+    #: The client's own final answer when the host holding a request is lost
+    #: (docs/protocol.md §4.10); no host sends it.
+    HOST_LOST = "host_lost"
 
     def __str__(self) -> str:
         return self.value
@@ -211,6 +214,13 @@ class ShuttingDown(BusError):
     code = ErrorCode.SHUTTING_DOWN
 
 
+class HostLost(BusError):
+    """The host that held the request was lost (its connection dropped, or it went
+    silent) and the request could not be sent elsewhere: not idempotent, or already in
+    a conversation. It may or may not have run there. `details["host"]` names the host."""
+    code = ErrorCode.HOST_LOST
+
+
 class InternalError(BusError):
     """A bug in the host, or a code this package does not know (see `raw_code`)."""
     code = ErrorCode.INTERNAL
@@ -222,7 +232,7 @@ _BY_CODE: Dict[str, Type[BusError]] = {
                 PluginCrashed, PluginHung, PluginUnavailable, Busy, InvalidParameters, AuthenticationRequired,
                 Forbidden,
                 ConversationExpired, Cancelled, DuplicateRequest, UnexpectedAnswer, TooLarge, PluginError,
-                ShuttingDown, InternalError)
+                ShuttingDown, InternalError, HostLost)
 }
 
 

@@ -1,4 +1,4 @@
-"""The blocking IntentBus client (docs/protocol.md §4).
+"""The blocking IntentBus client (docs/protocol.md §4; several hosts: §4.10).
 
 Two ways to talk to the host:
 
@@ -7,28 +7,38 @@ Two ways to talk to the host:
 * `Client.start(...)` returns a `Conversation` to drive step by step: `next()` yields
   `Progress`, `Prompt` and finally the `Reply`; `answer(value)` answers a prompt.
 
-Threading: a `Client` owns one DEALER socket and must be used from one thread at a
-time. Several conversations may be open at once on one client; messages are sorted
+Threading: a `Client` owns one DEALER socket per host and must be used from one thread
+at a time. Several conversations may be open at once on one client; messages are sorted
 into each conversation's inbox by request id.
+
+Several hosts (`Client("ipc://a,ipc://b")`, a list, or `INTENTBUS_ENDPOINT=A,B`): a
+request goes to one host (the one that failed least recently, or each in turn) and stays
+there. While requests are open the client sends their hosts a HEARTBEAT every
+`heartbeat` seconds; a host whose connection drops, or that says nothing for three
+intervals, is lost: an idempotent request not yet in a conversation is sent again, under
+the same id, to another host; every other request it held ends with `HostLost`.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import zmq
 
 from ..errors import BusError, NoAnswer, ProtocolViolation, Unanswered
 from ..frames import NOBLOCK, recv_frames, send_frames
 from ..results import IntermediateResult
-from ..wire import Message
+from ..wire import Kind, Message
 from .conversation import Conversation
 from .core import ClientCore
 from .events import Progress, Prompt, Reply
-from .transport import apply_curve, resolve_endpoint
+from .hosts import HostBook, resolve_endpoints
+from .links import HostLink
 
 __all__ = ["Client", "DEFAULT_TIMEOUT"]
+
+_HEARTBEAT = Message.build(Kind.HEARTBEAT).encode()
 
 #: The client's wait when a request names no timeout: the host answers every request by
 #: the plugin's own timeout at the latest (10 s by default), so this only guards
@@ -37,25 +47,34 @@ DEFAULT_TIMEOUT = 60.0
 
 
 class Client:
-    """A blocking client over one DEALER socket.
+    """A blocking client over one DEALER socket per host.
 
-    `endpoint` defaults to the `INTENTBUS_ENDPOINT` environment variable. `slack` is the
-    extra time, beyond a request's own timeout, to wait for the host before raising
-    `NoAnswer`.
+    `endpoint` is one endpoint, several separated by commas, or a list; it defaults to
+    the `INTENTBUS_ENDPOINT` environment variable. `slack` is the extra time, beyond a
+    request's own timeout, to wait for the host before raising `NoAnswer`.
+    `selection` (`"least-recently-failed"` or `"round-robin"`), `heartbeat` (seconds)
+    and `connect_wait` (how long a host may take to accept a request before the next
+    is tried; default 1 s with several hosts, `slack` with one) are the failover
+    settings of docs/protocol.md §4.10.
     """
 
-    def __init__(self, endpoint: Optional[str] = None, *, context: Optional["zmq.Context[zmq.Socket[bytes]]"] = None,
+    def __init__(self, endpoint: Union[None, str, Sequence[str]] = None, *,
+                 context: Optional["zmq.Context[zmq.Socket[bytes]]"] = None,
                  slack: float = 5.0, client_id: Optional[str] = None, client_key: Optional[str] = None,
-                 server_key: Optional[str] = None):
-        self.endpoint = resolve_endpoint(endpoint)
+                 server_key: Optional[str] = None, selection: str = "least-recently-failed",
+                 heartbeat: float = 1.0, connect_wait: Optional[float] = None):
+        self.endpoints = resolve_endpoints(endpoint)
+        #: The first host (with one host: the host).
+        self.endpoint = self.endpoints[0]
         self.slack = slack
+        self.connect_wait = connect_wait if connect_wait is not None else (
+            1.0 if len(self.endpoints) > 1 else max(0.1, slack))
         self._core = ClientCore(client_id)
+        self._book = HostBook(self.endpoints, selection=selection, heartbeat=heartbeat)
+        self._keys = (client_key, server_key)
         self._own_context = context is None
         self._context = context or zmq.Context()
-        self._socket = self._context.socket(zmq.DEALER)
-        apply_curve(self._socket, client_key, server_key)
-        self._socket.setsockopt(zmq.LINGER, 0)
-        self._socket.connect(self.endpoint)
+        self._links: Dict[str, HostLink] = {e: self._link(e) for e in self.endpoints}
 
     @property
     def client_id(self) -> Optional[str]:
@@ -75,9 +94,9 @@ class Client:
     # -- lifecycle -------------------------------------------------------------------
 
     def close(self) -> None:
-        """Closes the socket (and the context, if the client made it)."""
-        if not self._socket.closed:
-            self._socket.close(linger=0)
+        """Closes the sockets (and the context, if the client made it)."""
+        for link in self._links.values():
+            link.close()
         if self._own_context:
             self._context.term()
 
@@ -92,21 +111,24 @@ class Client:
     def start(self, intent: str, params: Optional[Dict[str, Any]] = None, *, timeout: Optional[float] = None,
               plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
               client_id: Optional[str] = None, credential: Optional[str] = None,
-              request_id: Optional[str] = None) -> Conversation:
+              request_id: Optional[str] = None, idempotent: Optional[bool] = None) -> Conversation:
         """Sends a REQUEST and returns its `Conversation` without waiting.
 
         `timeout` (seconds) overrides the plugin's timeout; `plugin` routes to that
         plugin; `choice` is `ask`, `fail` or `default` (docs/protocol.md §4.1);
         `remember` with `plugin` stores it as the "always" choice; `client_id` is a
         stable client identity (default: the client's own); `credential` unlocks
-        restricted intents.
+        restricted intents; `idempotent` lets the request be sent again to another host
+        when its own is lost before any conversation (default: only the read-only host
+        intents, `ib.ping`, `ib.status`, …).
         """
         wait = (timeout if timeout is not None else DEFAULT_TIMEOUT) + self.slack
         conv = self._core.start(intent, params, timeout=timeout, plugin=plugin, choice=choice, remember=remember,
                                 client_id=client_id, credential=credential, request_id=request_id,
+                                idempotent=idempotent,
                                 make=lambda rid, name, request: Conversation(rid, name, request, self, wait))
         try:
-            self._send(conv.request)
+            self._deliver(conv)
         except BaseException:
             self._forget(conv.request_id)
             raise
@@ -115,6 +137,7 @@ class Client:
     def send(self, intent: str, params: Optional[Dict[str, Any]] = None, *, timeout: Optional[float] = None,
              plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
              client_id: Optional[str] = None, credential: Optional[str] = None,
+             idempotent: Optional[bool] = None,
              on_prompt: Optional[Callable[[Prompt], Any]] = None,
              on_progress: Optional[Callable[[Progress], None]] = None,
              on_result: Optional[Callable[[IntermediateResult], None]] = None) -> Reply:
@@ -128,7 +151,7 @@ class Client:
         An ERROR raises the matching `BusError` subclass; silence raises `NoAnswer`.
         """
         conv = self.start(intent, params, timeout=timeout, plugin=plugin, choice=choice, remember=remember,
-                          client_id=client_id, credential=credential)
+                          client_id=client_id, credential=credential, idempotent=idempotent)
         try:
             while True:
                 event = conv.next()
@@ -188,14 +211,43 @@ class Client:
         except (BusError, NoAnswer, ProtocolViolation):
             pass
 
-    def _send(self, msg: Message) -> None:
-        # A DEALER with no connected peer (no host, or a CURVE handshake the host refused)
-        # blocks on send: give up after `slack` instead, as NoAnswer.
-        self._socket.setsockopt(zmq.SNDTIMEO, int(max(0.1, self.slack) * 1000))
-        try:
-            send_frames(self._socket, msg.encode(), copy=False)
-        except zmq.Again:
-            raise NoAnswer(self.endpoint, self.slack, msg.request_id) from None
+    def _link(self, endpoint: str) -> HostLink:
+        return HostLink(self._context, endpoint, self._keys[0], self._keys[1], immediate=True)
+
+    def _deliver(self, conv: Conversation) -> None:
+        """Sends `conv`'s REQUEST to a host that takes it (rule 3: not delivered is not
+        sent, so the next host may have it); NoAnswer when none does."""
+        while True:
+            now = time.monotonic()
+            endpoint = self._book.choose(exclude=conv.tried, now=now)
+            if endpoint is None:
+                raise NoAnswer(conv.host or self.endpoint, self.connect_wait, conv.request_id)
+            conv.host = endpoint
+            conv.tried.append(endpoint)
+            if self._offer(self._links[endpoint], conv.request):
+                self._book.watching(endpoint, time.monotonic())
+                return
+            self._book.failed(endpoint, time.monotonic())
+
+    def _offer(self, link: HostLink, msg: Message) -> bool:
+        """Sends `msg` on `link` if its host takes it within the connect wait."""
+        frames = msg.encode()
+        deadline = time.monotonic() + self.connect_wait
+        while True:
+            try:
+                send_frames(link.socket, frames, NOBLOCK)
+                return True
+            except zmq.Again:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                link.socket.poll(min(int(remaining * 1000) + 1, 100), zmq.POLLOUT)
+
+    def _send_to(self, conv: Conversation, msg: Message) -> None:
+        """An ANSWER or CANCEL goes to the host that holds the request (rule 2)."""
+        link = self._links.get(conv.host or self.endpoint)
+        if link is None or not self._offer(link, msg):
+            raise NoAnswer(conv.host or self.endpoint, self.connect_wait, msg.request_id)
 
     def _forget(self, request_id: str) -> None:
         self._core.close(request_id)
@@ -207,20 +259,64 @@ class Client:
             raise ProtocolViolation(f"request {conv.request_id} is not open on this client")
         deadline = time.monotonic() + wait
         while not conv.inbox:
-            remaining = deadline - time.monotonic()
+            now = time.monotonic()
+            remaining = deadline - now
             if remaining <= 0:
-                raise NoAnswer(self.endpoint, wait, conv.request_id)
-            if not self._socket.poll(min(int(remaining * 1000) + 1, 2**31 - 1), zmq.POLLIN):
-                continue
-            self._read_available()
+                raise NoAnswer(conv.host or self.endpoint, wait, conv.request_id)
+            self._watch_hosts(now)
+            if conv.inbox:
+                break  # a lost host's final answer
+            poller = zmq.Poller()
+            for link in self._links.values():
+                poller.register(link.socket, zmq.POLLIN)
+                poller.register(link.monitor, zmq.POLLIN)
+            ready = dict(poller.poll(min(int(min(remaining, self._book.heartbeat) * 1000) + 1, 2**31 - 1)))
+            for endpoint, link in list(self._links.items()):
+                if link.monitor in ready and link.dropped():
+                    self._lose(endpoint, "its connection dropped")
+                elif link.socket in ready:
+                    self._read_available(endpoint, link)
         return conv.inbox.popleft()
 
-    def _read_available(self) -> None:
+    def _watch_hosts(self, now: float) -> None:
+        """HEARTBEATs to the hosts that hold open requests; a silent one is lost."""
+        for endpoint in {c.host for c in self._core.open.values() if c.host is not None}:
+            if self._book.silent(endpoint, now):
+                self._lose(endpoint, f"silent for {self._book.heartbeat * self._book.liveness:g} s")
+            elif self._book.beat_due(endpoint, now):
+                try:
+                    send_frames(self._links[endpoint].socket, _HEARTBEAT, NOBLOCK)
+                except zmq.Again:
+                    pass  # not connected: its silence will tell
+
+    def _lose(self, endpoint: str, why: str) -> None:
+        """`endpoint` is lost: a new connection (nothing queued for the old one goes
+        out), and each request it held is sent elsewhere or ends with `host_lost`."""
+        self._book.failed(endpoint, time.monotonic())
+        self._links.pop(endpoint).close()
+        self._links[endpoint] = self._link(endpoint)
+        for conv in self._core.on_host(endpoint):
+            if not isinstance(conv, Conversation):
+                continue
+            if self._core.may_resend(conv):
+                try:
+                    self._deliver(conv)
+                    continue
+                except NoAnswer:
+                    pass
+            conv.inbox.append(self._core.host_lost_message(conv, endpoint, why))
+            conv.host = None  # nothing more is expected from there
+
+    def _read_available(self, endpoint: str, link: HostLink) -> None:
         while True:
             try:
-                frames = recv_frames(self._socket, NOBLOCK)
+                frames = recv_frames(link.socket, NOBLOCK)
             except zmq.Again:
                 return
+            self._book.heard(endpoint, time.monotonic())
             msg, conv = self._core.route(frames)
             if isinstance(conv, Conversation):
-                conv.inbox.append(msg)
+                if conv.host == endpoint:
+                    conv.inbox.append(msg)
+                else:  # from a host the request has left (lost, then sent elsewhere)
+                    self._core.stray_messages.append(msg)

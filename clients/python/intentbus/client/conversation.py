@@ -57,14 +57,14 @@ class Conversation(ConversationCore):
         """Answers the pending prompt: `value` as docs/protocol.md §4.4 says per prompt
         kind; `remember` (`"once"`/`"always"`) goes with a plugin choice. An `Answer`
         may be passed as `value`."""
-        self.client._send(self.answer_message(value, remember))
+        self.client._send_to(self, self.answer_message(value, remember))
 
     def cancel(self) -> None:
         """Asks the host to give up; the final answer is then `Cancelled` (unless the
         request had already ended). Keep calling `next()` to read it."""
         msg = self.cancel_message()
         if msg is not None:
-            self.client._send(msg)
+            self.client._send_to(self, msg)
 
     def __iter__(self) -> Iterator[Event]:
         while True:

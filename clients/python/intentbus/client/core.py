@@ -18,6 +18,7 @@ from ..errors import BusError, ProtocolViolation, WireError
 from ..results import IntermediateResult
 from ..wire import Kind, Message
 from .events import Answer, Event, Prompt, Reply, refusal, to_event
+from .hosts import READ_ONLY_HOST_INTENTS
 
 __all__ = ["ClientCore", "ConversationCore", "request_header"]
 
@@ -55,11 +56,19 @@ class ConversationCore:
     """One request's state on the client: what has been heard, whether it is over, and
     the messages to send next. No socket: `receive` takes what the host sent."""
 
-    def __init__(self, request_id: str, intent: str, request: Message):
+    def __init__(self, request_id: str, intent: str, request: Message, idempotent: bool = False):
         self.request_id = request_id
         self.intent = intent
         #: The REQUEST as sent (kept so that a driver can send it again unchanged).
         self.request = request
+        #: Whether it may run twice: sent again to another host when its host is lost
+        #: before any conversation (docs/protocol.md §4.10).
+        self.idempotent = idempotent
+        #: The host it is on, and every host it was sent to (with several hosts).
+        self.host: Optional[str] = None
+        self.tried: List[str] = []
+        #: A PROMPT or RESULT was seen: the request is in a conversation with its host.
+        self.in_conversation = False
         self.reply: Optional[Reply] = None
         self.error: Optional[BusError] = None
         self.pending_prompt: Optional[Prompt] = None
@@ -95,8 +104,10 @@ class ConversationCore:
             self.reply = event
         elif isinstance(event, IntermediateResult):
             self.results.append(event)
+            self.in_conversation = True
         elif isinstance(event, Prompt):
             self.pending_prompt = event
+            self.in_conversation = True
         return event
 
     def answer_message(self, value: Any, remember: Optional[str] = None) -> Message:
@@ -131,10 +142,12 @@ class ClientCore:
     def start(self, intent: str, params: Optional[Dict[str, Any]] = None, *, timeout: Optional[float] = None,
               plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
               client_id: Optional[str] = None, credential: Optional[str] = None,
-              request_id: Optional[str] = None,
+              request_id: Optional[str] = None, idempotent: Optional[bool] = None,
               make: Callable[[str, str, Message], C] = ConversationCore) -> C:  # type: ignore[assignment]
         """Opens a request: `make(request_id, intent, request)` (a `ConversationCore` or
-        a driver's subclass of it); its `request` is the REQUEST to send."""
+        a driver's subclass of it); its `request` is the REQUEST to send. `idempotent`
+        (default: only the read-only host intents) lets it be sent again to another
+        host when its own is lost."""
         header = request_header(timeout, plugin, choice, remember,
                                 client_id if client_id is not None else self.client_id, credential)
         rid = request_id or f"{self._prefix}-{next(self._counter)}"
@@ -142,6 +155,7 @@ class ClientCore:
             raise ValueError(f"request id {rid!r} is already open on this client")
         request = Message.build(Kind.REQUEST, rid, intent, header, {} if params is None else params)
         conv = make(rid, intent, request)
+        conv.idempotent = idempotent if idempotent is not None else intent in READ_ONLY_HOST_INTENTS
         self.open[rid] = conv
         return conv
 
@@ -156,6 +170,8 @@ class ClientCore:
             msg = Message.decode(frames)
         except WireError as e:
             raise ProtocolViolation(f"the host sent a malformed message: {e}") from None
+        if msg.kind is Kind.HEARTBEAT and msg.request_id == "":
+            return msg, None  # the host's answer to ours: a sign of life, nobody's message
         conv = self.open.get(msg.request_id)
         if conv is None and msg.kind is Kind.ERROR and msg.request_id == "" and len(self.open) == 1:
             # An ERROR with an empty id answers a message the host could not parse; with one
@@ -164,3 +180,22 @@ class ClientCore:
         if conv is None:
             self.stray_messages.append(msg)
         return msg, conv
+
+    def on_host(self, endpoint: str) -> List[ConversationCore]:
+        """The open requests that `endpoint` holds."""
+        return [c for c in self.open.values() if c.host == endpoint]
+
+    @staticmethod
+    def may_resend(conv: ConversationCore) -> bool:
+        """Whether `conv` may go to another host now that its own is lost: idempotent,
+        and not in a conversation (no PROMPT, no RESULT seen)."""
+        return conv.idempotent and not conv.in_conversation and not conv.done
+
+    @staticmethod
+    def host_lost_message(conv: ConversationCore, endpoint: str, why: str) -> Message:
+        """The client's own final answer for `conv` when `endpoint` is lost and the request
+        can't go elsewhere (an ERROR `host_lost`, delivered like the host's own)."""
+        return Message.build(Kind.ERROR, conv.request_id, conv.intent, None, {
+            "code": "host_lost", "details": {"host": endpoint},
+            "message": f"the host at {endpoint} was lost ({why}) while it held request {conv.request_id}; "
+                       f"it may or may not have run there"})

@@ -1,0 +1,52 @@
+"""One DEALER per host (docs/protocol.md §4.10 rule 1), with the socket monitor that says
+when its connection drops. Used by the blocking client."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import zmq
+from zmq.utils.monitor import recv_monitor_message
+
+from .transport import apply_curve
+
+__all__ = ["HostLink"]
+
+_DISCONNECTED = int(zmq.EVENT_DISCONNECTED)
+
+
+class HostLink:
+    """The connection to one host. `ZMQ_IMMEDIATE`: a message is queued only on a
+    complete connection, so nothing waits in the socket for a host that is not there."""
+
+    def __init__(self, context: "zmq.Context[Any]", endpoint: str, client_key: Optional[str],
+                 server_key: Optional[str], immediate: bool):
+        self.endpoint = endpoint
+        self.socket: "zmq.Socket[bytes]" = context.socket(zmq.DEALER)
+        apply_curve(self.socket, client_key, server_key)
+        self.socket.setsockopt(zmq.LINGER, 0)
+        if immediate:
+            self.socket.setsockopt(zmq.IMMEDIATE, 1)
+        self.monitor: "zmq.Socket[bytes]" = self.socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
+        self.socket.connect(endpoint)
+
+    def dropped(self) -> bool:
+        """Reads the monitor's waiting events: whether the connection dropped."""
+        lost = False
+        while True:
+            try:
+                event = recv_monitor_message(self.monitor, zmq.NOBLOCK)
+            except zmq.Again:
+                return lost
+            lost = lost or event["event"] == _DISCONNECTED
+
+    def close(self) -> None:
+        """Closes the socket at once (linger 0): nothing queued for this host goes out."""
+        if not self.socket.closed:
+            try:
+                self.socket.disable_monitor()
+            except zmq.ZMQError:
+                pass
+            self.socket.close(linger=0)
+        if not self.monitor.closed:
+            self.monitor.close(linger=0)
