@@ -109,3 +109,28 @@ def test_a_frozen_host_is_lost_by_its_silence(start_host):
             a.process.send_signal(signal.SIGCONT)  # so that the fixture can stop it
         assert "silent" in str(e.value) and time.monotonic() - started < 5
         assert client.send("TestIntent", {}).plugin == "beta"
+
+
+def test_the_asyncio_client_follows_the_same_rules(start_host):
+    import asyncio
+
+    from intentbus import AsyncClient
+
+    a, b = two_hosts(start_host)
+
+    async def run():
+        async with AsyncClient([a.frontend, b.frontend], slack=2) as client:
+            assert (await client.send("TestIntent", {})).plugin == "alpha"
+            asyncio.get_running_loop().call_later(0.5, a.process.kill)
+            lost = asyncio.ensure_future(client.send("TestIntent", {"sleep_ms": 20_000}, timeout=30))
+            again = asyncio.ensure_future(client.send("TestIntent", {"sleep_ms": 1500}, timeout=30, idempotent=True))
+            results = await asyncio.gather(lost, again, return_exceptions=True)
+            after = await client.send("TestIntent", {})
+            return results, after, client.stray_messages
+
+    started = time.monotonic()
+    (lost, again), after, strays = asyncio.run(run())
+    assert isinstance(lost, HostLost) and lost.details["host"] == a.frontend
+    assert again.plugin == "beta" and after.plugin == "beta" and strays == []
+    assert time.monotonic() - started < 15
+    assert served(b) == 2  # the resent request and the one after; not the lost one

@@ -1,12 +1,13 @@
-"""The asyncio client: the same requests as `Client`, awaited.
+"""The asyncio client: the same requests as `Client`, awaited, with the same rules for
+several hosts (docs/protocol.md §4.10).
 
     async with AsyncClient("ipc://.intentbus/frontend.sock") as client:
         reply = await client.send("OrderCoffeeIntent", {"beverage": "latte", "size": "small"})
 
-Any number of tasks may `send` at once on one client. The socket is a plain pyzmq
-DEALER read from the event loop itself (`add_reader` on its `ZMQ_FD`): each time it
-becomes readable every waiting message is read and handed to its request, so there is
-no reader task and no future per frame (zmq.asyncio's way cost about half of this
+Any number of tasks may `send` at once on one client. Each host's socket is a plain
+pyzmq DEALER read from the event loop itself (`add_reader` on its `ZMQ_FD`): each time
+it becomes readable every waiting message is read and handed to its request, so there
+is no reader task and no future per frame (zmq.asyncio's way cost about half of this
 client's CPU per request). Use a client from one event loop only.
 """
 
@@ -15,23 +16,25 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections import deque
-from typing import Any, Callable, Deque, Dict, List, Optional, cast
+from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Union, cast
 
 import zmq
 
 from ..errors import NoAnswer, ProtocolViolation, Unanswered
 from ..frames import NOBLOCK, recv_frames, send_frames
 from ..results import IntermediateResult
-from ..wire import Message
+from ..wire import Kind, Message
 from .blocking import DEFAULT_TIMEOUT
 from .core import ClientCore, ConversationCore
 from .events import Progress, Prompt, Reply
-from .transport import apply_curve, resolve_endpoint
+from .hosts import HostBook, resolve_endpoints
+from .links import HostLink
 
 __all__ = ["AsyncClient"]
 
 _EVENTS = int(zmq.EVENTS)
 _POLLIN = int(zmq.POLLIN)
+_HEARTBEAT = Message.build(Kind.HEARTBEAT).encode()
 
 
 class _Inbox:
@@ -43,27 +46,37 @@ class _Inbox:
         self.messages: Deque[Message] = deque()
         self.waiter: Optional["asyncio.Future[None]"] = None
 
+    def put(self, msg: Message) -> None:
+        self.messages.append(msg)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
 
 class AsyncClient:
-    """An asyncio client over one DEALER socket. See `Client` for the arguments
+    """An asyncio client over one DEALER socket per host. See `Client` for the arguments
     (`context` may be any pyzmq context)."""
 
-    def __init__(self, endpoint: Optional[str] = None, *, context: Optional[zmq.Context[Any]] = None,
+    def __init__(self, endpoint: Union[None, str, Sequence[str]] = None, *, context: Optional[zmq.Context[Any]] = None,
                  slack: float = 5.0, client_id: Optional[str] = None, client_key: Optional[str] = None,
-                 server_key: Optional[str] = None):
-        self.endpoint = resolve_endpoint(endpoint)
+                 server_key: Optional[str] = None, selection: str = "least-recently-failed",
+                 heartbeat: float = 1.0, connect_wait: Optional[float] = None):
+        self.endpoints = resolve_endpoints(endpoint)
+        #: The first host (with one host: the host).
+        self.endpoint = self.endpoints[0]
         self.slack = slack
+        self.connect_wait = connect_wait if connect_wait is not None else (
+            1.0 if len(self.endpoints) > 1 else max(0.1, slack))
         self._core = ClientCore(client_id)
+        self._book = HostBook(self.endpoints, selection=selection, heartbeat=heartbeat)
+        self._keys = (client_key, server_key)
         self._own_context = context is None
         self._context: zmq.Context[Any] = context or zmq.Context()
-        self._socket: zmq.Socket[Any] = zmq.Socket(self._context, zmq.DEALER)
-        apply_curve(self._socket, client_key, server_key)
-        self._socket.setsockopt(zmq.LINGER, 0)
-        self._socket.connect(self.endpoint)
-        self._fd = cast(int, self._socket.getsockopt(zmq.FD))
+        self._links: Dict[str, HostLink] = {e: self._new_link(e) for e in self.endpoints}
         self._inboxes: Dict[str, _Inbox] = {}
         self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._tick_handle: Optional[asyncio.TimerHandle] = None
         self._drain_due = False
+        self._redeliveries: "set[asyncio.Task[None]]" = set()
         #: Messages from the host that were not IB1 (kept; the requests go on).
         self.malformed: List[ProtocolViolation] = []
 
@@ -88,29 +101,34 @@ class AsyncClient:
         await self.close()
 
     async def close(self) -> None:
-        """Stops reading and closes the socket (and the context, if the client made it)."""
-        if self._loop is not None and not self._socket.closed:
-            self._loop.remove_reader(self._fd)
+        """Stops reading and closes the sockets (and the context, if the client made it)."""
+        for task in list(self._redeliveries):
+            task.cancel()
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+        for link in self._links.values():
+            self._unwatch(link)
+            link.close()
         self._loop = None
-        if not self._socket.closed:
-            self._socket.close(linger=0)
         if self._own_context:
             self._context.term()
 
     async def send(self, intent: str, params: Optional[Dict[str, Any]] = None, *, timeout: Optional[float] = None,
                    plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
                    client_id: Optional[str] = None, credential: Optional[str] = None,
+                   idempotent: Optional[bool] = None,
                    on_prompt: Optional[Callable[[Prompt], Any]] = None,
                    on_progress: Optional[Callable[[Progress], Any]] = None,
                    on_result: Optional[Callable[[IntermediateResult], Any]] = None) -> Reply:
         """Like `Client.send`; `on_prompt`, `on_progress` and `on_result` may be plain
         functions or coroutine functions."""
         conv: ConversationCore = self._core.start(intent, params, timeout=timeout, plugin=plugin, choice=choice,
-                                                  remember=remember, client_id=client_id, credential=credential)
+                                                  remember=remember, client_id=client_id, credential=credential,
+                                                  idempotent=idempotent)
         inbox = self._inboxes[conv.request_id] = _Inbox()
         wait = (timeout if timeout is not None else DEFAULT_TIMEOUT) + self.slack
         try:
-            await self._send(conv.request)
+            await self._deliver(conv)
             while True:
                 event = conv.receive(await self._next(conv, inbox, wait))  # a final ERROR raises
                 if event is None:
@@ -129,7 +147,7 @@ class AsyncClient:
                 if value is None:
                     await self._give_up(conv, inbox)
                     raise Unanswered(event)
-                await self._send(conv.answer_message(value))
+                await self._send_to(conv, conv.answer_message(value))
         finally:
             self._inboxes.pop(conv.request_id, None)
             self._core.close(conv.request_id)
@@ -138,17 +156,59 @@ class AsyncClient:
         """`ib.ping`."""
         return (await self.send("ib.ping", {}, timeout=wait)).body
 
+    # -- sending ---------------------------------------------------------------------------
+
     async def _give_up(self, conv: ConversationCore, inbox: _Inbox) -> None:
         # Cancel, then read the final ERROR so that it does not arrive as a stray message.
         cancel = conv.cancel_message()
         if cancel is None:
             return
-        await self._send(cancel)
+        await self._send_to(conv, cancel)
         try:
             while not (await self._next(conv, inbox, 2.0)).kind.is_final:
                 pass
         except NoAnswer:
             pass
+
+    async def _deliver(self, conv: ConversationCore) -> None:
+        """Sends `conv`'s REQUEST to a host that takes it (not delivered is not sent, so
+        the next host may have it); NoAnswer when none does."""
+        loop = self._running_loop()
+        while True:
+            endpoint = self._book.choose(exclude=conv.tried, now=loop.time())
+            if endpoint is None:
+                raise NoAnswer(conv.host or self.endpoint, self.connect_wait, conv.request_id)
+            conv.host = endpoint
+            conv.tried.append(endpoint)
+            if await self._offer(endpoint, conv.request):
+                self._book.watching(endpoint, loop.time())
+                return
+            self._book.failed(endpoint, loop.time())
+
+    async def _offer(self, endpoint: str, msg: Message) -> bool:
+        """Sends `msg` to `endpoint` if that host takes it within the connect wait."""
+        frames = msg.encode()
+        loop = self._running_loop()
+        deadline = loop.time() + self.connect_wait
+        while True:
+            try:
+                send_frames(self._links[endpoint].socket, frames, NOBLOCK)
+                break
+            except zmq.Again:
+                if loop.time() >= deadline:
+                    return False
+                await asyncio.sleep(0.005)
+        # ZMQ_FD is edge-triggered and a send can consume its edge: look for input now.
+        self._schedule_drain()
+        return True
+
+    async def _send_to(self, conv: ConversationCore, msg: Message) -> None:
+        """An ANSWER or CANCEL goes to the host that holds the request."""
+        endpoint = conv.host or self.endpoint
+        if not await self._offer(endpoint, msg):
+            raise NoAnswer(endpoint, self.connect_wait, msg.request_id)
+
+    # -- receiving ---------------------------------------------------------------------------
 
     async def _next(self, conv: ConversationCore, inbox: _Inbox, wait: float) -> Message:
         """The next message of `conv`; NoAnswer after `wait` seconds of silence."""
@@ -163,59 +223,121 @@ class AsyncClient:
                 timer.cancel()
                 inbox.waiter = None
             if not inbox.messages:
-                raise NoAnswer(self.endpoint, wait, conv.request_id)
+                raise NoAnswer(conv.host or self.endpoint, wait, conv.request_id)
         return inbox.messages.popleft()
-
-    async def _send(self, msg: Message) -> None:
-        # A DEALER with no connected peer (no host, or a refused CURVE handshake) takes
-        # nothing: retry for `slack`, then NoAnswer, as the blocking client does.
-        frames = msg.encode()
-        loop = self._running_loop()
-        deadline = loop.time() + max(0.1, self.slack)
-        while True:
-            try:
-                send_frames(self._socket, frames, NOBLOCK)
-                break
-            except zmq.Again:
-                if loop.time() >= deadline:
-                    raise NoAnswer(self.endpoint, self.slack, msg.request_id) from None
-                await asyncio.sleep(0.005)
-        # ZMQ_FD is edge-triggered and a send can consume its edge: look for input now.
-        self._schedule_drain()
 
     def _running_loop(self) -> asyncio.AbstractEventLoop:
         loop = asyncio.get_running_loop()
         if self._loop is None:
             self._loop = loop
-            loop.add_reader(self._fd, self._drain)
+            for link in self._links.values():
+                self._watch(link)
+            self._tick_handle = loop.call_later(self._book.heartbeat, self._tick)
         elif self._loop is not loop:
             raise RuntimeError("an AsyncClient is used from one event loop only")
         return loop
 
+    def _watch(self, link: HostLink) -> None:
+        if self._loop is not None:
+            socket_fd, monitor_fd = link.fds
+            self._loop.add_reader(socket_fd, self._drain_link, link.endpoint)
+            self._loop.add_reader(monitor_fd, self._check_link, link.endpoint)
+
+    def _unwatch(self, link: HostLink) -> None:
+        if self._loop is not None and not link.socket.closed:
+            for fd in link.fds:
+                self._loop.remove_reader(fd)
+
     def _schedule_drain(self) -> None:
         if not self._drain_due and self._loop is not None:
             self._drain_due = True
-            self._loop.call_soon(self._drain)
+            self._loop.call_soon(self._drain_all)
 
-    def _drain(self) -> None:
-        """Reads every message that is there and hands each to its request."""
+    def _drain_all(self) -> None:
         self._drain_due = False
-        sock = self._socket
+        for endpoint in list(self._links):
+            self._drain_link(endpoint)
+
+    def _drain_link(self, endpoint: str) -> None:
+        """Reads every message that is there from `endpoint` and hands each to its request."""
+        link = self._links.get(endpoint)
+        if link is None:
+            return
+        sock = link.socket
         while not sock.closed and cast(int, sock.getsockopt(_EVENTS)) & _POLLIN:
             try:
                 frames = recv_frames(sock, NOBLOCK)
             except zmq.Again:
                 return
+            if self._loop is not None:
+                self._book.heard(endpoint, self._loop.time())
             try:
                 msg, conv = self._core.route(frames)
             except ProtocolViolation as e:
                 self.malformed.append(e)
                 continue
             inbox = self._inboxes.get(conv.request_id) if conv is not None else None
-            if inbox is not None:
-                inbox.messages.append(msg)
-                if inbox.waiter is not None and not inbox.waiter.done():
-                    inbox.waiter.set_result(None)
+            if inbox is None or conv is None:
+                continue
+            if conv.host == endpoint:
+                inbox.put(msg)
+            else:  # from a host the request has left (lost, then sent elsewhere)
+                self._core.stray_messages.append(msg)
+
+    # -- watching the hosts ------------------------------------------------------------------
+
+    def _check_link(self, endpoint: str) -> None:
+        link = self._links.get(endpoint)
+        if link is not None and link.dropped():
+            self._lose(endpoint, "its connection dropped")
+
+    def _tick(self) -> None:
+        """HEARTBEATs to the hosts that hold open requests; a silent one is lost."""
+        if self._loop is None:
+            return
+        now = self._loop.time()
+        for endpoint in {c.host for c in self._core.open.values() if c.host is not None}:
+            if self._book.silent(endpoint, now):
+                self._lose(endpoint, f"silent for {self._book.heartbeat * self._book.liveness:g} s")
+            elif self._book.beat_due(endpoint, now):
+                try:
+                    send_frames(self._links[endpoint].socket, _HEARTBEAT, NOBLOCK)
+                except zmq.Again:
+                    pass  # not connected: its silence will tell
+        self._schedule_drain()
+        self._tick_handle = self._loop.call_later(self._book.heartbeat / 2, self._tick)
+
+    def _lose(self, endpoint: str, why: str) -> None:
+        """`endpoint` is lost: a new connection (nothing queued for the old one goes out),
+        and each request it held is sent elsewhere or ends with `host_lost`."""
+        if self._loop is None:
+            return
+        self._book.failed(endpoint, self._loop.time())
+        old = self._links.pop(endpoint)
+        self._unwatch(old)
+        old.close()
+        self._links[endpoint] = self._new_link(endpoint)
+        self._watch(self._links[endpoint])
+        for conv in self._core.on_host(endpoint):
+            inbox = self._inboxes.get(conv.request_id)
+            if inbox is None:
+                continue
+            conv.host = None  # nothing more is expected from there
+            if self._core.may_resend(conv):
+                task = self._loop.create_task(self._redeliver(conv, inbox, endpoint, why))
+                self._redeliveries.add(task)
+                task.add_done_callback(self._redeliveries.discard)
+            else:
+                inbox.put(self._core.host_lost_message(conv, endpoint, why))
+
+    async def _redeliver(self, conv: ConversationCore, inbox: _Inbox, lost: str, why: str) -> None:
+        try:
+            await self._deliver(conv)
+        except NoAnswer:
+            inbox.put(self._core.host_lost_message(conv, lost, why))
+
+    def _new_link(self, endpoint: str) -> HostLink:
+        return HostLink(self._context, endpoint, self._keys[0], self._keys[1], immediate=True)
 
 
 def _wake(waiter: "asyncio.Future[None]") -> None:

@@ -1,9 +1,9 @@
 """One DEALER per host (docs/protocol.md §4.10 rule 1), with the socket monitor that says
-when its connection drops. Used by the blocking client."""
+when its connection drops. Used by the blocking and the asyncio client."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, cast
 
 import zmq
 from zmq.utils.monitor import recv_monitor_message
@@ -22,13 +22,20 @@ class HostLink:
     def __init__(self, context: "zmq.Context[Any]", endpoint: str, client_key: Optional[str],
                  server_key: Optional[str], immediate: bool):
         self.endpoint = endpoint
-        self.socket: "zmq.Socket[bytes]" = context.socket(zmq.DEALER)
+        # A plain socket even from a zmq.asyncio context: the asyncio client reads it
+        # from the event loop itself.
+        self.socket: "zmq.Socket[bytes]" = zmq.Socket(context, zmq.DEALER)
         apply_curve(self.socket, client_key, server_key)
         self.socket.setsockopt(zmq.LINGER, 0)
         if immediate:
             self.socket.setsockopt(zmq.IMMEDIATE, 1)
         self.monitor: "zmq.Socket[bytes]" = self.socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
         self.socket.connect(endpoint)
+
+    @property
+    def fds(self) -> "tuple[int, int]":
+        """The socket's and the monitor's ZMQ_FD, for an event loop's add_reader."""
+        return (cast(int, self.socket.getsockopt(zmq.FD)), cast(int, self.monitor.getsockopt(zmq.FD)))
 
     def dropped(self) -> bool:
         """Reads the monitor's waiting events: whether the connection dropped."""
