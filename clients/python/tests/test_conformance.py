@@ -15,6 +15,7 @@ import pytest
 
 from intentbus import BusError, ErrorCode, JSONValueError, Kind, Message, WireError, canonical_json, error_class
 from intentbus.client import Prompt
+from intentbus.plugin.backends import BackendLink
 from intentbus.wire import INT64_MAX, INT64_MIN, MAX_JSON_DEPTH, parse_json
 
 CONFORMANCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "conformance")
@@ -62,7 +63,8 @@ def test_there_are_vectors_for_every_kind():
 
 def test_there_is_an_error_vector_for_every_code():
     codes = {v["error_code"] for v in load("errors.json")["vectors"]}
-    assert codes == {c.value for c in ErrorCode}
+    # host_lost is a client's own final answer (docs/protocol.md 4.10): never on the wire.
+    assert codes == {c.value for c in ErrorCode} - {"host_lost"}
 
 
 def test_there_are_conversations_for_every_prompt_kind():
@@ -289,15 +291,17 @@ def test_the_plugin_sdk_writes_the_vectors_bytes(conv, monkeypatch):
     plugin = sdk_plugin(conv["plugin"], monkeypatch)
     plugin_steps = [s for s in conv["steps"] if s["direction"] in ("host → plugin", "plugin → host")]
     assert plugin_steps, "a conversation for the SDK has plugin-side steps"
+    link = BackendLink(0, "inproc://unused", None, None)
+    link.state = "ready"  # past WELCOME
     for step in plugin_steps:
         if step["direction"] == "host → plugin":
-            assert plugin._dispatch(frames_of(step), None) is None
+            assert plugin._dispatch(frames_of(step), link, False) is None
         else:
             try:
-                sent = plugin._outbox.get(timeout=10)
+                index, sent = plugin._outbox.get(timeout=10)
             except queue.Empty:
                 pytest.fail(f"{step['name']}: the SDK sent nothing")
-            assert sent.encode() == frames_of(step), step["name"]
+            assert index == 0 and sent.encode() == frames_of(step), step["name"]
     assert plugin._outbox.empty()
 
 

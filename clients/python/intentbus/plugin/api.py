@@ -38,13 +38,15 @@ import signal
 import sys
 import threading
 import time
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import zmq
 
 from ..errors import WireError
+from ..frames import recv_frames, send_frames
 from ..wire import PROTOCOL_VERSION, Kind, Message, canonical_json
 from .appintents import NewStyleRegistry, install
+from .backends import backend_links
 from .context import Context
 from .handlers import Handler
 from .log_format import _logger_for
@@ -86,10 +88,10 @@ class Plugin(PluginRuntime):
         self.handlers: Dict[str, Handler] = {}
         self._new_style: Optional[Any] = None
         self.logger = _logger_for(self.plugin_id or "plugin")
-        self._outbox: "queue.SimpleQueue[Optional[Message]]" = queue.SimpleQueue()
+        self._outbox: "queue.SimpleQueue[Optional[Tuple[int, Message]]]" = queue.SimpleQueue()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
-        self._live: Dict[str, Context] = {}
+        self._live: Dict[Tuple[int, str], Context] = {}
         self._live_lock = threading.Lock()
         self._stop_requested: Optional[str] = None
         self._workers = Workers(self.plugin_id or "plugin")
@@ -145,6 +147,9 @@ class Plugin(PluginRuntime):
 
     # -- running -----------------------------------------------------------------------
 
+    def _hello_frames(self) -> "list[bytes]":
+        return Message.build(Kind.HELLO, "", "", None, self.hello_body()).encode()
+
     def describe(self) -> Dict[str, Any]:
         """The declarations describe mode prints: `{"plugin", "intents", "metadata"}`."""
         hello = self.hello_body()
@@ -177,23 +182,22 @@ class Plugin(PluginRuntime):
         _die_with_parent(self.host_pid)
         if threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGTERM, self._on_sigterm)
-        context = zmq.Context()
-        sock = context.socket(zmq.DEALER)
-        server_key = os.environ.get("INTENTBUS_SERVER_KEY")
-        plugin_secret = os.environ.get("INTENTBUS_CURVE_SECRET")
-        if server_key and plugin_secret:  # a CURVE backend (tcp): docs/security.md
-            sock.curve_secretkey = plugin_secret.encode("ascii")
-            sock.curve_publickey = zmq.curve_public(plugin_secret.encode("ascii"))
-            sock.curve_serverkey = server_key.encode("ascii")
-        sock.setsockopt(zmq.LINGER, 2000)
-        sock.setsockopt(zmq.SNDHWM, 100_000)
-        sock.setsockopt(zmq.RCVHWM, 100_000)
         try:
-            sock.connect(self.backend)
-            code = self._handshake(sock)
-            if code is None:
-                code = self._loop(sock)
-            return code
+            links = backend_links(self.backend, os.environ.get("INTENTBUS_SERVER_KEY"),
+                                  os.environ.get("INTENTBUS_CURVE_SECRET"))
+        except ValueError as e:
+            self.logger.error(str(e))
+            return 2
+        context = zmq.Context()
+        try:
+            for link in links:
+                link.open(context, several=len(links) > 1)
+            if len(links) == 1:  # the host that spawned us, or one remote host: it must answer
+                code = self._handshake(links[0].socket)  # type: ignore[arg-type]
+                if code is not None:
+                    return code
+                links[0].state = "ready"
+            return self._loop(links)
         except zmq.ZMQError as e:
             self.logger.error(f"plugin stopped: {e}")
             return 2
@@ -203,7 +207,8 @@ class Plugin(PluginRuntime):
             for ctx in live:
                 ctx._cancel("plugin stopping")
             # Nobody is left to read what is queued when the host is gone: don't linger.
-            sock.close(linger=0 if self._host_gone() else 2000)
+            for link in links:
+                link.close(0 if self._host_gone() else 2000)
             context.term()
 
     def _on_sigterm(self, *_: Any) -> None:
@@ -215,7 +220,7 @@ class Plugin(PluginRuntime):
         self.stop("SIGTERM")
 
     def _handshake(self, sock: "zmq.Socket[bytes]") -> Optional[int]:
-        sock.send_multipart(Message.build(Kind.HELLO, "", "", None, self.hello_body()).encode())
+        send_frames(sock, self._hello_frames())
         deadline = time.monotonic() + HANDSHAKE_TIMEOUT
         while True:
             remaining = deadline - time.monotonic()
@@ -227,7 +232,7 @@ class Plugin(PluginRuntime):
             if not sock.poll(int(min(remaining, 1.0) * 1000) + 1, zmq.POLLIN):
                 continue
             try:
-                msg = Message.decode(sock.recv_multipart())
+                msg = Message.decode(recv_frames(sock))
             except WireError as e:
                 self.logger.error(f"malformed answer to HELLO: {e}")
                 return 2

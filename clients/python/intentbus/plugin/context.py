@@ -21,9 +21,12 @@ class Context:
     """What a handler can do while it works on one request: report progress, ask the
     user (through the host), and notice cancellation. Thread-safe."""
 
-    def __init__(self, request: Request, plugin: "Plugin"):
+    def __init__(self, request: Request, plugin: "Plugin", link: int = 0):
         self.request = request
         self.plugin = plugin
+        #: Which of the plugin's hosts sent the request (its backend's index): everything
+        #: about the request goes back on that connection.
+        self.link = link
         self.logger = plugin.logger
         self._cond = threading.Condition()
         self._answer: Optional[Any] = None
@@ -41,7 +44,7 @@ class Context:
             body["message"] = message
         if fraction is not None:
             body["fraction"] = float(fraction)
-        self.plugin._post(Message.build(Kind.PROGRESS, self.request.id, self.request.intent, None, body))
+        self.plugin._post(Message.build(Kind.PROGRESS, self.request.id, self.request.intent, None, body), self.link)
 
     # -- prompts -----------------------------------------------------------------------
 
@@ -61,7 +64,8 @@ class Context:
             self._waiting = True
             self._has_answer = False
         try:
-            self.plugin._post(Message.build(Kind.PROMPT, self.request.id, self.request.intent, None, prompt))
+            self.plugin._post(Message.build(Kind.PROMPT, self.request.id, self.request.intent, None, prompt),
+                              self.link)
             deadline = None if timeout is None else time.monotonic() + timeout
             with self._cond:
                 while not self._has_answer and self._cancelled is None:

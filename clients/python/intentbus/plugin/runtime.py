@@ -12,13 +12,15 @@ import logging
 import os
 import queue
 import threading
+import time
 import traceback
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, cast
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, cast
 
 import zmq
 
 from ..errors import BusError, ErrorCode, WireError
 from ..frames import NOBLOCK, recv_frames, send_frames
+from .backends import BackendLink
 from .context import Context
 from .handlers import Handler
 from .process import _alive
@@ -31,6 +33,11 @@ if TYPE_CHECKING:
 
 __all__ = ["PluginRuntime"]
 
+_HEARTBEAT = Message.build(Kind.HEARTBEAT).encode()
+_DISCONNECT = Message.build(Kind.DISCONNECT).encode()
+#: How long a host that got our HELLO may take to answer before it gets another.
+_HELLO_WAIT = 10.0
+
 
 class PluginRuntime:
     """The socket loop and request workers that `Plugin` inherits; `Plugin.__init__`
@@ -41,10 +48,12 @@ class PluginRuntime:
     host_pid: Optional[int]
     handlers: Dict[str, Handler]
     logger: logging.Logger
-    _outbox: "queue.SimpleQueue[Optional[Message]]"
+    _outbox: "queue.SimpleQueue[Optional[Tuple[int, Message]]]"
     _wake_r: int
     _wake_w: int
-    _live: Dict[str, Context]
+    #: Requests being handled, by (backend index, the host's request id): two hosts may
+    #: use the same id.
+    _live: Dict[Tuple[int, str], Context]
     _live_lock: threading.Lock
     _stop_requested: Optional[str]
     _workers: Workers
@@ -56,66 +65,127 @@ class PluginRuntime:
             return True
         return self.host_pid is not None and not _alive(self.host_pid)
 
-    def _loop(self, sock: "zmq.Socket[bytes]") -> int:
+    def _loop(self, links: List[BackendLink]) -> int:
+        """Serves until the host disconnects (one backend) or the plugin is stopped.
+        With several backends each host's loss is its own: the others go on, and the
+        lost one is greeted with a new HELLO when it is back."""
+        several = len(links) > 1
         poller = zmq.Poller()
-        poller.register(sock, zmq.POLLIN)
         poller.register(self._wake_r, zmq.POLLIN)
+        for link in links:
+            poller.register(link.socket, zmq.POLLIN)
+            if link.monitor is not None:
+                poller.register(link.monitor, zmq.POLLIN)
         while True:
-            events = dict(poller.poll(1000))
+            events = dict(poller.poll(1000 if not several else 250))
             if self._wake_r in events:
                 try:
                     os.read(self._wake_r, 4096)
                 except BlockingIOError:
                     pass
-            self._flush(sock)
-            if sock in events:
-                while True:
-                    try:
-                        frames = recv_frames(sock, NOBLOCK)
-                    except zmq.Again:
-                        break
-                    code = self._dispatch(frames, sock)
-                    if code is not None:
-                        return code
+            self._flush(links)
+            for link in links:
+                if link.monitor is not None and link.monitor in events and link.dropped():
+                    self._link_lost(link, "its connection dropped")
+                if link.socket in events:
+                    sock = cast("zmq.Socket[bytes]", link.socket)
+                    while True:
+                        try:
+                            frames = recv_frames(sock, NOBLOCK)
+                        except zmq.Again:
+                            break
+                        code = self._dispatch(frames, link, several)
+                        if code is not None:
+                            return code
+            if several:
+                self._greet(links)
             if self._stop_requested is not None:
-                self._flush(sock)
+                self._flush(links)
                 self.logger.info(f"disconnecting ({self._stop_requested})")
-                send_frames(sock, Message.build(Kind.DISCONNECT, "", "", None, None).encode())
+                for link in links:
+                    if link.state == "ready":
+                        send_frames(cast("zmq.Socket[bytes]", link.socket), _DISCONNECT)
                 return 0
             if self._host_gone():
                 self.logger.error(f"the host (pid {self.host_pid}) is gone; stopping")
                 return 3
 
-    def _flush(self, sock: "zmq.Socket[bytes]") -> None:
+    def _greet(self, links: List[BackendLink]) -> None:
+        """HELLO to every host that is not ready: once it is connected (the socket takes
+        the message), again when WELCOME does not come within the handshake time."""
+        now = time.monotonic()
+        for link in links:
+            waited_out = link.state == "hello" and now - link.hello_at > _HELLO_WAIT
+            if (link.state == "idle" and now >= link.retry_at) or waited_out:
+                try:
+                    send_frames(cast("zmq.Socket[bytes]", link.socket), self._hello_frames(), NOBLOCK)
+                except zmq.Again:  # not connected yet
+                    link.state, link.retry_at = "idle", now + 0.5
+                    continue
+                link.state, link.hello_at = "hello", now
+
+    def _link_lost(self, link: BackendLink, why: str) -> None:
+        """A host is gone: what it asked for can't be answered to it any more."""
+        if link.state == "ready":
+            self.logger.warning(f"lost the host at {link.endpoint} ({why}); greeting it again when it is back")
+        link.state, link.retry_at = "idle", time.monotonic() + 0.2
+        with self._live_lock:
+            gone = [(key, ctx) for key, ctx in self._live.items() if key[0] == link.index]
+            for key, _ in gone:
+                del self._live[key]
+        for _, ctx in gone:
+            ctx._cancel(f"the host at {link.endpoint} is gone")
+
+    def _hello_frames(self) -> List[bytes]:
+        raise NotImplementedError  # Plugin's
+
+    def _flush(self, links: List[BackendLink]) -> None:
         while True:
             try:
-                msg = self._outbox.get_nowait()
+                item = self._outbox.get_nowait()
             except queue.Empty:
                 return
-            if msg is None:
+            if item is None:
                 continue
-            send_frames(sock, msg.encode())
+            index, msg = item
+            link = links[index]
             if msg.kind.is_final:
                 with self._live_lock:
-                    self._live.pop(msg.request_id, None)
+                    self._live.pop((index, msg.request_id), None)
+            if link.state != "ready":
+                continue  # the host that asked is gone; a new one does not know the request
+            send_frames(cast("zmq.Socket[bytes]", link.socket), msg.encode())
 
-    def _dispatch(self, frames: List[bytes], sock: "zmq.Socket[bytes]") -> Optional[int]:
+    def _dispatch(self, frames: List[bytes], link: BackendLink, several: bool) -> Optional[int]:
         try:
             msg = Message.decode(frames)
         except WireError as e:
-            self.logger.error(f"malformed message from the host: {e}")
+            self.logger.error(f"malformed message from the host at {link.endpoint}: {e}")
             return None
+        sock = cast("zmq.Socket[bytes]", link.socket)
+        if link.state == "hello":
+            if msg.kind is Kind.WELCOME:
+                link.state = "ready"
+                self.logger.info(f"connected to {link.endpoint}")
+            elif msg.kind is Kind.REJECT:
+                body = _safe_json(msg)
+                reason = body.get("reason") if isinstance(body, dict) else None
+                self.logger.error(f"the host at {link.endpoint} rejected the handshake: {reason}; trying again in 30 s")
+                link.state, link.retry_at = "idle", time.monotonic() + 30
+            return None
+        if link.state != "ready":
+            return None  # a lost host's last words, before it is greeted again
         if msg.kind is Kind.REQUEST:
-            self._start_request(msg, sock)
+            self._start_request(msg, link.index, sock)
         elif msg.kind is Kind.ANSWER:
             with self._live_lock:
-                ctx = self._live.get(msg.request_id)
+                ctx = self._live.get((link.index, msg.request_id))
             body = _safe_json(msg)
             if ctx is None or not ctx._deliver_answer(body):
                 self.logger.warning(f"ANSWER for request {msg.request_id}, which is not waiting for one; ignored")
         elif msg.kind is Kind.CANCEL:
             with self._live_lock:
-                ctx = self._live.get(msg.request_id)
+                ctx = self._live.get((link.index, msg.request_id))
             body = _safe_json(msg)
             reason = body.get("reason") if isinstance(body, dict) and isinstance(body.get("reason"), str) \
                 else "cancelled"
@@ -123,17 +193,19 @@ class PluginRuntime:
                 self.logger.info(f"request {msg.request_id} cancelled: {reason}")
                 ctx._cancel(str(reason))
         elif msg.kind is Kind.DISCONNECT:
-            self.logger.info("the host said DISCONNECT; stopping")
-            return 0
+            if not several:
+                self.logger.info("the host said DISCONNECT; stopping")
+                return 0
+            self._link_lost(link, "it said DISCONNECT")
         elif msg.kind is Kind.HEARTBEAT:
             # Answered on the socket thread, never by handler code: a plugin whose handlers
             # are all busy is still alive (docs/lifecycle.md).
-            send_frames(sock, Message.build(Kind.HEARTBEAT, "", "", None, None).encode())
+            send_frames(sock, _HEARTBEAT)
         else:
             self.logger.warning(f"unexpected {msg.kind.value} from the host; ignored")
         return None
 
-    def _start_request(self, msg: Message, sock: "zmq.Socket[bytes]") -> None:
+    def _start_request(self, msg: Message, link: int, sock: "zmq.Socket[bytes]") -> None:
         handler = self.handlers.get(msg.intent)
         if handler is None:
             err = BusError(ErrorCode.PLUGIN_ERROR, f"plugin {self.plugin_id} has no handler for {msg.intent}")
@@ -158,9 +230,9 @@ class PluginRuntime:
             send_frames(sock, Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
             return
         request = Request(msg.request_id, msg.intent, header, params)
-        ctx = Context(request, cast("Plugin", self))
+        ctx = Context(request, cast("Plugin", self), link)
         with self._live_lock:
-            self._live[request.id] = ctx
+            self._live[(link, request.id)] = ctx
         self._workers.submit(self._work, handler, request, ctx)
 
     def _work(self, handler: Handler, request: Request, ctx: Context) -> None:
@@ -181,11 +253,11 @@ class PluginRuntime:
                               f"{traceback.format_exc()}", extra={"request": request.id})
             out = Message.build(Kind.ERROR, request.id, request.intent, None,
                                 BusError(ErrorCode.PLUGIN_ERROR, f"{type(e).__name__}: {e}").body)
-        self._post(out)
+        self._post(out, ctx.link)
 
-    def _post(self, msg: Message) -> None:
-        """Hands a message to the socket thread. Any thread."""
-        self._outbox.put(msg)
+    def _post(self, msg: Message, link: int = 0) -> None:
+        """Hands a message for the host behind backend `link` to the socket thread. Any thread."""
+        self._outbox.put((link, msg))
         self._wake()
 
     def _wake(self) -> None:
