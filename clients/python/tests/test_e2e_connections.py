@@ -13,7 +13,7 @@ import pytest
 import zmq
 
 from conftest import swift_echo_plugin
-from intentbus.errors import NoAnswer
+from intentbus.errors import HostLost, NoAnswer
 from intentbus.wire import Kind, Message
 
 OPEN_FILES = 256
@@ -114,10 +114,11 @@ def test_another_uid_flooding_does_not_lock_this_uid_out(start_host):
             started = time.monotonic()
             try:
                 assert client.ping(wait=2)["protocol"] == 1
-            except NoAnswer:
+            except (NoAnswer, HostLost):
                 # Seen once in a loaded full run: this uid's connection dropped during the
                 # flood (suspected: a stale ACCEPTED event for a reused descriptor, issue 24's
-                # note). A new connection must get in at once: that is "not locked out".
+                # note; the client's socket monitor reports it as HostLost since the client
+                # watches its hosts). A new connection must get in at once: "not locked out".
                 lost += 1
                 client = host.client()
                 continue
