@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusManifest
 
 /// The response half of an intent definition: response parameters, codes and their
 /// format strings (DefinitionAssembler.swift has the file, enums, types and intents).

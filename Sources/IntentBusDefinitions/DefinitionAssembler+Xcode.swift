@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusManifest
 import IntentDefinitionFormat
 
 /// What the YAML form gained from Xcode's: parameter combinations.

@@ -1,10 +1,11 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
 
 /// Decodes one intent definition file (YAML) into `IntentDefinition`s, reporting every
 /// problem to its `YAMLDecodingContext` with `file:line:column`. Used by one thread,
 /// once per file. The schema is documented in docs/definitions.md.
-final class DefinitionAssembler {
+package final class DefinitionAssembler {
     let context: YAMLDecodingContext
     let file: String
     /// Standard-domain intents (built in) may number their own codes and leave out the
@@ -372,7 +373,7 @@ final class DefinitionAssembler {
     }
 
     /// A YAML value as JSON, with YAML's core schema deciding numbers and booleans.
-    static func json(_ node: YAMLNode) -> JSON {
+    package static func json(_ node: YAMLNode) -> JSON {
         switch node.content {
         case .scalar(let scalar):
             if node.isNull { return .null }

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusManifest
 import IntentDefinitionFormat
 
 /// `intentbus definitions convert`: writes an intent definition in the other form, the
@@ -7,18 +7,18 @@ import IntentDefinitionFormat
 /// through the one shape `IntentDefinitionFormat` defines; Xcode's bookkeeping — tags,
 /// priorities, namespaces — is written afresh). The input is checked as the host checks
 /// it first: a file the host would refuse is not converted.
-public enum DefinitionConverter {
+package enum DefinitionConverter {
     /// The converted file: its bytes, and what the input's check warned about.
-    public struct Output: Sendable {
-        public var data: Data
+    package struct Output: Sendable {
+        package var data: Data
         /// `yaml` or `intentdefinition`: the form written.
-        public var form: String
-        public var warnings: [ConfigDiagnostic]
+        package var form: String
+        package var warnings: [ConfigDiagnostic]
     }
 
     /// Converts the file at `path`, named `shown` in diagnostics.
     /// - Throws: `ConfigError` with every error of the input.
-    public static func convert(path: String, shown: String) throws(ConfigError) -> Output {
+    package static func convert(path: String, shown: String) throws(ConfigError) -> Output {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ConfigError([ConfigDiagnostic(SourceMark(file: shown, line: 0, column: 0), "cannot read \(shown)")])
         }

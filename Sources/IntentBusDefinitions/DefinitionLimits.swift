@@ -1,4 +1,5 @@
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
 
 /// The allowed range of the numbers in an intent definition file (docs/definitions.md).
 ///
@@ -6,14 +7,14 @@ import IntentBus
 /// dialogs; past 10^15 a double no longer holds every integer a dialog would show, and
 /// no intent needs such a bound. Response code numbers fit a 32-bit value, as in
 /// SiriKit.
-public enum DefinitionLimits {
+package enum DefinitionLimits {
     /// `minimum` and `maximum` of a ranged parameter.
-    public static let bound = -1e15...1e15
+    package static let bound = -1e15...1e15
     /// `value` of a standard intent's response code.
-    public static let codeValue = 0...1_000_000
+    package static let codeValue = 0...1_000_000
     /// The largest `.intentdefinition` (or `Intents.strings`) read: Foundation parses a
     /// property list whole, so the size bounds the memory; home-assistant's 10 intents take 83 KB.
-    public static let xcodeFileBytes = 4 << 20
+    package static let xcodeFileBytes = 4 << 20
 }
 
 extension DefinitionAssembler {

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusManifest
 import IntentDefinitionFormat
 
 /// Xcode's `.intentdefinition` form: read with `IntentDefinitionFormat`, then checked by
@@ -7,9 +7,9 @@ import IntentDefinitionFormat
 /// once per `<lang>.lproj/Intents.strings` beside it.
 extension DefinitionLoader {
     /// The file's definitions in its development language, and in each translation.
-    public struct XcodeResult: Sendable {
-        public var file: FileResult
-        public var localized: [String: [IntentDefinition]]
+    package struct XcodeResult: Sendable {
+        package var file: FileResult
+        package var localized: [String: [IntentDefinition]]
     }
 
     /// The language an `.intentdefinition`'s own texts are in: the `.lproj` folder it
@@ -23,7 +23,7 @@ extension DefinitionLoader {
 
     /// Decodes the `.intentdefinition` whose bytes are `data`, at `path`, naming it
     /// `file` (and other files by `shownAs`) in diagnostics.
-    public static func decodeXcode(_ data: Data, path: String, file: String,
+    package static func decodeXcode(_ data: Data, path: String, file: String,
                                    shownAs: (String) -> String = { $0 }) -> XcodeResult {
         let read = XcodeDefinitionFile.read(data, path: path, shown: file, maximumBytes: DefinitionLimits.xcodeFileBytes, shownAs: shownAs)
         var diagnostics = read.diagnostics.map(diagnostic)

@@ -1,33 +1,33 @@
 import Foundation
-import IntentBus
+import IntentBusManifest
 import IntentDefinitionFormat
 
 /// The intent definitions the host knows: the built-in standard-domain intents, and
 /// each plugin's custom intents from the files its manifest entry lists under
 /// `definitions:`. Immutable after loading; safe to share between threads.
-public struct DefinitionCatalog: Sendable {
+package struct DefinitionCatalog: Sendable {
     /// Custom definitions, by plugin id, then intent name.
-    public var byPlugin: [String: [String: IntentDefinition]]
+    package var byPlugin: [String: [String: IntentDefinition]]
     /// The same definitions in each language an `.intentdefinition`'s `Intents.strings`
     /// translate it into: plugin id → intent name → language (`de`) → definition.
-    public var localized: [String: [String: [String: IntentDefinition]]] = [:]
+    package var localized: [String: [String: [String: IntentDefinition]]] = [:]
     /// Non-fatal findings (e.g. more than 5 parameters), with `file:line:column`.
-    public var warnings: [ConfigDiagnostic]
+    package var warnings: [ConfigDiagnostic]
 
-    public init(byPlugin: [String: [String: IntentDefinition]] = [:], warnings: [ConfigDiagnostic] = []) {
+    package init(byPlugin: [String: [String: IntentDefinition]] = [:], warnings: [ConfigDiagnostic] = []) {
         self.byPlugin = byPlugin
         self.warnings = warnings
     }
 
     /// The definition that governs `intent` when `plugin` handles it: the plugin's own
     /// custom definition, else the standard intent of that name.
-    public func definition(of intent: String, plugin: String) -> IntentDefinition? {
+    package func definition(of intent: String, plugin: String) -> IntentDefinition? {
         byPlugin[plugin]?[intent] ?? StandardIntents.definitions[intent]
     }
 
     /// The definition in the client's `locale` (`de_DE`, `de-AT`, `de`): its language's
     /// translation when the plugin's `.intentdefinition` has one, else `definition(of:plugin:)`.
-    public func definition(of intent: String, plugin: String, locale: String?) -> IntentDefinition? {
+    package func definition(of intent: String, plugin: String, locale: String?) -> IntentDefinition? {
         if let locale, let translations = localized[plugin]?[intent] {
             let normalized = locale.replacingOccurrences(of: "_", with: "-")
             let language = String(normalized.prefix { $0 != "-" })
@@ -42,19 +42,19 @@ public struct DefinitionCatalog: Sendable {
 /// `file:line:column: error: message`.
 ///
 /// Safe to call from any thread: each call has its own decoding state.
-public enum DefinitionLoader {
+package enum DefinitionLoader {
     /// The result of decoding one file: the intents that decoded cleanly and every
     /// diagnostic (errors and warnings) found.
-    public struct FileResult: Sendable {
-        public var definitions: [IntentDefinition]
-        public var diagnostics: [ConfigDiagnostic]
-        public var errors: [ConfigDiagnostic] { diagnostics.filter { $0.severity == .error } }
-        public var warnings: [ConfigDiagnostic] { diagnostics.filter { $0.severity == .warning } }
+    package struct FileResult: Sendable {
+        package var definitions: [IntentDefinition]
+        package var diagnostics: [ConfigDiagnostic]
+        package var errors: [ConfigDiagnostic] { diagnostics.filter { $0.severity == .error } }
+        package var warnings: [ConfigDiagnostic] { diagnostics.filter { $0.severity == .warning } }
     }
 
     /// Decodes the definition file whose content is `text`, naming it `file` in
     /// diagnostics. `standard` is for the built-in standard intents only.
-    public static func decode(text: String, file: String, standard: Bool = false) -> FileResult {
+    package static func decode(text: String, file: String, standard: Bool = false) -> FileResult {
         let context = YAMLDecodingContext()
         let definitions = DefinitionAssembler(context: context, file: file, isStandard: standard).decode(text: text)
         return FileResult(definitions: definitions, diagnostics: sortedByPosition(context.diagnostics))
@@ -71,7 +71,7 @@ public enum DefinitionLoader {
     /// checked by `ManifestLoader` already.)
     ///
     /// - Throws: `ConfigError` with every error, in file and position order.
-    public static func load(manifest: Manifest) throws(ConfigError) -> DefinitionCatalog {
+    package static func load(manifest: Manifest) throws(ConfigError) -> DefinitionCatalog {
         var diagnostics: [ConfigDiagnostic] = []
         var byPlugin: [String: [String: IntentDefinition]] = [:]
         var localized: [String: [String: [String: IntentDefinition]]] = [:]

@@ -1,18 +1,18 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Parameter names the built-in standard intents used to have, still accepted from
 /// clients so that nothing that worked breaks: a request that gives one is taken as the
 /// current parameter, logged, and answered with a notice in the REPLY header
 /// (`deprecations`; docs/definitions.md "Standard intents").
-enum DeprecatedParameters {
+package enum DeprecatedParameters {
     /// Intent → old name → (new name, whether the new one is a list).
     static let aliases: [String: [String: (name: String, list: Bool)]] = [
         "INSendMessageIntent": ["recipient": ("recipients", true), "groupName": ("speakableGroupName", false)],
     ]
 
     /// The parameters with every deprecated name replaced, and one notice per name.
-    static func apply(_ given: [String: JSON], _ definition: IntentDefinition) -> ([String: JSON], [String]) {
+    package static func apply(_ given: [String: JSON], _ definition: IntentDefinition) -> ([String: JSON], [String]) {
         guard definition.isStandard, let table = aliases[definition.name] else { return (given, []) }
         var out = given
         var notices: [String] = []

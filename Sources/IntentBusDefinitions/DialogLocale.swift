@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
 
 /// The locale a definition file's dialogs render values in: the file's top-level
 /// `locale:` (docs/definitions.md, "How values read in dialogs"). Siri renders a value
@@ -15,16 +16,16 @@ import IntentBus
 /// Pure value code. Foundation's formatters are mutable reference types, so each
 /// call makes its own; dialogs render a handful of values per legacy request, never
 /// on the routing hot path.
-public struct DialogLocale: Sendable, Hashable, CustomStringConvertible {
+package struct DialogLocale: Sendable, Hashable, CustomStringConvertible {
     /// The locale identifier (`de_DE`); nil for the neutral formatting.
-    public let identifier: String?
+    package let identifier: String?
 
     /// Neutral formatting: what a file without `locale:` gets, and what `en_US_POSIX`
     /// names.
-    public static let neutral = DialogLocale(checked: nil)
+    package static let neutral = DialogLocale(checked: nil)
 
     /// The locale identifier that means "neutral", as in Foundation.
-    public static let neutralIdentifier = "en_US_POSIX"
+    package static let neutralIdentifier = "en_US_POSIX"
 
     private init(checked identifier: String?) { self.identifier = identifier }
 
@@ -33,7 +34,7 @@ public struct DialogLocale: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: `DialogLocaleError` for an identifier that is malformed or that
     ///   Foundation does not know, with a suggestion when one is close.
-    public init(identifier: String) throws(DialogLocaleError) {
+    package init(identifier: String) throws(DialogLocaleError) {
         if identifier == Self.neutralIdentifier {
             self = .neutral
             return
@@ -69,7 +70,7 @@ public struct DialogLocale: Sendable, Hashable, CustomStringConvertible {
     static let availableIdentifiers: Set<String> = Set(Locale.availableIdentifiers)
 
     /// `de_DE`, or `neutral` for the neutral formatting.
-    public var description: String { identifier ?? "neutral" }
+    package var description: String { identifier ?? "neutral" }
 
     private var foundationLocale: Locale { Locale(identifier: identifier ?? Self.neutralIdentifier) }
 
@@ -81,7 +82,7 @@ public struct DialogLocale: Sendable, Hashable, CustomStringConvertible {
     /// `title`, `name`, `identifier`), lists joined with commas; CurrencyAmount,
     /// Decimal, Duration and Date as the type comment says. An object with `amount` and
     /// `currency` reads as a currency amount whatever the declared type.
-    public func text(_ value: JSON, as type: ParameterType?) -> String {
+    package func text(_ value: JSON, as type: ParameterType?) -> String {
         switch value {
         case .null: return ""
         case .array(let items): return items.map { text($0, as: type) }.joined(separator: ", ")
@@ -112,7 +113,7 @@ public struct DialogLocale: Sendable, Hashable, CustomStringConvertible {
 
     /// How a parameter's `minimum`/`maximum` reads (`${minimumValue}`): in the
     /// parameter's unit, without a currency, as the bound has none.
-    public func boundText(_ bound: Double, for type: ParameterType) -> String {
+    package func boundText(_ bound: Double, for type: ParameterType) -> String {
         switch type {
         case .decimal, .currencyAmount: decimal(bound) ?? JSON.double(bound).displayText
         case .duration: duration(bound) ?? JSON.double(bound).displayText
@@ -217,9 +218,9 @@ public struct DialogLocale: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A `locale:` that names no locale this system's Foundation knows.
-public struct DialogLocaleError: Error, Sendable {
+package struct DialogLocaleError: Error, Sendable {
     /// The identifier as written.
-    public let identifier: String
+    package let identifier: String
     /// What is wrong, with a suggestion when one is close.
-    public let message: String
+    package let message: String
 }

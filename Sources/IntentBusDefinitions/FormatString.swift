@@ -1,24 +1,23 @@
 import Foundation
-import IntentBus
 
 /// A dialog template with `${name}` placeholders, as in Apple's intent definitions:
 /// `Sie haben ${balance} Guthaben.`
 ///
 /// Pure value code: parsing and rendering touch no state.
-public struct FormatString: Sendable {
+package struct FormatString: Sendable {
     /// One placeholder: its name and the character offset of its `$` in the template.
-    public struct Placeholder: Sendable, Equatable {
-        public var name: String
-        public var offset: Int
+    package struct Placeholder: Sendable, Equatable {
+        package var name: String
+        package var offset: Int
     }
 
-    public let template: String
+    package let template: String
 
-    public init(_ template: String) { self.template = template }
+    package init(_ template: String) { self.template = template }
 
     /// The placeholders, in order. Throws at the first `${` without a closing `}` or
     /// with an empty or malformed name, giving the offset of its `$`.
-    public func placeholders() throws(FormatStringError) -> [Placeholder] {
+    package func placeholders() throws(FormatStringError) -> [Placeholder] {
         var found: [Placeholder] = []
         let chars = Array(template)
         var i = 0
@@ -42,7 +41,7 @@ public struct FormatString: Sendable {
 
     /// Fills every placeholder from `values`; a placeholder without a value becomes
     /// the empty string and is reported in `missing`.
-    public func render(_ values: [String: String]) -> (text: String, missing: [String]) {
+    package func render(_ values: [String: String]) -> (text: String, missing: [String]) {
         var out = ""
         var missing: [String] = []
         let chars = Array(template)
@@ -63,8 +62,8 @@ public struct FormatString: Sendable {
 }
 
 /// A malformed `${…}` in a format string.
-public struct FormatStringError: Error, Sendable {
+package struct FormatStringError: Error, Sendable {
     /// Character offset of the `$` in the template.
-    public let offset: Int
-    public let message: String
+    package let offset: Int
+    package let message: String
 }

@@ -1,10 +1,11 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
 
 /// The type of an intent parameter or response parameter, as an intent definition
 /// declares it (the `.intentdefinition` types, plus enums and custom object types
 /// declared in the same file).
-public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
+package enum ParameterType: Sendable, Hashable, CustomStringConvertible {
     case string, integer, decimal, boolean, date, duration, currencyAmount
     /// Xcode's Person, Placemark, File and URL types (docs/definitions.md, "Values on the wire").
     case person, placemark, file, url
@@ -14,7 +15,7 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
     case object(String)
 
     /// The built-in type names, as written in definition files.
-    public static let builtinNames: [String: ParameterType] = [
+    package static let builtinNames: [String: ParameterType] = [
         "String": .string, "Integer": .integer, "Decimal": .decimal, "Boolean": .boolean,
         "Date": .date, "Duration": .duration, "CurrencyAmount": .currencyAmount,
         "File": .file, "URL": .url,
@@ -22,10 +23,10 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
 
     /// Xcode's Person and Placemark: built in unless the file declares a type of that
     /// name (the standard intents' definitions do, with their fields).
-    public static let systemNames: [String: ParameterType] = ["Person": .person, "Placemark": .placemark]
+    package static let systemNames: [String: ParameterType] = ["Person": .person, "Placemark": .placemark]
 
     /// The name as written in a definition file (`Integer`, `Contract`).
-    public var description: String {
+    package var description: String {
         switch self {
         case .string: "String"
         case .integer: "Integer"
@@ -53,151 +54,151 @@ public enum ParameterType: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One case of a declared enum.
-public struct EnumCaseDefinition: Sendable {
-    public var name: String
-    public var displayName: String
+package struct EnumCaseDefinition: Sendable {
+    package var name: String
+    package var displayName: String
 }
 
 /// An enum declared in a definition file; values travel as the case name.
-public struct EnumDefinition: Sendable {
-    public var name: String
-    public var displayName: String
-    public var cases: [EnumCaseDefinition]
-    public var mark: SourceMark
+package struct EnumDefinition: Sendable {
+    package var name: String
+    package var displayName: String
+    package var cases: [EnumCaseDefinition]
+    package var mark: SourceMark
 }
 
 /// A custom object type declared in a definition file (Apple's custom types). Values
 /// travel as an object with `identifier` and `displayString` (plus the declared
 /// properties), or as a string the plugin resolves.
-public struct CustomTypeDefinition: Sendable {
-    public var name: String
-    public var displayName: String
+package struct CustomTypeDefinition: Sendable {
+    package var name: String
+    package var displayName: String
     /// Declared properties, by name → type name (documentation for plugin authors).
-    public var properties: [(name: String, type: String)]
-    public var mark: SourceMark
+    package var properties: [(name: String, type: String)]
+    package var mark: SourceMark
 }
 
 /// The dialogs the host uses when it asks the user about one parameter. Any of them
 /// may be nil; the host then uses a neutral default (docs/definitions.md).
-public struct PromptDialogs: Sendable {
+package struct PromptDialogs: Sendable {
     /// Asked for a missing value (`needsValue`), and after `unsupported`.
-    public var primary: String?
+    package var primary: String?
     /// A yes/no question about a value (`confirmationRequired`); `${value}` is the value.
-    public var confirmation: String?
+    package var confirmation: String?
     /// Opens a disambiguation; `${count}` options matching `${value}`.
-    public var disambiguationIntroduction: String?
+    package var disambiguationIntroduction: String?
     /// Closes a disambiguation ("Which one?").
-    public var disambiguationSelection: String?
+    package var disambiguationSelection: String?
     /// Asked when the user sets the parameter up in a shortcut or widget
     /// (`INIntentParameterPromptDialogType` Configuration); describe shows it.
-    public var configuration: String? = nil
+    package var configuration: String? = nil
 }
 
 /// Why a value is not supported, with the format string the user hears.
-public struct UnsupportedReason: Sendable {
-    public var code: String
-    public var formatString: String
-    public var mark: SourceMark
+package struct UnsupportedReason: Sendable {
+    package var code: String
+    package var formatString: String
+    package var mark: SourceMark
 }
 
 /// One parameter of an intent.
-public struct ParameterDefinition: Sendable {
-    public var name: String
-    public var displayName: String
-    public var description: String?
-    public var type: ParameterType
+package struct ParameterDefinition: Sendable {
+    package var name: String
+    package var displayName: String
+    package var description: String?
+    package var type: ParameterType
     /// The host asks for a required parameter that is still empty after resolution.
-    public var required: Bool
+    package var required: Bool
     /// Takes a list of values.
-    public var multiple: Bool
+    package var multiple: Bool
     /// Filled in by the host when the request does not give the parameter.
-    public var defaultValue: JSON?
-    public var minimum: Double?
-    public var maximum: Double?
-    public var prompts: PromptDialogs
-    public var unsupportedReasons: [UnsupportedReason]
-    public var mark: SourceMark
+    package var defaultValue: JSON?
+    package var minimum: Double?
+    package var maximum: Double?
+    package var prompts: PromptDialogs
+    package var unsupportedReasons: [UnsupportedReason]
+    package var mark: SourceMark
     /// The plugin provides the options (Xcode's "Options are provided dynamically").
     /// Kept from the definition; the flow does not ask the plugin for them yet.
-    public var dynamicOptions: Bool = false
+    package var dynamicOptions: Bool = false
     /// A Boolean's display names for true and false (Xcode's metadata), when given.
-    public var booleanNames: (true: String, false: String)? = nil
+    package var booleanNames: (true: String, false: String)? = nil
 }
 
 /// One parameter combination of an intent (Xcode's "Supported combinations"): the
 /// parameters it takes and the title shown for it.
-public struct ParameterCombination: Sendable {
-    public var parameters: [String]
-    public var title: String?
-    public var subtitle: String?
-    public var supportsBackgroundExecution: Bool
+package struct ParameterCombination: Sendable {
+    package var parameters: [String]
+    package var title: String?
+    package var subtitle: String?
+    package var supportsBackgroundExecution: Bool
 }
 
 /// One parameter of an intent's response, which format strings may name.
-public struct ResponseParameterDefinition: Sendable {
-    public var name: String
-    public var displayName: String
-    public var type: ParameterType
-    public var multiple: Bool
-    public var mark: SourceMark
+package struct ResponseParameterDefinition: Sendable {
+    package var name: String
+    package var displayName: String
+    package var type: ParameterType
+    package var multiple: Bool
+    package var mark: SourceMark
 }
 
 /// One response code: its name, number, success flag and the dialog templates.
-public struct ResponseCodeDefinition: Sendable {
-    public var name: String
+package struct ResponseCodeDefinition: Sendable {
+    package var name: String
     /// The number, as Apple's generated enums have it: the generic codes 0–6, custom
     /// codes from 100, standard intents their own numbering.
-    public var value: Int
-    public var success: Bool
-    public var formatString: String?
-    public var conciseFormatString: String?
+    package var value: Int
+    package var success: Bool
+    package var formatString: String?
+    package var conciseFormatString: String?
     /// Where it was declared; nil for generic codes the file did not mention.
-    public var mark: SourceMark?
+    package var mark: SourceMark?
 }
 
 /// A legacy intent's full definition, the counterpart of one intent in an
 /// `.intentdefinition` file (or of a standard SiriKit intent, built in).
-public struct IntentDefinition: Sendable {
-    public var name: String
-    public var title: String
-    public var description: String?
-    public var category: String
-    public var examplePhrases: [String]
+package struct IntentDefinition: Sendable {
+    package var name: String
+    package var title: String
+    package var description: String?
+    package var category: String
+    package var examplePhrases: [String]
     /// In declaration order, which is also the order the host asks in.
-    public var parameters: [ParameterDefinition]
-    public var responseParameters: [ResponseParameterDefinition]
+    package var parameters: [ParameterDefinition]
+    package var responseParameters: [ResponseParameterDefinition]
     /// Every code the handler may return: the generic set (unless a standard intent
     /// has its own) plus the file's codes, by ascending number.
-    public var codes: [ResponseCodeDefinition]
+    package var codes: [ResponseCodeDefinition]
     /// The enums and custom types of the file the intent came from.
-    public var enums: [String: EnumDefinition]
-    public var types: [String: CustomTypeDefinition]
+    package var enums: [String: EnumDefinition]
+    package var types: [String: CustomTypeDefinition]
     /// True for the built-in standard-domain intents.
-    public var isStandard: Bool
-    public var mark: SourceMark
+    package var isStandard: Bool
+    package var mark: SourceMark
     /// How dialogs render values: the file's `locale:`, neutral when it names none
     /// (and for the standard intents).
-    public var locale: DialogLocale = .neutral
+    package var locale: DialogLocale = .neutral
     /// `suggestedInvocationPhrase`: the phrase "Add to Siri" offers, and one the host
     /// runs the intent by (docs/shortcuts.md).
-    public var suggestedInvocationPhrase: String? = nil
+    package var suggestedInvocationPhrase: String? = nil
     /// `INIntentConfigurable`: the user may set the intent up in Shortcuts.
-    public var configurable: Bool = false
+    package var configurable: Bool = false
     /// `INIntentKeyParameter`: the parameter the intent is mainly about.
-    public var keyParameter: String? = nil
-    public var parameterCombinations: [ParameterCombination] = []
+    package var keyParameter: String? = nil
+    package var parameterCombinations: [ParameterCombination] = []
 
     /// The parameter named `name`.
-    public func parameter(_ name: String) -> ParameterDefinition? { parameters.first { $0.name == name } }
+    package func parameter(_ name: String) -> ParameterDefinition? { parameters.first { $0.name == name } }
     /// The response code named `name`.
-    public func code(_ name: String) -> ResponseCodeDefinition? { codes.first { $0.name == name } }
+    package func code(_ name: String) -> ResponseCodeDefinition? { codes.first { $0.name == name } }
 }
 
 /// The generic response codes every custom intent has, as Apple generates them for a
 /// custom intent's response: `unspecified = 0 … failureRequiringAppLaunch = 6`.
-public enum GenericResponseCodes {
+package enum GenericResponseCodes {
     /// Name, number, success flag, default English dialog.
-    public static let all: [(name: String, value: Int, success: Bool, dialog: String)] = [
+    package static let all: [(name: String, value: Int, success: Bool, dialog: String)] = [
         ("unspecified", 0, false, "Something went wrong."),
         ("ready", 1, true, "Ready."),
         ("continueInApp", 2, true, "Continue in the app."),
@@ -209,8 +210,8 @@ public enum GenericResponseCodes {
 
     /// The dialog the host renders for a generic code that a definition gives no
     /// format string.
-    public static func defaultDialog(_ name: String) -> String? { all.first { $0.name == name }?.dialog }
+    package static func defaultDialog(_ name: String) -> String? { all.first { $0.name == name }?.dialog }
 
     /// First number of the codes a definition adds.
-    public static let firstCustomValue = 100
+    package static let firstCustomValue = 100
 }

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Checks a parameter value against its definition and brings it to the one form the
 /// plugin receives (docs/definitions.md, "Values on the wire").
@@ -9,16 +9,16 @@ import IntentBus
 /// a String parameter takes a number as its text. It is strict about what can't be
 /// meant: a word for an Integer, 2.5 for an Integer, an unknown enum case, a value out
 /// of range. Pure value code.
-enum ParameterCoercion {
+package enum ParameterCoercion {
     /// The normalized value, or why it doesn't fit (without the parameter's name; the
     /// caller adds it). `multiple` parameters take a list; a single value becomes a
     /// list of one.
-    static func coerce(_ value: JSON, _ parameter: ParameterDefinition,
+    package static func coerce(_ value: JSON, _ parameter: ParameterDefinition,
                        in definition: IntentDefinition) -> Result<JSON, CoercionProblem> {
         if parameter.multiple {
             let items = value.arrayValue ?? [value]
-            guard items.count <= ParameterCheck.maximumItems else {
-                return .failure(CoercionProblem("takes at most \(ParameterCheck.maximumItems) items, got \(items.count)"))
+            guard items.count <= ParameterLimits.listItems else {
+                return .failure(CoercionProblem("takes at most \(ParameterLimits.listItems) items, got \(items.count)"))
             }
             var out: [JSON] = []
             for (index, item) in items.enumerated() {
@@ -178,7 +178,7 @@ enum ParameterCoercion {
     }
 
     /// `the string "abc"`, `the number 3`, `a list`…
-    static func describe(_ value: JSON) -> String {
+    package static func describe(_ value: JSON) -> String {
         switch value {
         case .string(let s): "the string \"\(s.count > 40 ? s.prefix(37) + "..." : s)\""
         case .int, .double: "the number \(value.displayText)"
@@ -264,7 +264,7 @@ enum ParameterCoercion {
 }
 
 /// Why a value does not fit its parameter.
-struct CoercionProblem: Error {
-    let message: String
-    init(_ message: String) { self.message = message }
+package struct CoercionProblem: Error {
+    package let message: String
+    package init(_ message: String) { self.message = message }
 }

@@ -7,19 +7,19 @@ import Foundation
 ///
 /// Each keeps its own response-code numbering, as Apple's `…IntentResponseCode`
 /// enums do (`INSendMessageIntentResponseCode.failureMessageServiceNotAvailable = 6`).
-public enum StandardIntents {
+package enum StandardIntents {
     /// The name diagnostics give the built-in file.
-    public static let fileName = "<standard intents>"
+    package static let fileName = "<standard intents>"
 
     /// Every built-in standard intent, by name. Decoded once, on first use.
-    public static let definitions: [String: IntentDefinition] = {
+    package static let definitions: [String: IntentDefinition] = {
         let result = DefinitionLoader.decode(text: yaml, file: fileName, standard: true)
         precondition(result.errors.isEmpty, "built-in standard intents are invalid:\n\(result.errors.map(\.description).joined(separator: "\n"))")
         return Dictionary(uniqueKeysWithValues: result.definitions.map { ($0.name, $0) })
     }()
 
     /// The names, sorted.
-    public static var names: [String] { definitions.keys.sorted() }
+    package static var names: [String] { definitions.keys.sorted() }
 
     static let yaml = """
     enums:

@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
 import IntentDefinitionFormat
 
 /// Joins Xcode's `.intentdefinition` form to the host's YAML form: a file's shape

@@ -1,6 +1,5 @@
 import Foundation
 import IntentBusCore
-import IntentBusPlugin
 
 /// The wire forms of `date` and `url` parameters (docs/protocol.md §9.1), shared by the
 /// host's checks and the Swift SDK so both accept exactly the same text.
@@ -122,22 +121,4 @@ public enum IntentURLText {
               s.count > scheme.count + 1, let url = components.url else { return nil }
         return (s, url)
     }
-}
-
-extension Date: IntentValue {
-    public static var intentValueType: IntentValueType { .date }
-    public static func intentValue(from json: JSON, parameter: String, context: PluginContext?) async throws -> Date {
-        if let s = json.stringValue, let parsed = IntentDateText.parse(s) { return parsed.date }
-        throw wrongType(json, parameter: parameter, expected: IntentDateText.expectedForm)
-    }
-    public var intentJSON: JSON { .string(IntentDateText.format(self)) }
-}
-
-extension URL: IntentValue {
-    public static var intentValueType: IntentValueType { .url }
-    public static func intentValue(from json: JSON, parameter: String, context: PluginContext?) async throws -> URL {
-        if let s = json.stringValue, let parsed = IntentURLText.parse(s) { return parsed.url }
-        throw wrongType(json, parameter: parameter, expected: IntentURLText.expectedForm)
-    }
-    public var intentJSON: JSON { .string(absoluteString) }
 }

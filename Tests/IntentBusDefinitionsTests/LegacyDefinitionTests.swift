@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import IntentBus
-@testable import PluginHost
+import IntentBusCore
+@testable import IntentBusDefinitions
+@testable import IntentBusManifest
 import IntentBusTestSupport
 
 /// Intent definition files: decoding, the checks with file:line:column, the built-in

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
-import IntentBus
+import IntentBusCore
 import IntentDefinitionFormat
-@testable import PluginHost
+@testable import IntentBusDefinitions
+@testable import IntentBusManifest
 import IntentBusTestSupport
 
 /// `.intentdefinition` files written for the test: every parameter type Xcode offers,
@@ -131,14 +132,6 @@ struct XcodeDefinitionProblemTests {
             """, path: "\(root)/plugins.yaml")
         let catalog = try DefinitionLoader.load(manifest: manifest)
         #expect(catalog.definition(of: "Probe", plugin: "probe")?.parameter("text")?.type == .string)
-    }
-
-    @Test("the locale header is a string of at most 35 bytes (a BCP 47 tag), for both Apple layers")
-    func localeHeader() {
-        #expect(RequestHeaderCheck.problem(["locale": "de_DE"]) == nil)
-        #expect(RequestHeaderCheck.problem(["locale": .string(String(repeating: "x", count: 35))]) == nil)
-        #expect(RequestHeaderCheck.problem(["locale": 42]) == "header field \"locale\" must be a string, got 42")
-        #expect(RequestHeaderCheck.problem(["locale": .string(String(repeating: "x", count: 36))])?.contains("at most 35 bytes") == true)
     }
 
     @Test("YAML's bare enum cases become Xcode's enum values")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PluginHost
+@testable import IntentBusManifest
 import IntentBusTestSupport
 
 /// Manifest files as files: syntax errors with positions, empty and missing files, drop-ins

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PluginHost
+@testable import IntentBusManifest
 
 /// Loading time must grow with the manifest, not with its square (docs/reliability.md,
 /// "Manifest loading").

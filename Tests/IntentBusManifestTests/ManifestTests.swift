@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PluginHost
+@testable import IntentBusManifest
 import IntentBusTestSupport
 
 

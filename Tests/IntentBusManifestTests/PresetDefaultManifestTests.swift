@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IntentBus
-@testable import PluginHost
+import IntentBusCore
+@testable import IntentBusManifest
 import IntentBusTestSupport
 
 /// `host.defaults` in the manifest: checked against the plugins with file:line:column.

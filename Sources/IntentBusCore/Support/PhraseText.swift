@@ -3,10 +3,10 @@ import Foundation
 /// How spoken-style text is compared: case, diacritics, punctuation and whitespace do
 /// not count ("Öffne „Website“ in FocusFlow!" and "offne website in focusflow" are the
 /// same words). Pure value code, any thread.
-enum PhraseText {
+package enum PhraseText {
     /// The words of `text`, lower-cased and folded: diacritics removed (ö → o, é → e),
     /// `ß` → `ss`, every run of characters that are not letters or digits a separator.
-    static func words(_ text: String) -> [String] {
+    package static func words(_ text: String) -> [String] {
         let folded = text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
             .lowercased()
             .replacingOccurrences(of: "ß", with: "ss")
@@ -25,14 +25,14 @@ enum PhraseText {
     }
 
     /// One word of a said text: its folded form, and where it stands in the original.
-    struct Token {
-        let key: String
-        let range: Range<String.Index>
+    package struct Token {
+        package let key: String
+        package let range: Range<String.Index>
     }
 
     /// The words of `text` with their places in it, so that a slot can hand on what was
     /// said as it was written ("Café Müller", not "cafe muller").
-    static func tokens(_ text: String) -> [Token] {
+    package static func tokens(_ text: String) -> [Token] {
         var tokens: [Token] = []
         var start: String.Index?
         var index = text.startIndex
@@ -56,10 +56,10 @@ enum PhraseText {
     }
 
     /// `words(text)` joined by single spaces: the key a phrase is stored and compared by.
-    static func normalised(_ text: String) -> String { words(text).joined(separator: " ") }
+    package static func normalised(_ text: String) -> String { words(text).joined(separator: " ") }
 
     /// Whether `needle` occurs in `haystack` as a run of whole words.
-    static func contains(_ haystack: [String], run needle: [String]) -> Bool {
+    package static func contains(_ haystack: [String], run needle: [String]) -> Bool {
         guard !needle.isEmpty, needle.count <= haystack.count else { return false }
         for start in 0...(haystack.count - needle.count) where Array(haystack[start..<start + needle.count]) == needle {
             return true

@@ -1,35 +1,35 @@
-import IntentBus
+import IntentBusCore
 
 /// A client the manifest knows by its CURVE public key (`host.clients`), and what it may
 /// do (docs/security.md).
-public struct ClientGrant: Sendable, Equatable {
+package struct ClientGrant: Sendable, Equatable {
     /// The name its requests carry as their client identity (remembered choices, logs).
-    public var name: String
+    package var name: String
     /// Its CURVE public key, Z85.
-    public var publicKey: String
+    package var publicKey: String
     /// Intents it may call: exact names, or a prefix ending in `*` (`*` alone: all).
-    public var intents: [String] = ["*"]
+    package var intents: [String] = ["*"]
     /// Whether it may call intents restricted while locked (`IntentsRestrictedWhileLocked`).
-    public var restricted = false
+    package var restricted = false
     /// Whether it may change remembered choices for every client (`ib.choices.set/reset`
     /// without a client, or for another client's name).
-    public var manageChoices = false
+    package var manageChoices = false
     /// Its request rate: at most this many a second, with this burst (nil: no limit).
-    public var ratePerSecond: Int?
-    public var rateBurst: Int?
+    package var ratePerSecond: Int?
+    package var rateBurst: Int?
 
     /// The host's own helpers on the internal endpoint (systemd watchdog, metrics file):
     /// they ask for the host's figures and nothing else.
-    public static let hostInternal = ClientGrant(name: "ib.host", publicKey: "", intents: ["ib.ping", "ib.metrics", "ib.status"])
+    package static let hostInternal = ClientGrant(name: "ib.host", publicKey: "", intents: ["ib.ping", "ib.metrics", "ib.status"])
 
     /// Host intents that change or reveal the host itself (stop and start plugins, reload
     /// the manifest, read plugins' output): a grant must name them (exactly, or by a prefix
     /// such as `ib.plugins.*`); `*`, and so a grant without `intents`, does not reach them.
-    public static let administrative: Set<String> = ["ib.plugins.disable", "ib.plugins.enable", "ib.plugins.restart",
+    package static let administrative: Set<String> = ["ib.plugins.disable", "ib.plugins.enable", "ib.plugins.restart",
                                                      "ib.reload", "ib.logs"]
 
     /// Whether it may call `intent`.
-    public func allows(_ intent: String) -> Bool {
+    package func allows(_ intent: String) -> Bool {
         let explicit = Self.administrative.contains(intent)
         return intents.contains { pattern in
             (pattern == "*" && !explicit) || pattern == intent
@@ -63,7 +63,7 @@ extension ManifestAssembler {
                         if name.value.isEmpty || name.value.utf8.count > 255 {
                             return error("must be 1 to 255 bytes", key: "name", at: name.mark)
                         }
-                        guard CurveKeyPair.isKey(key.value) else {
+                        guard CurveKeyText.isKey(key.value) else {
                             return error("must be a CURVE public key: 40 characters of Z85 (intentbus keygen writes one)", key: "public_key", at: key.mark)
                         }
                         if !names.insert(name.value).inserted { error("duplicate client name '\(name.value)'", key: "name", at: name.mark) }
@@ -101,5 +101,15 @@ extension ManifestAssembler {
         }
         if result.0 != nil, result.1 == nil { result.1 = result.0 }
         return result
+    }
+}
+
+extension ClientGrant {
+    /// A grant for `name` with every default (all intents but the administrative ones), for
+    /// the host's own clients of another kind (Majordomo's): in an extension, so that the
+    /// memberwise initializer stays for this module.
+    package init(name: String, publicKey: String) {
+        self.name = name
+        self.publicKey = publicKey
     }
 }

@@ -1,41 +1,41 @@
 /// The bounds the host keeps on what clients and plugins can make it hold
 /// (`host.limits:` in the manifest, docs/reliability.md). Every value is range-checked
 /// when the manifest loads.
-public struct HostLimits: Sendable, Equatable {
+package struct HostLimits: Sendable, Equatable {
     /// Largest message (header plus body) the host accepts and answers: a larger one is
     /// answered `too_large` where the request can still be named.
-    public var maxMessageSize: Int = 4 << 20
+    package var maxMessageSize: Int = 4 << 20
     /// Frames of more than this many bytes make libzmq drop the connection before the
     /// host sees them: the bound on memory where no answer is possible. Four times
     /// `maxMessageSize`, at least 64 KiB above it.
-    public var transportFrameLimit: Int { max(maxMessageSize * 4, maxMessageSize + 65_536) }
+    package var transportFrameLimit: Int { max(maxMessageSize * 4, maxMessageSize + 65_536) }
     /// Open exchanges (requests without their final answer yet) over every client.
-    public var maxOpenExchanges: Int = 65_536
+    package var maxOpenExchanges: Int = 65_536
     /// Open exchanges of one client connection.
-    public var maxOpenPerClient: Int = 4_096
+    package var maxOpenPerClient: Int = 4_096
     /// Messages libzmq queues for one client (the frontend's send high-water mark). When
     /// that queue is full the client is not reading: what follows waits in the host's own
     /// backlog for it, bounded below, and its new requests get `busy`.
-    public var clientQueue: Int = 100_000
+    package var clientQueue: Int = 100_000
     /// Messages the host keeps for one client whose pipe is full (it is not reading),
     /// to send once it reads again; beyond it further messages to that client are dropped
     /// and counted.
-    public var clientBacklog: Int = 10_000
+    package var clientBacklog: Int = 10_000
     /// Bytes those kept messages may take, per client.
-    public var clientBacklogBytes: Int = 64 << 20
+    package var clientBacklogBytes: Int = 64 << 20
     /// Remembered-choice writes one client may cause per second (`remember: true`,
     /// `ib.choices.set/reset`), and the burst above that rate.
-    public var choiceWritesPerSecond: Int = 10
-    public var choiceWriteBurst: Int = 20
+    package var choiceWritesPerSecond: Int = 10
+    package var choiceWriteBurst: Int = 20
 
     /// Client connections the frontend keeps at most (`max_connections`); nil: as many
     /// as the open-file limit allows (ConnectionBudget). Lowers that number, never raises it.
-    public var maxConnections: Int?
+    package var maxConnections: Int?
     /// Frontend connections one peer uid keeps at most on ipc (`max_connections_per_user`);
     /// nil: three quarters of the frontend's budget.
-    public var maxConnectionsPerUser: Int?
+    package var maxConnectionsPerUser: Int?
 
-    public init() {}
+    package init() {}
 
     /// The accepted range of each key, as written in the manifest.
     static let ranges: [(key: String, range: ClosedRange<Int>)] = [

@@ -1,17 +1,16 @@
 import Foundation
-import IntentBus
 
 /// A position in a source file, for `file:line:column` messages. Lines and columns are
 /// 1-based, as editors show them.
-public struct SourceMark: Sendable, Hashable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let column: Int
+package struct SourceMark: Sendable, Hashable, CustomStringConvertible {
+    package let file: String
+    package let line: Int
+    package let column: Int
     /// For a file with no lines to point at (an `.intentdefinition` property list):
     /// the key path inside it, `INIntents[3].INIntentParameters[1]`; line and column are 0.
-    public let keyPath: String?
+    package let keyPath: String?
 
-    public init(file: String, line: Int, column: Int) {
+    package init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
@@ -19,154 +18,154 @@ public struct SourceMark: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A place in a property list, by its key path.
-    public init(file: String, keyPath: String) {
+    package init(file: String, keyPath: String) {
         self.file = file
         self.line = 0
         self.column = 0
         self.keyPath = keyPath
     }
 
-    public var description: String {
+    package var description: String {
         guard let keyPath else { return "\(file):\(line):\(column)" }
         return keyPath.isEmpty ? file : "\(file): \(keyPath)"
     }
 }
 
 /// One problem found in a manifest or definition file.
-public struct ConfigDiagnostic: Sendable, CustomStringConvertible {
-    public enum Severity: String, Sendable { case error, warning }
-    public let mark: SourceMark
-    public let severity: Severity
-    public let message: String
+package struct ConfigDiagnostic: Sendable, CustomStringConvertible {
+    package enum Severity: String, Sendable { case error, warning }
+    package let mark: SourceMark
+    package let severity: Severity
+    package let message: String
 
-    public init(_ mark: SourceMark, _ message: String, severity: Severity = .error) {
+    package init(_ mark: SourceMark, _ message: String, severity: Severity = .error) {
         self.mark = mark
         self.message = message
         self.severity = severity
     }
 
     /// `file:line:column: error: message`, the form compilers use.
-    public var description: String { "\(mark): \(severity.rawValue): \(message)" }
+    package var description: String { "\(mark): \(severity.rawValue): \(message)" }
 }
 
 /// A manifest or definition file that could not be loaded. Holds every problem found,
 /// not just the first.
-public struct ConfigError: Error, Sendable, CustomStringConvertible {
-    public let diagnostics: [ConfigDiagnostic]
-    public init(_ diagnostics: [ConfigDiagnostic]) { self.diagnostics = diagnostics }
-    public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
+package struct ConfigError: Error, Sendable, CustomStringConvertible {
+    package let diagnostics: [ConfigDiagnostic]
+    package init(_ diagnostics: [ConfigDiagnostic]) { self.diagnostics = diagnostics }
+    package var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }
 
 /// How a plugin's executable is started.
-public struct PluginExec: Sendable, Equatable {
+package struct PluginExec: Sendable, Equatable {
     /// The program, resolved against the manifest's directory when relative.
-    public var path: String
-    public var arguments: [String]
+    package var path: String
+    package var arguments: [String]
 }
 
 /// One plugin declared in the manifest.
-public struct PluginSpec: Sendable {
+package struct PluginSpec: Sendable {
     /// Stable id, unique in the manifest: `[A-Za-z0-9._-]+`.
-    public var id: String
+    package var id: String
     /// Display name shown to people.
-    public var name: String
-    public var exec: PluginExec
+    package var name: String
+    package var exec: PluginExec
     /// `IntentsSupported`: the intents this plugin claims, in manifest order.
-    public var intentsSupported: [String]
+    package var intentsSupported: [String]
     /// `IntentsRestrictedWhileLocked`: a subset of `intentsSupported` that requires an
     /// authenticated client.
-    public var intentsRestrictedWhileLocked: [String]
+    package var intentsRestrictedWhileLocked: [String]
     /// Extra environment variables for the plugin process.
-    public var environment: [String: String]
+    package var environment: [String: String]
     /// How long the host waits for the plugin to answer one request.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Routing priority when several plugins claim an intent and the client's policy is
     /// "default" (higher wins). 0 unless set.
-    public var priority: Int
+    package var priority: Int
     /// Intent definition files (legacy custom intents), resolved like `exec.path`.
-    public var definitions: [String]
+    package var definitions: [String]
     /// Most requests the plugin may hold at once before the host answers `busy`.
-    public var maxInFlight: Int
+    package var maxInFlight: Int
     /// Where the entry was declared, for later diagnostics.
-    public var mark: SourceMark
+    package var mark: SourceMark
     /// The mark of each claimed intent in `intentsSupported`, same order.
-    public var intentMarks: [SourceMark]
+    package var intentMarks: [SourceMark]
     /// `enabled:`; false keeps the plugin declared but never started or routed to, so
     /// that remembered choices naming it are asked again rather than dropped.
-    public var enabled: Bool = true
+    package var enabled: Bool = true
     /// `remote: true` with `public_key`: a plugin on another machine that connects to a
     /// tcp+CURVE backend with this key; never spawned, supervised by heartbeats.
-    public var remoteKey: String?
+    package var remoteKey: String?
     /// Activation, heartbeats and the crash breaker (docs/lifecycle.md).
-    public var lifecycle = PluginLifecycle()
+    package var lifecycle = PluginLifecycle()
     /// `synonyms:`: other names people use for the plugin; a phrase's
     /// `${applicationName}` matches `name` or any of these (docs/shortcuts.md).
-    public var synonyms: [String] = []
+    package var synonyms: [String] = []
     /// `mdp_worker: true`: no process; Majordomo workers that say READY for one of its
     /// `IntentsSupported` on `host.mdp` serve those intents (docs/mdp.md).
-    public var mdpWorker = false
+    package var mdpWorker = false
     /// `public_key` of an `mdp_worker` entry: the CURVE key its workers connect with to a
     /// tcp MDP endpoint.
-    public var mdpWorkerKey: String?
+    package var mdpWorkerKey: String?
     /// Whether the host starts this plugin's process (not a `remote` plugin, not an
     /// `mdp_worker` entry, whose processes connect by themselves).
-    public var isSpawned: Bool { remoteKey == nil && !mdpWorker }
+    package var isSpawned: Bool { remoteKey == nil && !mdpWorker }
     /// How many processes of the plugin run (`instances`, docs/lifecycle.md).
-    public var instances = 1
+    package var instances = 1
     /// Intents whose requests may be retried once when the instance handling them dies
     /// (`idempotent: true` or a list of intents).
-    public var idempotentIntents: Set<String> = []
+    package var idempotentIntents: Set<String> = []
     /// `memory_limit`, `cpu_limit`, `sha256`.
-    public var guards = PluginGuards()
+    package var guards = PluginGuards()
 }
 
 /// Host settings from the manifest's `host:` section.
-public struct HostSettings: Sendable {
+package struct HostSettings: Sendable {
     /// Where clients connect (ROUTER). Default `ipc://<stateDirectory>/frontend.sock`.
-    public var frontend: String
+    package var frontend: String
     /// Where plugins connect (ROUTER). Default `ipc://<stateDirectory>/backend.sock`.
-    public var backend: String
+    package var backend: String
     /// Directory for sockets and state. Default `.intentbus/` beside the manifest.
-    public var stateDirectory: String
+    package var stateDirectory: String
     /// How long an unanswered prompt keeps its conversation. Default 120 s.
-    public var conversationTimeout: Duration
+    package var conversationTimeout: Duration
     /// The shared client credential for restricted intents (until CURVE), or nil.
-    public var clientCredential: String?
+    package var clientCredential: String?
     /// `defaults:` preset default plugin per intent (intent → plugin id), used when
     /// several plugins claim an intent and no remembered choice applies. Checked at load:
     /// each plugin exists and claims its intent.
-    public var presetDefaults: [String: String] = [:]
+    package var presetDefaults: [String: String] = [:]
     /// `metrics_file:` where the host writes its metrics in the Prometheus text format
     /// (atomically, every `metricsInterval`), or nil.
-    public var metricsFile: String?
+    package var metricsFile: String?
     /// `metrics_interval:` how often `metricsFile` is rewritten. Default 5 s, 1 s…1 h.
-    public var metricsInterval: Duration = .seconds(5)
+    package var metricsInterval: Duration = .seconds(5)
     /// `socket_group:` the group whose members may connect to an ipc frontend (the socket
     /// becomes 0660 in that group, and the state directory 0710 when the socket is in it);
     /// nil: the host's user only (0600). Checked at load: the group exists.
-    public var socketGroup: SocketGroup?
+    package var socketGroup: SocketGroup?
     /// `insecure: true`: tcp endpoints without CURVE (a warning at each start).
-    public var insecure = false
+    package var insecure = false
     /// `clients:` the clients known by their CURVE public key, with their rights.
-    public var clients: [ClientGrant] = []
+    package var clients: [ClientGrant] = []
     /// How long open requests may finish after SIGTERM before the plugins are stopped.
-    public var drainTimeout: Duration = .seconds(10)
+    package var drainTimeout: Duration = .seconds(10)
     /// `limits:` what clients and plugins can make the host hold (docs/reliability.md).
-    public var limits = HostLimits()
+    package var limits = HostLimits()
     /// `mdp:` the Majordomo (MDP/0.1) endpoint and its heartbeat, or nil (docs/mdp.md).
-    public var mdp: MajordomoSettings?
+    package var mdp: MajordomoSettings?
 }
 
 /// The whole manifest: `plugins.yaml` plus any drop-ins.
-public struct Manifest: Sendable {
+package struct Manifest: Sendable {
     /// Absolute path of the main manifest file.
-    public var path: String
-    public var host: HostSettings
+    package var path: String
+    package var host: HostSettings
     /// Plugins in manifest order.
-    public var plugins: [PluginSpec]
+    package var plugins: [PluginSpec]
     /// Non-fatal findings (warnings) from loading.
-    public var warnings: [ConfigDiagnostic]
+    package var warnings: [ConfigDiagnostic]
     /// Every file that was read, main manifest first, then the drop-ins in load order,
     /// named as in diagnostics.
-    public var files: [String] = []
+    package var files: [String] = []
 }

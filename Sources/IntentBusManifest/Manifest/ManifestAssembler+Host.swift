@@ -1,5 +1,4 @@
 import Foundation
-import IntentBus
 
 extension ManifestAssembler {
     /// The ZeroMQ transports an endpoint may name.
@@ -37,7 +36,7 @@ extension ManifestAssembler {
                 settings.clients = decodeClients(m.node(for: "clients"))
                 let tcp = [("frontend", settings.frontend, frontend?.mark), ("backend", settings.backend, backend?.mark)]
                     .filter { $0.1.hasPrefix("tcp://") }
-                if !tcp.isEmpty, !settings.insecure, !CurveKeyPair.isAvailable {
+                if !tcp.isEmpty, !settings.insecure, !curveAvailable {
                     for (key, endpoint, mark) in tcp {
                         error("\(endpoint) would need CURVE, which this libzmq was built without (zmq_has(\"curve\") is false); use ipc, or set insecure: true", key: key, at: mark ?? m.mark)
                     }

@@ -1,29 +1,29 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// The Majordomo endpoint's settings (`host.mdp`, `host.mdp_heartbeat`,
 /// `host.mdp_liveness`; docs/mdp.md).
-public struct MajordomoSettings: Sendable {
+package struct MajordomoSettings: Sendable {
     /// Where MDP clients and workers connect (one ROUTER socket for both): ipc or tcp.
-    public var endpoint: String
+    package var endpoint: String
     /// How often the host sends each worker a HEARTBEAT (RFC 7; the zguide uses 2.5 s).
-    public var heartbeat: Duration = .milliseconds(2_500)
+    package var heartbeat: Duration = .milliseconds(2_500)
     /// How many heartbeat intervals an idle worker may stay silent before the host takes
     /// it for dead (RFC 7: "usually 3-5").
-    public var liveness = 3
+    package var liveness = 3
     /// What an MDP client's reply body is by default (`mdp_reply`): the handler's bytes
     /// as they are (RFC 7), or the IntentBus envelope with `status` and `dialog`.
-    public var reply: MajordomoReplyForm = .body
+    package var reply: MajordomoReplyForm = .body
     /// `mdp_intents`: what MDP clients without a key of `host.clients` may call (exact
     /// names, or prefixes ending in `*`). By default every intent but the `ib.*` admin
     /// intents (`ib.ping` is always allowed).
-    public var intents: [String]?
+    package var intents: [String]?
     /// `mdp_queue`: how many MDP requests may wait for a plugin that is at its
     /// `max_in_flight`, as RFC 7 brokers queue; past it, `busy`.
-    public var queueLimit = 10_000
+    package var queueLimit = 10_000
     /// `mdp_only_idempotent`: MDP clients may call only intents their plugin marks
     /// `idempotent` (an MDP/0.1 client resends a slow request; docs/mdp.md).
-    public var onlyIdempotent = false
+    package var onlyIdempotent = false
 
     /// The ranges the manifest accepts.
     static let heartbeatRange: ClosedRange<Duration> = .milliseconds(50) ... .seconds(60)
@@ -31,7 +31,7 @@ public struct MajordomoSettings: Sendable {
     static let queueRange: ClosedRange<Int> = 0 ... 1_000_000
 
     /// The grant of an MDP client without a key: `mdp_intents`, or every intent but `ib.*`.
-    func allowsKeyless(_ intent: String) -> Bool {
+    package func allowsKeyless(_ intent: String) -> Bool {
         if intent == "ib.ping" { return true }
         guard let intents else { return !intent.hasPrefix("ib.") }
         return ClientGrant(name: "mdp", publicKey: "", intents: intents).allows(intent)
@@ -39,7 +39,7 @@ public struct MajordomoSettings: Sendable {
 }
 
 /// What an MDP client's reply body holds (docs/mdp.md, "Bodies").
-public enum MajordomoReplyForm: String, Sendable {
+package enum MajordomoReplyForm: String, Sendable {
     /// The handler's reply frames unchanged (an error: the envelope's error form).
     case body
     /// One frame of JSON: `{"status", "plugin", "result", "dialog"?}`.
@@ -87,7 +87,7 @@ extension ManifestAssembler {
                 return nil
             }
         } else if text.hasPrefix("tcp://"), text.count > 6 {
-            if !insecure, !CurveKeyPair.isAvailable {
+            if !insecure, !curveAvailable {
                 error("\(text) would need CURVE, which this libzmq was built without; use ipc, or set insecure: true",
                       key: "mdp", at: endpoint.mark)
                 return nil
@@ -118,7 +118,7 @@ extension ManifestAssembler {
         if let command {
             error("MDP workers connect by themselves; the host starts nothing for them: leave 'exec' out", key: "exec", at: command.mark)
         }
-        if let publicKey, !CurveKeyPair.isKey(publicKey.value) {
+        if let publicKey, !CurveKeyText.isKey(publicKey.value) {
             error("must be a CURVE public key: 40 characters of Z85", key: "public_key", at: publicKey.mark)
         }
         return PluginExec(path: "(mdp)", arguments: [])

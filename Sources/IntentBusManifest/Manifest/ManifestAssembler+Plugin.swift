@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 extension ManifestAssembler {
     static let defaultTimeout = Duration.seconds(10)
@@ -52,7 +52,7 @@ extension ManifestAssembler {
             } else if remote {
                 if let command { error("a remote plugin is never started by the host: leave 'exec' out", key: "exec", at: command.mark) }
                 if let publicKey {
-                    if !CurveKeyPair.isKey(publicKey.value) {
+                    if !CurveKeyText.isKey(publicKey.value) {
                         error("must be a CURVE public key: 40 characters of Z85", key: "public_key", at: publicKey.mark)
                     }
                 } else {
@@ -126,7 +126,7 @@ extension ManifestAssembler {
     }
 
     /// What is wrong with an intent name, or nil when it is fine.
-    static func intentNameProblem(_ name: String) -> String? {
+    package static func intentNameProblem(_ name: String) -> String? {
         if name.isEmpty { return "intent names must not be empty" }
         if name.contains(where: \.isWhitespace) { return "intent name '\(name)' contains whitespace" }
         if name.hasPrefix("ib.") {

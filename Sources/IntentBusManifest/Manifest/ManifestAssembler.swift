@@ -2,7 +2,7 @@ import Foundation
 
 /// The state of one `ManifestLoader` run: the diagnostics so far, the plugins decoded
 /// so far (across files) and the ids already taken. Used by one thread, once.
-final class ManifestAssembler {
+package final class ManifestAssembler {
     let context = YAMLDecodingContext()
     /// The main file as the caller named it; diagnostics use this form.
     let manifestPath: String
@@ -19,9 +19,13 @@ final class ManifestAssembler {
     private(set) var files: [String] = []
     /// `host.defaults` as written, checked against the plugins once all files are read.
     var presetDefaultEntries: [PresetDefaultEntry] = []
+    /// Whether the libzmq the host runs on has CURVE: a tcp endpoint without `insecure`
+    /// needs it. This module does not link libzmq, so the loader's caller says.
+    let curveAvailable: Bool
 
-    init(manifestPath: String) {
+    init(manifestPath: String, curveAvailable: Bool) {
         self.manifestPath = manifestPath
+        self.curveAvailable = curveAvailable
         self.absolutePath = Self.resolve(manifestPath, against: FileManager.default.currentDirectoryPath)
         self.directory = (absolutePath as NSString).deletingLastPathComponent
     }

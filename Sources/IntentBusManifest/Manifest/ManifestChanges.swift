@@ -5,7 +5,7 @@ import Foundation
 /// compared: moving an entry within its file changes nothing.
 extension PluginSpec {
     /// The manifest keys whose values differ from `old`'s.
-    func changedKeys(from old: PluginSpec) -> [String] {
+    package func changedKeys(from old: PluginSpec) -> [String] {
         var keys: [String] = []
         func check(_ key: String, _ same: Bool) { if !same { keys.append(key) } }
         check("name", name == old.name)
@@ -32,18 +32,18 @@ extension PluginSpec {
 
     /// Keys whose change needs a new process: the plugin is restarted. Other keys
     /// (timeout, priority, max_in_flight, heartbeat, …) apply to the running one.
-    static let restartKeys: Set<String> = ["exec", "IntentsSupported", "env", "enabled", "cpu_limit", "sha256"]
+    package static let restartKeys: Set<String> = ["exec", "IntentsSupported", "env", "enabled", "cpu_limit", "sha256"]
 
     /// Keys a running host can't take: the legacy and new-style catalogs are built from
     /// the definition files at start, and the CURVE handler's key table and the Majordomo
     /// broker's services too.
-    static let hostRestartKeys: Set<String> = ["definitions", "remote", "mdp_worker"]
+    package static let hostRestartKeys: Set<String> = ["definitions", "remote", "mdp_worker"]
 }
 
 extension HostSettings {
     /// The `host:` keys whose values differ from `old`'s. None of them can change at run
     /// time: a reload reports them as needing a restart of the host.
-    func changedKeys(from old: HostSettings) -> [String] {
+    package func changedKeys(from old: HostSettings) -> [String] {
         var keys: [String] = []
         func check(_ key: String, _ same: Bool) { if !same { keys.append("host.\(key)") } }
         check("frontend", frontend == old.frontend)

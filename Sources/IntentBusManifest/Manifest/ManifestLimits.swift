@@ -3,15 +3,15 @@
 /// A value outside its range is an error at its `file:line:column` that names the key
 /// and the range, so that no manifest can carry a number the host's arithmetic cannot
 /// hold (a `timeout: 5124096h` used to load, then crash the host on the first request).
-public enum ManifestLimits {
+package enum ManifestLimits {
     /// `plugins[].timeout`: 1 ms to 24 hours.
-    public static let timeout = Duration.milliseconds(1)...Duration.seconds(24 * 3600)
+    package static let timeout = Duration.milliseconds(1)...Duration.seconds(24 * 3600)
     /// `host.conversation_timeout`: 1 ms to 24 hours.
-    public static let conversationTimeout = Duration.milliseconds(1)...Duration.seconds(24 * 3600)
+    package static let conversationTimeout = Duration.milliseconds(1)...Duration.seconds(24 * 3600)
     /// `plugins[].priority`: only compared, but bounded like every other number.
-    public static let priority = -1_000_000...1_000_000
+    package static let priority = -1_000_000...1_000_000
     /// `plugins[].max_in_flight`: requests one plugin may hold at once.
-    public static let maxInFlight = 1...100_000
+    package static let maxInFlight = 1...100_000
 }
 
 extension ManifestAssembler {

@@ -7,9 +7,9 @@ extension ManifestLoader {
     /// or not yet seen) never stops a client from reaching the host.
     ///
     /// Throws only for what makes the endpoint unknowable: an unreadable main file, a
-    /// YAML syntax error in it, or an error inside `host:`.
-    public static func loadHostSettings(path: String) throws(ConfigError) -> HostSettings {
-        try ManifestAssembler(manifestPath: path).hostSettingsOnly(text: readManifest(path))
+    /// YAML syntax error in it, or an error inside `host:`. `curveAvailable` as for `load`.
+    package static func loadHostSettings(path: String, curveAvailable: Bool = true) throws(ConfigError) -> HostSettings {
+        try ManifestAssembler(manifestPath: path, curveAvailable: curveAvailable).hostSettingsOnly(text: readManifest(path))
     }
 }
 

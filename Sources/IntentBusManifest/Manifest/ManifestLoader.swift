@@ -15,16 +15,19 @@ import Foundation
 /// Loading touches the file system only to read files and to look at paths (whether
 /// an executable exists, `PATH` lookup for a bare program name); it is safe to call
 /// from any thread.
-public enum ManifestLoader {
+package enum ManifestLoader {
     /// The name of the drop-in directory beside the manifest.
-    public static let dropInDirectoryName = "plugins.d"
+    package static let dropInDirectoryName = "plugins.d"
 
     /// Loads the manifest at `path` and the drop-ins beside it.
     ///
     /// Diagnostics name files as `path` names them (so a relative `path` gives relative
-    /// names); `Manifest.path` is absolute.
-    public static func load(path: String) throws(ConfigError) -> Manifest {
-        try load(text: readManifest(path), path: path)
+    /// names); `Manifest.path` is absolute. `curveAvailable` is whether the libzmq the
+    /// host runs on has CURVE (`CurveKeyPair.isAvailable`): this module does not link
+    /// libzmq, so the host, which does, passes it; Debian's libzmq has it, hence the default
+    /// for tests and the fuzz target.
+    package static func load(path: String, curveAvailable: Bool = true) throws(ConfigError) -> Manifest {
+        try load(text: readManifest(path), path: path, curveAvailable: curveAvailable)
     }
 
     /// The main manifest's text, or a diagnostic at its first line saying why not.
@@ -43,15 +46,15 @@ public enum ManifestLoader {
     /// Loads a manifest whose content is `text`, as if it were the file at `path`:
     /// relative paths resolve against `path`'s directory, and drop-ins in the
     /// `plugins.d/` beside `path` are loaded if that directory exists.
-    public static func load(text: String, path: String) throws(ConfigError) -> Manifest {
-        let assembler = ManifestAssembler(manifestPath: path)
+    package static func load(text: String, path: String, curveAvailable: Bool = true) throws(ConfigError) -> Manifest {
+        let assembler = ManifestAssembler(manifestPath: path, curveAvailable: curveAvailable)
         assembler.loadMainFile(text: text)
         assembler.loadDropIns()
         return try assembler.finish()
     }
 
     /// Why a file could not be read, in words: "no such file", not a Cocoa error dump.
-    static func readFailureReason(_ path: String, _ error: any Error) -> String {
+    package static func readFailureReason(_ path: String, _ error: any Error) -> String {
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return "no such file" }
         if isDirectory.boolValue { return "it is a directory" }

@@ -3,11 +3,11 @@
 ///
 /// `m.require("IntentsSupported", as: [Marked<String>].self)` gives every intent name
 /// with its own line and column.
-public struct Marked<Value> {
-    public var value: Value
-    public var mark: SourceMark
+package struct Marked<Value> {
+    package var value: Value
+    package var mark: SourceMark
 
-    public init(_ value: Value, at mark: SourceMark) {
+    package init(_ value: Value, at mark: SourceMark) {
         self.value = value
         self.mark = mark
     }
@@ -18,9 +18,9 @@ extension Marked: Equatable where Value: Equatable {}
 extension Marked: Hashable where Value: Hashable {}
 
 extension Marked: YAMLDecodable where Value: YAMLDecodable {
-    public static var yamlExpectation: String { Value.yamlExpectation }
+    package static var yamlExpectation: String { Value.yamlExpectation }
 
-    public static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> Marked<Value>? {
+    package static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> Marked<Value>? {
         Value.decode(node, in: context).map { Marked($0, at: node.mark) }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 extension PluginExec {
     /// The whole command, as a shell would take it: the program and every argument, with
     /// single quotes where a word needs them (`/usr/bin/python3 -m intentbus.examples.coffee`).
-    public var commandLine: String {
+    package var commandLine: String {
         ([path] + arguments).map(Self.shellQuoted).joined(separator: " ")
     }
 

@@ -2,15 +2,15 @@ import Foundation
 
 /// A plugin's resource limits and executable checksum (`memory_limit`, `cpu_limit`,
 /// `sha256`; docs/lifecycle.md, "Limits and checksums").
-public struct PluginGuards: Sendable, Equatable {
+package struct PluginGuards: Sendable, Equatable {
     /// Resident memory, in bytes, above which the host stops the process.
-    public var memoryLimit: UInt64?
+    package var memoryLimit: UInt64?
     /// CPU time over the process's life (RLIMIT_CPU).
-    public var cpuLimit: Duration?
+    package var cpuLimit: Duration?
     /// The executable's SHA-256, lowercase hex; checked before each start.
-    public var sha256: String?
+    package var sha256: String?
 
-    public init() {}
+    package init() {}
 }
 
 extension ManifestAssembler {

@@ -1,7 +1,7 @@
 /// How the host runs one plugin's process (docs/lifecycle.md): when it starts, how its
 /// liveness is checked, and when the host stops restarting it for a while.
-public struct PluginLifecycle: Sendable, Equatable {
-    public enum Activation: String, Sendable {
+package struct PluginLifecycle: Sendable, Equatable {
+    package enum Activation: String, Sendable {
         /// Started with the host (the default).
         case eager
         /// Started by the first request for one of its intents; stopped again after
@@ -9,19 +9,19 @@ public struct PluginLifecycle: Sendable, Equatable {
         case onDemand = "on-demand"
     }
 
-    public var activation: Activation = .eager
+    package var activation: Activation = .eager
     /// On-demand plugins: stop after this long with nothing in flight (nil: never).
-    public var idleTimeout: Duration?
+    package var idleTimeout: Duration?
     /// The host sends HEARTBEAT every half of this; a plugin silent for 1.5 × this is
     /// hung. So a frozen plugin is detected within twice this interval.
-    public var heartbeat: Duration = .seconds(1)
+    package var heartbeat: Duration = .seconds(1)
     /// The circuit breaker: this many crashes within `crashWindow` open it …
-    public var crashLimit: Int = 5
-    public var crashWindow: Duration = .seconds(60)
+    package var crashLimit: Int = 5
+    package var crashWindow: Duration = .seconds(60)
     /// … and after this long one start is tried (half-open); a handshake closes it.
-    public var breakerCooldown: Duration = .seconds(30)
+    package var breakerCooldown: Duration = .seconds(30)
 
-    public init() {}
+    package init() {}
 }
 
 extension ManifestAssembler {

@@ -6,7 +6,7 @@ import Foundation
 /// Conformances here: `String`, `Int`, `Double`, `Bool`, `Duration`, arrays and
 /// string-keyed dictionaries of decodable values, `Marked` (a value with its mark) and
 /// `YAMLNode` itself (no conversion).
-public protocol YAMLDecodable {
+package protocol YAMLDecodable {
     /// What a valid value looks like, for messages: "a string", "an integer".
     static var yamlExpectation: String { get }
 
@@ -15,11 +15,11 @@ public protocol YAMLDecodable {
 }
 
 extension String: YAMLDecodable {
-    public static var yamlExpectation: String { "a string" }
+    package static var yamlExpectation: String { "a string" }
 
     /// Any non-null scalar is accepted as its text: `id: 42` and `name: true` read as
     /// `"42"` and `"true"`, which is what someone writing a name means.
-    public static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> String? {
+    package static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> String? {
         guard let scalar = node.scalar, !node.isNull else {
             context.typeMismatch(expected: yamlExpectation, got: node)
             return nil
@@ -29,10 +29,10 @@ extension String: YAMLDecodable {
 }
 
 extension Int: YAMLDecodable {
-    public static var yamlExpectation: String { "an integer" }
+    package static var yamlExpectation: String { "an integer" }
 
     /// Plain (unquoted) integers only: `"10"` is a string, not a number.
-    public static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> Int? {
+    package static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> Int? {
         guard node.isUntypedPlainScalar, let text = node.scalar?.text, let value = Int(yamlCoreText: text) else {
             context.typeMismatch(expected: yamlExpectation, got: node)
             return nil
@@ -42,10 +42,10 @@ extension Int: YAMLDecodable {
 }
 
 extension Double: YAMLDecodable {
-    public static var yamlExpectation: String { "a number" }
+    package static var yamlExpectation: String { "a number" }
 
     /// Plain (unquoted) integers and decimals.
-    public static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> Double? {
+    package static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> Double? {
         guard node.isUntypedPlainScalar, let text = node.scalar?.text, let value = Double(yamlCoreText: text) else {
             context.typeMismatch(expected: yamlExpectation, got: node)
             return nil
@@ -55,11 +55,11 @@ extension Double: YAMLDecodable {
 }
 
 extension Bool: YAMLDecodable {
-    public static var yamlExpectation: String { "a boolean (true or false)" }
+    package static var yamlExpectation: String { "a boolean (true or false)" }
 
     /// Plain `true` and `false` only (YAML 1.2). `yes`/`no`/`on`/`off` are refused with
     /// a hint rather than guessed at, as YAML 1.1 readers disagree about them.
-    public static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> Bool? {
+    package static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> Bool? {
         guard node.isUntypedPlainScalar, let text = node.scalar?.text else {
             context.typeMismatch(expected: yamlExpectation, got: node)
             return nil
@@ -75,12 +75,12 @@ extension Bool: YAMLDecodable {
 }
 
 extension Duration: YAMLDecodable {
-    public static var yamlExpectation: String { "a duration (a number of seconds, or e.g. 250ms, 10s, 2m, 1h)" }
+    package static var yamlExpectation: String { "a duration (a number of seconds, or e.g. 250ms, 10s, 2m, 1h)" }
 
     /// A plain number is seconds (`1.5` is 1500 ms). A string is a number followed by
     /// a unit: `ms`, `s`, `m` or `h`. Negative durations are refused; whether zero is
     /// acceptable is the caller's rule.
-    public static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> Duration? {
+    package static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> Duration? {
         guard let text = node.scalar?.text, !node.isNull else {
             context.typeMismatch(expected: yamlExpectation, got: node)
             return nil
@@ -123,10 +123,10 @@ extension Duration: YAMLDecodable {
 }
 
 extension Array: YAMLDecodable where Element: YAMLDecodable {
-    public static var yamlExpectation: String { "a list" }
+    package static var yamlExpectation: String { "a list" }
 
     /// A sequence whose items all decode. Every bad item is reported, then nil.
-    public static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> [Element]? {
+    package static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> [Element]? {
         guard let items = context.sequence(node) else { return nil }
         var values: [Element] = []
         var failed = false
@@ -139,11 +139,11 @@ extension Array: YAMLDecodable where Element: YAMLDecodable {
 }
 
 extension Dictionary: YAMLDecodable where Key == String, Value: YAMLDecodable {
-    public static var yamlExpectation: String { "a mapping" }
+    package static var yamlExpectation: String { "a mapping" }
 
     /// A mapping whose values all decode, keyed by the keys' text. Duplicate keys are
     /// reported; every bad value is reported, then nil.
-    public static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> [String: Value]? {
+    package static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> [String: Value]? {
         guard let mapping = YAMLMapping(node, in: context) else { return nil }
         var values: [String: Value] = [:]
         var failed = false
@@ -157,8 +157,8 @@ extension Dictionary: YAMLDecodable where Key == String, Value: YAMLDecodable {
 }
 
 extension YAMLNode: YAMLDecodable {
-    public static var yamlExpectation: String { "a value" }
+    package static var yamlExpectation: String { "a value" }
 
     /// The node itself, for callers that inspect it further.
-    public static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> YAMLNode? { node }
+    package static func decode(_ node: YAMLNode, in context: YAMLDecodingContext) -> YAMLNode? { node }
 }

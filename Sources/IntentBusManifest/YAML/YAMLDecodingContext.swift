@@ -18,18 +18,18 @@
 /// }   // keys that were never read are reported as unknown here
 /// try context.throwIfErrors()
 /// ```
-public final class YAMLDecodingContext {
+package final class YAMLDecodingContext {
     /// Everything reported so far, errors and warnings, in the order found.
-    public private(set) var diagnostics: [ConfigDiagnostic] = []
+    package private(set) var diagnostics: [ConfigDiagnostic] = []
     /// The keys and indices leading to the node being decoded.
-    public private(set) var path: [PathComponent] = []
+    package private(set) var path: [PathComponent] = []
 
     /// One step in `path`.
-    public enum PathComponent: Sendable, Hashable, CustomStringConvertible {
+    package enum PathComponent: Sendable, Hashable, CustomStringConvertible {
         case key(String)
         case index(Int)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .key(let key): return key
             case .index(let index): return "[\(index)]"
@@ -37,20 +37,20 @@ public final class YAMLDecodingContext {
         }
     }
 
-    public init() {}
+    package init() {}
 
     /// The errors among `diagnostics`.
-    public var errors: [ConfigDiagnostic] { diagnostics.filter { $0.severity == .error } }
+    package var errors: [ConfigDiagnostic] { diagnostics.filter { $0.severity == .error } }
     /// The warnings among `diagnostics`.
-    public var warnings: [ConfigDiagnostic] { diagnostics.filter { $0.severity == .warning } }
+    package var warnings: [ConfigDiagnostic] { diagnostics.filter { $0.severity == .warning } }
     /// How many of `diagnostics` are errors, counted as they are reported: decoders ask
     /// before and after each entry, and filtering every time made loading quadratic in
     /// the number of diagnostics (20,000 entries with a missing exec took 13 s).
-    public private(set) var errorCount = 0
-    public var hasErrors: Bool { errorCount > 0 }
+    package private(set) var errorCount = 0
+    package var hasErrors: Bool { errorCount > 0 }
 
     /// `path` as people write it: `plugins[1].exec`. Empty at the top.
-    public var pathDescription: String {
+    package var pathDescription: String {
         var text = ""
         for component in path {
             if case .key = component, !text.isEmpty { text += "." }
@@ -60,24 +60,24 @@ public final class YAMLDecodingContext {
     }
 
     /// Reports an error at `mark`, prefixed with the current path.
-    public func error(_ message: String, at mark: SourceMark) {
+    package func error(_ message: String, at mark: SourceMark) {
         report(ConfigDiagnostic(mark, prefixed(message, at: mark)))
     }
 
     /// Reports a warning at `mark`, prefixed with the current path.
-    public func warning(_ message: String, at mark: SourceMark) {
+    package func warning(_ message: String, at mark: SourceMark) {
         report(ConfigDiagnostic(mark, prefixed(message, at: mark), severity: .warning))
     }
 
     /// Adds a finished diagnostic as it is (no path prefix), e.g. one from a
     /// `ConfigError` thrown by `YAMLParser`.
-    public func report(_ diagnostic: ConfigDiagnostic) {
+    package func report(_ diagnostic: ConfigDiagnostic) {
         diagnostics.append(diagnostic)
         if diagnostic.severity == .error { errorCount += 1 }
     }
 
     /// Reports an "expected …, got …" error for `node`.
-    public func typeMismatch(expected: String, got node: YAMLNode) {
+    package func typeMismatch(expected: String, got node: YAMLNode) {
         var message = "expected \(expected), got \(node.kindDescription)"
         if expected.hasPrefix("a list"), node.scalar != nil, !node.isNull {
             message += "; write [\(node.scalar?.text ?? "")] for a list of one"
@@ -86,14 +86,14 @@ public final class YAMLDecodingContext {
     }
 
     /// Runs `body` with `component` appended to the path.
-    public func withPath<Result>(_ component: PathComponent, _ body: () throws -> Result) rethrows -> Result {
+    package func withPath<Result>(_ component: PathComponent, _ body: () throws -> Result) rethrows -> Result {
         path.append(component)
         defer { path.removeLast() }
         return try body()
     }
 
     /// Decodes `node` as `T`, reporting why when it can't.
-    public func decode<T: YAMLDecodable>(_ node: YAMLNode, as type: T.Type = T.self) -> T? {
+    package func decode<T: YAMLDecodable>(_ node: YAMLNode, as type: T.Type = T.self) -> T? {
         T.decode(node, in: self)
     }
 
@@ -107,7 +107,7 @@ public final class YAMLDecodingContext {
     /// - Returns: nil, after reporting, when `node` is not a mapping; otherwise what
     ///   `body` returns.
     @discardableResult
-    public func mapping<Result>(_ node: YAMLNode, _ body: (YAMLMapping) throws -> Result?) rethrows -> Result? {
+    package func mapping<Result>(_ node: YAMLNode, _ body: (YAMLMapping) throws -> Result?) rethrows -> Result? {
         guard let mapping = YAMLMapping(node, in: self) else { return nil }
         let result = try body(mapping)
         mapping.reportUnknownKeys()
@@ -115,7 +115,7 @@ public final class YAMLDecodingContext {
     }
 
     /// The items of `node`, or nil after reporting when it is not a sequence.
-    public func sequence(_ node: YAMLNode) -> [YAMLNode]? {
+    package func sequence(_ node: YAMLNode) -> [YAMLNode]? {
         guard let items = node.sequence else {
             typeMismatch(expected: "a list", got: node)
             return nil
@@ -127,7 +127,7 @@ public final class YAMLDecodingContext {
     /// Items for which `body` returns nil are left out; the result is nil only when
     /// `node` is not a sequence.
     @discardableResult
-    public func eachItem<Item>(of node: YAMLNode, _ body: (YAMLNode) throws -> Item?) rethrows -> [Item]? {
+    package func eachItem<Item>(of node: YAMLNode, _ body: (YAMLNode) throws -> Item?) rethrows -> [Item]? {
         guard let items = sequence(node) else { return nil }
         var results: [Item] = []
         for (index, item) in items.enumerated() {
@@ -137,7 +137,7 @@ public final class YAMLDecodingContext {
     }
 
     /// Throws a `ConfigError` holding every error so far (not the warnings), if any.
-    public func throwIfErrors() throws(ConfigError) {
+    package func throwIfErrors() throws(ConfigError) {
         let errors = errors
         if !errors.isEmpty { throw ConfigError(errors) }
     }

@@ -1,14 +1,13 @@
 internal import CYAML
 import Foundation
-import IntentBus
 
 /// Writes YAML text with libyaml's emitter: what `intentbus definitions convert` writes
 /// a definition as. Block style, keys in the order given; strings that YAML would read
 /// as something else (`true`, `10`, `""`) are quoted by libyaml's own rules.
-enum YAMLEmitter {
+package enum YAMLEmitter {
     /// A tree to write: scalars carry whether they are text (quoted when needed) or a
     /// YAML number/boolean (written plain).
-    indirect enum Node {
+    package indirect enum Node {
         case text(String)
         case plain(String)
         case list([Node])
@@ -16,14 +15,14 @@ enum YAMLEmitter {
     }
 
     /// Whether a plain scalar `text` would read as something else than text.
-    static func readsAsNonText(_ text: String) -> Bool {
+    package static func readsAsNonText(_ text: String) -> Bool {
         ["", "~", "null", "Null", "NULL"].contains(text) || Bool(yamlCoreText: text) != nil
             || Int(yamlCoreText: text) != nil || Double(yamlCoreText: text) != nil
     }
 
     /// The document's text; nil only if libyaml refuses an event (it does not for
     /// valid UTF-8 scalars).
-    static func emit(_ root: Node) -> String? {
+    package static func emit(_ root: Node) -> String? {
         var emitter = yaml_emitter_t()
         guard yaml_emitter_initialize(&emitter) == 1 else { return nil }
         defer { yaml_emitter_delete(&emitter) }

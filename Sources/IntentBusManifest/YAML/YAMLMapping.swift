@@ -4,22 +4,22 @@
 /// Get one from `YAMLDecodingContext.mapping(_:_:)`, which reports the unknown keys
 /// when its closure returns. Creating one reports duplicate keys and keys that are not
 /// scalars. Like its context, a mapping is used by one thread at a time.
-public final class YAMLMapping {
+package final class YAMLMapping {
     /// The mapping node itself.
-    public let node: YAMLNode
+    package let node: YAMLNode
     /// The context that receives this mapping's diagnostics.
-    public let context: YAMLDecodingContext
+    package let context: YAMLDecodingContext
     /// The pairs whose key is a scalar, first occurrence of each key only.
-    public let pairs: [YAMLNode.Pair]
+    package let pairs: [YAMLNode.Pair]
     /// The keys read (or allowed) so far, in the order first read. This is the list of
     /// allowed keys shown for an unknown one, so reading keys in schema order gives a
     /// readable message.
-    public private(set) var knownKeys: [String] = []
+    package private(set) var knownKeys: [String] = []
 
     private let index: [String: Int]
 
     /// Opens `node` as a mapping, or reports a type mismatch and returns nil.
-    public init?(_ node: YAMLNode, in context: YAMLDecodingContext) {
+    package init?(_ node: YAMLNode, in context: YAMLDecodingContext) {
         guard let allPairs = node.mapping else {
             context.typeMismatch(expected: "a mapping", got: node)
             return nil
@@ -46,30 +46,30 @@ public final class YAMLMapping {
     }
 
     /// Where the mapping starts; missing keys are reported here.
-    public var mark: SourceMark { node.mark }
+    package var mark: SourceMark { node.mark }
 
     /// The keys present, in document order.
-    public var keys: [String] { pairs.compactMap { $0.key.scalar?.text } }
+    package var keys: [String] { pairs.compactMap { $0.key.scalar?.text } }
 
     /// Whether `key` is present (even with a null value). Counts as reading it.
-    public func contains(_ key: String) -> Bool {
+    package func contains(_ key: String) -> Bool {
         noteKnown(key)
         return index[key] != nil
     }
 
     /// The value node for `key`, or nil when absent. Counts as reading it.
-    public func node(for key: String) -> YAMLNode? {
+    package func node(for key: String) -> YAMLNode? {
         noteKnown(key)
         return index[key].map { pairs[$0].value }
     }
 
     /// The mark of `key` itself (not its value), when present.
-    public func keyMark(for key: String) -> SourceMark? {
+    package func keyMark(for key: String) -> SourceMark? {
         index[key].map { pairs[$0].key.mark }
     }
 
     /// Declares keys as allowed without reading them, e.g. keys a later stage handles.
-    public func allow(_ keys: String...) {
+    package func allow(_ keys: String...) {
         keys.forEach(noteKnown)
     }
 
@@ -77,7 +77,7 @@ public final class YAMLMapping {
     ///
     /// - Returns: nil, after reporting at this mapping's mark ("missing required key")
     ///   or at the value, when the key is absent, null or of the wrong type.
-    public func require<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self) -> T? {
+    package func require<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self) -> T? {
         guard let value = node(for: key) else {
             context.error("missing required key '\(key)'", at: mark)
             return nil
@@ -93,20 +93,20 @@ public final class YAMLMapping {
 
     /// Decodes the value of an optional key. Absent and null both give nil, silently;
     /// a value of the wrong type gives nil after reporting.
-    public func optional<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self) -> T? {
+    package func optional<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self) -> T? {
         guard let value = node(for: key), !value.isNull else { return nil }
         return context.withPath(.key(key)) { context.decode(value, as: T.self) }
     }
 
     /// Like `optional(_:as:)`, with `defaultValue` for absent, null and invalid values.
-    public func optional<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self, default defaultValue: T) -> T {
+    package func optional<T: YAMLDecodable>(_ key: String, as type: T.Type = T.self, default defaultValue: T) -> T {
         optional(key, as: type) ?? defaultValue
     }
 
     /// Reports every key not read or allowed, naming the allowed keys and suggesting
     /// the closest one when the key looks like a typo. `YAMLDecodingContext.mapping`
     /// calls this for you.
-    public func reportUnknownKeys() {
+    package func reportUnknownKeys() {
         let known = Set(knownKeys)
         for pair in pairs {
             guard let key = pair.key.scalar?.text, !known.contains(key) else { continue }
@@ -127,7 +127,7 @@ public final class YAMLMapping {
 
     /// The candidate nearest to `key` when it is close enough to be a typo: equal
     /// ignoring case, `_` and `-`, or within a small edit distance of it.
-    static func closest(to key: String, among candidates: [String]) -> String? {
+    package static func closest(to key: String, among candidates: [String]) -> String? {
         func folded(_ text: String) -> [Character] {
             Array(text.lowercased().filter { $0 != "_" && $0 != "-" })
         }

@@ -4,9 +4,9 @@
 /// `YAMLParser`), so nodes can be kept, copied and sent between threads freely.
 /// Aliases are already resolved (an alias becomes a copy of its anchored node, marks
 /// included) and `<<` merge keys are already applied.
-public struct YAMLNode: Sendable {
+package struct YAMLNode: Sendable {
     /// What a node holds.
-    public enum Content: Sendable {
+    package enum Content: Sendable {
         case scalar(YAMLScalar)
         case sequence([YAMLNode])
         /// Key/value pairs in document order. Keys keep their own marks.
@@ -14,24 +14,24 @@ public struct YAMLNode: Sendable {
     }
 
     /// One entry of a mapping.
-    public struct Pair: Sendable {
-        public var key: YAMLNode
-        public var value: YAMLNode
+    package struct Pair: Sendable {
+        package var key: YAMLNode
+        package var value: YAMLNode
 
-        public init(key: YAMLNode, value: YAMLNode) {
+        package init(key: YAMLNode, value: YAMLNode) {
             self.key = key
             self.value = value
         }
     }
 
-    public var content: Content
+    package var content: Content
     /// Where the node starts (libyaml's start mark).
-    public var mark: SourceMark
+    package var mark: SourceMark
     /// The explicit tag in its resolved form (`!!str` becomes
     /// `tag:yaml.org,2002:str`), or nil when the node had none.
-    public var tag: String?
+    package var tag: String?
 
-    public init(_ content: Content, mark: SourceMark, tag: String? = nil) {
+    package init(_ content: Content, mark: SourceMark, tag: String? = nil) {
         self.content = content
         self.mark = mark
         self.tag = tag
@@ -40,24 +40,24 @@ public struct YAMLNode: Sendable {
 
 /// The text of a scalar and how it was written, so that `"10"` can stay a string
 /// while a plain `10` reads as a number.
-public struct YAMLScalar: Sendable, Hashable {
+package struct YAMLScalar: Sendable, Hashable {
     /// How a scalar was written in the source.
-    public enum Style: Sendable, Hashable {
+    package enum Style: Sendable, Hashable {
         case plain, singleQuoted, doubleQuoted, literal, folded
     }
 
     /// The scalar's value after YAML's unescaping and folding.
-    public var text: String
-    public var style: Style
+    package var text: String
+    package var style: Style
 
-    public init(_ text: String, style: Style = .plain) {
+    package init(_ text: String, style: Style = .plain) {
         self.text = text
         self.style = style
     }
 
     /// True for an unquoted, non-block scalar: only these resolve to null, booleans
     /// and numbers.
-    public var isPlain: Bool { style == .plain }
+    package var isPlain: Bool { style == .plain }
 }
 
 extension YAMLNode {
@@ -68,26 +68,26 @@ extension YAMLNode {
     }
 
     /// The scalar, when this node is one.
-    public var scalar: YAMLScalar? {
+    package var scalar: YAMLScalar? {
         if case .scalar(let scalar) = content { return scalar }
         return nil
     }
 
     /// The items, when this node is a sequence.
-    public var sequence: [YAMLNode]? {
+    package var sequence: [YAMLNode]? {
         if case .sequence(let items) = content { return items }
         return nil
     }
 
     /// The pairs, when this node is a mapping.
-    public var mapping: [Pair]? {
+    package var mapping: [Pair]? {
         if case .mapping(let pairs) = content { return pairs }
         return nil
     }
 
     /// True when the scalar's text may be read as null, a boolean or a number: it was
     /// written plain and carries no tag (`!!str 10` and `"10"` are strings).
-    public var isUntypedPlainScalar: Bool {
+    package var isUntypedPlainScalar: Bool {
         guard let scalar, scalar.isPlain else { return false }
         return tag == nil
     }
@@ -95,12 +95,12 @@ extension YAMLNode {
     /// The value of the first pair whose key is the scalar `key`, when this node is a
     /// mapping. For quick looks; decoding goes through `YAMLMapping`, which also
     /// reports unknown and duplicate keys.
-    public subscript(key: String) -> YAMLNode? {
+    package subscript(key: String) -> YAMLNode? {
         mapping?.first { $0.key.scalar?.text == key }?.value
     }
 
     /// YAML's null: an empty plain scalar, `~`, `null`, or anything tagged `!!null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         guard let scalar else { return false }
         if tag == CoreTag.null { return true }
         guard isUntypedPlainScalar else { return false }
@@ -109,7 +109,7 @@ extension YAMLNode {
 
     /// Describes what the node is, for "expected …, got …" messages: `a list`,
     /// `a mapping`, `null`, `the number 10`, `the string "abc"`.
-    public var kindDescription: String {
+    package var kindDescription: String {
         switch content {
         case .sequence: return "a list"
         case .mapping: return "a mapping"
@@ -130,7 +130,7 @@ extension YAMLNode {
 extension Bool {
     /// Reads YAML 1.2 core-schema booleans: `true`/`false` in any of their three
     /// spellings.
-    init?(yamlCoreText text: String) {
+    package init?(yamlCoreText text: String) {
         switch text {
         case "true", "True", "TRUE": self = true
         case "false", "False", "FALSE": self = false
@@ -142,7 +142,7 @@ extension Bool {
 extension Int {
     /// Reads YAML 1.2 core-schema integers: decimal with an optional sign, `0x…` and
     /// `0o…`. Underscores are not allowed.
-    init?(yamlCoreText text: String) {
+    package init?(yamlCoreText text: String) {
         var body = Substring(text)
         var negative = false
         if let sign = body.first, sign == "+" || sign == "-" {
@@ -167,7 +167,7 @@ extension Int {
 extension Double {
     /// Reads YAML 1.2 core-schema floats (`1.5`, `-2e3`, `.5`), not `.inf` or `.nan`,
     /// which no setting here wants.
-    init?(yamlCoreText text: String) {
+    package init?(yamlCoreText text: String) {
         let allowed = Set("0123456789+-.eE")
         guard !text.isEmpty, text.allSatisfy(allowed.contains), text.contains(where: \.isASCIIDigit),
               let value = Double(text), value.isFinite

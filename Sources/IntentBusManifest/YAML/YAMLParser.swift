@@ -5,7 +5,7 @@ internal import CYAML
 /// This is the only file that sees libyaml: its types and pointers stay inside
 /// `parse`. Each call owns its own `yaml_parser_t`, so parsing is safe from any
 /// thread.
-public enum YAMLParser {
+package enum YAMLParser {
     /// The most nodes that aliases may expand to in one stream. A handful of nested
     /// aliases can otherwise describe billions of nodes ("billion laughs").
     static let aliasExpansionLimit = 100_000
@@ -14,14 +14,14 @@ public enum YAMLParser {
     /// included. Manifests and definitions need fewer than ten levels; the bound keeps
     /// every recursive walk over a tree (decoding, copying, freeing) far from the
     /// stack's end, whatever the input (docs/reliability.md, "Limits").
-    public static let maximumNestingDepth = 100
+    package static let maximumNestingDepth = 100
 
     /// Parses a file that must hold exactly one YAML document.
     ///
     /// - Throws: `ConfigError` for a syntax error (at libyaml's problem mark, with its
     ///   problem text), an unknown alias, an empty file (no document at all), or a
     ///   second document.
-    public static func parseDocument(_ text: String, file: String) throws(ConfigError) -> YAMLNode {
+    package static func parseDocument(_ text: String, file: String) throws(ConfigError) -> YAMLNode {
         let documents = try parseStream(text, file: file)
         guard let first = documents.first else {
             throw ConfigError([ConfigDiagnostic(
@@ -36,7 +36,7 @@ public enum YAMLParser {
     }
 
     /// Parses every document of a YAML stream, in order. An empty stream gives `[]`.
-    public static func parseStream(_ text: String, file: String) throws(ConfigError) -> [YAMLNode] {
+    package static func parseStream(_ text: String, file: String) throws(ConfigError) -> [YAMLNode] {
         let bytes = Array(text.utf8)
         // libyaml keeps a pointer to the input for the whole parse, so the copy must
         // outlive the parser; a manual allocation makes that lifetime explicit.
