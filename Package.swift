@@ -53,7 +53,16 @@ var targets: [Target] = [
     .target(name: "IntentBus", dependencies: ["IntentBusCore", "IntentBusZMQ", "IntentBusWire", "IntentBusClient",
                                               "IntentBusMetadata", "IntentBusPlugin", "IntentBusLegacy",
                                               "IntentBusAppIntents"]),
-    .target(name: "PluginHost", dependencies: ["IntentBus", "IntentBusSentences", "IntentBusProcess", "CYAML", "CSQLite", "CSodium", "CLinuxSupport"],
+    // The YAML layer (libyaml's events as a marked node tree, the decoder, the emitter) and
+    // the manifest it reads (plugins.yaml, drop-ins, host settings); no libzmq, SQLite or
+    // libsodium, so the manifest fuzz target links it alone.
+    .target(name: "IntentBusManifest", dependencies: ["IntentBusCore", "CYAML"]),
+    // The legacy intent definitions: the YAML format and Xcode's, locales and dialog
+    // formats, parameter coercion, the standard intents; no router, no libzmq.
+    .target(name: "IntentBusDefinitions", dependencies: ["IntentBusCore", "IntentBusManifest", "IntentDefinitionFormat"]),
+    .target(name: "PluginHost", dependencies: ["IntentBusCore", "IntentBusZMQ", "IntentBusWire", "IntentBusClient", "IntentBusMetadata",
+                                               "IntentBusManifest", "IntentBusDefinitions", "IntentBusSentences",
+                                               "IntentBusProcess", "CSQLite", "CSodium", "CLinuxSupport"],
             // Release only: the router's state is owned by its one thread, and the run-time
             // exclusivity checks on its class properties cost ~2,000 instructions per request
             // (docs/performance.md). Debug builds, and so the tests, keep the checks.
@@ -65,7 +74,9 @@ var targets: [Target] = [
     // What the tests share: the test host launcher, the manifest builder, the router core's
     // harness and the fixtures (docs/testing.md). A plain target, so that any test target may use it.
     .target(name: "IntentBusTestSupport", dependencies: ["IntentBus", "PluginHost"], path: "Tests/IntentBusTestSupport"),
-    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "IntentBusSentences", "IntentBusProcess", "PluginHost", "IntentBusCLI", "IntentBusTestSupport"]),
+    .testTarget(name: "IntentBusManifestTests", dependencies: ["IntentBusManifest", "IntentBusTestSupport"]),
+    .testTarget(name: "IntentBusDefinitionsTests", dependencies: ["IntentBusDefinitions", "IntentBusManifest", "IntentDefinitionFormat", "IntentBusTestSupport"]),
+    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "IntentBusSentences", "IntentBusProcess", "PluginHost", "IntentBusManifest", "IntentBusDefinitions", "IntentBusCLI", "IntentBusTestSupport"]),
     // The benchmark (docs/performance.md): the driver and load client, the bare zmq_proxy
     // relay and its echo workers (the baseline: one decoding like the SDK, one not decoding
     // at all), the load processes, and a raw echo plugin claiming many intents.
@@ -131,7 +142,7 @@ let package = Package(
 // tables, and builds in the Swift 5 language mode that code was written for (its
 // `static var defaultQuery = ProjectQuery()` is an error in Swift 6 mode, on Apple's
 // platforms too).
-package.targets.append(.target(name: "AppIntents", dependencies: ["IntentBusAppIntents"], swiftSettings: strictSettings))
+package.targets.append(.target(name: "AppIntents", dependencies: ["IntentBusAppIntents", "IntentBusMetadata"], swiftSettings: strictSettings))
 for target in package.targets where target.name == "plugin-focusflow" {
     target.dependencies.append("AppIntents")
     target.resources = [.copy("Localizations")]

@@ -45,16 +45,24 @@ build() {
     if [ -n "$name" ]; then package=(-package-name "$name"); fi
     for target in "${TARGETS[@]}"; do
         # A target links what it imports: IntentBusCore alone (no libzmq) for the JSON
-        # target; the ZeroMQ wrapper and the SDK for the others; PluginHost (with the
-        # process spawner it is built on) on top.
+        # target; the manifest module (and the definitions on it) with libyaml only, no
+        # libzmq, SQLite or libsodium; the ZeroMQ wrapper and the SDK for the others;
+        # PluginHost (with the process spawner it is built on) on top.
         local libs
         mapfile -t libs < <(objects_of IntentBusCore)
+        if grep -qE "import (IntentBusManifest|IntentBusDefinitions)$" "fuzz/$target/main.swift"; then
+            mapfile -t -O "${#libs[@]}" libs < <(objects_of IntentBusManifest)
+            libs+=(-lyaml)
+        fi
+        if grep -q "import IntentBusDefinitions$" "fuzz/$target/main.swift"; then
+            mapfile -t -O "${#libs[@]}" libs < <(for m in IntentDefinitionFormat IntentBusDefinitions; do objects_of "$m"; done)
+        fi
         if grep -qE "import (IntentBus|PluginHost)$" "fuzz/$target/main.swift"; then
             mapfile -t -O "${#libs[@]}" libs < <(for m in IntentBusZMQ IntentBusWire IntentBusClient IntentBusMetadata IntentBusPlugin IntentBusLegacy IntentBusAppIntents IntentBus; do objects_of "$m"; done)
             libs+=("$objects"/CLinuxSupport.build/*.c.o -lzmq)
         fi
         if grep -q "import PluginHost" "fuzz/$target/main.swift"; then
-            mapfile -t -O "${#libs[@]}" libs < <(for m in IntentBusProcess IntentDefinitionFormat IntentBusSentences PluginHost; do objects_of "$m"; done)
+            mapfile -t -O "${#libs[@]}" libs < <(for m in IntentBusProcess IntentDefinitionFormat IntentBusManifest IntentBusDefinitions IntentBusSentences PluginHost; do objects_of "$m"; done)
             libs+=(-lyaml -lsqlite3 -lsodium)
         fi
         # ld.gold warns about every ASan helper symbol it cannot export; those lines are noise.

@@ -3,16 +3,6 @@ import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
 
-/// The handler styles a plugin can declare for an intent (HELLO `style`).
-public enum HandlerStyle: String, Sendable, Codable, CaseIterable {
-    /// Any JSON in, any JSON out; the host forwards without decoding.
-    case plain
-    /// SiriKit-style resolve → confirm → handle, driven by the host.
-    case legacy
-    /// App Intents-style `perform()` with declared parameters.
-    case new
-}
-
 /// A request as a plugin handler sees it.
 public struct PluginRequest: Sendable {
     /// The host's request id. Use it in everything sent about this request.

@@ -34,10 +34,7 @@ public struct CurveKeyPair: Sendable, Equatable {
     }
 
     /// Whether `text` is a Z85 CURVE key: 40 characters of the Z85 alphabet.
-    public static func isKey(_ text: String) -> Bool {
-        let alphabet = Set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-:+=^!/*?&<>()[]{}@%$#")
-        return text.count == 40 && text.allSatisfy(alphabet.contains)
-    }
+    public static func isKey(_ text: String) -> Bool { CurveKeyText.isKey(text) }
 
     /// The Z85 text of a 32-byte binary key (as ZAP hands it over), or nil.
     public static func z85(binary: Data) -> String? {

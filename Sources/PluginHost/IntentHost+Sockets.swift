@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusZMQ
 
 /// The host's two sockets as bound, with what CURVE needs when an endpoint is tcp.
 struct BoundSockets {

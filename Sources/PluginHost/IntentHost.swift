@@ -1,10 +1,13 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusClient
+import IntentBusManifest
 
 /// Why the host could not start.
-public struct HostStartError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
+package struct HostStartError: Error, Sendable, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
 }
 
 /// The host process: binds the frontend and backend, starts the plugins and routes until
@@ -13,17 +16,17 @@ public struct HostStartError: Error, Sendable, CustomStringConvertible {
 /// Lifecycle: `run()` blocks the calling thread, which becomes the router thread. SIGINT
 /// and SIGTERM start a graceful shutdown: open requests get `shutting_down`, plugins get
 /// DISCONNECT, then SIGTERM after 1 s and SIGKILL after 3 s, and `run()` returns.
-public final class IntentHost {
-    public let manifest: Manifest
+package final class IntentHost {
+    package let manifest: Manifest
     let logger: Logger
     private let context = ZMQContext()
-    public init(manifest: Manifest, logger: Logger) {
+    package init(manifest: Manifest, logger: Logger) {
         self.manifest = manifest
         self.logger = logger
     }
 
     /// Runs the host until it is told to stop.
-    public func run() throws(HostStartError) {
+    package func run() throws(HostStartError) {
         let host = manifest.host
         let files = OpenFileLimit.raiseToHard()
         let connections = ConnectionGuard(budget: connectionBudget(fileLimit: files.soft), context: context, logger: logger)

@@ -25,7 +25,7 @@ enum DescribeCommand {
         guard args.positionals.count == 1, let intent = args.positionals.first else {
             throw UsageError("describe needs exactly one INTENT")
         }
-        let manifest = try ManifestLoader.load(path: configPath(args))
+        let manifest = try ManifestLoader.load(path: configPath(args), curveAvailable: CurveKeyPair.isAvailable)
         let claimants = manifest.plugins.filter { $0.intentsSupported.contains(intent) }
         guard !claimants.isEmpty else {
             let known = Array(Set(manifest.plugins.flatMap(\.intentsSupported))).sorted()

@@ -12,7 +12,7 @@ func resolveEndpoint(_ args: Arguments) throws -> String {
     if args.value("config") == nil, env["INTENTBUS_CONFIG"] == nil, !FileManager.default.fileExists(atPath: "plugins.yaml") {
         throw NoHostNamed()
     }
-    return try ManifestLoader.loadHostSettings(path: configPath(args)).frontend
+    return try ManifestLoader.loadHostSettings(path: configPath(args), curveAvailable: CurveKeyPair.isAvailable).frontend
 }
 
 /// A client command run outside the project directory, with nothing saying where the

@@ -34,7 +34,7 @@ enum HostCommand {
         setenv("INTENTBUS_LOG_FORMAT", format.rawValue, 1)
         setenv("INTENTBUS_LOG", level.name, 1)
         let logger = Logger(label: "host", minimumLevel: level, format: format)
-        let manifest = try ManifestLoader.load(path: configPath(args))
+        let manifest = try ManifestLoader.load(path: configPath(args), curveAvailable: CurveKeyPair.isAvailable)
         try IntentHost(manifest: manifest, logger: logger).run()
         return ExitCode.success
     }

@@ -44,7 +44,7 @@ enum ValidateCommand {
             } else {
                 guard let id = args.positionals.first else { throw UsageError("validate needs a PLUGIN-ID or --exec PATH") }
                 guard args.positionals.count == 1 else { throw UsageError("ARGs go with --exec PATH") }
-                let manifest = try ManifestLoader.load(path: configPath(args))
+                let manifest = try ManifestLoader.load(path: configPath(args), curveAvailable: CurveKeyPair.isAvailable)
                 guard let spec = manifest.plugins.first(where: { $0.id == id }) else {
                     throw UsageError("no plugin \"\(id)\" in \(manifest.path)" + Suggestion.hint(for: id, among: manifest.plugins.map(\.id))
                                      + " (plugins: \(manifest.plugins.map(\.id).joined(separator: ", ")))")

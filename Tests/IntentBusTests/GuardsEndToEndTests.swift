@@ -1,6 +1,7 @@
 import Foundation
 import IntentBus
 @testable import PluginHost
+@testable import IntentBusManifest
 import Testing
 import IntentBusTestSupport
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+@testable import IntentBusDefinitions
 import IntentBusTestSupport
 
 /// ICU separates a German amount from its `€` with a no-break space (U+00A0), as
@@ -144,7 +145,7 @@ struct DialogLocaleTests {
     func exampleLocales() throws {
         let expected = ["balance": "de_DE", "coffee": "en_US", "cart": "en_US", "messenger": "en_US"]
         for (name, identifier) in expected {
-            let text = try String(contentsOfFile: "\(LegacyDefinitionTests.definitionsDirectory)/\(name).yaml", encoding: .utf8)
+            let text = try String(contentsOfFile: Products.file("definitions/\(name).yaml"), encoding: .utf8)
             let result = DefinitionLoader.decode(text: text, file: "\(name).yaml")
             #expect(result.errors.isEmpty, "\(name): \(result.errors)")
             #expect(!result.definitions.isEmpty)

@@ -3,6 +3,7 @@ import Testing
 import IntentBus
 import IntentDefinitionFormat
 @testable import PluginHost
+@testable import IntentBusDefinitions
 import IntentBusTestSupport
 
 /// Xcode's `.intentdefinition` form: the real files of ../shared/apple load, localize
@@ -106,5 +107,13 @@ struct XcodeDefinitionTests {
         let bad = runCommand(intentbus, ["definitions", "convert", "\(dir)/bad.intentdefinition"])
         #expect(bad.status == 6)
         #expect(bad.stderr.contains("bad.intentdefinition: error: not a property list"))
+    }
+
+    @Test("the locale header is a string of at most 35 bytes (a BCP 47 tag), for both Apple layers")
+    func localeHeader() {
+        #expect(RequestHeaderCheck.problem(["locale": "de_DE"]) == nil)
+        #expect(RequestHeaderCheck.problem(["locale": .string(String(repeating: "x", count: 35))]) == nil)
+        #expect(RequestHeaderCheck.problem(["locale": 42]) == "header field \"locale\" must be a string, got 42")
+        #expect(RequestHeaderCheck.problem(["locale": .string(String(repeating: "x", count: 36))])?.contains("at most 35 bytes") == true)
     }
 }

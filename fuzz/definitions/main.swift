@@ -1,5 +1,5 @@
 import Foundation
-import PluginHost
+import IntentBusDefinitions
 
 // libFuzzer target: the intent definition loader, YAML parser included
 // (docs/reliability.md). Any text gives definitions and diagnostics; nothing else may happen.

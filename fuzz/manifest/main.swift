@@ -1,5 +1,5 @@
 import Foundation
-import PluginHost
+import IntentBusManifest
 
 // libFuzzer target: the manifest loader, YAML parser included (docs/reliability.md). Any
 // text either loads or is refused with a ConfigError; nothing else may happen. The path

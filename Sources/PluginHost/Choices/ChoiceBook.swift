@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// The remembered "always" choices as the router uses them: an in-memory copy for
 /// look-ups, written through to a `ChoiceStore` for durability.

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Remembers which plugin handles an intent when several claim it, so that a client
 /// that answered "always" is not asked again. Backed by SQLite in WAL mode with
@@ -17,25 +17,25 @@ import IntentBus
 ///
 /// Threading: thread-safe. Every call takes an internal lock for its whole duration,
 /// so the host may call it from any thread; calls are short (one small transaction).
-public final class ChoiceStore: @unchecked Sendable {
+package final class ChoiceStore: @unchecked Sendable {
     // @unchecked: `database` is only read or written inside `lock.withLock`.
     // `directory`, `databasePath` and `recovery` are immutable.
     private let lock = Lock()
     private var database: SQLiteDatabase?
 
     /// The name of the database file inside the store's directory.
-    public static let fileName = "choices.sqlite3"
+    package static let fileName = "choices.sqlite3"
     /// The schema this code writes, kept in `PRAGMA user_version`.
     static let schemaVersion: Int64 = 1
 
     /// The directory given to `init`.
-    public let directory: String
+    package let directory: String
     /// The database file: `directory/choices.sqlite3`.
-    public let databasePath: String
+    package let databasePath: String
     /// Set when the database was found corrupt at open and replaced by an empty one.
-    public let recovery: ChoiceStoreRecovery?
+    package let recovery: ChoiceStoreRecovery?
     /// `recovery?.note`: one line for the host's log, or `nil` when nothing happened.
-    public var recoveryNote: String? { recovery?.note }
+    package var recoveryNote: String? { recovery?.note }
 
     /// Opens the store in `directory`, creating the directory and the database file
     /// if they are missing. A corrupt database is set aside and recreated (see
@@ -45,7 +45,7 @@ public final class ChoiceStore: @unchecked Sendable {
     ///   written; `.databaseUnavailable` when the file cannot be opened for a reason
     ///   other than corruption; `.unsupportedSchemaVersion` when a newer IntentBus
     ///   wrote it; `.recoveryFailed` when a corrupt file could not be replaced.
-    public init(directory: String) throws(ChoiceStoreError) {
+    package init(directory: String) throws(ChoiceStoreError) {
         try Self.prepareDirectory(directory)
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         self.directory = directory
@@ -77,7 +77,7 @@ public final class ChoiceStore: @unchecked Sendable {
 
     /// Closes the database. Later calls throw `.closed`. Idempotent; also done when
     /// the store is released.
-    public func close() {
+    package func close() {
         lock.withLock {
             database?.close()
             database = nil
@@ -89,7 +89,7 @@ public final class ChoiceStore: @unchecked Sendable {
     /// The plugin remembered for `intent` when `client` asks: the client's own entry
     /// if there is one, otherwise the global entry, otherwise `nil`. With
     /// `client == nil`, only the global entry counts.
-    public func defaultPlugin(intent: String, client: String?) throws(ChoiceStoreError) -> RememberedChoice? {
+    package func defaultPlugin(intent: String, client: String?) throws(ChoiceStoreError) -> RememberedChoice? {
         try Self.require(intent, "intent", path: databasePath)
         let clientKey = try Self.clientKey(client, path: databasePath)
         return try withDatabase("defaultPlugin") { db in
@@ -103,7 +103,7 @@ public final class ChoiceStore: @unchecked Sendable {
 
     /// Every remembered choice, sorted by intent and then client, with the global
     /// entry (`client == nil`) first. Strings compare byte by byte (UTF-8).
-    public func list() throws(ChoiceStoreError) -> [RememberedChoice] {
+    package func list() throws(ChoiceStoreError) -> [RememberedChoice] {
         try withDatabase("list") { db in
             try db.query("SELECT \(Self.columns) FROM choices ORDER BY intent, client", row: Self.choice)
         }
@@ -119,7 +119,7 @@ public final class ChoiceStore: @unchecked Sendable {
     ///   - date: when; stored to the millisecond.
     /// - Returns: the entry as stored, with `setAt` rounded down to the millisecond.
     @discardableResult
-    public func remember(intent: String, client: String?, plugin: String, source: String,
+    package func remember(intent: String, client: String?, plugin: String, source: String,
                          at date: Date = Date()) throws(ChoiceStoreError) -> RememberedChoice {
         try Self.require(intent, "intent", path: databasePath)
         try Self.require(plugin, "plugin", path: databasePath)
@@ -148,7 +148,7 @@ public final class ChoiceStore: @unchecked Sendable {
     ///
     /// - Returns: how many entries were removed.
     @discardableResult
-    public func reset(intent: String, client: String?) throws(ChoiceStoreError) -> Int {
+    package func reset(intent: String, client: String?) throws(ChoiceStoreError) -> Int {
         try Self.require(intent, "intent", path: databasePath)
         if let client {
             try Self.require(client, "client", path: databasePath)
@@ -166,7 +166,7 @@ public final class ChoiceStore: @unchecked Sendable {
 
     /// Forgets every remembered choice. Returns how many entries were removed.
     @discardableResult
-    public func resetAll() throws(ChoiceStoreError) -> Int {
+    package func resetAll() throws(ChoiceStoreError) -> Int {
         try withDatabase("resetAll") { db in
             try db.transaction { try db.run("DELETE FROM choices") }
         }

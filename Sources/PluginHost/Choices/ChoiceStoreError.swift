@@ -1,49 +1,49 @@
 /// A `ChoiceStore` operation that failed. Keeps a stable code, the file or directory
 /// involved, and the SQLite error underneath when there is one.
-public struct ChoiceStoreError: Error, Sendable, CustomStringConvertible {
+package struct ChoiceStoreError: Error, Sendable, CustomStringConvertible {
     /// What kind of failure this is. An extensible set of constants: compare with `==`,
     /// and expect new codes to appear.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
 
         /// The directory is missing and cannot be created, is not a directory, or is
         /// not writable.
-        public static let directoryUnavailable = Code("directoryUnavailable")
+        package static let directoryUnavailable = Code("directoryUnavailable")
         /// The database file cannot be opened or configured, for a reason other than
         /// corruption (permissions, locks, I/O).
-        public static let databaseUnavailable = Code("databaseUnavailable")
+        package static let databaseUnavailable = Code("databaseUnavailable")
         /// The database was corrupt, and setting it aside or recreating it failed.
-        public static let recoveryFailed = Code("recoveryFailed")
+        package static let recoveryFailed = Code("recoveryFailed")
         /// The database was written by a newer IntentBus with a schema this one does not
         /// know. It is left untouched.
-        public static let unsupportedSchemaVersion = Code("unsupportedSchemaVersion")
+        package static let unsupportedSchemaVersion = Code("unsupportedSchemaVersion")
         /// An argument was empty where a value is required.
-        public static let invalidArgument = Code("invalidArgument")
+        package static let invalidArgument = Code("invalidArgument")
         /// The store was closed with `ChoiceStore.close()`.
-        public static let closed = Code("closed")
+        package static let closed = Code("closed")
         /// A read or write on an open database failed.
-        public static let queryFailed = Code("queryFailed")
+        package static let queryFailed = Code("queryFailed")
 
         /// The constant's name, for example `directoryUnavailable`.
-        public var description: String { name }
+        package var description: String { name }
     }
 
     /// What kind of failure this is.
-    public let code: Code
+    package let code: Code
     /// The directory or database file involved.
-    public let path: String
+    package let path: String
     /// A human-readable account of the failure, for logs.
-    public let detail: String
+    package let detail: String
     /// The SQLite error underneath, when there is one.
-    public let sqlite: SQLiteError?
+    package let sqlite: SQLiteError?
     /// Where the error was raised, for bug reports.
-    public let fileID: String
+    package let fileID: String
     /// Where the error was raised, for bug reports.
-    public let line: Int
+    package let line: Int
 
     /// Creates an error. `fileID` and `line` default to the caller's position.
-    public init(_ code: Code, path: String, detail: String, sqlite: SQLiteError? = nil,
+    package init(_ code: Code, path: String, detail: String, sqlite: SQLiteError? = nil,
                 fileID: String = #fileID, line: Int = #line) {
         self.code = code
         self.path = path
@@ -54,7 +54,7 @@ public struct ChoiceStoreError: Error, Sendable, CustomStringConvertible {
     }
 
     /// `code at path: detail [sqlite error]`.
-    public var description: String {
+    package var description: String {
         var text = "\(code) at \(path): \(detail)"
         if let sqlite { text += " [\(sqlite)]" }
         return text

@@ -1,20 +1,20 @@
 import Foundation
 
 /// A plugin remembered as the default for an intent, for one client or for all.
-public struct RememberedChoice: Sendable, Equatable {
+package struct RememberedChoice: Sendable, Equatable {
     /// The intent, for example `INSendPaymentIntent`.
-    public var intent: String
+    package var intent: String
     /// The client this choice applies to, or `nil` for every client.
-    public var client: String?
+    package var client: String?
     /// The id of the chosen plugin.
-    public var plugin: String
+    package var plugin: String
     /// When the choice was remembered. Stored to the millisecond.
-    public var setAt: Date
+    package var setAt: Date
     /// Who made the choice: `"always"` (a client answered "always"), `"cli"` or `"api"`.
-    public var source: String
+    package var source: String
 
     /// Creates a choice from its parts.
-    public init(intent: String, client: String?, plugin: String, setAt: Date, source: String) {
+    package init(intent: String, client: String?, plugin: String, setAt: Date, source: String) {
         self.intent = intent
         self.client = client
         self.plugin = plugin

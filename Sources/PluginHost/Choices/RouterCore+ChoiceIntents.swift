@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// The host intents for choices (docs/protocol.md §6): `ib.explain`, `ib.choices.list`,
 /// `ib.choices.set` and `ib.choices.reset`. What `intentbus explain` and

@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusWire
 
 /// The outcome of picking a plugin among those that claim an intent.
 enum PluginChoice {

@@ -3,18 +3,18 @@ internal import CSQLite
 /// A failed SQLite call. Keeps the primary and extended result codes, the text of
 /// `sqlite3_errmsg` at the moment of failure, and what was being done, so that a log
 /// line says exactly what went wrong.
-public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The primary result code, for example `SQLITE_BUSY` (5) or `SQLITE_NOTADB` (26).
-    public let code: Int32
+    package let code: Int32
     /// The extended result code, for example `SQLITE_IOERR_FSYNC`.
-    public let extendedCode: Int32
+    package let extendedCode: Int32
     /// SQLite's own message for the failure (`sqlite3_errmsg`).
-    public let message: String
+    package let message: String
     /// What was being done: the C function and, where useful, the SQL.
-    public let operation: String
+    package let operation: String
 
     /// Creates an error from its parts; the wrapper builds these from the connection.
-    public init(code: Int32, extendedCode: Int32, message: String, operation: String) {
+    package init(code: Int32, extendedCode: Int32, message: String, operation: String) {
         self.code = code
         self.extendedCode = extendedCode
         self.message = message
@@ -23,10 +23,10 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The file is not a database, or its contents are damaged. Only these two codes
     /// justify setting the file aside; locks, I/O and permission errors do not.
-    public var isCorruption: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+    package var isCorruption: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
 
     /// `operation: message (code N, extended N)`.
-    public var description: String {
+    package var description: String {
         "\(operation): \(message) (code \(code), extended \(extendedCode))"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusDefinitions
 
 /// What a legacy flow remembers about the items of a list (`multiple`) parameter.
 struct ListItemState {

@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusDefinitions
 
 /// The questions the legacy flow asks the client: values, confirmations, disambiguations
 /// (LegacyFlow.swift drives the phases).

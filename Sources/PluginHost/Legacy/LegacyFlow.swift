@@ -1,5 +1,9 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusManifest
+import IntentBusDefinitions
 
 /// Drives one legacy (SiriKit-style) request: resolve every parameter, ask the user
 /// what resolution needs, resolve again, then confirm (when the plugin implements it),

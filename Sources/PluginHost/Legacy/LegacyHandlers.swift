@@ -1,16 +1,18 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
+import IntentBusDefinitions
 
 /// Wires legacy (SiriKit-style) handling into the host: loads the intent definitions
 /// before anything starts, and installs the flow that drives resolve → confirm →
 /// handle for every intent a plugin declares `legacy` in its HELLO.
-public enum LegacyHandlers {
+package enum LegacyHandlers {
     /// Loads every definition file the manifest names and logs the warnings.
     ///
     /// - Throws: `HostStartError` listing every definition error as
     ///   `file:line:column: error: …`, one per line, so that `intentbus host` exits 6
     ///   without starting anything.
-    public static func loadDefinitions(_ manifest: Manifest, logger: Logger) throws(HostStartError) -> DefinitionCatalog {
+    package static func loadDefinitions(_ manifest: Manifest, logger: Logger) throws(HostStartError) -> DefinitionCatalog {
         let catalog: DefinitionCatalog
         do { catalog = try DefinitionLoader.load(manifest: manifest) } catch {
             let count = error.diagnostics.count
@@ -21,7 +23,7 @@ public enum LegacyHandlers {
     }
 
     /// Installs the legacy flow for `catalog` into the router.
-    public static func install(_ catalog: DefinitionCatalog, into hooks: IntentRouterHooks) {
+    package static func install(_ catalog: DefinitionCatalog, into hooks: IntentRouterHooks) {
         hooks.add(LegacyExtension(catalog: catalog))
     }
 }

@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 
 /// Answers a legacy request whose intent has no definition: the plugin can't be
 /// driven without one, and saying so beats a silent guess.

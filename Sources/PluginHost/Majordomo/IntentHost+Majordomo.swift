@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusZMQ
 
 extension IntentHost {
     /// Binds the Majordomo endpoint (`host.mdp`), when the manifest sets one, like the

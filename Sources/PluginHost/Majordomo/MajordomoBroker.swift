@@ -1,5 +1,8 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusManifest
 
 /// What the broker asks of the world: the MDP socket, the router core, the clock.
 protocol MajordomoBrokerOutput: AnyObject {

@@ -1,5 +1,8 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusManifest
 
 /// MDP clients as the router core sees them: ordinary frontend clients. Each MDP client
 /// connection gets a stand-in identity (`MajordomoIdentity`), and each of its requests an

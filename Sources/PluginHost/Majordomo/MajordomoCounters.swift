@@ -1,4 +1,4 @@
-import IntentBus
+import IntentBusCore
 
 /// What the Majordomo endpoint has done since the host started, for `ib.status` (its
 /// `mdp` section) and `ib.metrics`: requests from MDP clients, the errors they were

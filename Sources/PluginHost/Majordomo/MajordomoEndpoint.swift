@@ -1,5 +1,8 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusManifest
 
 /// The host's Majordomo endpoint (`host.mdp`, docs/mdp.md): one ROUTER socket for MDP
 /// clients (MDPC01) and workers (MDPW01), owned by `RouterShell` and polled with its

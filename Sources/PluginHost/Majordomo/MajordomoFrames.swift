@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusZMQ
 
 /// MDP bodies are any number of opaque frames (RFC 7); an IB1 message through the router
 /// core carries one body frame. Between an MDP client and an `mdp_worker` entry's workers

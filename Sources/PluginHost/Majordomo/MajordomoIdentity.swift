@@ -1,5 +1,4 @@
 import Foundation
-import IntentBus
 
 /// The identities the router core sees for what arrives over MDP: a stand-in frontend
 /// client per MDP client connection, and a stand-in plugin connection per `mdp_worker`

@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
 
 /// One Majordomo message (MDP/0.1, ZeroMQ RFC 7) as the host's MDP socket receives it,
 /// after the ROUTER's identity frame:

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// The DISCONNECTs for READYs the host refuses (a service no `mdp_worker` entry lists,
 /// a worker without the entry's key), paced. An RFC 7 worker answers DISCONNECT with a

@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
 
 /// What the Majordomo endpoint needs of the core (docs/mdp.md): an `mdp_worker` entry's
 /// stand-in connection comes and goes with its workers, and `mmi.service` asks whether

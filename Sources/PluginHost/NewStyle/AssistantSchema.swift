@@ -1,4 +1,4 @@
-import IntentBus
+import IntentBusMetadata
 
 /// A predefined intent signature that several plugins can implement (App Intents'
 /// `@AssistantIntent(schema: .system.search)`, docs/schemas.md). A new-style intent

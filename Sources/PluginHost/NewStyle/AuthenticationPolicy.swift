@@ -1,4 +1,6 @@
-import IntentBus
+import IntentBusCore
+import IntentBusMetadata
+import IntentBusManifest
 
 /// A new-style intent's authentication policy (App Intents' `IntentAuthenticationPolicy`,
 /// metadata `authentication`), enforced with the machinery of SiriKit's

@@ -1,4 +1,5 @@
-import IntentBus
+import IntentBusCore
+import IntentBusMetadata
 
 /// What the host adds to the metadata model's checks at HELLO: a default is checked as
 /// a request's value would be (ParameterCheck), and a `schema` against the assistant

@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusMetadata
+import IntentBusDefinitions
 
 /// Maps one parameter of a request for a migrated legacy intent onto the new-style
 /// intent's parameter of the same name, **by type** as App Intents does: when the host

@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusMetadata
 
 /// A plugin's new-style declarations as the host looks them up: HELLO
 /// `metadata.new_style` decoded and checked by the shared metadata model
@@ -34,9 +35,9 @@ struct NewStyleCatalog {
 }
 
 /// The metadata checks, for `intentbus validate` (the host applies the same at HELLO).
-public enum NewStyleMetadata {
+package enum NewStyleMetadata {
     /// Every problem in a HELLO body's new-style declarations; empty when it is valid.
-    public static func problems(inHello hello: JSON) -> [String] {
+    package static func problems(inHello hello: JSON) -> [String] {
         NewStyleCatalog.parse(hello: hello).1
     }
 }

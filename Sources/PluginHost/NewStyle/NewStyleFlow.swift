@@ -1,5 +1,9 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusMetadata
+import IntentBusDefinitions
 
 /// Drives one request for a new-style intent (docs/protocol.md "New-style metadata"):
 ///

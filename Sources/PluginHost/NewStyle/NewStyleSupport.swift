@@ -1,16 +1,17 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusDefinitions
 
 /// Installs new-style (App Intents-style) handling into a host: metadata validation at
 /// HELLO, the `NewStyleFlow` for style `new`, and the `ib.entities` host intent.
-public enum NewStyleSupport {
+package enum NewStyleSupport {
     /// The host intent that forwards entity queries to the plugin declaring the entity.
-    public static let entityQueryIntent = "ib.entities"
+    package static let entityQueryIntent = "ib.entities"
 
     /// Called by `IntentHost` before routing starts. `definitions` are the legacy intent
     /// definitions: a migrated intent maps a legacy request's parameters by the types
     /// they declare.
-    public static func install(_ hooks: IntentRouterHooks, definitions: DefinitionCatalog = DefinitionCatalog()) {
+    package static func install(_ hooks: IntentRouterHooks, definitions: DefinitionCatalog = DefinitionCatalog()) {
         hooks.add(NewStyleExtension(view: hooks.view, definitions: definitions))
     }
 }

@@ -1,18 +1,15 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusMetadata
 
 extension ParameterCheck {
-    /// The most items a list parameter takes: a bound on what one request makes the host
-    /// check and the plugin resolve.
-    static let maximumItems = 1000
-
     /// A list (`multiple`) parameter: an array whose every item fits the declaration (a
     /// single value becomes a list of one, as in the legacy flow). A problem names the item.
     static func checkList(_ value: JSON, _ p: NewStyleParameter, catalog: NewStyleCatalog,
                           checkRange: Bool) -> Result<JSON, ParameterProblem> {
         let items = value.arrayValue ?? [value]
-        guard items.count <= maximumItems else {
-            return .failure("takes at most \(maximumItems) items, got \(items.count)")
+        guard items.count <= ParameterLimits.listItems else {
+            return .failure("takes at most \(ParameterLimits.listItems) items, got \(items.count)")
         }
         var out: [JSON] = []
         out.reserveCapacity(items.count)

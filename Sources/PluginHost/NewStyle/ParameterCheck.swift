@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusMetadata
 
 /// Checks a parameter value against its declaration, the same way for every plugin
 /// language: the type (with unambiguous coercions from text), enum cases, entity

@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusDefinitions
 
 /// Why an answer to the legacy flow's question was not taken, in the dialogs' language
 /// (the definition's `locale:`): the `problem` of the repeated question and the sentence

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 extension PromptVocabulary {
     /// The same question again after an answer that did not fit: `problem` says why, in

@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusMetadata
+import IntentBusDefinitions
 
 /// One vocabulary for the parameter questions of both handler styles (docs/protocol.md
 /// §4.4, "Parameter fields"): a legacy definition's parameter and a new-style declaration

@@ -1,4 +1,4 @@
-import IntentBus
+import IntentBusCore
 
 /// The checks on the parts of a result that the host acts on or that a client renders
 /// (docs/results.md): `opens_intent`, the intent a result opens next, and `view`, an

@@ -1,4 +1,6 @@
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 
 /// Results that lead on (docs/results.md): a new-style result with `opens_intent` (App
 /// Intents' `OpensIntent`) or a legacy `continueInApp` response naming an intent ends

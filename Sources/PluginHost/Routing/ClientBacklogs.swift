@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusZMQ
 
 /// Messages for clients whose pipe is full (they send but do not read), kept in order
 /// and sent as soon as they read again, within `limits.client_backlog` messages and

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusManifest
 
 /// A frontend peer's identity bytes as a dictionary key, hashed and compared as raw
 /// bytes (`Data`'s own hash and == go through Foundation's generic paths, which cost

@@ -1,5 +1,8 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusManifest
 
 /// Drives a request whose plugin speaks a multi-phase style (legacy resolve → confirm →
 /// handle, or new-style perform with host-side parameter checks).

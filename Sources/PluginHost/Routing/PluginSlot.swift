@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
 
 /// The router's view of one declared plugin. Owned by the router thread.
 final class PluginSlot: PluginView {

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// What a hot reload did (RouterCore+Reload.swift): the answer to `ib.reload`, and a
 /// line in the log.

@@ -1,4 +1,4 @@
-import IntentBus
+import IntentBusCore
 
 /// The checks on a client's REQUEST header (docs/protocol.md §4.1), made where the header
 /// enters the host: each known field must have its type and lie in its range, so that no

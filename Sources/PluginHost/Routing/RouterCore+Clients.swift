@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 
 /// The client boundary: what is checked before a client's message is acted on, and how a
 /// message is refused without ending a request (docs/protocol.md §3, §4.8).

@@ -1,5 +1,8 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusManifest
 
 /// Ending exchanges (the one place a final answer is sent), sending to plugins, and the
 /// timers: a request's deadline, a conversation's expiry, restarts and stops.

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Every message is bound to the identity its connection authenticated with (CURVE and
 /// ZAP: the `User-Id` libzmq gives each message), not just to its ZeroMQ routing id.

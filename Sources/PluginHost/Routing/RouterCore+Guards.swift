@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusProcess
 
 /// `memory_limit` and `cpu_limit` breaches (docs/lifecycle.md, "Limits and checksums");
 /// the `sha256` check and the rlimit itself happen where the shell spawns

@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusWire
 
 /// Host intents (`ib.*`, docs/protocol.md §6): `ib.ping` and `ib.plugins` here; the rest
 /// come from the choice logic and from extensions, all through `hostIntents`.

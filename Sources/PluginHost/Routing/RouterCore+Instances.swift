@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusManifest
 
 /// Several processes of one plugin (`instances: N`, docs/lifecycle.md "Instances"), and
 /// the one retry of an idempotent request whose process died.

@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusWire
+import IntentBusProcess
 
 /// A plugin's life beyond spawn and crash (docs/lifecycle.md): heartbeats and hang
 /// detection, on-demand start and idle stop, the circuit breaker, stops on purpose, and

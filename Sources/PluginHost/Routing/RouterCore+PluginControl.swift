@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Acting on plugins at run time (docs/lifecycle.md): `ib.plugins.restart`,
 /// `ib.plugins.enable` and `ib.plugins.disable`, each with `{"plugin": ID}`.

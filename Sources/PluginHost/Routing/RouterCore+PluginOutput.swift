@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 
 /// The checks on what a plugin sends on the plain path before the host passes it on to
 /// a client: everything the host writes must follow docs/protocol.md, whatever the

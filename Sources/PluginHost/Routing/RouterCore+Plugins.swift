@@ -1,5 +1,8 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusProcess
 
 /// The plugin side: messages from plugins, and the plugin lifecycle (spawn, handshake,
 /// crash, restart).

@@ -1,5 +1,8 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusManifest
 
 /// Hot reload (docs/lifecycle.md, "Hot reload"): on SIGHUP, `ib.reload`, or a change in
 /// `plugins.d/`, the manifest is read again and only the plugins whose entries changed
@@ -45,7 +48,7 @@ extension RouterCore {
         }
         let new: Manifest
         do {
-            new = try ManifestLoader.load(path: manifest.path)
+            new = try ManifestLoader.load(path: manifest.path, curveAvailable: CurveKeyPair.isAvailable)
         } catch {
             report.errors = error.diagnostics.map(\.description)
             logger.error("reload (\(trigger)): \(manifest.path) has \(report.errors.count) error(s); the running configuration stays:\n\(error.description)")

@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 
 /// A client's REQUEST, ANSWER and CANCEL: admission, routing, and delivery to the plugin.
 extension RouterCore {

@@ -1,5 +1,8 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusManifest
 
 /// What an authenticated client may do (docs/security.md). When the frontend takes CURVE
 /// clients, each connection carries the User-Id the ZAP handler gave it ("client:NAME"),

@@ -1,5 +1,8 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusManifest
 
 /// The router's state and decisions: the routing table, the exchanges, the clients, the
 /// timers, admission and the choice policy (docs/design.md, "A plugin's REPLY arrives").

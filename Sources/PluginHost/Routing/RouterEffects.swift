@@ -1,5 +1,9 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusProcess
+import IntentBusManifest
 
 /// What the router core asks the world to do. The core (`RouterCore`) does no I/O of its
 /// own: it takes events (frames from a client or a plugin, a due timer, a child's exit, a

@@ -1,5 +1,8 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusManifest
 
 /// What the legacy flow, the new-style flow and other extensions add to the router,
 /// through one small interface: they never touch the core's fields. Installed before
@@ -98,16 +101,16 @@ protocol RouterView: AnyObject {
 /// and the place to add itself (`IntentHost.run` installs the legacy, new-style,
 /// shortcut and operations extensions through it). Public, because the extensions'
 /// `install` functions are.
-public final class IntentRouterHooks {
+package final class IntentRouterHooks {
     let view: any RouterView
     var extensions: [any RouterExtension] = []
 
     init(view: any RouterView) { self.view = view }
 
     /// The manifest the host runs.
-    public var manifest: Manifest { view.manifest }
+    package var manifest: Manifest { view.manifest }
     /// The host's logger.
-    public var logger: Logger { view.logger }
+    package var logger: Logger { view.logger }
 
     func add(_ ext: any RouterExtension) { extensions.append(ext) }
 }

@@ -1,5 +1,9 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+import IntentBusProcess
+import IntentBusManifest
 
 /// The router's I/O: the two ROUTER sockets, the poll loop, the mailbox that carries
 /// events from other threads, the process launcher, and the messages kept for clients

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusManifest
 
 /// Who may connect, decided at connection time by the host's ZAP handler (ZeroMQ RFC 27)
 /// from the peer's CURVE public key (docs/security.md). Pure value code: the shell's

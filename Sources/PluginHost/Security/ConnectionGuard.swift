@@ -1,6 +1,7 @@
 internal import CLinuxSupport
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
 
 /// Keeps the host's connections within its `ConnectionBudget`: reads the socket
 /// monitors of the listening sockets on a thread of its own and shuts down, at once,

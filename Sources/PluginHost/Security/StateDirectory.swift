@@ -1,10 +1,10 @@
 import Foundation
-import IntentBus
+import IntentBusZMQ
 
 /// The host's state directory and the files in it, protected by the file system and set
 /// by the host itself rather than left to the umask (docs/security.md): the directory
 /// 0700, the ipc sockets, the choice database and the secret key 0600.
-public enum StateDirectory {
+package enum StateDirectory {
     /// Creates the directory with mode 0700, or checks an existing one: one owned by
     /// another user, or world-writable, is refused (its owner, or anyone, could replace the
     /// sockets, plant a key, or swap a file for a symlink); any other is narrowed to 0700 on
@@ -42,7 +42,7 @@ public enum StateDirectory {
     static func checkOwner(_ info: stat, _ path: String, what: String) throws(HostStartError) {
         let me = geteuid()
         guard info.st_uid != me, info.st_uid != 0 else { return }
-        throw HostStartError(message: "\(what) \(path) is owned by \(userName(info.st_uid)), not by the host's user (\(userName(me))): that user could replace its sockets, plant a key or swap a file for a symlink; remove it or choose another host.state_dir")
+        throw HostStartError(message: "\(what) \(path) is owned by \(ConfigFileTrust.userName(info.st_uid)), not by the host's user (\(ConfigFileTrust.userName(me))): that user could replace its sockets, plant a key or swap a file for a symlink; remove it or choose another host.state_dir")
     }
 
     /// Every entry already in the state directory must be the host's user's (a directory
@@ -55,12 +55,6 @@ public enum StateDirectory {
             guard lstat(path, &info) == 0 else { continue }
             try checkOwner(info, path, what: "the state file")
         }
-    }
-
-    /// "uid N (name)", for messages.
-    static func userName(_ uid: uid_t) -> String {
-        guard let pw = getpwuid(uid), let name = pw.pointee.pw_name else { return "uid \(uid)" }
-        return "uid \(uid) (\(String(cString: name)))"
     }
 
     /// Sets `mode` on each path that exists, never through a symlink: a link is left
@@ -110,7 +104,7 @@ public enum StateDirectory {
 
     /// Writes a key pair: the secret file created with mode 0600 (never readable by
     /// others, even for a moment), the public file 0644.
-    public static func writeKeyFiles(_ keys: CurveKeyPair, secretPath: String, publicPath: String,
+    package static func writeKeyFiles(_ keys: CurveKeyPair, secretPath: String, publicPath: String,
                                      comment: String) throws(HostStartError) {
         let fd = open(secretPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {

@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
 
 /// The host's ZAP handler (ZeroMQ RFC 27): a REP socket at `inproc://zeromq.zap.01` in
 /// the host's context, which libzmq asks about every CURVE connection before it is

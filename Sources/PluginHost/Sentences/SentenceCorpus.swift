@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
+import IntentBusDefinitions
 import IntentBusSentences
 
 /// Home Assistant's sentence corpus for one language (sentences/, tests/ and the test
@@ -8,27 +10,27 @@ import IntentBusSentences
 /// domain as its context), each test's context as the request's, `name` the preferred
 /// slot; a sentence passes when intent and slots (and context, when the test names one)
 /// are the expected ones.
-public struct SentenceCorpus {
+package struct SentenceCorpus {
     /// One expected result.
-    public struct Case: Sendable {
-        public let sentence: String
-        public let intent: String
-        public let slots: [String: JSON]
-        public let context: [String: JSON]
-        public let file: String
+    package struct Case: Sendable {
+        package let sentence: String
+        package let intent: String
+        package let slots: [String: JSON]
+        package let context: [String: JSON]
+        package let file: String
         /// HA lists it in `_test_failures.yaml`: the reference implementation fails it too.
-        public let knownFailure: Bool
+        package let knownFailure: Bool
     }
 
     /// A sentence that did not give what the test expects.
-    public struct Miss: Sendable, CustomStringConvertible {
-        public let test: Case
-        public let got: SentenceMatch?
-        public init(test: Case, got: SentenceMatch?) {
+    package struct Miss: Sendable, CustomStringConvertible {
+        package let test: Case
+        package let got: SentenceMatch?
+        package init(test: Case, got: SentenceMatch?) {
             self.test = test
             self.got = got
         }
-        public var description: String {
+        package var description: String {
             let want = "\(test.intent) \(test.slots.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.canonicalString)" }.joined(separator: " "))"
             guard let got else { return "\"\(test.sentence)\": no match (want \(want))" }
             let have = "\(got.intent) \(got.values.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.canonicalString)" }.joined(separator: " "))"
@@ -37,27 +39,27 @@ public struct SentenceCorpus {
     }
 
     /// What a run gave.
-    public struct Score: Sendable {
-        public var passed = 0
-        public var total = 0
-        public var misses: [Miss] = []
-        public var percent: Double { total == 0 ? 0 : Double(passed) * 100 / Double(total) }
-        public init() {}
+    package struct Score: Sendable {
+        package var passed = 0
+        package var total = 0
+        package var misses: [Miss] = []
+        package var percent: Double { total == 0 ? 0 : Double(passed) * 100 / Double(total) }
+        package init() {}
     }
 
-    public let language: String
-    public let index: SentenceIndex
-    public let cases: [Case]
+    package let language: String
+    package let index: SentenceIndex
+    package let cases: [Case]
 
     /// The corpus directory for tests and `make sentences`: $INTENTBUS_HASS_INTENTS, or
     /// `../shared/hass-intents` beside the package root (how CI lays it out).
-    public static func defaultRoot(packageRoot: String) -> String {
+    package static func defaultRoot(packageRoot: String) -> String {
         if let dir = ProcessInfo.processInfo.environment["INTENTBUS_HASS_INTENTS"], !dir.isEmpty { return dir }
         return URL(fileURLWithPath: packageRoot).deletingLastPathComponent().appendingPathComponent("shared/hass-intents").path
     }
 
     /// Loads `language` from `root`; throws a sentence saying what is missing or wrong.
-    public init(root: String, language: String) throws(SentenceFileLoader.LoadError) {
+    package init(root: String, language: String) throws(SentenceFileLoader.LoadError) {
         self.language = language
         let sentences = root + "/sentences/" + language, tests = root + "/tests/" + language
         guard FileManager.default.fileExists(atPath: sentences), FileManager.default.fileExists(atPath: tests + "/_fixtures.yaml") else {
@@ -118,7 +120,7 @@ public struct SentenceCorpus {
 
     /// Whether `match` is what `test` expects (HA's comparison: every slot matched is
     /// expected with that value, or one of a list; every expected slot is matched).
-    public static func passes(_ test: Case, _ match: SentenceMatch?) -> Bool {
+    package static func passes(_ test: Case, _ match: SentenceMatch?) -> Bool {
         guard let match, match.intent == test.intent else { return false }
         let got = match.values
         for (name, value) in got {
@@ -140,7 +142,7 @@ public struct SentenceCorpus {
     }
 
     /// Runs the cases (every `stride`-th one, for a bounded pass), collecting misses.
-    public func run(stride: Int = 1) -> Score {
+    package func run(stride: Int = 1) -> Score {
         var score = Score()
         for (i, test) in cases.enumerated() where i % max(stride, 1) == 0 {
             score.total += 1

@@ -1,18 +1,20 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
+import IntentBusDefinitions
 import IntentBusSentences
 
 /// Reads sentence files in Home Assistant's format (`intents:` with `data:` blocks,
 /// `lists:`, `expansion_rules:`, `skip_words:`) into `IntentTemplates`. Every template
 /// keeps its file:line:col, so a parse or reference error points at the character.
-public enum SentenceFileLoader {
+package enum SentenceFileLoader {
     /// What went wrong reading a file: its YAML, its shape, or a template.
-    public struct LoadError: Error, CustomStringConvertible {
-        public let description: String
+    package struct LoadError: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// Loads one file.
-    public static func load(path: String) throws(LoadError) -> IntentTemplates {
+    package static func load(path: String) throws(LoadError) -> IntentTemplates {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw LoadError(description: "\(path): cannot read the file")
         }
@@ -20,7 +22,7 @@ public enum SentenceFileLoader {
     }
 
     /// Loads every `*.yaml` file in `directory` and its subdirectories, in name order.
-    public static func load(directory: String) throws(LoadError) -> IntentTemplates {
+    package static func load(directory: String) throws(LoadError) -> IntentTemplates {
         var templates = IntentTemplates()
         for path in yamlFiles(in: directory) { templates.merge(try load(path: path)) }
         return templates
@@ -32,7 +34,7 @@ public enum SentenceFileLoader {
     }
 
     /// Loads the YAML `text` of `file`.
-    public static func load(text: String, file: String) throws(LoadError) -> IntentTemplates {
+    package static func load(text: String, file: String) throws(LoadError) -> IntentTemplates {
         let root: YAMLNode
         do { root = try YAMLParser.parseDocument(text, file: file) } catch { throw LoadError(description: error.description) }
         var templates = IntentTemplates()

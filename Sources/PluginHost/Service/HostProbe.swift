@@ -1,17 +1,19 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusClient
 
 /// Where the host's own helpers (the systemd watchdog, the metrics file) reach the router:
 /// an `inproc://` endpoint the frontend binds beside its public one. inproc connections
 /// carry no ZMTP handshake, so they work whatever the public endpoint's security (a CURVE
 /// tcp frontend included), and only code inside the host's process can open one. The
 /// router knows them by their missing connection metadata (RouterCore+Rights).
-public struct InternalEndpoint: Sendable {
-    public let context: ZMQContext
-    public let endpoint: String
+package struct InternalEndpoint: Sendable {
+    package let context: ZMQContext
+    package let endpoint: String
 
     /// One per host: inproc names are per context, and each host has its own context.
-    public static let name = "inproc://intentbus-host-internal"
+    package static let name = "inproc://intentbus-host-internal"
 }
 
 /// A thread that asks the router one control intent every `interval` through the

@@ -1,11 +1,11 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Why a systemd notification could not be set up or sent.
-public struct SystemdNotifyError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public let errno: Int32
-    public var description: String { errno == 0 ? message : "\(message): \(String(cString: strerror(errno))) (errno \(errno))" }
+package struct SystemdNotifyError: Error, Sendable, CustomStringConvertible {
+    package let message: String
+    package let errno: Int32
+    package var description: String { errno == 0 ? message : "\(message): \(String(cString: strerror(errno))) (errno \(errno))" }
 }
 
 /// Tells systemd how the service is doing (`Type=notify`, sd_notify(3)) without
@@ -13,20 +13,20 @@ public struct SystemdNotifyError: Error, Sendable, CustomStringConvertible {
 /// (a leading `@` names the abstract namespace).
 ///
 /// Thread-safe: `send` may be called from any thread (one `sendto` per call).
-public final class SystemdNotifier: Sendable {
-    public let socketPath: String
+package final class SystemdNotifier: Sendable {
+    package let socketPath: String
     /// Half of `WATCHDOG_USEC`, when systemd asks for watchdog pings for this process.
-    public let watchdogInterval: Duration?
+    package let watchdogInterval: Duration?
     private let fd: Int32
 
     /// The longest `WATCHDOG_USEC` accepted: one day. Larger values, zero, or text are
     /// refused with a warning (the value comes from outside).
-    public static let maxWatchdogMicroseconds: Int64 = 86_400_000_000
+    package static let maxWatchdogMicroseconds: Int64 = 86_400_000_000
 
     /// The notifier for this process, or nil when `NOTIFY_SOCKET` is unset (not started
     /// by systemd with `Type=notify`). Problems with the variables are logged and leave
     /// the host running without notifications or without the watchdog.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
+    package static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment,
                                        logger: Logger) -> SystemdNotifier? {
         guard let path = environment["NOTIFY_SOCKET"], !path.isEmpty else { return nil }
         var interval: Duration?
@@ -46,7 +46,7 @@ public final class SystemdNotifier: Sendable {
         }
     }
 
-    public init(socketPath: String, watchdogInterval: Duration? = nil) throws(SystemdNotifyError) {
+    package init(socketPath: String, watchdogInterval: Duration? = nil) throws(SystemdNotifyError) {
         guard socketPath.hasPrefix("/") || socketPath.hasPrefix("@") else {
             throw SystemdNotifyError(message: "not an absolute path or an abstract name (@…)", errno: 0)
         }
@@ -63,7 +63,7 @@ public final class SystemdNotifier: Sendable {
     deinit { close(fd) }
 
     /// Sends `state` (`READY=1`, `STOPPING=1`, `WATCHDOG=1`, `STATUS=…`, newline-separated).
-    public func send(_ state: String) throws(SystemdNotifyError) {
+    package func send(_ state: String) throws(SystemdNotifyError) {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         var bytes = Array(socketPath.utf8)
@@ -85,8 +85,8 @@ public final class SystemdNotifier: Sendable {
     }
 
     /// `READY=1` with a status line: the host is serving.
-    public func ready(status: String) throws(SystemdNotifyError) { try send("READY=1\nSTATUS=\(status)") }
+    package func ready(status: String) throws(SystemdNotifyError) { try send("READY=1\nSTATUS=\(status)") }
 
     /// `STOPPING=1`: a graceful shutdown has begun.
-    public func stopping() throws(SystemdNotifyError) { try send("STOPPING=1\nSTATUS=stopping") }
+    package func stopping() throws(SystemdNotifyError) { try send("STOPPING=1\nSTATUS=stopping") }
 }

@@ -1,25 +1,25 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// The host's side of systemd's `Type=notify` (contrib/intentbus.service): `READY=1` once
 /// it serves, watchdog pings while it answers, `STOPPING=1` when a shutdown begins. Does
 /// nothing when the host was not started by systemd (no `NOTIFY_SOCKET`).
 ///
 /// Thread-safe: `stopping()` runs on a signal handler's queue, the rest on the host's thread.
-public final class SystemdService: Sendable {
+package final class SystemdService: Sendable {
     private let notifier: SystemdNotifier?
     private let endpoint: InternalEndpoint
     private let logger: Logger
     private let watchdog = WatchdogBox()
 
-    public init(endpoint: InternalEndpoint, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(endpoint: InternalEndpoint, logger: Logger, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.notifier = SystemdNotifier.fromEnvironment(environment, logger: logger)
         self.endpoint = endpoint
         self.logger = logger
     }
 
     /// The host serves: `READY=1`, then the watchdog pings start (when systemd asks for them).
-    public func ready(status: String) {
+    package func ready(status: String) {
         guard let notifier else { return }
         notify { () throws(SystemdNotifyError) in try notifier.ready(status: status) }
         watchdog.set(SystemdWatchdog.start(notifier, endpoint: endpoint, logger: logger))
@@ -27,12 +27,12 @@ public final class SystemdService: Sendable {
     }
 
     /// A graceful shutdown has begun.
-    public func stopping() {
+    package func stopping() {
         notify { () throws(SystemdNotifyError) in try notifier?.stopping() }
     }
 
     /// The router has stopped: no more watchdog pings.
-    public func stopped() {
+    package func stopped() {
         watchdog.take()?.stop()
     }
 

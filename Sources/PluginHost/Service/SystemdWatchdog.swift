@@ -1,16 +1,16 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Sends `WATCHDOG=1` every `notifier.watchdogInterval`, but only while the host still
 /// answers `ib.ping` (asked through the internal endpoint): a router thread that hangs
 /// stops the pings, and systemd (`WatchdogSec=`) restarts the service.
 ///
 /// Threading: the probe's thread; `stop()` may be called from any thread.
-public final class SystemdWatchdog: Sendable {
+package final class SystemdWatchdog: Sendable {
     private let probe: HostProbe
 
     /// Starts pinging when the notifier has a watchdog interval; nil otherwise.
-    public static func start(_ notifier: SystemdNotifier, endpoint: InternalEndpoint, logger: Logger) -> SystemdWatchdog? {
+    package static func start(_ notifier: SystemdNotifier, endpoint: InternalEndpoint, logger: Logger) -> SystemdWatchdog? {
         guard let interval = notifier.watchdogInterval else { return nil }
         let probe = HostProbe(name: "systemd-watchdog", endpoint: endpoint, intent: "ib.ping", wait: interval,
                               interval: interval, logger: logger) { result, missed in
@@ -32,5 +32,5 @@ public final class SystemdWatchdog: Sendable {
     private init(probe: HostProbe) { self.probe = probe }
 
     /// Stops the pings and waits (at most 0.5 s) for the thread to finish its current one.
-    public func stop() { probe.stop() }
+    package func stop() { probe.stop() }
 }

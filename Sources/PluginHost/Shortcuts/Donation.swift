@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// An interaction that happened, kept so the host can suggest it again (SiriKit's
 /// `INInteraction.donate`, an `NSUserActivity` eligible for prediction).

@@ -1,5 +1,4 @@
 import Foundation
-import IntentBus
 import IntentBusSentences
 
 /// One phrase compiled as a sentence template (docs/sentences.md): `${applicationName}`

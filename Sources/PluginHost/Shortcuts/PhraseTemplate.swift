@@ -1,4 +1,5 @@
 import Foundation
+import IntentBusCore
 import IntentBusSentences
 
 /// A phrase as a plugin declares it: words, `${applicationName}`, and `${parameter}`

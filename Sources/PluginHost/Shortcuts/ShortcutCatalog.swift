@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
 
 /// Every phrase the host can run, by plugin: legacy phrases from the definitions (known
 /// when the host starts) and app shortcuts (replaced at each accepted HELLO).

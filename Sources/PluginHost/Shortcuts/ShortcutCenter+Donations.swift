@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 
 /// Donations and suggestions: `ib.donate`, `ib.donations.list`, `ib.donations.delete`,
 /// `ib.suggestions`, and the donations the host records itself.

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Whose user phrases, donations and suggestions a request may see and change
 /// (docs/security.md, docs/shortcuts.md). With CURVE clients, each belongs to the client

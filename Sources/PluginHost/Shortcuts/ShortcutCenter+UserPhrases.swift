@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// `ib.shortcuts.list|add|edit|delete`: phrases users record ("Add to Siri").
 extension ShortcutCenter {

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// The host side of shortcuts (docs/shortcuts.md): the phrase catalog, the store of user
 /// phrases and donations, and the host intents over them. A router extension: it sees

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Reads host-intent bodies from outside: every string is length-checked, every number
 /// range-checked, and a wrong type is an `invalid_parameters` error, never a crash.

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// One phrase the host can run: an app shortcut's phrase (new-style HELLO metadata) or a
 /// legacy definition's example or suggested invocation phrase.

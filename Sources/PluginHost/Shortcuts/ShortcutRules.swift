@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusDefinitions
 
 /// The rules app shortcuts are checked by, at HELLO and by `intentbus validate`
 /// (docs/shortcuts.md "The rules"). Errors keep the plugin's HELLO from being accepted,

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 extension ShortcutStore {
     /// Records `donation` and drops the oldest beyond `maximumDonations`. Returns it

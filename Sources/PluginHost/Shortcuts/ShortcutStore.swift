@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// A phrase a user recorded for an intent with fixed parameters ("Add to Siri").
 struct UserPhrase: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// What the shortcut store's thread does, in the order submitted.
 enum ShortcutJob: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Ranks what a user is likely to want now from their donations: by frequency (every
 /// donation counts), recency (a donation's weight halves every `halfLife`), and time of

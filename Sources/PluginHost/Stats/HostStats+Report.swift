@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 extension HostStats {
     /// The status report: the host, then each plugin (docs/operations.md has the fields).

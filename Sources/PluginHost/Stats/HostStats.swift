@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusWire
 
 /// What the host has done since it started, per plugin: requests served, errors by code,
 /// busy answers, latencies over a recent window. `intentbus status` and `intentbus

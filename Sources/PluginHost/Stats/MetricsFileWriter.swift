@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
 
 /// Writes the host's metrics (Prometheus text format) to `host.metrics_file` every
 /// `host.metrics_interval`, for node_exporter's textfile collector: into a temporary file
@@ -7,12 +8,12 @@ import IntentBus
 ///
 /// It asks the router for `ib.metrics` through the host's internal endpoint, so the router
 /// needs no timer of its own for it. Threading: the probe's thread; `stop()` from any.
-public final class MetricsFileWriter: Sendable {
-    public let path: String
+package final class MetricsFileWriter: Sendable {
+    package let path: String
     private let probe: HostProbe
 
     /// Starts writing when the manifest names a metrics file; nil otherwise.
-    public static func start(_ settings: HostSettings, endpoint: InternalEndpoint, logger: Logger) -> MetricsFileWriter? {
+    package static func start(_ settings: HostSettings, endpoint: InternalEndpoint, logger: Logger) -> MetricsFileWriter? {
         guard let path = settings.metricsFile else { return nil }
         let probe = HostProbe(name: "metrics-file", endpoint: endpoint, intent: "ib.metrics", wait: .seconds(5),
                               interval: settings.metricsInterval, logger: logger) { result, failing in
@@ -35,7 +36,7 @@ public final class MetricsFileWriter: Sendable {
     }
 
     /// Stops writing (the last file stays); waits at most 0.5 s for the thread.
-    public func stop() { probe.stop() }
+    package func stop() { probe.stop() }
 
     /// Writes `text` to a temporary file beside `path`, flushes it, and renames it over
     /// `path` (rename(2) is atomic within one file system).
@@ -76,9 +77,9 @@ public final class MetricsFileWriter: Sendable {
 }
 
 /// Why the metrics file could not be written.
-public struct MetricsFileError: Error, Sendable, CustomStringConvertible {
-    public let path: String
-    public let operation: String
-    public let errno: Int32
-    public var description: String { "\(operation) \(path): \(String(cString: strerror(errno))) (errno \(errno))" }
+package struct MetricsFileError: Error, Sendable, CustomStringConvertible {
+    package let path: String
+    package let operation: String
+    package let errno: Int32
+    package var description: String { "\(operation) \(path): \(String(cString: strerror(errno))) (errno \(errno))" }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusWire
 
 /// The host intents for operating the host (docs/operations.md): `ib.status` and
 /// `ib.metrics` from `HostStats`, and `ib.logs` from the `PluginLogBook`. It feeds the

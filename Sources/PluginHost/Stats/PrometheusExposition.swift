@@ -1,13 +1,13 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// The status report in the Prometheus text exposition format (version 0.0.4): `# HELP`
 /// and `# TYPE` once per metric, then `name{label="value"} number` lines. What
 /// `intentbus metrics` prints and `host.metrics_file` holds (node_exporter's textfile
 /// collector reads such files).
-public enum PrometheusExposition {
+package enum PrometheusExposition {
     /// Renders an `ib.status` report.
-    public static func render(_ report: JSON) -> String {
+    package static func render(_ report: JSON) -> String {
         var out = Output()
         let host = report["host"] ?? .object([:])
         out.metric("intentbus_host_uptime_seconds", .gauge, "Seconds since the host started.",

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 import IntentBusProcess
 
 /// The host's plugin processes, supervised from the router's poll loop

@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusManifest
 
 /// Watches the manifest's `plugins.d/` with inotify, so that a drop-in that appears,
 /// changes or goes reloads the manifest (docs/lifecycle.md, "Hot reload").

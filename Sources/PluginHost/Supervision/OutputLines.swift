@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Splits a child's output into lines for its `PluginOutputRelay`: bytes come in as they
 /// were read, each complete non-empty line goes out, and what is left after the last

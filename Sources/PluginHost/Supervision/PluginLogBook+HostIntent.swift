@@ -1,9 +1,9 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 extension PluginLogBook {
     /// The most lines `ib.logs` returns at once.
-    public static let maxLinesPerRequest = 1_000
+    package static let maxLinesPerRequest = 1_000
 
     /// Answers `ib.logs`: `{"plugin": ID, "lines": N}` (N 1…1000, default 50) →
     /// `{"plugin", "lines": [{"time", "pid", "text"}], "earlier": count}`.

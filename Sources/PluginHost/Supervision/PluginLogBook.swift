@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// The recent output lines of each plugin, kept by the host so that `intentbus logs
 /// PLUGIN` (host intent `ib.logs`) and `intentbus plugins` can show why a plugin failed
@@ -9,21 +9,21 @@ import IntentBus
 /// lines are forgotten (and counted).
 ///
 /// Thread-safe: the log reader threads append, the router thread reads, under `lock`.
-public final class PluginLogBook: @unchecked Sendable {
+package final class PluginLogBook: @unchecked Sendable {
     // @unchecked: `books` is only touched while holding `lock`.
 
     /// One line a plugin wrote to stdout or stderr.
-    public struct Line: Sendable {
+    package struct Line: Sendable {
         /// When the host read it, ISO 8601 UTC.
-        public let time: String
-        public let pid: Int32
-        public let text: String
+        package let time: String
+        package let pid: Int32
+        package let text: String
 
-        public var json: JSON { ["time": .string(time), "pid": .int(Int64(pid)), "text": .string(text)] }
+        package var json: JSON { ["time": .string(time), "pid": .int(Int64(pid)), "text": .string(text)] }
     }
 
-    public let capacity: Int
-    public static let maxLineLength = 2_048
+    package let capacity: Int
+    package static let maxLineLength = 2_048
 
     private struct Book {
         var lines: [Line] = []
@@ -35,10 +35,10 @@ public final class PluginLogBook: @unchecked Sendable {
     private let lock = Lock()
     private var books: [String: Book] = [:]
 
-    public init(capacity: Int = 200) { self.capacity = max(1, capacity) }
+    package init(capacity: Int = 200) { self.capacity = max(1, capacity) }
 
     /// Keeps `text` as the newest line of `plugin` (process `pid`).
-    public func append(plugin: String, pid: Int32, text: String) {
+    package func append(plugin: String, pid: Int32, text: String) {
         var text = text
         if text.utf8.count > Self.maxLineLength {
             text = String(decoding: text.utf8.prefix(Self.maxLineLength), as: UTF8.self) + " …(cut)"
@@ -59,7 +59,7 @@ public final class PluginLogBook: @unchecked Sendable {
 
     /// The newest `limit` lines of `plugin`, oldest first, and how many earlier lines
     /// were written but are no longer shown (forgotten, or beyond `limit`).
-    public func recent(plugin: String, limit: Int) -> (lines: [Line], earlier: Int) {
+    package func recent(plugin: String, limit: Int) -> (lines: [Line], earlier: Int) {
         lock.withLock {
             guard let book = books[plugin] else { return ([], 0) }
             let ordered = Array(book.lines[book.start...] + book.lines[..<book.start])

@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Passes one plugin's output lines on to the host's log, tagged with the plugin id and
 /// pid, and keeps them in the `PluginLogBook`.

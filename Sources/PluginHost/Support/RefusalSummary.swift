@@ -1,5 +1,5 @@
 import Foundation
-import IntentBus
+import IntentBusCore
 
 /// Logs refusals that an outsider can cause at will without letting them grow the log
 /// at will: after a quiet `interval`, the next refusal gets its own line at once; those

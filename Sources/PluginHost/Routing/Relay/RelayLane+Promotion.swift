@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 
 /// Handing lane requests to the core: whenever the core must see a request of the lane,
 /// the request becomes an ordinary `Exchange` (delivered, under the same host id, with

@@ -1,5 +1,6 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
 
 /// The relay lane: plain requests forwarded frame by frame, without the core's objects.
 ///

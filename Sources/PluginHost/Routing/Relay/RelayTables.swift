@@ -1,5 +1,4 @@
 import Foundation
-import IntentBus
 
 /// What the relay lane may route in one routing epoch (`RouterCore.routingEpoch`): the
 /// intents it takes, each with its one plugin, and the plugins' connection identities.

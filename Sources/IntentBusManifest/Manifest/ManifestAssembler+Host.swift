@@ -1,0 +1,149 @@
+import Foundation
+
+extension ManifestAssembler {
+    /// The ZeroMQ transports an endpoint may name.
+    static let transports: Set<String> = ["ipc", "tcp", "inproc", "pgm", "epgm", "norm", "vmci", "ws", "wss", "tipc", "udp"]
+    /// Longest path an `ipc://` endpoint can bind on Linux (`sun_path` less its NUL).
+    static let maximumIPCPathLength = 107
+
+    func defaultHostSettings() -> HostSettings {
+        let stateDirectory = resolve(".intentbus")
+        return HostSettings(
+            frontend: "ipc://\(stateDirectory)/frontend.sock",
+            backend: "ipc://\(stateDirectory)/backend.sock",
+            stateDirectory: stateDirectory,
+            conversationTimeout: .seconds(120),
+            clientCredential: nil)
+    }
+
+    /// Decodes the `host:` section; absent or empty means every default.
+    func decodeHost(_ node: YAMLNode?) -> HostSettings {
+        var settings = defaultHostSettings()
+        guard let node, !node.isNull else { return settings }
+        context.withPath(.key("host")) {
+            context.mapping(node) { m -> Void in
+                let stateDirectory = m.optional("state_dir", as: Marked<String>.self)
+                let frontend = m.optional("frontend", as: Marked<String>.self)
+                let backend = m.optional("backend", as: Marked<String>.self)
+                let conversationTimeout = m.optional("conversation_timeout", as: Marked<Duration>.self)
+                let credential = m.optional("client_credential", as: Marked<String>.self)
+                let credentialFile = m.optional("client_credential_file", as: Marked<String>.self)
+                let metricsFile = m.optional("metrics_file", as: Marked<String>.self)
+                let metricsInterval = m.optional("metrics_interval", as: Marked<Duration>.self)
+                presetDefaultEntries = decodePresetDefaults(m.node(for: "defaults"))
+                settings.limits = decodeLimits(m.node(for: "limits"))
+                settings.insecure = m.optional("insecure", as: Bool.self, default: false)
+                settings.clients = decodeClients(m.node(for: "clients"))
+                let tcp = [("frontend", settings.frontend, frontend?.mark), ("backend", settings.backend, backend?.mark)]
+                    .filter { $0.1.hasPrefix("tcp://") }
+                if !tcp.isEmpty, !settings.insecure, !curveAvailable {
+                    for (key, endpoint, mark) in tcp {
+                        error("\(endpoint) would need CURVE, which this libzmq was built without (zmq_has(\"curve\") is false); use ipc, or set insecure: true", key: key, at: mark ?? m.mark)
+                    }
+                }
+                if let drain = m.optional("drain_timeout", as: Marked<Duration>.self) {
+                    if drain.value >= .zero && drain.value <= .seconds(3_600) {
+                        settings.drainTimeout = drain.value
+                    } else {
+                        error("must be from 0 s to 1 h, got \(drain.value.humanText)", key: "drain_timeout", at: drain.mark)
+                    }
+                }
+
+                if let stateDirectory {
+                    if stateDirectory.value.isEmpty {
+                        error("must not be empty", key: "state_dir", at: stateDirectory.mark)
+                    } else {
+                        settings.stateDirectory = resolve(stateDirectory.value)
+                        settings.frontend = "ipc://\(settings.stateDirectory)/frontend.sock"
+                        settings.backend = "ipc://\(settings.stateDirectory)/backend.sock"
+                    }
+                }
+                if let frontend, let endpoint = endpoint(frontend, key: "frontend") {
+                    settings.frontend = endpoint
+                }
+                if let backend, let endpoint = endpoint(backend, key: "backend") {
+                    settings.backend = endpoint
+                }
+                if settings.frontend == settings.backend {
+                    let mark = backend?.mark ?? frontend?.mark ?? m.mark
+                    error("the frontend and backend endpoints must differ (both are \(settings.frontend))", key: "backend", at: mark)
+                }
+                for (key, endpoint, mark) in [
+                    ("frontend", settings.frontend, frontend?.mark ?? stateDirectory?.mark ?? m.mark),
+                    ("backend", settings.backend, backend?.mark ?? stateDirectory?.mark ?? m.mark),
+                ] where endpoint.hasPrefix("ipc://") && endpoint.utf8.count - 6 > Self.maximumIPCPathLength {
+                    context.withPath(.key(key)) {
+                        context.warning(
+                            "the socket path of \(endpoint) is longer than \(Self.maximumIPCPathLength) bytes; binding it will fail (choose a shorter state_dir)",
+                            at: mark)
+                    }
+                }
+                if let conversationTimeout {
+                    if ManifestLimits.conversationTimeout.contains(conversationTimeout.value) {
+                        settings.conversationTimeout = conversationTimeout.value
+                    } else {
+                        checkRange(conversationTimeout, key: "conversation_timeout", within: ManifestLimits.conversationTimeout)
+                    }
+                }
+                settings.clientCredential = self.credential(inline: credential, file: credentialFile)
+                decodeMetrics(file: metricsFile, interval: metricsInterval, into: &settings)
+                settings.socketGroup = decodeSocketGroup(m.optional("socket_group", as: Marked<String>.self),
+                                                         frontend: settings.frontend)
+                settings.mdp = decodeMajordomo(m, insecure: settings.insecure, others: [settings.frontend, settings.backend])
+            }
+        }
+        return settings
+    }
+
+    /// Checks an endpoint's transport; a relative `ipc://` path resolves against the
+    /// manifest's directory (`ipc://@name`, Linux's abstract namespace, is kept).
+    private func endpoint(_ endpoint: Marked<String>, key: String) -> String? {
+        let text = endpoint.value
+        guard let separator = text.range(of: "://"), !text[separator.upperBound...].isEmpty else {
+            error("invalid endpoint '\(text)'; expected transport://address, e.g. ipc:///run/intentbus/frontend.sock or tcp://127.0.0.1:5555",
+                  key: key, at: endpoint.mark)
+            return nil
+        }
+        let transport = String(text[..<separator.lowerBound])
+        guard Self.transports.contains(transport) else {
+            error("unknown ZeroMQ transport '\(transport)' in '\(text)' (use ipc, tcp or inproc)", key: key, at: endpoint.mark)
+            return nil
+        }
+        let address = String(text[separator.upperBound...])
+        if transport == "ipc", !address.hasPrefix("/"), !address.hasPrefix("@") {
+            return "ipc://\(resolve(address))"
+        }
+        return text
+    }
+
+    /// The client credential, inline or read from a file (trimmed), not both.
+    private func credential(inline: Marked<String>?, file: Marked<String>?) -> String? {
+        if inline != nil, let file {
+            error("set client_credential or client_credential_file, not both", key: "client_credential_file", at: file.mark)
+            return nil
+        }
+        if let inline {
+            guard !inline.value.isEmpty else {
+                error("must not be empty", key: "client_credential", at: inline.mark)
+                return nil
+            }
+            return inline.value
+        }
+        guard let file else { return nil }
+        let path = resolve(file.value)
+        let contents: String
+        do {
+            contents = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            self.error("cannot read \(path): \(ManifestLoader.readFailureReason(path, error))",
+                       key: "client_credential_file", at: file.mark)
+            return nil
+        }
+        let credential = contents.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !credential.isEmpty else {
+            error("\(path) is empty", key: "client_credential_file", at: file.mark)
+            return nil
+        }
+        return credential
+    }
+}
