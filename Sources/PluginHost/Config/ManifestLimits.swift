@@ -10,6 +10,8 @@ public enum ManifestLimits {
     public static let conversationTimeout = Duration.milliseconds(1)...Duration.seconds(24 * 3600)
     /// `plugins[].priority`: only compared, but bounded like every other number.
     public static let priority = -1_000_000...1_000_000
+    /// `host.peers`: other hosts of one deployment a manifest may name.
+    public static let maximumPeers = 64
     /// `plugins[].max_in_flight`: requests one plugin may hold at once.
     public static let maxInFlight = 1...100_000
 }
