@@ -113,8 +113,10 @@ func connectedClient(endpoints: [String], curve: (keys: CurveKeyPair, serverKey:
     // A host whose socket file is missing is not running: it goes last.
     let ordered = endpoints.filter { missingSocketFile($0) == nil } + endpoints.filter { missingSocketFile($0) != nil }
     let client = try IntentClient(endpoints: ordered, curve: curve)
-    let (slack, beat) = (client.hostSlack, client.heartbeat)
+    let (slack, beat, connectWait) = (client.hostSlack, client.heartbeat, client.connectWait)
     client.hostSlack = .zero
+    // A socket file nobody listens on takes no message: said within the probe's wait too.
+    client.connectWait = min(connectWait, endpoints.count > 1 ? hostProbeWait / 2 : hostProbeWait)
     // With several hosts a silent one must be found lost before the probe's wait ends, so
     // that the ping goes on to the next.
     if endpoints.count > 1 { client.heartbeat = hostProbeWait / 4 }
@@ -129,6 +131,7 @@ func connectedClient(endpoints: [String], curve: (keys: CurveKeyPair, serverKey:
     }
     client.hostSlack = slack
     client.heartbeat = beat
+    client.connectWait = connectWait
     return client
 }
 
