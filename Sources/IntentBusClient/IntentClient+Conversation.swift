@@ -109,6 +109,8 @@ extension IntentClient {
             let now = MonotonicClock.now()
             if now >= deadline { throw .noAnswer(endpoint: link.endpoint, waited: wait) }
             if link.connectionDropped() {
+                // A host that stops sends its last answers before it closes: read them first.
+                if let msg = try pending(link, requestId: requestId) { return msg }
                 throw .hostLost(endpoint: link.endpoint, requestId: requestId, why: "its connection dropped")
             }
             if now - heard >= silence {
@@ -123,25 +125,25 @@ extension IntentClient {
             let untilBeat = lastBeat + beat - min(now, lastBeat + beat)
             var ms = Int(min(min(deadline - now, untilBeat) / 1_000_000 + 1, UInt64(Int32.max)))
             if cancellation != nil { ms = min(ms, 100) }
-            do {
-                let ready = try poller.poll(timeoutMs: ms)
-                guard ready[0] else { continue }
-                while let frames = try link.socket.receive(dontWait: true) {
-                    heard = MonotonicClock.now()
-                    let msg: WireMessage
-                    do { msg = try WireMessage.decode(frames[...]) } catch {
-                        throw ClientError.protocolViolation("\(error)")
-                    }
-                    // An ERROR with an empty id answers a message the host could not parse.
-                    if msg.requestId == requestId || (msg.kind == .error && msg.requestId.isEmpty) { return msg }
-                }
-            } catch let error as ZMQError {
-                throw .transport(error)
-            } catch let error as ClientError {
-                throw error
-            } catch {
-                throw .protocolViolation("\(error)")
-            }
+            let ready: [Bool]
+            do { ready = try poller.poll(timeoutMs: ms) } catch { throw .transport(error) }
+            guard ready[0] else { continue }
+            heard = MonotonicClock.now()
+            if let msg = try pending(link, requestId: requestId) { return msg }
+        }
+    }
+
+    /// The first message waiting on `link` that is about `requestId` (skipping the rest,
+    /// heartbeats included), without blocking; nil when none is.
+    private func pending(_ link: HostLink, requestId: String) throws(ClientError) -> WireMessage? {
+        while true {
+            let frames: [Frame]?
+            do { frames = try link.socket.receive(dontWait: true) } catch { throw .transport(error) }
+            guard let frames else { return nil }
+            let msg: WireMessage
+            do { msg = try WireMessage.decode(frames[...]) } catch { throw .protocolViolation("\(error)") }
+            // An ERROR with an empty id answers a message the host could not parse.
+            if msg.requestId == requestId || (msg.kind == .error && msg.requestId.isEmpty) { return msg }
         }
     }
 }
