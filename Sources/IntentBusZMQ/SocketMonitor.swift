@@ -84,6 +84,10 @@ public final class SocketMonitor {
         return events
     }
 
+    /// The PAIR sockets events arrive on, to wait on them in a `Poller` beside other
+    /// sockets (then `events(timeoutMs: 0)` reads them).
+    public var readableSockets: [ZMQSocket] { sockets }
+
     /// Closes the PAIR sockets (the monitored sockets close their ends themselves).
     public func close() { sockets.forEach { $0.close() } }
 

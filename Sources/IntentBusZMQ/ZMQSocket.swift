@@ -90,6 +90,13 @@ public final class ZMQSocket {
         try setOption(ZMQ_ROUTER_MANDATORY, on ? 1 : 0)
     }
 
+    /// Queue messages only to peers whose connection is complete (ZMQ_IMMEDIATE): with it
+    /// a send to an endpoint nobody listens on waits (or fails with `dontWait`) instead of
+    /// being kept, to be delivered when a process binds there later.
+    public func setImmediate(_ on: Bool = true) throws(ZMQError) {
+        try setOption(ZMQ_IMMEDIATE, on ? 1 : 0)
+    }
+
     /// Send and receive high-water marks, in messages (0 = unlimited).
     public func setHighWaterMarks(send: Int32, receive: Int32) throws(ZMQError) {
         try setOption(ZMQ_SNDHWM, send)

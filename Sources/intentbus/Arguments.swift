@@ -11,7 +11,8 @@ enum CommonOptions {
     static let config = OptionSpec.value("config", "FILE",
                                          "the manifest (default $INTENTBUS_CONFIG or ./plugins.yaml)",
                                          completion: .file)
-    static let endpoint = OptionSpec.value("endpoint", "EP", "the host's frontend endpoint (or $INTENTBUS_ENDPOINT)")
+    static let endpoint = OptionSpec.repeated("endpoint", "EP",
+                                              "a host's frontend endpoint; repeat it for several hosts (or $INTENTBUS_ENDPOINT=A,B)")
     static let json = OptionSpec.flag("json", "print the answer as JSON")
     static let key = OptionSpec.value("key", "FILE",
                                       "this client's CURVE secret key file, for a tcp host (or $INTENTBUS_CLIENT_KEY)",

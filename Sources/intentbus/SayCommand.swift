@@ -28,9 +28,9 @@ enum SayCommand {
     static func run(_ args: Arguments) throws -> Int32 {
         let text = args.positionals.joined(separator: " ")
         guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("say needs TEXT") }
-        let endpoint = try resolveEndpoint(args)
+        let endpoints = try resolveEndpoints(args)
         let curve = try curveKeys(args)
-        let client = try connectedClient(endpoint: endpoint, curve: curve)
+        let client = try connectedClient(endpoints: endpoints, curve: curve)
         if args.flag("match") {
             do {
                 let match = try client.control("ib.say.match", ["text": .string(text)])
@@ -50,7 +50,7 @@ enum SayCommand {
             options.timeout = try NumberOption.seconds(t, flag: "timeout", within: NumberOption.timeoutSeconds)
         }
         options.credential = try Credential.read(args)
-        if options.credential != nil { try Credential.checkSocketOwner(endpoint) }
+        if options.credential != nil { try endpoints.forEach(Credential.checkSocketOwner) }
         options.locale = args.value("locale")
         options.clientIdentity = args.value("client")
         var answers: [String: String] = [:]
@@ -59,7 +59,7 @@ enum SayCommand {
             answers[String(a[..<eq])] = String(a[a.index(after: eq)...])
         }
         let prompter = Prompter(answers: answers, interactive: isatty(0) == 1) { entity in
-            guard let side = try? IntentClient(endpoint: endpoint, curve: curve),
+            guard let side = try? IntentClient(endpoint: client.endpoint, curve: curve),
                   let body = try? side.control("ib.entities", ["entity": .string(entity), "query": "suggested"],
                                                wait: .seconds(3)) else { return [] }
             return body["results"]?.arrayValue ?? []
@@ -96,7 +96,7 @@ enum SayCommand {
     /// donations) with the command's endpoint and keys: the answer, or nil and the exit
     /// code after the failure is printed as `report` does.
     static func ask(_ intent: String, _ request: [String: JSON], _ args: Arguments) throws -> (JSON?, Int32) {
-        let client = try connectedClient(endpoint: try resolveEndpoint(args), curve: try curveKeys(args))
+        let client = try connectedClient(args)
         do {
             return (try client.control(intent, .object(request)), ExitCode.success)
         } catch {
@@ -119,7 +119,7 @@ enum SayCommand {
         switch error {
         case .bus(let e) where e.code == .cancelled && Interrupts.interrupted: return Interrupts.exitStatus
         case .bus(let e) where e.code == .timeout: return ExitCode.timeout
-        case .noAnswer: return ExitCode.hostUnreachable
+        case .noAnswer, .hostLost: return ExitCode.hostUnreachable
         default: return ExitCode.busError
         }
     }

@@ -20,6 +20,7 @@ enum SendCommand {
             .value("timeout", "S", "seconds to wait for the plugin, 0.001…86400 (overrides the manifest)"),
             .value("plugin", "ID", "use this plugin when several claim the intent", completion: .dynamic("plugins")),
             .flag("remember", "with --plugin: remember it as the \"always\" choice"),
+            .flag("idempotent", "with several hosts: send it again to another host if its host is lost (as the manifest's idempotent does)"),
             .value("choice", "POLICY", "when several plugins claim it: ask (default), fail, default",
                    choices: ["ask", "fail", "default"]),
             .repeated("answer", "name=value", """
@@ -64,18 +65,19 @@ enum SendCommand {
         options.credential = try Credential.read(args)
         options.locale = args.value("locale")
         options.clientIdentity = args.value("client")
+        if args.flag("idempotent") { options.idempotent = true }
         var answers: [String: String] = [:]
         for a in args.values("answer") {
             guard let eq = a.firstIndex(of: "=") else { throw UsageError("--answer takes name=value, got \(a)") }
             answers[String(a[..<eq])] = String(a[a.index(after: eq)...])
         }
-        let endpoint = try resolveEndpoint(args)
-        if options.credential != nil { try Credential.checkSocketOwner(endpoint) }
+        let endpoints = try resolveEndpoints(args)
+        if options.credential != nil { try endpoints.forEach(Credential.checkSocketOwner) }
         let curve = try curveKeys(args)
-        let client = try connectedClient(endpoint: endpoint, curve: curve)
+        let client = try connectedClient(endpoints: endpoints, curve: curve)
         let prompter = Prompter(answers: answers, interactive: isatty(0) == 1) { entity in
-            // A second socket: the first is busy with the request being answered.
-            guard let side = try? IntentClient(endpoint: endpoint, curve: curve),
+            // A second socket, to the host that holds the request: the first is busy with it.
+            guard let side = try? IntentClient(endpoint: client.endpoint, curve: curve),
                   let body = try? side.control("ib.entities", ["entity": .string(entity), "query": "suggested"],
                                                wait: .seconds(3)) else { return [] }
             return body["results"]?.arrayValue ?? []
@@ -140,7 +142,7 @@ enum SendCommand {
                 case .bus(let e) where e.code == .cancelled && Interrupts.interrupted: return Interrupts.exitStatus
                 case .bus(let e) where e.code == .timeout: return ExitCode.timeout
                 case .bus: return ExitCode.busError
-                case .noAnswer: return ExitCode.hostUnreachable
+                case .noAnswer, .hostLost: return ExitCode.hostUnreachable
                 default: return ExitCode.busError
                 }
             }

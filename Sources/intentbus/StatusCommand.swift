@@ -9,7 +9,8 @@ enum StatusCommand {
     static let spec = CommandSpec(
         name: "status", summary: "the host's uptime, open requests and per-plugin figures",
         discussion: """
-        Shows the host's uptime, open requests and clients, and per plugin its state, pid,
+        Shows the host's uptime, open requests and clients, the host that answered and the
+        peers it knows (host.peers), and per plugin its state, pid,
         uptime, restarts, requests in flight and served, errors by code, busy answers, and
         the p50/p99 latency over its most recent replies (up to 1024).
         """,
@@ -83,6 +84,10 @@ enum StatusCommand {
         out += " · \(host["finals"]?.displayText ?? "0") final answers"
         if let relayed = host["relay"]?["relayed"]?.intValue, relayed > 0 { out += " (\(relayed) through the relay lane)" }
         out += "\n"
+        if let frontend = host["frontend"]?.stringValue {
+            let peers = (host["peers"]?.arrayValue ?? []).compactMap(\.stringValue)
+            out += "answered by \(frontend)" + (peers.isEmpty ? "" : " · peers \(peers.joined(separator: ", "))") + "\n"
+        }
         let hostErrors = errors(host["errors"])
         if !hostErrors.isEmpty { out += "refused before routing: \(hostErrors)\n" }
         var rows = [["PLUGIN", "STATE", "PID", "UP", "RESTARTS", "IN FLIGHT", "SERVED", "BUSY", "P50", "P99", "ERRORS"]]

@@ -46,8 +46,10 @@ func main() -> Int32 {
         return ExitCode.hostUnreachable
     } catch let error as ClientError {
         printError("intentbus: \(error)")
-        if case .noAnswer = error { return ExitCode.hostUnreachable }
-        return ExitCode.busError
+        switch error {
+        case .noAnswer, .hostLost: return ExitCode.hostUnreachable
+        default: return ExitCode.busError
+        }
     } catch {
         printError("intentbus: \(error)")
         return ExitCode.busError

@@ -144,6 +144,9 @@ package struct HostSettings: Sendable {
     /// becomes 0660 in that group, and the state directory 0710 when the socket is in it);
     /// nil: the host's user only (0600). Checked at load: the group exists.
     package var socketGroup: SocketGroup?
+    /// `peers:` the frontends of the other hosts of the same deployment (docs/scale-out.md):
+    /// client commands reading this manifest know them all, and `ib.status` lists them.
+    package var peers: [String] = []
     /// `insecure: true`: tcp endpoints without CURVE (a warning at each start).
     package var insecure = false
     /// `clients:` the clients known by their CURVE public key, with their rights.

@@ -30,6 +30,7 @@ extension ManifestAssembler {
                 let credentialFile = m.optional("client_credential_file", as: Marked<String>.self)
                 let metricsFile = m.optional("metrics_file", as: Marked<String>.self)
                 let metricsInterval = m.optional("metrics_interval", as: Marked<Duration>.self)
+                let peers = m.optional("peers", as: [Marked<String>].self)
                 presetDefaultEntries = decodePresetDefaults(m.node(for: "defaults"))
                 settings.limits = decodeLimits(m.node(for: "limits"))
                 settings.insecure = m.optional("insecure", as: Bool.self, default: false)
@@ -64,6 +65,7 @@ extension ManifestAssembler {
                 if let backend, let endpoint = endpoint(backend, key: "backend") {
                     settings.backend = endpoint
                 }
+                settings.peers = decodePeers(peers ?? [], frontend: settings.frontend)
                 if settings.frontend == settings.backend {
                     let mark = backend?.mark ?? frontend?.mark ?? m.mark
                     error("the frontend and backend endpoints must differ (both are \(settings.frontend))", key: "backend", at: mark)
@@ -93,6 +95,27 @@ extension ManifestAssembler {
             }
         }
         return settings
+    }
+
+    /// `peers:` other hosts' frontends: each a valid endpoint, not this host's own, no
+    /// repeats, at most `ManifestLimits.maximumPeers`.
+    private func decodePeers(_ peers: [Marked<String>], frontend: String) -> [String] {
+        if peers.count > ManifestLimits.maximumPeers, let extra = peers.dropFirst(ManifestLimits.maximumPeers).first {
+            error("lists \(peers.count) hosts; at most \(ManifestLimits.maximumPeers)", key: "peers", at: extra.mark)
+            return []
+        }
+        var out: [String] = []
+        for peer in peers {
+            guard let endpoint = endpoint(peer, key: "peers") else { continue }
+            if endpoint == frontend {
+                error("\(endpoint) is this host's own frontend; peers lists the other hosts", key: "peers", at: peer.mark)
+            } else if out.contains(endpoint) {
+                error("\(endpoint) is listed twice", key: "peers", at: peer.mark)
+            } else {
+                out.append(endpoint)
+            }
+        }
+        return out
     }
 
     /// Checks an endpoint's transport; a relative `ipc://` path resolves against the

@@ -10,6 +10,8 @@ package enum ManifestLimits {
     package static let conversationTimeout = Duration.milliseconds(1)...Duration.seconds(24 * 3600)
     /// `plugins[].priority`: only compared, but bounded like every other number.
     package static let priority = -1_000_000...1_000_000
+    /// `host.peers`: other hosts of one deployment a manifest may name.
+    package static let maximumPeers = 64
     /// `plugins[].max_in_flight`: requests one plugin may hold at once.
     package static let maxInFlight = 1...100_000
 }

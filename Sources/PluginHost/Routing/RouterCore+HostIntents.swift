@@ -84,6 +84,8 @@ extension RouterCore {
             "exec": .string(slot.spec.exec.path),
         ]
         if let pid = slot.pid { o["pid"] = .int(Int64(pid)) }
+        // Clients that know several hosts resend these after losing a host (docs/protocol.md).
+        if !slot.spec.idempotentIntents.isEmpty { o["idempotent"] = .array(slot.spec.idempotentIntents.sorted().map { .string($0) }) }
         if !slot.instanceSlots.isEmpty { o["instances"] = instancesSummary(slot) }
         if case .failed(let reason) = slot.state { o["reason"] = .string(reason) }
         if let e = slot.lastError { o["last_error"] = .string(e) }

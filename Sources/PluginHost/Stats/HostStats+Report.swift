@@ -20,6 +20,9 @@ extension HostStats {
             "open_exchanges": .int(Int64(open.count)), "clients_with_open_requests": .int(Int64(clients.count)),
             "finals": .int(Int64(finals)), "errors": Self.counts(hostErrors),
             "relay": ["relayed": .int(Int64(relayed)), "promoted": .int(Int64(promoted))],
+            // Which host answered, and the others it knows (host.peers, docs/scale-out.md).
+            "frontend": .string(router.manifest.host.frontend),
+            "peers": .array(router.manifest.host.peers.map { .string($0) }),
         ]
         let entries = router.slots.filter { !$0.retired }.map { slot -> JSON in
             let c = slot.index < plugins.count ? plugins[slot.index] : PluginCounters()
