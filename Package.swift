@@ -149,3 +149,15 @@ for target in package.targets where target.name == "plugin-focusflow" {
     target.swiftSettings = (target.swiftSettings ?? []) + [.swiftLanguageMode(.v5)]
 }
 package.products.append(.library(name: "AppIntents", targets: ["AppIntents"]))
+
+// Finding the declarations at build time (docs/appintents.md): the AppIntentsMetadata
+// build-tool plugin runs intentbus-appintents-scan over a target's sources; FocusFlow's
+// main is then `IntentPlugin.serve(localizations:)`, naming nothing.
+package.targets += [
+    .executableTarget(name: "intentbus-appintents-scan", swiftSettings: strictSettings),
+    .plugin(name: "AppIntentsMetadataPlugin", capability: .buildTool(), dependencies: ["intentbus-appintents-scan"]),
+]
+for target in package.targets where target.name == "plugin-focusflow" {
+    target.plugins = (target.plugins ?? []) + [.plugin(name: "AppIntentsMetadataPlugin")]
+}
+package.products.append(.plugin(name: "AppIntentsMetadataPlugin", targets: ["AppIntentsMetadataPlugin"]))

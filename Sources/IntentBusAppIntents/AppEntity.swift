@@ -134,6 +134,7 @@ extension AppEntity {
     public var intentOption: JSON {
         var o: [String: JSON] = ["id": .string(id.entityIdentifierString), "title": .string(displayRepresentation.title.resolved())]
         if let subtitle = displayRepresentation.subtitle { o["subtitle"] = .string(subtitle.resolved()) }
+        if let image = displayRepresentation.image { o["image"] = image.json }
         return .object(o)
     }
 

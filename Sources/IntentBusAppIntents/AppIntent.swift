@@ -31,9 +31,15 @@ public protocol AppIntent: Sendable {
     /// says `open_app_when_run: true` and the client should show the result itself, as a
     /// legacy `continueInApp` hands over (docs/appintents.md).
     static var openAppWhenRun: Bool { get }
-    /// Whether the intent is listed for people. No counterpart yet: accepted for source
-    /// compatibility, not sent; every intent is listed and runs when called by name.
+    /// Whether the intent is offered to people: false goes in HELLO as
+    /// `discoverable: false` (docs/appintents.md says what the host does with it); the
+    /// intent still runs when called by name (another intent's `opensIntent`, a snippet
+    /// button, a client that knows it).
     static var isDiscoverable: Bool { get }
+    /// The sentence that sums up the intent with its values (`Summary`, `When`).
+    associatedtype SummaryContent: ParameterSummary = NoParameterSummary
+    /// The intent's parameter summary; none unless declared.
+    static var parameterSummary: SummaryContent { get }
     /// Who may run it; `alwaysAllowed` unless overridden.
     static var authenticationPolicy: IntentAuthenticationPolicy { get }
     /// The intent name on the bus (the manifest's IntentsSupported entry); the Swift type

@@ -1,4 +1,5 @@
 import Foundation
+import IntentBusCore
 
 /// What Siri says or shows (App Intents' `IntentDialog`): a localized text, resolved in
 /// the client's locale when the reply is written.
@@ -8,27 +9,39 @@ import Foundation
 /// IntentDialog(full: "Your session of 25 minutes has started.", supporting: "Started.")
 /// ```
 ///
-/// The host has one text per dialog: `full` is sent; `supporting` (a short form for a
-/// screen beside the result) has no counterpart and is not sent.
+/// `full` is the REPLY's `dialog` (what a client without a screen says); `supporting`, the
+/// short form for a client that shows the result beside it, goes as `supporting_dialog`,
+/// and `systemImageName` as `dialog_image` (docs/appintents.md).
 public struct IntentDialog: Sendable, Hashable, ExpressibleByStringInterpolation {
     /// The text said or shown.
     public let full: LocalizedStringResource
     /// A shorter form, for when the result is also shown.
     public let supporting: LocalizedStringResource?
+    /// A symbol name to show with the dialog.
+    public let systemImageName: String?
 
     public init(_ text: LocalizedStringResource) {
         full = text
         supporting = nil
+        systemImageName = nil
     }
 
     public init(full: LocalizedStringResource, supporting: LocalizedStringResource) {
         self.full = full
         self.supporting = supporting
+        systemImageName = nil
     }
 
-    /// `full` for speaking and `systemImageName` (no images here: the name is dropped).
+    public init(full: LocalizedStringResource, supporting: LocalizedStringResource, systemImageName: String) {
+        self.full = full
+        self.supporting = supporting
+        self.systemImageName = systemImageName
+    }
+
     public init(full: LocalizedStringResource, systemImageName: String) {
-        self.init(full)
+        self.full = full
+        supporting = nil
+        self.systemImageName = systemImageName
     }
 
     public init(stringLiteral value: String) { self.init(LocalizedStringResource(stringLiteral: value)) }
@@ -38,22 +51,40 @@ public struct IntentDialog: Sendable, Hashable, ExpressibleByStringInterpolation
 
     /// The text in the request's locale.
     public var text: String { full.resolved() }
+
+    /// The REPLY body's dialog fields: `dialog`, and `supporting_dialog`, `dialog_image` when set.
+    var replyFields: [String: JSON] {
+        var o: [String: JSON] = ["dialog": .string(text)]
+        if let supporting { o["supporting_dialog"] = .string(supporting.resolved()) }
+        if let systemImageName { o["dialog_image"] = .string(systemImageName) }
+        return o
+    }
 }
 
 /// How an entity, an enum case or a value is shown: a title, a subtitle and an image
-/// name (App Intents' `DisplayRepresentation`). The image has no counterpart on the
-/// wire and is dropped.
+/// (App Intents' `DisplayRepresentation`). The image goes in the entity's wire form as
+/// `image`: `{"system_name": "folder"}`, `{"name": "cover"}` or `{"url": "https://…"}`;
+/// the client draws it, or not.
 public struct DisplayRepresentation: Sendable, Hashable, ExpressibleByStringInterpolation {
     public var title: LocalizedStringResource
     public var subtitle: LocalizedStringResource?
-    /// Kept for source compatibility; the host shows no images.
     public var image: Image?
 
-    /// A symbol name (App Intents' `DisplayRepresentation.Image`).
+    /// An image by symbol name, asset name or URL (App Intents' `DisplayRepresentation.Image`).
     public struct Image: Sendable, Hashable {
-        public let systemName: String
-        public init(systemName: String) { self.systemName = systemName }
-        public init(named name: String) { systemName = name }
+        public let systemName: String?
+        public let name: String?
+        public let url: URL?
+        public init(systemName: String) { self.systemName = systemName; name = nil; url = nil }
+        public init(named name: String) { systemName = nil; self.name = name; url = nil }
+        public init(url: URL) { systemName = nil; name = nil; self.url = url }
+
+        /// The wire form.
+        var json: JSON {
+            if let systemName { return ["system_name": .string(systemName)] }
+            if let name { return ["name": .string(name)] }
+            return ["url": .string(url?.absoluteString ?? "")]
+        }
     }
 
     public init(title: LocalizedStringResource, subtitle: LocalizedStringResource? = nil, image: Image? = nil) {

@@ -116,6 +116,22 @@ public final class IntentPlugin {
         plugin.run()
     }
 
+    /// Serves the AppIntents, AppEntities and the AppShortcutsProvider among `declaredTypes`
+    /// (every type a target declares, as the AppIntentsMetadata build-tool plugin lists
+    /// them; the others are skipped), like `serve(intents:entities:shortcuts:localizations:)`.
+    /// Two shortcut providers are a mistake, as in an app: the plugin exits 2 naming them.
+    public static func serve(declaredTypes: [Any.Type], localizations: URL? = nil) -> Never {
+        let providers = declaredTypes.compactMap { $0 as? any AppShortcutsProvider.Type }
+        if providers.count > 1 {
+            let names = providers.map { String(describing: $0) }.joined(separator: ", ")
+            FileHandle.standardError.write(Data("\(CommandLine.arguments.first ?? "plugin"): \(providers.count) AppShortcutsProvider types (\(names)); a plugin has one\n".utf8))
+            exit(2)
+        }
+        serve(intents: declaredTypes.compactMap { $0 as? any AppIntent.Type },
+              entities: declaredTypes.compactMap { $0 as? any AppEntity.Type },
+              shortcuts: providers.first, localizations: localizations)
+    }
+
     /// Serves requests, or prints the declarations in describe mode. Never returns.
     public func run() -> Never {
         updateMetadata()

@@ -49,7 +49,8 @@ package enum IntentReflection {
         let intent = NewStyleIntent(identifier: I.persistentIdentifier, title: I.title.sourceText,
                                     description: I.description.text.sourceText,
                                     category: I.description.categoryName?.sourceText, authentication: I.authenticationPolicy,
-                                    parameters: params.map { $0.1.declaration(name: $0.0) })
+                                    parameters: params.map { $0.1.declaration(name: $0.0) },
+                                    summary: I.parameterSummary.summaryDeclaration, discoverable: I.isDiscoverable)
         return Declaration(intent: intent, entities: entities, enums: enums)
     }
 }

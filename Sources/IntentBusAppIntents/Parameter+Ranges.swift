@@ -3,8 +3,8 @@ import IntentBusCore
 import IntentBusPlugin
 
 /// How a client may show a number parameter (App Intents' `IntControlStyle` and
-/// `DoubleControlStyle`). The host has no controls: the style is accepted for source
-/// compatibility and not sent.
+/// `DoubleControlStyle`): the metadata's and the value PROMPT's `control_style`
+/// (`field`, `stepper`, `slider`; `automatic` is not sent).
 public enum ParameterControlStyle: Sendable {
     case automatic, field, stepper, slider
 }
@@ -22,13 +22,15 @@ extension IntentParameter where Value: IntentNumber {
                             controlStyle: ParameterControlStyle = .automatic, inclusiveRange: (Value, Value),
                             requestValueDialog: IntentDialog? = nil) {
         self.init(title: title, description: description, default: defaultValue,
-                  range: (inclusiveRange.0.intentJSON, inclusiveRange.1.intentJSON), requestValueDialog: requestValueDialog)
+                  range: (inclusiveRange.0.intentJSON, inclusiveRange.1.intentJSON), requestValueDialog: requestValueDialog,
+                  controlStyle: controlStyle)
     }
 
     /// A number with a control style and no range.
     public convenience init(title: LocalizedStringResource, description: LocalizedStringResource? = nil, default defaultValue: Value? = nil,
                             controlStyle: ParameterControlStyle, requestValueDialog: IntentDialog? = nil) {
-        self.init(title: title, description: description, default: defaultValue, range: nil, requestValueDialog: requestValueDialog)
+        self.init(title: title, description: description, default: defaultValue, range: nil, requestValueDialog: requestValueDialog,
+                  controlStyle: controlStyle)
     }
 }
 
@@ -38,7 +40,8 @@ extension IntentParameter {
                                              default defaultValue: N? = nil, controlStyle: ParameterControlStyle = .automatic,
                                              inclusiveRange: (N, N), requestValueDialog: IntentDialog? = nil) where Value == N? {
         self.init(title: title, description: description, default: defaultValue.map { .some($0) },
-                  range: (inclusiveRange.0.intentJSON, inclusiveRange.1.intentJSON), requestValueDialog: requestValueDialog)
+                  range: (inclusiveRange.0.intentJSON, inclusiveRange.1.intentJSON), requestValueDialog: requestValueDialog,
+                  controlStyle: controlStyle)
     }
 
     /// A list of numbers whose every item lies in a range: `inclusiveRange: (1, 5)` on `[Int]`.
@@ -57,23 +60,25 @@ extension IntentParameter {
                   range: (inclusiveRange.0.intentJSON, inclusiveRange.1.intentJSON), requestValueDialog: requestValueDialog)
     }
 
-    /// A text parameter with input options (App Intents' `String.IntentInputOptions`;
-    /// kept for source compatibility, the host shows no keyboard).
+    /// A text parameter with input options (App Intents' `String.IntentInputOptions`):
+    /// the metadata's and the value PROMPT's `input_options`, for a client's keyboard.
     public convenience init(title: LocalizedStringResource, description: LocalizedStringResource? = nil, default defaultValue: String? = nil,
                             inputOptions: String.IntentInputOptions, requestValueDialog: IntentDialog? = nil) where Value == String {
-        self.init(title: title, description: description, default: defaultValue, requestValueDialog: requestValueDialog)
+        self.init(title: title, description: description, default: defaultValue, range: nil, requestValueDialog: requestValueDialog,
+                  inputOptions: inputOptions)
     }
 
     /// An optional text parameter with input options.
     public convenience init(title: LocalizedStringResource, description: LocalizedStringResource? = nil, default defaultValue: String? = nil,
                             inputOptions: String.IntentInputOptions, requestValueDialog: IntentDialog? = nil) where Value == String? {
-        self.init(title: title, description: description, default: defaultValue.map { .some($0) }, requestValueDialog: requestValueDialog)
+        self.init(title: title, description: description, default: defaultValue.map { .some($0) }, range: nil,
+                  requestValueDialog: requestValueDialog, inputOptions: inputOptions)
     }
 }
 
 extension String {
     /// How a client's keyboard should behave for a text parameter (App Intents'
-    /// `String.IntentInputOptions`). Not sent: the host has no keyboard.
+    /// `String.IntentInputOptions`), sent as `input_options`.
     public struct IntentInputOptions: Sendable {
         public enum KeyboardType: Sendable { case `default`, numberPad, emailAddress, URL, phonePad, asciiCapable, decimalPad }
         public enum CapitalizationType: Sendable { case none, words, sentences, allCharacters }
@@ -92,6 +97,27 @@ extension String {
             self.autocorrect = autocorrect
             self.smartQuotes = smartQuotes
             self.smartDashes = smartDashes
+        }
+
+        /// The wire form: `{"keyboard_type": "email_address", "capitalization": "none", "multiline": false, …}`.
+        var json: JSON {
+            let keyboard: String = switch keyboardType {
+            case .default: "default"
+            case .numberPad: "number_pad"
+            case .emailAddress: "email_address"
+            case .URL: "url"
+            case .phonePad: "phone_pad"
+            case .asciiCapable: "ascii_capable"
+            case .decimalPad: "decimal_pad"
+            }
+            let capitalization: String = switch capitalizationType {
+            case .none: "none"
+            case .words: "words"
+            case .sentences: "sentences"
+            case .allCharacters: "all_characters"
+            }
+            return ["keyboard_type": .string(keyboard), "capitalization": .string(capitalization), "multiline": .bool(multiline),
+                    "autocorrect": .bool(autocorrect), "smart_quotes": .bool(smartQuotes), "smart_dashes": .bool(smartDashes)]
         }
     }
 }

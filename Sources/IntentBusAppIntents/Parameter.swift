@@ -31,6 +31,9 @@ public final class IntentParameter<Value: IntentValue>: @unchecked Sendable {
     public let requestValueDialog: IntentDialog?
     /// The inclusive range of a numeric parameter, as wire values.
     let range: (min: JSON, max: JSON)?
+    /// `control_style` and `input_options` of the metadata, for clients that draw controls.
+    let controlStyle: String?
+    let inputOptions: JSON?
     private let lock = Lock()
     private var value: Value?
     private var boundName = ""
@@ -45,15 +48,20 @@ public final class IntentParameter<Value: IntentValue>: @unchecked Sendable {
         self.defaultValue = defaultValue
         self.requestValueDialog = requestValueDialog
         self.range = nil
+        controlStyle = nil
+        inputOptions = nil
     }
 
     init(title: LocalizedStringResource, description: LocalizedStringResource?, default defaultValue: Value?, range: (JSON, JSON)?,
-         requestValueDialog: IntentDialog?) {
+         requestValueDialog: IntentDialog?, controlStyle: ParameterControlStyle? = nil, inputOptions: String.IntentInputOptions? = nil) {
         self.title = title
         self.parameterDescription = description
         self.defaultValue = defaultValue
         self.requestValueDialog = requestValueDialog
         self.range = range
+        // .automatic is what a client does anyway: not sent.
+        self.controlStyle = controlStyle.flatMap { $0 == .automatic ? nil : "\($0)" }
+        self.inputOptions = inputOptions?.json
     }
 
     /// The value: what was given, else the default, else nil for an optional. Reading a
@@ -130,6 +138,8 @@ public final class IntentParameter<Value: IntentValue>: @unchecked Sendable {
         prompt["parameter"] = .string(name)
         prompt["dialog"] = .string((dialog ?? requestValueDialog)?.text ?? "What is the \(title.resolved().lowercased())?")
         if Value.isListValue { prompt["multiple"] = true }
+        if let controlStyle { prompt["control_style"] = .string(controlStyle) }
+        if let inputOptions { prompt["input_options"] = inputOptions }
         if let range {
             prompt["minimum"] = range.min
             prompt["maximum"] = range.max
@@ -165,7 +175,8 @@ extension IntentParameter: AnyIntentParameter {
                                  entity: entity, enumName: enumName, optional: Value.isOptionalValue,
                                  defaultValue: defaultValue?.intentJSON, min: range?.min, max: range?.max,
                                  requestValueDialog: requestValueDialog?.full.sourceText,
-                                 description: parameterDescription?.sourceText, multiple: Value.isListValue)
+                                 description: parameterDescription?.sourceText, multiple: Value.isListValue,
+                                 controlStyle: controlStyle, inputOptions: inputOptions)
     }
 
     package func bind(name: String, json: JSON?, context: PluginContext) async throws {

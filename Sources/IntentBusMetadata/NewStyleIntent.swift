@@ -14,10 +14,17 @@ public struct NewStyleIntent: Sendable, Equatable {
     /// The assistant schema it implements (`schema`, docs/schemas.md).
     public var schema: String?
     public var parameters: [NewStyleParameter]
+    /// The parameter summary (`summary`), when the intent declares one.
+    public var summary: NewStyleSummary?
+    /// Whether people are offered the intent (`discoverable`, App Intents'
+    /// `isDiscoverable`): false keeps it out of `say`'s phrases and suggestions; it still
+    /// runs when called by name.
+    public var discoverable: Bool
 
     public init(identifier: String, title: String, description: String? = nil, category: String? = nil,
                 authentication: IntentAuthenticationPolicy = .alwaysAllowed, migratedFrom: String? = nil,
-                schema: String? = nil, parameters: [NewStyleParameter] = []) {
+                schema: String? = nil, parameters: [NewStyleParameter] = [], summary: NewStyleSummary? = nil,
+                discoverable: Bool = true) {
         self.identifier = identifier
         self.title = title
         self.description = description
@@ -26,6 +33,8 @@ public struct NewStyleIntent: Sendable, Equatable {
         self.migratedFrom = migratedFrom
         self.schema = schema
         self.parameters = parameters
+        self.summary = summary
+        self.discoverable = discoverable
     }
 
     /// The metadata entry; `authentication` is always written.
@@ -37,6 +46,8 @@ public struct NewStyleIntent: Sendable, Equatable {
         if let category { o["category"] = .string(category) }
         if let migratedFrom { o["migrated_from"] = .string(migratedFrom) }
         if let schema { o["schema"] = .string(schema) }
+        if let summary { o["summary"] = summary.json }
+        if !discoverable { o["discoverable"] = false }
         return .object(o)
     }
 }

@@ -44,6 +44,7 @@ extension NewStyleParameter {
             if let flag = multiple.boolValue { decl.multiple = flag } else { problems.append("\(at): multiple must be true or false") }
         }
         if let problem = decl.rangeProblem { problems.append("\(at): \(problem)") }
+        decodePresentation(p, into: &decl, at: at, problems: &problems)
         if let d = decl.defaultValue {
             switch checks.checkDefault(d, of: decl, enums: enums) {
             case .failure(let why): problems.append("\(at): default \(d.canonicalString) is invalid: \(why)")
@@ -54,6 +55,39 @@ extension NewStyleParameter {
             }
         }
         return decl
+    }
+
+    /// Reads `control_style` (numbers) and `input_options` (text), keeping only the keys
+    /// and values clients are told about (docs/protocol.md §9.1).
+    private static func decodePresentation(_ p: JSON, into decl: inout NewStyleParameter, at: String, problems: inout [String]) {
+        if let style = p["control_style"], !style.isNull {
+            if !decl.type.isNumeric {
+                problems.append("\(at): control_style is for integer and decimal parameters, not \(decl.type)")
+            } else if let name = style.stringValue, controlStyles.contains(name) {
+                decl.controlStyle = name
+            } else {
+                problems.append("\(at): control_style is one of \(controlStyles.sorted().joined(separator: ", ")), got \(style.displayText.prefix(40))")
+            }
+        }
+        guard let options = p["input_options"], !options.isNull else { return }
+        guard decl.type == .string, let given = options.objectValue else {
+            problems.append("\(at): input_options is an object, and only for string parameters"); return
+        }
+        var kept: [String: JSON] = [:]
+        for (key, value) in given.sorted(by: { $0.key < $1.key }) {
+            guard let allowed = inputOptionKeys[key] else {
+                problems.append("\(at): input_options has no key \(key.prefix(40)) (\(inputOptionKeys.keys.sorted().joined(separator: ", ")))"); continue
+            }
+            if let names = allowed {
+                guard let name = value.stringValue, names.contains(name) else {
+                    problems.append("\(at): input_options.\(key) is one of \(names.sorted().joined(separator: ", "))"); continue
+                }
+            } else if value.boolValue == nil {
+                problems.append("\(at): input_options.\(key) is true or false"); continue
+            }
+            kept[key] = value
+        }
+        decl.inputOptions = .object(kept)
     }
 
     /// What is wrong with the declared range, or nil: a range on a type that is not a

@@ -25,10 +25,15 @@ public struct NewStyleParameter: Sendable, Equatable {
     public var description: String?
     /// Takes a list of values (`"multiple": true`; Swift `[ProjectEntity]`).
     public var multiple: Bool
+    /// How a client shows a number (`control_style`: automatic, field, stepper, slider).
+    public var controlStyle: String?
+    /// How a client's keyboard behaves for text (`input_options`, `NewStyleInputOptions`).
+    public var inputOptions: JSON?
 
     public init(name: String, title: String, type: ValueType, entity: String? = nil, enumName: String? = nil,
                 optional: Bool = false, defaultValue: JSON? = nil, min: JSON? = nil, max: JSON? = nil,
-                requestValueDialog: String? = nil, description: String? = nil, multiple: Bool = false) {
+                requestValueDialog: String? = nil, description: String? = nil, multiple: Bool = false,
+                controlStyle: String? = nil, inputOptions: JSON? = nil) {
         self.name = name
         self.title = title
         self.type = type
@@ -41,6 +46,8 @@ public struct NewStyleParameter: Sendable, Equatable {
         self.requestValueDialog = requestValueDialog
         self.description = description
         self.multiple = multiple
+        self.controlStyle = controlStyle
+        self.inputOptions = inputOptions
     }
 
     /// The metadata entry. Absent fields are left out; `optional` is always written.
@@ -55,8 +62,19 @@ public struct NewStyleParameter: Sendable, Equatable {
         if let min { o["min"] = min }
         if let max { o["max"] = max }
         if let requestValueDialog { o["request_value_dialog"] = .string(requestValueDialog) }
+        if let controlStyle { o["control_style"] = .string(controlStyle) }
+        if let inputOptions { o["input_options"] = inputOptions }
         return .object(o)
     }
+
+    /// The control styles a number parameter may declare.
+    public static let controlStyles: Set<String> = ["automatic", "field", "stepper", "slider"]
+    /// The keys of `input_options` and what each takes: a flag, or one of a few names.
+    public static let inputOptionKeys: [String: Set<String>?] = [
+        "keyboard_type": ["default", "number_pad", "email_address", "url", "phone_pad", "ascii_capable", "decimal_pad"],
+        "capitalization": ["none", "words", "sentences", "all_characters"],
+        "multiline": nil, "autocorrect": nil, "smart_quotes": nil, "smart_dashes": nil,
+    ]
 
     /// The range for people: "5…180", "≥ 5", "≤ 180", or "any".
     public var rangeText: String {

@@ -89,11 +89,18 @@ struct NewStyleSectionDecoder {
             }
             migrations[legacy] = id
         }
+        let summary = entry["summary"].flatMap { json in
+            json.isNull ? nil : NewStyleSummary.decode(json, intent: id, parameters: params.map(\.name), problems: &problems)
+        }
+        var discoverable = true
+        if let flag = entry["discoverable"], !flag.isNull {
+            if let b = flag.boolValue { discoverable = b } else { problems.append("intent \(id): discoverable must be true or false") }
+        }
         // A policy that is not one of the three rejects the HELLO; the strictest stands in.
         var intent = NewStyleIntent(identifier: id, title: title, description: entry["description"]?.stringValue,
                                     category: entry["category"]?.stringValue,
                                     authentication: policy ?? .requiresAuthentication, migratedFrom: migrated,
-                                    parameters: params)
+                                    parameters: params, summary: summary, discoverable: discoverable)
         intents[id] = intent  // before the schema: a schema may not be named like an intent
         intentOrder.append(id)
         if let schema = entry["schema"] {

@@ -60,6 +60,8 @@ enum DescribeCommand {
                 if let v = declared[key] { out[key] = v }
             }
             out["parameters"] = declared["parameters"] ?? .array([])
+            if let summary = declared["summary"] { out["summary"] = summary }
+            if declared["discoverable"]?.boolValue == false { out["discoverable"] = false }
             let shortcuts = declarations?.shortcutPhrases(declared["identifier"]?.stringValue ?? intent) ?? []
             if !shortcuts.isEmpty { out["shortcut_phrases"] = .array(shortcuts) }
         } else if let definition, style == "legacy" || style == nil {
@@ -113,6 +115,8 @@ enum DescribeCommand {
             for key in ["category", "definition", "migrated_from", "schema", "note", "problem"] {
                 if let v = h[key]?.stringValue { out += "  \(key.replacingOccurrences(of: "_", with: " ")): \(v)\n" }
             }
+            if h["discoverable"]?.boolValue == false { out += "  not discoverable: offered to no one, runs when called by name\n" }
+            for sentence in summarySentences(h["summary"]) { out += "  summary: “\(sentence)”\n" }
             let phrases = (h["phrases"]?.arrayValue ?? []).map { "“\($0.displayText)”" }
             if !phrases.isEmpty { out += "  phrases: \(phrases.joined(separator: ", "))\n" }
             let shortcuts = (h["shortcut_phrases"]?.arrayValue ?? []).map { "“\($0.displayText)”" }
@@ -132,6 +136,13 @@ enum DescribeCommand {
             }
         }
         return out
+    }
+
+    /// A parameter summary's sentences (every `When` branch), as declared: `${minutes}` slots.
+    static func summarySentences(_ summary: JSON?) -> [String] {
+        guard let summary else { return [] }
+        if let text = summary["text"]?.stringValue { return [text] }
+        return summarySentences(summary["then"]) + summarySentences(summary["otherwise"])
     }
 
     static func parameterLine(_ p: JSON) -> String {

@@ -82,6 +82,8 @@ final class Prompter {
     private func ask(_ prompt: Prompt) -> JSON? {
         let dialog = prompt.dialog.isEmpty ? defaultDialog(prompt) : prompt.dialog
         let words = ChooserText.forLanguage(prompt.raw["language"]?.stringValue)
+        // The intent's parameter summary with what is known so far, as context for the question.
+        if let summary = prompt.raw["summary"]?.stringValue { print(TerminalText.escaped(summary)) }
         switch prompt.kind {
         case "confirmation":
             while true {

@@ -126,6 +126,13 @@ final class NewStyleFlow: ExchangeFlow {
         prompt["kind"] = "value"
         prompt["parameter"] = .string(p.name)
         prompt["dialog"] = .string(p.requestValueDialog ?? "What is the \(p.title.lowercased())?")
+        // For a client that draws a control or a keyboard for the answer.
+        if let style = p.controlStyle { prompt["control_style"] = .string(style) }
+        if let options = p.inputOptions { prompt["input_options"] = options }
+        // The intent's parameter summary with the values known so far: what the answer completes.
+        if let summary = intent.summary?.filled(values, titles: Dictionary(intent.parameters.map { ($0.name, $0.title) }) { a, _ in a }) {
+            prompt["summary"] = .string(summary)
+        }
         return .object(prompt)
     }
 

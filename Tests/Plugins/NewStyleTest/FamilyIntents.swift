@@ -42,7 +42,9 @@ struct BookEntity: AppEntity {
         self.name = name
         self.author = author
     }
-    var displayRepresentation: DisplayRepresentation { DisplayRepresentation(title: "\(name)", subtitle: "\(author)") }
+    var displayRepresentation: DisplayRepresentation {
+        DisplayRepresentation(title: "\(name)", subtitle: "\(author)", image: .init(systemName: "book"))
+    }
 }
 
 /// Every book, listed (EnumerableEntityQuery answers ids from allEntities()).

@@ -12,6 +12,8 @@ import IntentBus
 // entity type's query from the metadata.
 // NEWSTYLE_RULE=untitled|entity|phrase|eleven adds a declaration that breaks that one of
 // Apple's metadata rules (RuleIntents.swift).
+// NEWSTYLE_PRESENTATION=1 adds PlanSessionIntent and ContactIntent (PresentationIntents.swift);
+// with NEWSTYLE_BROKEN=summary their metadata is broken in the wire form.
 // NEWSTYLE_SHORTCUTS=<JSON array of {intent, phrases, short_title}> declares those app
 // shortcuts as given, valid or not (the shortcut tests).
 let env = ProcessInfo.processInfo.environment
@@ -54,6 +56,10 @@ do {
         plugin.register(ReadBookIntent.self)
         plugin.register(DonatingIntent.self)
     }
+    if env["NEWSTYLE_PRESENTATION"] == "1" {
+        plugin.register(PlanSessionIntent.self)
+        plugin.register(ContactIntent.self)
+    }
     if let rule = env["NEWSTYLE_RULE"] { declareBrokenRule(rule, on: plugin) }
     switch env["NEWSTYLE_BROKEN"] {
     case "1":
@@ -67,6 +73,10 @@ do {
         runtime.metadata = ["new_style": .object(section)]
     default:
         break
+    }
+    if env["NEWSTYLE_BROKEN"] == "summary" {
+        breakPresentation(plugin)
+        runtime.run()  // as for noquery: IntentPlugin.run() would put the valid declarations back
     }
     if env["NEWSTYLE_BROKEN"] == "noquery" {
         // IntentPlugin.run() would put the valid declarations back; run the runtime itself.
