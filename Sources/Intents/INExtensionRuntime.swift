@@ -15,8 +15,13 @@ public enum INExtensionRuntime {
         return .milliseconds(Int(seconds * 1000))
     }
 
-    /// Serves every intent in `intents` whose handler the extension provides; never returns.
+    /// The standard intents an extension may handle with Apple's classes, beside its own.
+    static let standardIntents: [any INIntentDispatching.Type] = [INSendMessageIntentDispatch.self]
+
+    /// Serves every intent in `intents`, and every standard one, whose handler the
+    /// extension provides; never returns.
     public static func serve(_ extensionType: INExtension.Type, intents: [any INIntentDispatching.Type]) -> Never {
+        let intents = intents + standardIntents.filter { standard in !intents.contains { $0.intentName == standard.intentName } }
         let runtime: PluginRuntime
         do { runtime = try PluginRuntime() } catch {
             FileHandle.standardError.write(Data("\(extensionType): \(error)\n".utf8))

@@ -51,9 +51,10 @@ extension TestManifest.Plugin {
     }
 
     /// The SiriKit test plugin (Tests/Plugins/SiriKitTest): an Intents extension whose
-    /// CompletionIntent calls its completion as the `mode` parameter says.
+    /// CompletionIntent calls its completion as the `mode` parameter says, and whose
+    /// MessageIntentHandler (seed 001) handles the standard INSendMessageIntent.
     package static func siriKitTest(env: [String: String] = [:]) -> Self {
-        Self(id: "sirikittest", exec: Products.path("plugin-sirikittest"), intents: ["CompletionIntent", "TypesIntent"],
+        Self(id: "sirikittest", exec: Products.path("plugin-sirikittest"), intents: ["CompletionIntent", "TypesIntent", "INSendMessageIntent"],
              definitions: [Products.file("Tests/Plugins/SiriKitTest/Intents.intentdefinition")], timeout: "10s", env: env)
     }
 

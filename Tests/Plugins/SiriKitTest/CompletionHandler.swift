@@ -10,6 +10,7 @@ nonisolated(unsafe) var keptCompletions: [Any] = []
 class CompletionHandler: INExtension, CompletionIntentHandling {
     override func handler(for intent: INIntent) -> Any {
         if intent is TypesIntent { return TypesHandler() }
+        if intent is INSendMessageIntent { return MessageIntentHandler() }
         return (intent as? CompletionIntent)?.mode == "held" ? HoldingHandler() : self
     }
 
