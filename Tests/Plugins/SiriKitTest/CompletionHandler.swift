@@ -6,17 +6,23 @@ nonisolated(unsafe) var keptCompletions: [Any] = []
 /// Calls `completion` as `mode` says: `once` (on this thread), `thread` (from another
 /// thread, later), `twice`, `released` (never: the closure goes away), `kept` (never:
 /// the closure is kept), `held` (never: a HoldingHandler keeps it and goes away), `donate` (once, after donating an NSUserActivity), `interaction`
-/// (once, from `INInteraction.donate`'s completion).
+/// (once, from `INInteraction.donate`'s completion); `async` and `neither` go to
+/// AsyncHandler and NeitherHandler.
 class CompletionHandler: INExtension, CompletionIntentHandling {
     override func handler(for intent: INIntent) -> Any {
         if intent is TypesIntent { return TypesHandler() }
         if intent is INSendMessageIntent { return MessageIntentHandler() }
-        return (intent as? CompletionIntent)?.mode == "held" ? HoldingHandler() : self
+        switch (intent as? CompletionIntent)?.mode {
+        case "held": return HoldingHandler()
+        case "async", "async-bad": return AsyncHandler()
+        case "neither": return NeitherHandler()
+        default: return self
+        }
     }
 
     func resolveMode(for intent: CompletionIntent, with completion: @escaping (INStringResolutionResult) -> Void) {
         guard let mode = intent.mode else { return completion(.needsValue()) }
-        let modes = ["once", "thread", "twice", "released", "kept", "held", "donate", "interaction"]
+        let modes = ["once", "thread", "twice", "released", "kept", "held", "donate", "interaction", "neither"]
         completion(modes.contains(mode) ? .success(with: mode) : .unsupported())
     }
 
