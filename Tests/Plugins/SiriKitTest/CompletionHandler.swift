@@ -6,8 +6,9 @@ nonisolated(unsafe) var keptCompletions: [Any] = []
 /// Calls `completion` as `mode` says: `once` (on this thread), `thread` (from another
 /// thread, later), `twice`, `released` (never: the closure goes away), `kept` (never:
 /// the closure is kept), `held` (never: a HoldingHandler keeps it and goes away), `donate` (once, after donating an NSUserActivity), `interaction`
-/// (once, from `INInteraction.donate`'s completion); `async` and `neither` go to
-/// AsyncHandler and NeitherHandler.
+/// (once, from `INInteraction.donate`'s completion), `cart` (seed 004's activity),
+/// `forget` (its deletion), `forget-group` and `forget-all` (INInteraction's); `async`
+/// and `neither` go to AsyncHandler and NeitherHandler.
 class CompletionHandler: INExtension, CompletionIntentHandling {
     override func handler(for intent: INIntent) -> Any {
         if intent is TypesIntent { return TypesHandler() }
@@ -22,7 +23,7 @@ class CompletionHandler: INExtension, CompletionIntentHandling {
 
     func resolveMode(for intent: CompletionIntent, with completion: @escaping (INStringResolutionResult) -> Void) {
         guard let mode = intent.mode else { return completion(.needsValue()) }
-        let modes = ["once", "thread", "twice", "released", "kept", "held", "donate", "interaction", "neither"]
+        let modes = ["once", "thread", "twice", "released", "kept", "held", "donate", "interaction", "neither", "cart", "forget", "forget-group", "forget-all"]
         completion(modes.contains(mode) ? .success(with: mode) : .unsupported())
     }
 
@@ -54,6 +55,21 @@ class CompletionHandler: INExtension, CompletionIntentHandling {
             interaction.donate { error in
                 completion(error == nil ? .success(result: "Interaktion gespendet") : CompletionIntentResponse(code: .failure, userActivity: nil))
             }
+        case "cart":
+            // Seed 004, step 4, without its view controller: the activity and its shortcut.
+            let newArticleActivity = CartShortcut.newArticleShortcut(with: nil)
+            let shortcut = INShortcut(userActivity: newArticleActivity)
+            shortcut.userActivity?.becomeCurrent()
+            completion(.success(result: "Warenkorb gespendet"))
+        case "forget":
+            NSUserActivity.deleteSavedUserActivities(withPersistentIdentifiers: [kNewArticleActivityType]) {
+                completion(.success(result: "vergessen"))
+            }
+        case "forget-group", "forget-all":
+            let done: ((any Error)?) -> Void = { error in
+                completion(error == nil ? .success(result: "vergessen") : CompletionIntentResponse(code: .failure, userActivity: nil))
+            }
+            if intent.mode == "forget-all" { INInteraction.deleteAll(completion: done) } else { INInteraction.delete(with: "completions", completion: done) }
         default:
             return
         }
