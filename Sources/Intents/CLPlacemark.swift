@@ -26,7 +26,8 @@ open class CLPlacemark: INWireConvertible, @unchecked Sendable, CustomStringConv
     /// An address the user said is a placemark with that name and no location yet.
     public static func fromWire(_ value: JSON) -> Self? {
         if let text = value.stringValue { return Self(location: nil, name: text) }
-        let name = value["name"]?.stringValue
+        // The standard intents' Placemark is a custom object: its display string names it.
+        let name = value["name"]?.stringValue ?? value["displayString"]?.stringValue
         var location: CLLocation?
         if let latitude = value["latitude"]?.doubleValue, let longitude = value["longitude"]?.doubleValue {
             location = CLLocation(latitude: latitude, longitude: longitude)
@@ -35,6 +36,8 @@ open class CLPlacemark: INWireConvertible, @unchecked Sendable, CustomStringConv
         return Self(location: location, name: name)
     }
 
+    /// The host's Placemark value, which is also the standard intents' Placemark object
+    /// (it needs an identifier and a display string: the name, or the coordinate).
     public var wireValue: JSON {
         var o: [String: JSON] = [:]
         if let name { o["name"] = .string(name) }
@@ -42,6 +45,9 @@ open class CLPlacemark: INWireConvertible, @unchecked Sendable, CustomStringConv
             o["latitude"] = .double(location.coordinate.latitude)
             o["longitude"] = .double(location.coordinate.longitude)
         }
+        let shown = name ?? location.map { "\($0.coordinate.latitude), \($0.coordinate.longitude)" } ?? ""
+        o["identifier"] = .string(shown)
+        o["displayString"] = .string(shown)
         return .object(o)
     }
 }

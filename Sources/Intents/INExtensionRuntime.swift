@@ -16,7 +16,8 @@ public enum INExtensionRuntime {
     }
 
     /// The standard intents an extension may handle with Apple's classes, beside its own.
-    static let standardIntents: [any INIntentDispatching.Type] = [INSendMessageIntentDispatch.self]
+    static let standardIntents: [any INIntentDispatching.Type] = [INSendMessageIntentDispatch.self, INStartWorkoutIntentDispatch.self,
+                                                                  INSearchForPhotosIntentDispatch.self, INRequestRideIntentDispatch.self]
 
     /// Serves every intent in `intents`, and every standard one, whose handler the
     /// extension provides; never returns.

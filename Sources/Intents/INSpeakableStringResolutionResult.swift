@@ -9,6 +9,8 @@ open class INSpeakableStringResolutionResult: INIntentResolutionResult, @uncheck
         Self(result: .confirmationRequired(stringToConfirm?.wireValue ?? .null))
     }
     public class func disambiguation(with stringsToDisambiguate: [INSpeakableString]) -> Self {
-        Self(result: .disambiguation(INWireResolutionOptions.options(stringsToDisambiguate)))
+        Self(result: .disambiguation(INWireResolutionOptions.options(stringsToDisambiguate.map {
+            (title: $0.spokenPhrase, subtitle: nil, id: $0.vocabularyIdentifier, value: $0.wireValue)
+        })))
     }
 }

@@ -40,4 +40,56 @@ struct SiriKitStandardIntentsEndToEndTests {
         #expect(unknown.prompts.first?.raw["unsupported"]?["reason"] == "noAccount")
         #expect(again.body["dialog"] == "Sent to Sam Lee.")
     }
+
+    @Test("INStartWorkoutIntent in the async forms: \"run\" is disambiguated, and handle reads the goal, its unit, the location and isOpenEnded typed")
+    func startWorkout() throws {
+        let host = try TestHost(TestManifest(.siriKitTest()))
+        defer { host.stop() }
+        let client = try host.client()
+        let talk = Conversation(["run-indoor"])
+        let started = try client.send("INStartWorkoutIntent", parameters: [
+            "workoutName": "run", "goalValue": 5, "workoutGoalUnitType": "mile", "workoutLocationType": "indoor", "isOpenEnded": false,
+        ], onEvent: talk.handle)
+        #expect(talk.prompts.first?.options.compactMap { $0["title"]?.stringValue } == ["Outdoor Run", "Indoor Run"])
+        #expect(started.body["code"] == "success")
+        #expect(started.body["dialog"] == "Workout started.")
+        // Another unit: the handler sees it, and answers its own failure code.
+        let other = try client.send("INStartWorkoutIntent", parameters: [
+            "workoutName": "Indoor", "goalValue": 5, "workoutGoalUnitType": "meter", "workoutLocationType": "indoor", "isOpenEnded": false,
+        ]) { _ in nil }
+        #expect(other.body["code"] == "failureNoMatchingWorkout")
+    }
+
+    @Test("INSearchForPhotosIntent: the date as an INDateComponentsRange, attributes as INPhotoAttributeOptions, people, a placemark; searchResultsCount in the dialog")
+    func searchForPhotos() throws {
+        let host = try TestHost(TestManifest(.siriKitTest()))
+        defer { host.stop() }
+        let client = try host.client()
+        let found = try client.send("INSearchForPhotosIntent", parameters: [
+            "dateCreated": "2024-05-07", "includedAttributes": ["selfie", "video"], "excludedAttributes": ["screenshot"],
+            "peopleInPhoto": ["Alex", "Sam", "Kim"], "locationCreated": ["identifier": "hh", "displayString": "Hamburg", "latitude": 53.55, "longitude": 9.99],
+        ]) { _ in nil }
+        // 1000 × 7 (the day) + 100 × 2 (selfie, video) + 10 × 3 (people) + 1 (a coordinate) - 1 (screenshot excluded)
+        #expect(found.body["code"] == "continueInApp")
+        #expect(found.body["dialog"] == "Found 7230 photos.")
+    }
+
+    @Test("INRequestRideIntent: pickup resolved to a CLPlacemark with a coordinate, party size, INPaymentMethod, pickup time; the response's pickup time in the dialog")
+    func requestRide() throws {
+        let host = try TestHost(TestManifest(.siriKitTest()))
+        defer { host.stop() }
+        let client = try host.client()
+        let booked = try client.send("INRequestRideIntent", parameters: [
+            "pickupLocation": "Hauptbahnhof", "dropOffLocation": ["identifier": "ber", "displayString": "Flughafen BER"], "partySize": 3,
+            "paymentMethod": ["identifier": "visa", "displayString": "Visa", "name": "Visa"], "scheduledPickupTime": "2024-05-07T18:30:00Z",
+        ]) { _ in nil }
+        #expect(booked.body["code"] == "success")
+        #expect(booked.body["dialog"] == "Your ride is booked; pickup at Berlin Hauptbahnhof (52.525) → Flughafen BER, 3 people, Visa •••• 4242, 18:30.")
+        // The host's range check still applies before any handler runs.
+        let error = #expect(throws: ClientError.self) {
+            _ = try client.send("INRequestRideIntent", parameters: ["pickupLocation": "Hauptbahnhof", "dropOffLocation": "BER", "partySize": 12]) { _ in nil }
+        }
+        guard case .bus(let e)? = error else { Issue.record("expected a bus error"); return }
+        #expect(e.code == .invalidParameters)
+    }
 }

@@ -13,6 +13,9 @@ class CompletionHandler: INExtension, CompletionIntentHandling {
     override func handler(for intent: INIntent) -> Any {
         if intent is TypesIntent { return TypesHandler() }
         if intent is INSendMessageIntent { return MessageIntentHandler() }
+        if intent is INStartWorkoutIntent { return WorkoutHandler() }
+        if intent is INSearchForPhotosIntent { return PhotosHandler() }
+        if intent is INRequestRideIntent { return RideHandler() }
         switch (intent as? CompletionIntent)?.mode {
         case "held": return HoldingHandler()
         case "async", "async-bad": return AsyncHandler()
