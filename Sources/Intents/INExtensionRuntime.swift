@@ -15,8 +15,14 @@ public enum INExtensionRuntime {
         return .milliseconds(Int(seconds * 1000))
     }
 
-    /// Serves every intent in `intents` whose handler the extension provides; never returns.
+    /// The standard intents an extension may handle with Apple's classes, beside its own.
+    static let standardIntents: [any INIntentDispatching.Type] = [INSendMessageIntentDispatch.self, INStartWorkoutIntentDispatch.self,
+                                                                  INSearchForPhotosIntentDispatch.self, INRequestRideIntentDispatch.self]
+
+    /// Serves every intent in `intents`, and every standard one, whose handler the
+    /// extension provides; never returns.
     public static func serve(_ extensionType: INExtension.Type, intents: [any INIntentDispatching.Type]) -> Never {
+        let intents = intents + standardIntents.filter { standard in !intents.contains { $0.intentName == standard.intentName } }
         let runtime: PluginRuntime
         do { runtime = try PluginRuntime() } catch {
             FileHandle.standardError.write(Data("\(extensionType): \(error)\n".utf8))
@@ -39,6 +45,7 @@ public enum INExtensionRuntime {
                     try await LegacyPhases.serve(request, context, handlerFor: { _ in adapter }, logger: logger, warnings: warnings)
                 }
                 if let donation = collector.last { reply.header["donation"] = donation.json }
+                if let deletion = collector.deletion { reply.header["delete_donations"] = deletion.json }
                 return reply
             }
         }

@@ -34,4 +34,30 @@ open class INInteraction: @unchecked Sendable {
                                      parameters: .object(intent.parameterValues.values)))
         completion?(nil)
     }
+
+    /// Deletes the plugin's donations with these identifiers. Like every deletion it
+    /// leaves with the REPLY of the handle phase it is made in (`delete_donations`), and
+    /// the host deletes only this plugin's; outside a request it reports an error.
+    public class func delete(with interactionIdentifiers: [String], completion: ((_ error: (any Error)?) -> Void)? = nil) {
+        request(.identifiers(interactionIdentifiers), "INInteraction.delete(with:)", completion)
+    }
+
+    /// Deletes the plugin's donations made with this group identifier.
+    public class func delete(with groupIdentifier: String, completion: ((_ error: (any Error)?) -> Void)? = nil) {
+        request(.group(groupIdentifier), "INInteraction.delete(with:)", completion)
+    }
+
+    /// Deletes every donation of the plugin.
+    public class func deleteAll(completion: ((_ error: (any Error)?) -> Void)? = nil) {
+        request(.all, "INInteraction.deleteAll", completion)
+    }
+
+    static func request(_ deletion: DonationDeletion, _ method: String, _ completion: ((_ error: (any Error)?) -> Void)?) {
+        guard let collector = INDonationCollector.current else {
+            completion?(DonationError(description: "\(method) outside a request: nothing carries the deletion"))
+            return
+        }
+        collector.delete(deletion)
+        completion?(nil)
+    }
 }

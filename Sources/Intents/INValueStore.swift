@@ -39,13 +39,14 @@ public struct INValueStore: Sendable {
     /// A URL parameter.
     public func url(_ name: String) -> URL? { values[name]?.stringValue.flatMap { URL(string: $0) } }
 
-    /// A custom-type parameter, as its generated class.
-    public func object<T: INObject>(_ name: String, as type: T.Type = T.self) -> T? {
+    /// A custom-type parameter as its generated class, or a Person, CurrencyAmount,
+    /// Placemark or File parameter as its value class.
+    public func object<T: INWireConvertible>(_ name: String, as type: T.Type = T.self) -> T? {
         values[name].flatMap { T.fromWire($0) }
     }
 
-    /// A list parameter of custom objects (a single value is a list of one).
-    public func objects<T: INObject>(_ name: String, as type: T.Type = T.self) -> [T]? {
+    /// A list parameter of such values (a single value is a list of one).
+    public func objects<T: INWireConvertible>(_ name: String, as type: T.Type = T.self) -> [T]? {
         guard let value = values[name] else { return nil }
         return (value.arrayValue ?? [value]).compactMap { T.fromWire($0) }
     }
@@ -59,8 +60,8 @@ public struct INValueStore: Sendable {
     public mutating func set(_ value: String?, _ name: String) { values[name] = value.map { .string($0) } }
     public mutating func set(_ value: [String]?, _ name: String) { values[name] = value.map { .array($0.map { .string($0) }) } }
     public mutating func set(_ value: URL?, _ name: String) { values[name] = value.map { .string($0.absoluteString) } }
-    public mutating func set(_ value: INObject?, _ name: String) { values[name] = value?.wireValue }
-    public mutating func set(_ value: [INObject]?, _ name: String) { values[name] = value.map { .array($0.map(\.wireValue)) } }
+    public mutating func set<T: INWireConvertible>(_ value: T?, _ name: String) { values[name] = value?.wireValue }
+    public mutating func set<T: INWireConvertible>(_ value: [T]?, _ name: String) { values[name] = value.map { .array($0.map(\.wireValue)) } }
 
     public mutating func set(_ value: NSNumber?, _ name: String) {
         guard let value else { values[name] = nil; return }

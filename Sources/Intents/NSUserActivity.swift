@@ -2,6 +2,9 @@ import Foundation
 import IntentBusCore
 import IntentBusAppIntents
 
+/// A donation's persistent identifier, as Foundation names it.
+public typealias NSUserActivityPersistentIdentifier = String
+
 /// What the app would continue with, and a donation (Foundation's `NSUserActivity`, which
 /// Foundation on Linux does not have). `becomeCurrent()` donates it for prediction
 /// when `isEligibleForPrediction` is set, as on iOS; the host then suggests it
@@ -18,6 +21,24 @@ open class NSUserActivity: @unchecked Sendable {
     public var persistentIdentifier: String?
 
     public init(activityType: String) { self.activityType = activityType }
+
+    /// Deletes the donations made with these persistent identifiers, with the current
+    /// request's REPLY (`INInteraction.delete(with:)`); outside a request it is logged.
+    open class func deleteSavedUserActivities(withPersistentIdentifiers persistentIdentifiers: [NSUserActivityPersistentIdentifier],
+                                              completionHandler handler: @escaping () -> Void) {
+        INInteraction.request(.identifiers(persistentIdentifiers), "NSUserActivity.deleteSavedUserActivities") { error in
+            if let error { Logger(label: "Intents").warning("\(error)") }
+        }
+        handler()
+    }
+
+    /// Deletes every donation of the plugin.
+    open class func deleteAllSavedUserActivities(completionHandler handler: @escaping () -> Void) {
+        INInteraction.request(.all, "NSUserActivity.deleteAllSavedUserActivities") { error in
+            if let error { Logger(label: "Intents").warning("\(error)") }
+        }
+        handler()
+    }
 
     /// Donates the activity when it is eligible for prediction, with the request it is
     /// made in. Outside a request there is no REPLY to carry it: logged, not donated.

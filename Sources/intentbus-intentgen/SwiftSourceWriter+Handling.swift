@@ -10,20 +10,36 @@ extension SwiftSourceWriter {
     }
 
     /// `protocol StatusIntentHandling`: `handle` required; `confirm` and the resolves are
-    /// `@objc optional` in Xcode's, here requirements with default implementations.
+    /// `@objc optional` in Xcode's, here requirements with default implementations. Each
+    /// has its `async` form beside it, as Xcode's protocol has (a handler writes either):
+    /// the completion form's default runs the async one (`INAsyncForm.run`), the async
+    /// form's default is the optional method's fallback, or for `handle`, an error.
     func handlingSource(_ intent: DefinitionModel.Intent) -> String {
         let response = "\(intent.name)Response"
         let handle = "func handle(intent: \(intent.name), completion: @escaping (\(response)) -> Void)"
+        let handleAsync = "func handle(intent: \(intent.name)) async -> \(response)"
         let confirm = "func confirm(intent: \(intent.name), completion: @escaping (\(response)) -> Void)"
-        var out = "public protocol \(intent.name)Handling: AnyObject {\n    \(handle)\n    \(confirm)\n"
-        for (p, m) in resolvable(intent) { out += "    \(resolveSignature(intent, p, m))\n" }
+        let confirmAsync = "func confirm(intent: \(intent.name)) async -> \(response)"
+        var out = "public protocol \(intent.name)Handling: AnyObject {\n    \(handle)\n    \(handleAsync)\n    \(confirm)\n    \(confirmAsync)\n"
+        for (p, m) in resolvable(intent) { out += "    \(resolveSignature(intent, p, m))\n    \(resolveAsyncSignature(intent, p, m))\n" }
         out += "}\n\nextension \(intent.name)Handling {\n"
-        out += "    public \(confirm) {\n        completion(\(response)(code: .ready, userActivity: nil))\n    }\n"
+        out += "    public \(handle) {\n        INAsyncForm.run({ await self.handle(intent: intent) }, completion)\n    }\n\n"
+        out += "    public \(handleAsync) {\n        INAsyncForm.neither(\"handle(intent:) of \(intent.name)Handling\")\n"
+        out += "        return \(response)(code: .unspecified, userActivity: nil)\n    }\n\n"
+        out += "    public \(confirm) {\n        INAsyncForm.run({ await self.confirm(intent: intent) }, completion)\n    }\n\n"
+        out += "    public \(confirmAsync) {\n        \(response)(code: .ready, userActivity: nil)\n    }\n"
         for (p, m) in resolvable(intent) {
             let pass = p.multiple ? "INIntentResolutionResult.passThroughItems(\(m.resolution).self, intent, \"\(p.name)\")" : "\(m.resolution).passThrough(intent, \"\(p.name)\")"
-            out += "\n    public \(resolveSignature(intent, p, m)) {\n        completion(\(pass))\n    }\n"
+            let method = "resolve\(SwiftTypeMapping.capitalized(p.name))"
+            out += "\n    public \(resolveSignature(intent, p, m)) {\n        INAsyncForm.run({ await self.\(method)(for: intent) }, completion)\n    }\n"
+            out += "\n    public \(resolveAsyncSignature(intent, p, m)) {\n        \(pass)\n    }\n"
         }
         return out + "}\n\n"
+    }
+
+    private func resolveAsyncSignature(_ intent: DefinitionModel.Intent, _ p: DefinitionModel.Value, _ m: SwiftTypeMapping) -> String {
+        let result = p.multiple ? "[\(m.resolution)]" : m.resolution
+        return "func resolve\(SwiftTypeMapping.capitalized(p.name))(for intent: \(intent.name)) async -> \(result)"
     }
 
     /// What `INExtensionRuntime` calls the handler through.

@@ -9,8 +9,15 @@ struct SwiftTypeMapping {
     let setter: (_ store: String, _ name: String) -> String
     let resolution: String
 
-    /// The mapping, or nil for a type that has no class here yet (CurrencyAmount, Person,
-    /// Placemark, File): the property is left out, and a comment says so.
+    /// The value classes of Xcode's system types, with their resolution results. Apple's
+    /// Placemark is CoreLocation's `CLPlacemark`; the Intents module has a stand-in.
+    static let valueClasses = ["Person": ("INPerson", "INPersonResolutionResult"),
+                               "CurrencyAmount": ("INCurrencyAmount", "INCurrencyAmountResolutionResult"),
+                               "Placemark": ("CLPlacemark", "INPlacemarkResolutionResult"),
+                               "File": ("INFile", "INFileResolutionResult")]
+
+    /// The mapping, or nil for a type that has no class here (a list of numbers or dates):
+    /// the property is left out, and a comment says so.
     init?(_ value: DefinitionModel.Value) {
         let q = { (name: String) in "\"\(name)\"" }
         if value.isEnum, let e = value.typeName, !value.multiple {
@@ -39,9 +46,11 @@ struct SwiftTypeMapping {
         case ("URL", false):
             (type, resolution) = ("URL", "INURLResolutionResult")
             getter = { "\($0).url(\(q($1)))" }
-        case ("Object", let multiple):
-            guard let t = value.typeName else { return nil }
-            (type, resolution) = (multiple ? "[\(t)]" : t, "\(t)ResolutionResult")
+        case ("Object", let multiple), ("Person", let multiple), ("CurrencyAmount", let multiple),
+             ("Placemark", let multiple), ("File", let multiple):
+            guard let t = Self.valueClasses[value.type]?.0 ?? value.typeName else { return nil }
+            let result = Self.valueClasses[value.type]?.1 ?? "\(t)ResolutionResult"
+            (type, resolution) = (multiple ? "[\(t)]" : t, result)
             getter = { "\($0).\(multiple ? "objects" : "object")(\(q($1)), as: \(t).self)" }
         default:
             return nil

@@ -52,11 +52,26 @@ struct SiriKitEndToEndTests {
         #expect(asked.body["dialog"] == "Ergebnis: einmal.")
     }
 
+    @Test("a handler in the async forms: resolve, confirm and handle answer; an unsupported value is asked again")
+    func asyncForms() throws {
+        let host = try TestHost(TestManifest(.siriKitTest()))
+        defer { host.stop() }
+        let client = try host.client()
+        #expect(try client.send("CompletionIntent", parameters: ["mode": "async"]) { _ in nil }.body["dialog"] == "Ergebnis: asynchron.")
+        // resolveMode's async form turns the value down: the host asks again, and the answer goes to the completion forms.
+        let talk = Conversation(["once"])
+        let asked = try client.send("CompletionIntent", parameters: ["mode": "async-bad"], onEvent: talk.handle)
+        #expect(talk.prompts.count == 1)
+        #expect(talk.prompts.first?.raw["unsupported"] != nil)
+        #expect(asked.body["dialog"] == "Ergebnis: einmal.")
+    }
+
     @Test("a completion called twice, or never (released, its handler object gone, or kept past the timeout), is a clear pluginError",
           arguments: [("twice", "called its completion 2 times"),
                       ("released", "the completion was released without being called"),
                       ("held", "the completion was released without being called"),
-                      ("kept", "no answer within")])
+                      ("kept", "no answer within"),
+                      ("neither", "the completion was released without being called")])
     func completionMisused(mode: String, message: String) throws {
         let host = try TestHost(TestManifest(.siriKitTest(env: ["INTENTS_COMPLETION_TIMEOUT": "1"])))
         defer { host.stop() }

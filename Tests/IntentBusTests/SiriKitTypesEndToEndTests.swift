@@ -15,11 +15,44 @@ struct SiriKitTypesEndToEndTests {
             "count": 3, "ratio": 2.5, "flag": true, "day": "2024-05-01", "link": "https://example.org/a",
             "color": "green", "tags": ["rot", "blau"],
         ]) { _ in nil }
-        #expect(reply.body["dialog"] == "Typen: count=3 ratio=2.5 flag=true day=2024-5-1 link=example.org color=green (2) tags=rot+blau")
+        #expect(reply.body["dialog"] == "Typen: count=3 ratio=2.5 flag=true day=2024-5-1 link=example.org color=green (2) tags=rot+blau owner=- guests= price=- place=- file=-")
         // A missing enum: resolveColor answers needsValue, and the answer is a case name.
         let talk = Conversation(["red"])
         let asked = try client.send("TypesIntent", parameters: ["count": 1], onEvent: talk.handle)
         #expect(talk.prompts.count == 1)
-        #expect(asked.body["dialog"] == "Typen: count=1 ratio=-1.0 flag=- day=- link=- color=red (1) tags=")
+        #expect(asked.body["dialog"] == "Typen: count=1 ratio=-1.0 flag=- day=- link=- color=red (1) tags= owner=- guests= price=- place=- file=-")
+    }
+
+    @Test("Person, a list of people, CurrencyAmount, Placemark and File reach INPerson, INCurrencyAmount, CLPlacemark and INFile")
+    func valueClasses() throws {
+        let host = try TestHost(TestManifest(.siriKitTest()))
+        defer { host.stop() }
+        let client = try host.client()
+        let reply = try client.send("TypesIntent", parameters: [
+            "color": "red",
+            "owner": ["displayName": "Alex Meyer", "handle": "alex@meyer.example", "handleType": "emailAddress"],
+            "guests": ["Sam", ["displayName": "Kim", "identifier": "kim-1"]],
+            "price": "12.50 EUR",
+            "place": ["name": "Hamburg", "latitude": 53.55, "longitude": 9.99],
+            "attachment": ["filename": "notiz.txt", "data": .string(Data("hallo".utf8).base64EncodedString())],
+        ]) { _ in nil }
+        #expect(reply.body["dialog"] == "Typen: count=-1 ratio=-1.0 flag=- day=- link=- color=red (1) tags= owner=Alex Meyer/alex@meyer.example/emailAddress guests=Sam+Kim price=12.5 EUR place=Hamburg@53.55 file=notiz.txt:hallo")
+    }
+
+    @Test("A Placemark the user named as an address: resolvePlace's two Berlins are put to the user, the pick reaches handle with its coordinate")
+    func placemarkDisambiguation() throws {
+        let host = try TestHost(TestManifest(.siriKitTest()))
+        defer { host.stop() }
+        let client = try host.client()
+        let talk = Conversation(["Berlin, Illinois"])
+        let reply = try client.send("TypesIntent", parameters: ["color": "red", "place": "Berlin"], onEvent: talk.handle)
+        #expect(talk.prompts.count == 1)
+        #expect(talk.prompts.first?.options.compactMap { $0["title"]?.stringValue } == ["Berlin, Deutschland", "Berlin, Illinois"])
+        #expect(reply.body["dialog"]?.stringValue?.contains("place=Berlin, Illinois@39.6 ") == true)
+        // An address with no match is unsupported: asked again, and a known one goes through.
+        let again = Conversation(["Hamburg"])
+        let second = try client.send("TypesIntent", parameters: ["color": "red", "place": "Paris"], onEvent: again.handle)
+        #expect(again.prompts.count == 1)
+        #expect(second.body["dialog"]?.stringValue?.contains("place=Hamburg@53.55 ") == true)
     }
 }

@@ -51,9 +51,12 @@ extension TestManifest.Plugin {
     }
 
     /// The SiriKit test plugin (Tests/Plugins/SiriKitTest): an Intents extension whose
-    /// CompletionIntent calls its completion as the `mode` parameter says.
+    /// CompletionIntent calls its completion as the `mode` parameter says, and whose
+    /// MessageIntentHandler (seed 001) and others handle the four standard intents.
     package static func siriKitTest(env: [String: String] = [:]) -> Self {
-        Self(id: "sirikittest", exec: Products.path("plugin-sirikittest"), intents: ["CompletionIntent", "TypesIntent"],
+        Self(id: "sirikittest", exec: Products.path("plugin-sirikittest"),
+             intents: ["CompletionIntent", "TypesIntent", "INSendMessageIntent", "INStartWorkoutIntent", "INSearchForPhotosIntent",
+                       "INRequestRideIntent"],
              definitions: [Products.file("Tests/Plugins/SiriKitTest/Intents.intentdefinition")], timeout: "10s", env: env)
     }
 

@@ -6,16 +6,27 @@ nonisolated(unsafe) var keptCompletions: [Any] = []
 /// Calls `completion` as `mode` says: `once` (on this thread), `thread` (from another
 /// thread, later), `twice`, `released` (never: the closure goes away), `kept` (never:
 /// the closure is kept), `held` (never: a HoldingHandler keeps it and goes away), `donate` (once, after donating an NSUserActivity), `interaction`
-/// (once, from `INInteraction.donate`'s completion).
+/// (once, from `INInteraction.donate`'s completion), `cart` (seed 004's activity),
+/// `forget` (its deletion), `forget-group` and `forget-all` (INInteraction's); `async`
+/// and `neither` go to AsyncHandler and NeitherHandler.
 class CompletionHandler: INExtension, CompletionIntentHandling {
     override func handler(for intent: INIntent) -> Any {
         if intent is TypesIntent { return TypesHandler() }
-        return (intent as? CompletionIntent)?.mode == "held" ? HoldingHandler() : self
+        if intent is INSendMessageIntent { return MessageIntentHandler() }
+        if intent is INStartWorkoutIntent { return WorkoutHandler() }
+        if intent is INSearchForPhotosIntent { return PhotosHandler() }
+        if intent is INRequestRideIntent { return RideHandler() }
+        switch (intent as? CompletionIntent)?.mode {
+        case "held": return HoldingHandler()
+        case "async", "async-bad": return AsyncHandler()
+        case "neither": return NeitherHandler()
+        default: return self
+        }
     }
 
     func resolveMode(for intent: CompletionIntent, with completion: @escaping (INStringResolutionResult) -> Void) {
         guard let mode = intent.mode else { return completion(.needsValue()) }
-        let modes = ["once", "thread", "twice", "released", "kept", "held", "donate", "interaction"]
+        let modes = ["once", "thread", "twice", "released", "kept", "held", "donate", "interaction", "neither", "cart", "forget", "forget-group", "forget-all"]
         completion(modes.contains(mode) ? .success(with: mode) : .unsupported())
     }
 
@@ -47,6 +58,21 @@ class CompletionHandler: INExtension, CompletionIntentHandling {
             interaction.donate { error in
                 completion(error == nil ? .success(result: "Interaktion gespendet") : CompletionIntentResponse(code: .failure, userActivity: nil))
             }
+        case "cart":
+            // Seed 004, step 4, without its view controller: the activity and its shortcut.
+            let newArticleActivity = CartShortcut.newArticleShortcut(with: nil)
+            let shortcut = INShortcut(userActivity: newArticleActivity)
+            shortcut.userActivity?.becomeCurrent()
+            completion(.success(result: "Warenkorb gespendet"))
+        case "forget":
+            NSUserActivity.deleteSavedUserActivities(withPersistentIdentifiers: [kNewArticleActivityType]) {
+                completion(.success(result: "vergessen"))
+            }
+        case "forget-group", "forget-all":
+            let done: ((any Error)?) -> Void = { error in
+                completion(error == nil ? .success(result: "vergessen") : CompletionIntentResponse(code: .failure, userActivity: nil))
+            }
+            if intent.mode == "forget-all" { INInteraction.deleteAll(completion: done) } else { INInteraction.delete(with: "completions", completion: done) }
         default:
             return
         }

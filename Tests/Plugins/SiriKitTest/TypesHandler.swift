@@ -1,8 +1,9 @@
 import Intents
 
 /// TypesIntent: each parameter type's generated property, read back into one line, so
-/// that a suite sees what the handler got. `resolveColor` asks for a missing color and
-/// `resolveCount` turns down a negative one.
+/// that a suite sees what the handler got. `resolveColor` asks for a missing color,
+/// `resolveCount` turns down a negative one, and `resolvePlace` looks an address up
+/// (two Berlins: the user picks one).
 class TypesHandler: TypesIntentHandling {
     func resolveColor(for intent: TypesIntent, with completion: @escaping (ColorResolutionResult) -> Void) {
         completion(intent.color == .unknown ? .needsValue() : .success(with: intent.color))
@@ -13,12 +14,29 @@ class TypesHandler: TypesIntentHandling {
         completion(count.intValue < 0 ? .unsupported() : .success(with: count.intValue))
     }
 
+    func resolvePlace(for intent: TypesIntent, with completion: @escaping (INPlacemarkResolutionResult) -> Void) {
+        guard let place = intent.place else { return completion(.notRequired()) }
+        guard place.location == nil else { return completion(.success(with: place)) }
+        let found = Self.places.filter { $0.name?.hasPrefix(place.name ?? "") == true }
+        completion(found.count == 1 ? .success(with: found[0]) : found.isEmpty ? .unsupported() : .disambiguation(with: found))
+    }
+
+    static let places = [CLPlacemark(location: CLLocation(latitude: 52.52, longitude: 13.405), name: "Berlin, Deutschland"),
+                         CLPlacemark(location: CLLocation(latitude: 39.6, longitude: -89.2), name: "Berlin, Illinois"),
+                         CLPlacemark(location: CLLocation(latitude: 53.55, longitude: 9.99), name: "Hamburg")]
+
     func handle(intent: TypesIntent, completion: @escaping (TypesIntentResponse) -> Void) {
         let day = intent.day.map { "\($0.year ?? 0)-\($0.month ?? 0)-\($0.day ?? 0)" } ?? "-"
         let parts = [
             "count=\(intent.count?.intValue ?? -1)", "ratio=\(intent.ratio?.doubleValue ?? -1)",
             "flag=\(intent.flag?.boolValue.description ?? "-")", "day=\(day)", "link=\(intent.link?.host ?? "-")",
             "color=\(intent.color) (\(intent.color.rawValue))", "tags=\((intent.tags ?? []).joined(separator: "+"))",
+        ] + [
+            "owner=\(intent.owner.map { "\($0.displayName)/\($0.personHandle?.value ?? "-")/\($0.personHandle?.type ?? .unknown)" } ?? "-")",
+            "guests=\((intent.guests ?? []).map(\.displayName).joined(separator: "+"))",
+            "price=\(intent.price.map { "\($0.amount ?? 0) \($0.currencyCode ?? "")" } ?? "-")",
+            "place=\(intent.place.map { "\($0.name ?? "-")@\($0.location?.coordinate.latitude ?? 0)" } ?? "-")",
+            "file=\(intent.attachment.map { "\($0.filename):\(String(decoding: $0.data, as: UTF8.self))" } ?? "-")",
         ]
         completion(.success(summary: parts.joined(separator: " ")))
     }
