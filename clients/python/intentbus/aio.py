@@ -74,13 +74,14 @@ class AsyncClient:
     async def send(self, intent: str, params: Optional[Dict[str, Any]] = None, *, timeout: Optional[float] = None,
                    plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
                    client_id: Optional[str] = None, credential: Optional[str] = None,
+                   locale: Optional[str] = None, context: Optional[Dict[str, Any]] = None,
                    on_prompt: Optional[Callable[[Prompt], Any]] = None,
                    on_progress: Optional[Callable[[Progress], Any]] = None,
                    on_result: Optional[Callable[[IntermediateResult], Any]] = None) -> Reply:
         """Like `Client.send`; `on_prompt`, `on_progress` and `on_result` may be plain
         functions or coroutine functions."""
         header = request_header(timeout, plugin, choice, remember,
-                                client_id if client_id is not None else self.client_id, credential)
+                                client_id if client_id is not None else self.client_id, credential, locale, context)
         rid = f"{self._prefix}-{next(self._counter)}"
         queue: "asyncio.Queue[Message]" = asyncio.Queue()
         self._queues[rid] = queue

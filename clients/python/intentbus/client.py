@@ -92,17 +92,20 @@ class Client:
     def start(self, intent: str, params: Optional[Dict[str, Any]] = None, *, timeout: Optional[float] = None,
               plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
               client_id: Optional[str] = None, credential: Optional[str] = None,
-              request_id: Optional[str] = None) -> Conversation:
+              request_id: Optional[str] = None, locale: Optional[str] = None,
+              context: Optional[Dict[str, Any]] = None) -> Conversation:
         """Sends a REQUEST and returns its `Conversation` without waiting.
 
         `timeout` (seconds) overrides the plugin's timeout; `plugin` routes to that
         plugin; `choice` is `ask`, `fail` or `default` (docs/protocol.md §4.1);
         `remember` with `plugin` stores it as the "always" choice; `client_id` is a
         stable client identity (default: the client's own); `credential` unlocks
-        restricted intents.
+        restricted intents; `locale` is the user's language (`de-DE`); `context` what the
+        client knows about where it was asked (`{"area": "Kitchen"}`: phrases may require
+        it, the plugin sees it).
         """
         header = request_header(timeout, plugin, choice, remember,
-                                 client_id if client_id is not None else self.client_id, credential)
+                                 client_id if client_id is not None else self.client_id, credential, locale, context)
         rid = request_id or f"{self._prefix}-{next(self._counter)}"
         if rid in self._inbox:
             raise ValueError(f"request id {rid!r} is already open on this client")
@@ -113,6 +116,7 @@ class Client:
     def send(self, intent: str, params: Optional[Dict[str, Any]] = None, *, timeout: Optional[float] = None,
              plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
              client_id: Optional[str] = None, credential: Optional[str] = None,
+             locale: Optional[str] = None, context: Optional[Dict[str, Any]] = None,
              on_prompt: Optional[Callable[[Prompt], Any]] = None,
              on_progress: Optional[Callable[[Progress], None]] = None,
              on_result: Optional[Callable[[IntermediateResult], None]] = None) -> Reply:
@@ -126,7 +130,7 @@ class Client:
         An ERROR raises the matching `BusError` subclass; silence raises `NoAnswer`.
         """
         conv = self.start(intent, params, timeout=timeout, plugin=plugin, choice=choice, remember=remember,
-                          client_id=client_id, credential=credential)
+                          client_id=client_id, credential=credential, locale=locale, context=context)
         try:
             while True:
                 event = conv.next()

@@ -16,7 +16,8 @@ __all__ = ["request_header", "resolve_endpoint", "read_key", "apply_curve", "rou
 
 
 def request_header(timeout: Optional[float], plugin: Optional[str], choice: Optional[str], remember: bool,
-                    client_id: Optional[str], credential: Optional[str]) -> Optional[Dict[str, Any]]:
+                    client_id: Optional[str], credential: Optional[str], locale: Optional[str] = None,
+                    context: Optional[Dict[str, Any]] = None) -> Optional[Dict[str, Any]]:
     h: Dict[str, Any] = {}
     if timeout is not None:
         # The CLI's range and the manifest's maximum (docs/reliability.md, "Limits").
@@ -37,6 +38,11 @@ def request_header(timeout: Optional[float], plugin: Optional[str], choice: Opti
         h["client"] = client_id
     if credential is not None:
         h["credential"] = credential
+    if locale is not None:
+        h["locale"] = locale
+    if context:
+        # Passed as given: the host checks it (docs/protocol.md §4.1) and says what is wrong.
+        h["context"] = dict(context)
     return h or None
 
 

@@ -65,6 +65,25 @@ class WyomingSettings:
     transcript: str = "handle"
     timeout: float = 10.0
     limits: EventLimits = field(default_factory=EventLimits)
+    #: Context every request gets (`--context area=Kitchen`: a service per satellite or
+    #: room); the event's own context is added to it.
+    context: Dict[str, Any] = field(default_factory=dict)
+
+    def request_context(self, event_context: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+        """The IntentBus request context (docs/protocol.md §4.1) for an event's context:
+        the fixed one, then those of the event's entries the host takes (a string of at
+        most 255 bytes, a number, a boolean; at most 16 entries). Home Assistant's own
+        context (`conversation_id`) fits; what does not is left out rather than making
+        the host refuse the request."""
+        out = dict(self.context)
+        for key, value in sorted((event_context or {}).items()):
+            if len(out) >= 16 and key not in out:
+                break
+            if not isinstance(key, str) or not 1 <= len(key.encode()) <= 64:
+                continue
+            if isinstance(value, str) and len(value.encode()) <= 255 or isinstance(value, (bool, int, float)):
+                out[key] = value
+        return out
 
     def info(self) -> Info:
         """The `info` event's content: one intent program and one handle program."""
@@ -177,10 +196,13 @@ class WyomingHandler(AsyncEventHandler):
             text, context = await self._text_and_context(event)
             if text is None:
                 return True
+            language = event.data.get("language")
+            header = {"context": self.settings.request_context(context),
+                      "locale": language if isinstance(language, str) and 0 < len(language) <= 35 else None}
             if Recognize.is_type(event.type) or self.settings.transcript == "recognize":
-                answer = await self.recognize(text, context)
+                answer = await self.recognize(text, context, header)
             else:
-                answer = await self.handle(text, context)
+                answer = await self.handle(text, context, header)
             await self.write_event(answer.event())
         else:
             await self.write_event(Error(text=f"unsupported event type {event.type!r}: this is an intent and "
@@ -202,10 +224,11 @@ class WyomingHandler(AsyncEventHandler):
             return None, None
         return text, context
 
-    async def recognize(self, text: str, context: Optional[Dict[str, Any]]) -> Eventable:
-        """`ib.say.match`: the intent and parameters the text names, without running it."""
+    async def recognize(self, text: str, context: Optional[Dict[str, Any]], header: Dict[str, Any]) -> Eventable:
+        """`ib.say.match`: the intent and parameters the text names, without running it.
+        `header`: the request's `context` and `locale`."""
         try:
-            reply = await self.client.send("ib.say.match", {"text": text}, timeout=self.settings.timeout)
+            reply = await self.client.send("ib.say.match", {"text": text}, timeout=self.settings.timeout, **header)
         except UnknownIntent as e:
             closest = _closest(e)
             extra = {"closest": closest} if closest else {}
@@ -223,12 +246,12 @@ class WyomingHandler(AsyncEventHandler):
                       entities=[Entity(name=str(k), value=v) for k, v in sorted(parameters.items())],
                       context=context)
 
-    async def handle(self, text: str, context: Optional[Dict[str, Any]]) -> Eventable:
+    async def handle(self, text: str, context: Optional[Dict[str, Any]], header: Dict[str, Any]) -> Eventable:
         """`ib.say`: runs what the text names; its dialog is the answer."""
         try:
             # on_prompt returns None: the client cancels the request and raises Unanswered.
             reply = await self.client.send("ib.say", {"text": text}, timeout=self.settings.timeout,
-                                           on_prompt=lambda prompt: None)
+                                           on_prompt=lambda prompt: None, **header)
         except Unanswered as e:
             return NotHandled(text=question_text(e.prompt), context=context)
         except UnknownIntent as e:
@@ -272,11 +295,20 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--transcript", choices=["handle", "recognize"], default="handle",
                         help="answer transcripts by running the intent (handle) or naming it (recognize)")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds each request to the host may take")
+    parser.add_argument("--context", action="append", default=[], metavar="KEY=VALUE",
+                        help="context every request gets (repeatable): area=Kitchen, satellite=s1")
     args = parser.parse_args(argv)
+    fixed: Dict[str, Any] = {}
+    for item in args.context:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            parser.error(f"--context takes KEY=VALUE, got {item!r}")
+        fixed[key] = value
     if not 0.1 <= args.timeout <= 3600:
         parser.error("--timeout must be between 0.1 and 3600 seconds")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    settings = WyomingSettings(languages=args.language or ["en"], transcript=args.transcript, timeout=args.timeout)
+    settings = WyomingSettings(languages=args.language or ["en"], transcript=args.transcript, timeout=args.timeout,
+                               context=fixed)
     if not args.uri.startswith(("tcp://", "unix://")):
         # wyoming's stdio server has no start() for several connections: not offered.
         parser.error(f"--uri must be tcp://HOST:PORT or unix://PATH, not {args.uri!r}")

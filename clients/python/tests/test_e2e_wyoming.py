@@ -210,3 +210,27 @@ def test_a_client_that_leaves_mid_event_does_not_disturb_the_next(service):
     assert Handled.from_event(event).text == "Focus for 25 minutes (wild)."
     assert service.process.poll() is None
     assert "left mid-event" in service.log
+
+
+def test_the_events_and_the_services_context_become_the_requests(start_host):
+    host = start_host([py_new_plugin(env={"PYNEW_SHORTCUTS": "1", "PYNEW_CONTEXT": "1"})], wait_ready=["pynew"])
+    s = Service(host, "--context", "area=Kitchen")  # a service for the kitchen's satellite
+    try:
+        handled, recognized = exchange(
+            s.uri, Transcript("Fokus hier mit Plugin pynew", context={"conversation_id": "c-3", "mood": "wild"}),
+            # An entry the host would refuse (an object) is left out, not sent.
+            Recognize("Fokus hier mit Plugin pynew", context={"mood": "calm", "device": {"id": 7}}))
+        assert Handled.from_event(handled).text == "Focus for 25 minutes (wild)."
+        assert Handled.from_event(handled).context == {"conversation_id": "c-3", "mood": "wild"}
+        intent = Intent.from_event(recognized)
+        assert intent.name == "StartFocusSessionIntent" and [(e.name, e.value) for e in intent.entities] == [
+            ("mood", "calm")]
+    finally:
+        s.stop()
+    # A service without the kitchen's context: the phrase is not there.
+    elsewhere = Service(host)
+    try:
+        [missed] = exchange(elsewhere.uri, Transcript("Fokus hier mit Plugin pynew", context={"mood": "wild"}))
+        assert NotHandled.is_type(missed.type) and "did not understand" in NotHandled.from_event(missed).text
+    finally:
+        elsewhere.stop()
