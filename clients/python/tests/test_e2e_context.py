@@ -3,11 +3,14 @@ where the header enters, delivered to plain and new-style plugins, and used by a
 shortcuts that require or exclude some of it (tests/plugins/pynew.py with PYNEW_CONTEXT=1:
 "Fokus hier" runs one intent in a kitchen and another in an office)."""
 
+import json
+import subprocess
+
 import pytest
 
 from intentbus import BadFrame, UnknownIntent
 
-from conftest import py_new_plugin, py_plugin
+from conftest import binary, py_new_plugin, py_plugin
 
 
 @pytest.fixture
@@ -65,3 +68,22 @@ def test_the_client_writes_locale_and_context_into_the_header():
     assert request_header(None, None, None, False, None, None, context={}) is None
     assert request_header(None, None, None, False, None, None, "de-DE", {"area": "Kitchen"}) == {
         "locale": "de-DE", "context": {"area": "Kitchen"}}
+
+
+def test_the_cli_sends_the_context_for_send_and_say(host):
+    def cli(*args):
+        r = subprocess.run([binary("intentbus"), *args, "--endpoint", host.frontend], capture_output=True, text=True,
+                           timeout=60, stdin=subprocess.DEVNULL)
+        return r.returncode, r.stdout, r.stderr
+    rc, out, err = cli("send", "PyIntent", "--context", "area=Kitchen", "--context", "satellite=s1", "--json")
+    assert rc == 0, err
+    assert json.loads(out)["body"]["context"] == {"area": "Kitchen", "satellite": "s1"}
+    rc, out, err = cli("say", "Fokus hier mit Plugin pynew", "--context", "area=Office", "--context", "mood=calm")
+    assert rc == 0 and "Here are your notes." in out, (out, err)
+    rc, out, err = cli("say", "--match", "Fokus hier mit Plugin pynew", "--context", "area=Kitchen", "--context",
+                       "mood=wild", "--json")
+    assert rc == 0 and json.loads(out)["parameters"] == {"mood": "wild"}, (out, err)
+    rc, out, err = cli("say", "Fokus hier mit Plugin pynew")
+    assert rc == 3 and "no phrase matches" in err
+    rc, out, err = cli("send", "PyIntent", "--context", "=Kitchen")
+    assert rc != 0 and "--context takes key=value" in err
