@@ -19,6 +19,10 @@ public struct RequestOptions: Sendable {
     /// speaks its dialogs in that language when its `Intents.strings` has it, and new-style
     /// plugins answer in it when they have its strings (LocalizedStringResource, docs/appintents.md).
     public var locale: String?
+    /// The request's context (satellite, area, language, …): a flat object of strings,
+    /// numbers and booleans. Sentence templates may require or exclude values of it, and
+    /// the plugin gets it in its delivery header (docs/protocol.md §4.1).
+    public var context: [String: JSON]?
     /// Whether the request may run again on another host when its host is lost while it
     /// is open (docs/protocol.md, "Several hosts"): true resends it there under the same
     /// id, false ends it with `ClientError.hostLost`; nil (the default) follows the
@@ -38,6 +42,7 @@ public struct RequestOptions: Sendable {
         if let clientIdentity { h["client"] = .string(clientIdentity) }
         if let credential { h["credential"] = .string(credential) }
         if let locale { h["locale"] = .string(locale) }
+        if let context { h["context"] = .object(context) }
         return h.isEmpty ? nil : .object(h)
     }
 }

@@ -20,6 +20,7 @@ enum SayCommand {
             .repeated("answer", "name=value", "answer a prompt without asking (repeatable), as with send"),
             .value("client", "ID", "a stable client identity (remembered choices, donations)"),
             .value("locale", "LOCALE", "the user's locale (de-DE, de_DE, en): the language of\nan .intentdefinition's or a string table's dialogs"),
+            ContextOption.spec,
             .value("timeout", "S", "seconds to wait for the plugin, 0.001…86400"),
             .flag("json", "print the whole reply as JSON"),
         ] + Credential.options + CommonOptions.host,
@@ -31,9 +32,15 @@ enum SayCommand {
         let endpoints = try resolveEndpoints(args)
         let curve = try curveKeys(args)
         let client = try connectedClient(endpoints: endpoints, curve: curve)
+        // A phrase may require some of the context (docs/shortcuts.md), so --match asks with it too.
+        let context = try ContextOption.parse(args)
         if args.flag("match") {
             do {
-                let match = try client.control("ib.say.match", ["text": .string(text)])
+                var matchOptions = RequestOptions()
+                matchOptions.timeout = .seconds(5)
+                matchOptions.context = context
+                matchOptions.clientIdentity = args.value("client")
+                let match = try client.send("ib.say.match", parameters: ["text": .string(text)], options: matchOptions) { _ in nil }.body
                 if args.flag("json") { print(prettyJSON(match)); return ExitCode.success }
                 let params = (match["parameters"]?.objectValue ?? [:]).sorted { $0.key < $1.key }
                     .map { "\($0.key)=\($0.value.canonicalString)" }.joined(separator: " ")
@@ -52,6 +59,7 @@ enum SayCommand {
         options.credential = try Credential.read(args)
         if options.credential != nil { try endpoints.forEach(Credential.checkSocketOwner) }
         options.locale = args.value("locale")
+        options.context = context
         options.clientIdentity = args.value("client")
         var answers: [String: String] = [:]
         for a in args.values("answer") {

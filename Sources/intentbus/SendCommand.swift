@@ -28,6 +28,7 @@ enum SendCommand {
                 parameter, or "confirm" / "plugin" for those prompts
                 """),
             .value("locale", "LOCALE", "the user's locale (de-DE, de_DE, en): the language of\nan .intentdefinition's or a string table's dialogs"),
+            ContextOption.spec,
             .value("client", "ID", "a stable client identity for remembered choices"),
             .value("action", "N", "run the answer's N-th snippet action (listed as numbered actions)"),
             .flag("json", "print the whole reply as JSON"),
@@ -64,6 +65,7 @@ enum SendCommand {
         }
         options.credential = try Credential.read(args)
         options.locale = args.value("locale")
+        options.context = try ContextOption.parse(args)
         options.clientIdentity = args.value("client")
         if args.flag("idempotent") { options.idempotent = true }
         var answers: [String: String] = [:]

@@ -141,6 +141,73 @@ struct ShortcutUnitTests {
         #expect(throws: PhraseTemplateError.self) { try PhraseTemplate("open {project}") }
     }
 
+    @Test("a shortcut's requires_context and excludes_context: checked at HELLO, then the phrase matches only in such a context")
+    func contextConditions() throws {
+        func with(_ conditions: [String: JSON], _ phrases: [String] = ["Zeig mein Geld in ${currency}"]) -> JSON {
+            guard case .object(var o) = shortcut("ShowCartAppIntent", phrases) else { return .null }
+            o.merge(conditions) { _, new in new }
+            return .object(o)
+        }
+        for (conditions, expected): ([String: JSON], String) in [
+            (["requires_context": "Kitchen"], "requires_context must be an object"),
+            (["requires_context": ["area": ["a": 1]]], "unknown key a"),
+            (["requires_context": ["area": ["slot": "room"]]], "slot room is not a parameter"),
+            (["requires_context": ["area": []]], "must list 1 to 50 values"),
+            (["requires_context": ["area": [["x"]]]], "values are strings, numbers or booleans"),
+            (["excludes_context": ["area": .null]], "null excludes nothing"),
+            (["excludes_context": ["area": ["value": "x"]]], "must be a string, a number, a boolean, null or a list"),
+        ] {
+            let r = check([with(conditions)])
+            #expect(r.errors.contains { $0.contains(expected) }, "\(conditions): \(r.errors)")
+        }
+        // The same words in two contexts are two phrases, not a repeat.
+        let kitchen = with(["requires_context": ["area": ["Kitchen", "Küche"], "currency": ["slot": true]]],
+                           ["Zeig mein Geld in ${currency}", "Zeig mein Geld hier in ${applicationName}"])
+        let office = with(["requires_context": ["area": "Office"], "excludes_context": ["muted": true]],
+                          ["Zeig mein Geld in ${currency}", "Zeig mein Geld in ${applicationName}"])
+        let r = ShortcutRules.check(newStyle: hello([kitchen, office])["metadata"]?["new_style"],
+                                    catalog: NewStyleCatalog.parse(hello: hello([])).0,
+                                    context: .init(plugin: "focusflow", applicationNames: ["FocusFlow"], otherPlugins: [:]))
+        #expect(r.errors.isEmpty, "\(r.errors)")
+        let phrase = try #require(r.phrases.first)
+        let matcher = PhraseMatcher(phrase.template, applicationNames: ["FocusFlow"], slots: phrase.slots,
+                                    requiresContext: phrase.requiresContext, excludesContext: phrase.excludesContext)
+        #expect(matcher.match("Zeig mein Geld in Euro") == nil)
+        #expect(matcher.match("Zeig mein Geld in Euro", context: ["area": "Garage", "currency": "usd"]) == nil)
+        // What was said wins over the context's copy; a phrase without the slot takes the copy.
+        let m = try #require(matcher.match("Zeig mein Geld in Euro", context: ["area": "Küche", "currency": "usd"]))
+        #expect(m.captures == ["currency": "Euro"] && m.fromContext.isEmpty)
+        let here = r.phrases[1]
+        let hereMatcher = PhraseMatcher(here.template, applicationNames: ["FocusFlow"], slots: here.slots,
+                                        requiresContext: here.requiresContext, excludesContext: here.excludesContext)
+        let copied = try #require(hereMatcher.match("zeig mein geld hier in focusflow", context: ["area": "Kitchen", "currency": "usd"]))
+        #expect(copied.captures.isEmpty && copied.fromContext == ["currency": "usd"])
+        #expect(hereMatcher.match("zeig mein geld hier in focusflow", context: ["area": "Kitchen"]) == nil)
+        let second = try #require(r.phrases.last)
+        let officeMatcher = PhraseMatcher(second.template, applicationNames: ["FocusFlow"], slots: second.slots,
+                                          requiresContext: second.requiresContext, excludesContext: second.excludesContext)
+        #expect(officeMatcher.match("zeig mein geld in focusflow", context: ["area": "Office"]) != nil)
+        #expect(officeMatcher.match("zeig mein geld in focusflow", context: ["area": "Office", "muted": true]) == nil)
+    }
+
+    @Test("the request header's context: a flat object, bounded, every problem named")
+    func contextHeader() {
+        #expect(RequestHeaderCheck.problem(["context": ["area": "Kitchen", "volume": 7, "gain": 0.5, "muted": false]]) == nil)
+        let many = JSON.object(Dictionary(uniqueKeysWithValues: (0..<17).map { ("k\($0)", JSON.int(Int64($0))) }))
+        for (context, expected): (JSON, String) in [
+            ("Kitchen", "must be a JSON object"),
+            (many, "has 17 entries; at most 16"),
+            (["": "x"], "a key must be 1 to 64 bytes"),
+            ([String(repeating: "k", count: 65): "x"], "a key must be 1 to 64 bytes"),
+            (["area": .string(String(repeating: "x", count: 256))], "\"area\" must be at most 255 bytes, got 256"),
+            (["area": ["name": "Kitchen"]], "\"area\" must be a string, a number or a boolean, got an object"),
+            (["area": .null], "\"area\" must be a string, a number or a boolean, got null"),
+        ] {
+            #expect(RequestHeaderCheck.problem(["context": context])?.contains(expected) == true,
+                    "\(context.canonicalString.prefix(60)): \(RequestHeaderCheck.problem(["context": context]) ?? "nil")")
+        }
+    }
+
     @Test("the Swift SDK writes phrases with placeholders: \\(.applicationName) and \\(\\.$parameter) key paths")
     func sdk() {
         let phrase: AppShortcutPhrase<PhraseTestIntent> = "Öffne \(\.$project) in \(.applicationName)"

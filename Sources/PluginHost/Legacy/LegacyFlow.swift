@@ -189,6 +189,7 @@ final class LegacyFlow: ExchangeFlow {
         h["phase"] = .string(phase)
         h["style"] = "legacy"
         if let client = exchange.options["client"]?.stringValue { h["client"] = .string(client) }
+        RequestContext.deliver(from: exchange.options, into: &h)
         return .object(h)
     }
 

@@ -33,6 +33,7 @@ enum RequestHeaderCheck {
                 return "header field \"\(field)\" must be at most \(limit) bytes, got \(text.utf8.count)"
             }
         }
+        if let context = fields["context"], let problem = RequestContext.problem(context) { return problem }
         if let remember = fields["remember"], remember.boolValue == nil {
             return "header field \"remember\" must be true or false, got \(remember.canonicalString.prefix(40))"
         }

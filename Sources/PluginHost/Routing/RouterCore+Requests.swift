@@ -164,11 +164,13 @@ extension RouterCore {
         sendToPlugin(slot, message, exchange: exchange)
     }
 
-    /// The delivery header for the plugin: only what the plugin may see (never the
-    /// credential). Empty on the fast path.
+    /// The delivery header for the plugin: only what the plugin may see (the client's
+    /// identity and the request's context, never the credential). Empty on the fast path.
     private func pluginHeader(options: JSON) -> Frame {
-        guard let client = options["client"]?.stringValue else { return Frame() }
-        return Frame(data: JSON.object(["client": .string(client)]).canonicalData)
+        var header: [String: JSON] = [:]
+        if let client = options["client"]?.stringValue { header["client"] = .string(client) }
+        RequestContext.deliver(from: options, into: &header)
+        return header.isEmpty ? Frame() : Frame(data: JSON.object(header).canonicalData)
     }
 
     func clientAnswer(_ envelope: RoutingEnvelope, _ msg: WireMessage) {

@@ -14,6 +14,8 @@ struct PhraseMatcher {
     /// What a match captured: slot name → the words as said.
     struct Match: Equatable {
         var captures: [String: String]
+        /// Slots filled from the request's context (`requires_context` with `slot`): name → value.
+        var fromContext: [String: JSON] = [:]
         /// Literal and application-name characters matched: more means a more specific phrase.
         var score: Int
     }
@@ -24,8 +26,11 @@ struct PhraseMatcher {
     private let index: SentenceIndex?
     let problem: String?
 
-    /// Compiles `template` for a plugin called `applicationNames` (the first is its name).
-    init(_ template: PhraseTemplate, applicationNames: [String], slots: [String: ShortcutPhrase.Slot] = [:]) {
+    /// Compiles `template` for a plugin called `applicationNames` (the first is its name);
+    /// it matches only a request whose context has what `requiresContext` asks and none of
+    /// `excludesContext` (hassil's rules, docs/sentences.md).
+    init(_ template: PhraseTemplate, applicationNames: [String], slots: [String: ShortcutPhrase.Slot] = [:],
+         requiresContext: [String: JSON] = [:], excludesContext: [String: JSON] = [:]) {
         var lists: [String: SlotList] = [Self.applicationNameList: .values(applicationNames.map { SlotValue(text: $0) })]
         for name in template.slots {
             if case .enumeration(let cases)? = slots[name] {
@@ -37,8 +42,9 @@ struct PhraseMatcher {
         }
         do {
             let sentence = try IntentTemplates.Sentence(template.sentence)
-            index = try SentenceIndex(IntentTemplates(blocks: [.init(intent: "", sentences: [sentence])], lists: lists),
-                                      foldDiacritics: true)
+            let block = IntentTemplates.Block(intent: "", sentences: [sentence], requiresContext: requiresContext,
+                                              excludesContext: excludesContext)
+            index = try SentenceIndex(IntentTemplates(blocks: [block], lists: lists), foldDiacritics: true)
             problem = nil
         } catch {
             index = nil
@@ -46,15 +52,20 @@ struct PhraseMatcher {
         }
     }
 
-    /// The match of `text`, or nil.
-    func match(_ text: String) -> Match? {
-        guard let m = index?.match(text, limit: 1).first else { return nil }
-        var captures: [String: String] = [:]
-        var score = m.literalCharacters
+    /// The match of `text` said in `context` (the request's), or nil.
+    func match(_ text: String, context: [String: JSON] = [:]) -> Match? {
+        guard let m = index?.match(text, context: context, limit: 1).first else { return nil }
+        var found = Match(captures: [:], score: m.literalCharacters)
         for (name, slot) in m.slots {
-            if name == Self.applicationNameList { score += slot.text.count } else { captures[name] = slot.text }
+            if name == Self.applicationNameList {
+                found.score += slot.text.count
+            } else if slot.text.isEmpty, !slot.isWildcard {
+                found.fromContext[name] = slot.value  // no words: copied from the context
+            } else {
+                found.captures[name] = slot.text
+            }
         }
-        return Match(captures: captures, score: score)
+        return found
     }
 
     /// How alike the said words and a phrase's words are (0…1), for "did you mean".

@@ -43,7 +43,8 @@ final class ShortcutCatalog {
     private func compile(_ plugin: String) {
         let names = names[plugin] ?? [plugin]
         compiled[plugin] = ((app[plugin] ?? []) + (legacy[plugin] ?? [])).map { phrase in
-            (phrase, PhraseMatcher(phrase.template, applicationNames: names, slots: phrase.slots))
+            (phrase, PhraseMatcher(phrase.template, applicationNames: names, slots: phrase.slots,
+                                   requiresContext: phrase.requiresContext, excludesContext: phrase.excludesContext))
         }
     }
 
@@ -69,6 +70,7 @@ final class ShortcutCatalog {
         for p in mine {
             let key = p.template.key(applicationName: applicationName(plugin))
             for other in all where other.plugin != plugin && other.intent != p.intent
+                && other.requiresContext == p.requiresContext && other.excludesContext == p.excludesContext
                 && other.template.key(applicationName: applicationName(other.plugin)) == key {
                 out.append("plugin \(plugin): phrase \"\(p.template.display(applicationName: applicationName(plugin)))\" (\(p.intent)) repeats plugin \(other.plugin)'s phrase for \(other.intent)")
             }
@@ -76,16 +78,17 @@ final class ShortcutCatalog {
         return out
     }
 
-    /// The best-matching phrases for `text` among `usable` plugins: every candidate with
-    /// the highest score (the most words matched outside slots).
-    func match(_ text: String, usable: (ShortcutPhrase) -> Bool) -> [Candidate] {
+    /// The best-matching phrases for `text` said in `context` among `usable` plugins:
+    /// every candidate with the highest score (the most words matched outside slots).
+    func match(_ text: String, context: [String: JSON] = [:], usable: (ShortcutPhrase) -> Bool) -> [Candidate] {
         var found: [Candidate] = []
         for (phrase, matcher) in compiled.keys.sorted().flatMap({ compiled[$0] ?? [] }) where usable(phrase) {
-            guard let m = matcher.match(text) else { continue }
+            guard let m = matcher.match(text, context: context) else { continue }
             var parameters: [String: JSON] = [:]
             for (slot, said) in m.captures { parameters[slot] = phrase.value(for: slot, said: said) }
             // An enum slot's words that name no case: the phrase does not match.
             guard parameters.count == m.captures.count else { continue }
+            parameters.merge(m.fromContext) { said, _ in said }
             found.append(Candidate(phrase: phrase, parameters: parameters, score: m.score))
         }
         guard let best = found.map(\.score).max() else { return [] }

@@ -133,7 +133,9 @@ final class ShortcutCenter: RouterExtension {
     /// What a said text runs: a user phrase first, then the app and legacy phrases.
     /// `scope`: a CURVE client's name, whose own phrases (and those made without a
     /// client) alone it may say (ShortcutCenter+Ownership.swift); nil for everyone's.
-    func resolve(_ text: String, scope: String? = nil) -> Result<(HandOn, JSON), BusError> {
+    /// `context`: the request's (docs/protocol.md §4.1), for phrases that require or
+    /// exclude some of it.
+    func resolve(_ text: String, scope: String? = nil, context: [String: JSON] = [:]) -> Result<(HandOn, JSON), BusError> {
         let key = PhraseText.normalised(text)
         guard !key.isEmpty else { return .failure(BusError(.invalidParameters, "say what? The text has no words")) }
         let count = key.split(separator: " ").count
@@ -146,7 +148,7 @@ final class ShortcutCenter: RouterExtension {
             return .success((HandOn(intent: user.intent, parameters: user.parameters, plugin: user.plugin), via))
         }
         let usable: (ShortcutPhrase) -> Bool = { [unowned self] in serves($0.plugin, $0.intent) }
-        let candidates = catalog.match(text, usable: usable)
+        let candidates = catalog.match(text, context: context, usable: usable)
         guard let first = candidates.first else {
             let closest = catalog.closest(to: text, usable: usable)
             let hint = closest.isEmpty ? "" : "; closest: " + closest.map { "“\($0)”" }.joined(separator: ", ")
@@ -178,7 +180,7 @@ final class ShortcutCenter: RouterExtension {
         switch ShortcutInput.text(request.body, "text", required: true) {
         case .failure(let e): return .failure(e)
         case .success(let text):
-            return resolve(text!, scope: ownerScope(request)).map { handOn, via in
+            return resolve(text!, scope: ownerScope(request), context: RequestContext.of(request.options)).map { handOn, via in
                 logger.info("say “\(text!)” → \(handOn.intent) \(handOn.parameters.canonicalString) (\(via["source"]?.displayText ?? ""))")
                 return handOn
             }
@@ -188,7 +190,8 @@ final class ShortcutCenter: RouterExtension {
     func sayMatch(_ request: ControlRequest) -> Result<JSON, BusError> {
         switch ShortcutInput.text(request.body, "text", required: true) {
         case .failure(let e): return .failure(e)
-        case .success(let text): return resolve(text!, scope: ownerScope(request)).map { $0.1 }
+        case .success(let text):
+            return resolve(text!, scope: ownerScope(request), context: RequestContext.of(request.options)).map { $0.1 }
         }
     }
 }

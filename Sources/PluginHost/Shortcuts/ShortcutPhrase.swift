@@ -36,6 +36,10 @@ struct ShortcutPhrase: Sendable {
     let title: String
     let symbol: String?
     let slots: [String: Slot]
+    /// The shortcut's `requires_context` and `excludes_context` (docs/shortcuts.md): the
+    /// phrase matches only in a request context that has the one and not the other.
+    var requiresContext: [String: JSON] = [:]
+    var excludesContext: [String: JSON] = [:]
 
     /// The parameter value for what was said in `slot`, or nil when it does not fit.
     func value(for slot: String, said: String) -> JSON? {

@@ -59,6 +59,11 @@ enum ShortcutRules {
             if title.isEmpty { out.errors.append("\(at) (\(intentName)) has no short title") }
             let phrases = s["phrases"]?.arrayValue ?? []
             if phrases.isEmpty { out.errors.append("\(at) (\(intentName)) has no phrases") }
+            let conditions = contextConditions(s, parameters: intent.parameters.map(\.name))
+            out.errors += conditions.problems.map { "\(at) (\(intentName)): \($0)" }
+            // The same words in other contexts are other phrases ("light on" in each room).
+            let place = conditions.requires.isEmpty && conditions.excludes.isEmpty ? ""
+                : " " + JSON.object(["requires": .object(conditions.requires), "excludes": .object(conditions.excludes)]).canonicalString
             for p in phrases {
                 guard let text = p.stringValue else {
                     out.errors.append("\(at) (\(intentName)): a phrase must be a string, got \(p.typeName)"); continue
@@ -88,7 +93,7 @@ enum ShortcutRules {
                 }
                 if template.hasAdjacentSlots { problems.append("two slots need words between them") }
                 problems += brandProblems(template, context: context)
-                let key = template.key(applicationName: context.applicationNames.first ?? context.plugin)
+                let key = template.key(applicationName: context.applicationNames.first ?? context.plugin) + place
                 if let first = seen[key] {
                     problems.append("repeats \"\(first)\"")
                 } else {
@@ -100,7 +105,8 @@ enum ShortcutRules {
                 }
                 out.warnings += advice(template, where: "\(at) (\(intentName)) phrase \"\(text)\"")
                 out.phrases.append(ShortcutPhrase(plugin: context.plugin, intent: intentName, template: template, source: .app,
-                                                  title: title, symbol: s["system_image_name"]?.stringValue, slots: slots))
+                                                  title: title, symbol: s["system_image_name"]?.stringValue, slots: slots,
+                                                  requiresContext: conditions.requires, excludesContext: conditions.excludes))
             }
         }
         return out

@@ -39,9 +39,13 @@ class AppShortcut:
     """Binds an intent to phrases people can say (App Intents' `AppShortcut`); HELLO
     `metadata.new_style.shortcuts[]`."""
 
-    __slots__ = ("intent", "phrases", "short_title", "system_image_name")
+    __slots__ = ("intent", "phrases", "short_title", "system_image_name", "requires_context", "excludes_context")
 
-    def __init__(self, intent: Any, phrases: Sequence[str], short_title: str, system_image_name: Optional[str] = None):
+    def __init__(self, intent: Any, phrases: Sequence[str], short_title: str, system_image_name: Optional[str] = None,
+                 *, requires_context: Optional[Dict[str, Any]] = None,
+                 excludes_context: Optional[Dict[str, Any]] = None):
+        """`requires_context` / `excludes_context`: the phrases match only in requests whose
+        context has these values / none of them (docs/shortcuts.md, "Phrases for one place")."""
         identifier = intent if isinstance(intent, str) else getattr(intent, "intent_identifier", lambda: None)()
         if not identifier:
             raise TypeError(f"AppShortcut takes an AppIntent subclass or an intent identifier, not {intent!r}")
@@ -49,12 +53,18 @@ class AppShortcut:
         self.phrases: List[str] = [str(p) for p in phrases]
         self.short_title = short_title
         self.system_image_name = system_image_name
+        self.requires_context = dict(requires_context or {})
+        self.excludes_context = dict(excludes_context or {})
 
     def metadata(self) -> Dict[str, Any]:
         """The `shortcuts` entry of the HELLO metadata."""
         out: Dict[str, Any] = {"intent": self.intent, "phrases": list(self.phrases), "short_title": self.short_title}
         if self.system_image_name:
             out["system_image_name"] = self.system_image_name
+        if self.requires_context:
+            out["requires_context"] = dict(self.requires_context)
+        if self.excludes_context:
+            out["excludes_context"] = dict(self.excludes_context)
         return out
 
     def __repr__(self) -> str:

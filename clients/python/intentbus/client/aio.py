@@ -117,6 +117,7 @@ class AsyncClient:
                    plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
                    client_id: Optional[str] = None, credential: Optional[str] = None,
                    idempotent: Optional[bool] = None,
+                   locale: Optional[str] = None, context: Optional[Dict[str, Any]] = None,
                    on_prompt: Optional[Callable[[Prompt], Any]] = None,
                    on_progress: Optional[Callable[[Progress], Any]] = None,
                    on_result: Optional[Callable[[IntermediateResult], Any]] = None) -> Reply:
@@ -124,7 +125,7 @@ class AsyncClient:
         functions or coroutine functions."""
         conv: ConversationCore = self._core.start(intent, params, timeout=timeout, plugin=plugin, choice=choice,
                                                   remember=remember, client_id=client_id, credential=credential,
-                                                  idempotent=idempotent)
+                                                  idempotent=idempotent, locale=locale, context=context)
         inbox = self._inboxes[conv.request_id] = _Inbox()
         wait = (timeout if timeout is not None else DEFAULT_TIMEOUT) + self.slack
         try:

@@ -111,21 +111,24 @@ class Client:
     def start(self, intent: str, params: Optional[Dict[str, Any]] = None, *, timeout: Optional[float] = None,
               plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
               client_id: Optional[str] = None, credential: Optional[str] = None,
-              request_id: Optional[str] = None, idempotent: Optional[bool] = None) -> Conversation:
+              request_id: Optional[str] = None, idempotent: Optional[bool] = None,
+              locale: Optional[str] = None, context: Optional[Dict[str, Any]] = None) -> Conversation:
         """Sends a REQUEST and returns its `Conversation` without waiting.
 
         `timeout` (seconds) overrides the plugin's timeout; `plugin` routes to that
         plugin; `choice` is `ask`, `fail` or `default` (docs/protocol.md §4.1);
         `remember` with `plugin` stores it as the "always" choice; `client_id` is a
         stable client identity (default: the client's own); `credential` unlocks
-        restricted intents; `idempotent` lets the request be sent again to another host
+        restricted intents; `locale` is the user's language (`de-DE`); `context` what the
+        client knows about where it was asked (`{"area": "Kitchen"}`: phrases may require
+        it, the plugin sees it); `idempotent` lets the request be sent again to another host
         when its own is lost before any conversation (default: only the read-only host
         intents, `ib.ping`, `ib.status`, …).
         """
         wait = (timeout if timeout is not None else DEFAULT_TIMEOUT) + self.slack
         conv = self._core.start(intent, params, timeout=timeout, plugin=plugin, choice=choice, remember=remember,
                                 client_id=client_id, credential=credential, request_id=request_id,
-                                idempotent=idempotent,
+                                idempotent=idempotent, locale=locale, context=context,
                                 make=lambda rid, name, request: Conversation(rid, name, request, self, wait))
         try:
             self._deliver(conv)
@@ -138,6 +141,7 @@ class Client:
              plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
              client_id: Optional[str] = None, credential: Optional[str] = None,
              idempotent: Optional[bool] = None,
+             locale: Optional[str] = None, context: Optional[Dict[str, Any]] = None,
              on_prompt: Optional[Callable[[Prompt], Any]] = None,
              on_progress: Optional[Callable[[Progress], None]] = None,
              on_result: Optional[Callable[[IntermediateResult], None]] = None) -> Reply:
@@ -151,7 +155,8 @@ class Client:
         An ERROR raises the matching `BusError` subclass; silence raises `NoAnswer`.
         """
         conv = self.start(intent, params, timeout=timeout, plugin=plugin, choice=choice, remember=remember,
-                          client_id=client_id, credential=credential, idempotent=idempotent)
+                          client_id=client_id, credential=credential, idempotent=idempotent, locale=locale,
+                          context=context)
         try:
             while True:
                 event = conv.next()

@@ -26,7 +26,8 @@ C = TypeVar("C", bound="ConversationCore")
 
 
 def request_header(timeout: Optional[float], plugin: Optional[str], choice: Optional[str], remember: bool,
-                   client_id: Optional[str], credential: Optional[str]) -> Optional[Dict[str, Any]]:
+                   client_id: Optional[str], credential: Optional[str], locale: Optional[str] = None,
+                   context: Optional[Dict[str, Any]] = None) -> Optional[Dict[str, Any]]:
     """The REQUEST header (docs/protocol.md §4.1) for these options, None when empty;
     ValueError for a value the host would refuse."""
     h: Dict[str, Any] = {}
@@ -49,6 +50,11 @@ def request_header(timeout: Optional[float], plugin: Optional[str], choice: Opti
         h["client"] = client_id
     if credential is not None:
         h["credential"] = credential
+    if locale is not None:
+        h["locale"] = locale
+    if context:
+        # Passed as given: the host checks it (docs/protocol.md §4.1) and says what is wrong.
+        h["context"] = dict(context)
     return h or None
 
 
@@ -143,13 +149,14 @@ class ClientCore:
               plugin: Optional[str] = None, choice: Optional[str] = None, remember: bool = False,
               client_id: Optional[str] = None, credential: Optional[str] = None,
               request_id: Optional[str] = None, idempotent: Optional[bool] = None,
+              locale: Optional[str] = None, context: Optional[Dict[str, Any]] = None,
               make: Callable[[str, str, Message], C] = ConversationCore) -> C:  # type: ignore[assignment]
         """Opens a request: `make(request_id, intent, request)` (a `ConversationCore` or
         a driver's subclass of it); its `request` is the REQUEST to send. `idempotent`
         (default: only the read-only host intents) lets it be sent again to another
         host when its own is lost."""
         header = request_header(timeout, plugin, choice, remember,
-                                client_id if client_id is not None else self.client_id, credential)
+                                client_id if client_id is not None else self.client_id, credential, locale, context)
         rid = request_id or f"{self._prefix}-{next(self._counter)}"
         if rid in self.open:
             raise ValueError(f"request id {rid!r} is already open on this client")

@@ -60,6 +60,13 @@ class Request:
         return c if isinstance(c, str) else None
 
     @property
+    def context(self) -> Dict[str, Any]:
+        """The request's context (`{"area": "Kitchen"}`, docs/protocol.md §4.1); empty when
+        the client gave none."""
+        c = self.header.get("context")
+        return dict(c) if isinstance(c, dict) else {}
+
+    @property
     def style(self) -> Optional[str]:
         """The handler style the host delivered this request for, if it said."""
         s = self.header.get("style")

@@ -16,7 +16,10 @@ BasketIntent             (with PYNEW_LISTS=1) projects (a list of ProjectEntity)
 With PYNEW_INVALID=1 it also declares BrokenIntent, whose metadata the host refuses.
 With PYNEW_SHORTCUTS=1 it declares app shortcuts (German and English phrases, an enum and
 an entity slot) and StartFocusSessionIntent donates an activity; PYNEW_SHORTCUTS=bad
-declares a phrase with neither the application name nor a slot.
+declares a phrase with neither the application name nor a slot. With PYNEW_CONTEXT=1 as
+well, "Fokus hier mit …" runs StartFocusSessionIntent in a kitchen (its mood copied from the
+request's context) and ListNotesIntent in an office unless the mood is wild, and the
+focus snippet shows the context perform() saw.
 Every result's snippet reports what perform() saw and how often it ran.
 """
 
@@ -28,6 +31,7 @@ from intentbus import (APPLICATION_NAME, REQUIRES_AUTHENTICATION, AppIntent, App
                        EntityType, EnumType, IntentDonation, IntentResult, Parameter, Plugin, slot)
 
 SHORTCUTS = os.environ.get("PYNEW_SHORTCUTS")
+CONTEXT = os.environ.get("PYNEW_CONTEXT") == "1"
 
 PROJECTS = [Entity("p1", "Website relaunch", "due 2026-12-15"), Entity("p2", "Web shop"),
             Entity("p3", "Garden", "spring")]
@@ -80,10 +84,12 @@ class StartFocusSession(AppIntent):
                                                                parameter="minutes", value=self.minutes):
             raise ctx.needs_value("minutes", "How many minutes, then?")
         ctx.progress("starting", fraction=0.5)
+        snippet = {"minutes": self.minutes, "mood": self.mood, "note": self.note,
+                   "project": self.project.id if self.project else None, "performs": runs}
+        if CONTEXT:
+            snippet["context"] = ctx.request.context
         return IntentResult(dialog=f"Focus for {self.minutes} minutes ({self.mood}).",
-                            value=self.project,
-                            snippet={"minutes": self.minutes, "mood": self.mood, "note": self.note,
-                                     "project": self.project.id if self.project else None, "performs": runs},
+                            value=self.project, snippet=snippet,
                             donation=IntentDonation(identifier=f"focus-{self.mood}", group="focus", title="Focus",
                                                     suggested_phrase="Fokus bitte") if SHORTCUTS else None)
 
@@ -179,6 +185,11 @@ if SHORTCUTS == "1":
                                                     f"Fokus mit {slot(StartFocusSession.mood)} Stimmung",
                                                     f"Focus on {slot('project')} with {APPLICATION_NAME}"],
                                 short_title="Fokus starten", system_image_name="timer"))
+    if CONTEXT:
+        plugin.register(AppShortcut(StartFocusSession, [f"Fokus hier mit {APPLICATION_NAME}"], short_title="Fokus in der Küche",
+                                    requires_context={"area": ["Kitchen", "Küche"], "mood": {"slot": True}}))
+        plugin.register(AppShortcut(ListNotes, [f"Fokus hier mit {APPLICATION_NAME}"], short_title="Notizen im Büro",
+                                    requires_context={"area": "Office"}, excludes_context={"mood": "wild"}))
 elif SHORTCUTS == "bad":
     plugin.register(AppShortcut(StartFocusSession, ["Fokus jetzt"], short_title="Fokus"))
 plugin.run()

@@ -62,6 +62,8 @@ def handle(request, ctx):
         out["confirmed"] = ctx.confirm("Really?")
     if request.client:
         out["client"] = request.client
+    if request.context:
+        out["context"] = request.context
     if "error" in p:
         raise BusError(ErrorCode.PLUGIN_ERROR, p["error"], {"where": "pyplugin"})
     if "raise" in p:

@@ -1,0 +1,327 @@
+"""A Wyoming service for Home Assistant's voice pipeline, answering through an IntentBus
+host (docs/wyoming.md).
+
+    intentbus-wyoming --uri tcp://127.0.0.1:10700 --endpoint ipc://.intentbus/frontend.sock --language en
+
+Home Assistant's `wyoming` integration connects over TCP and sends JSONL events:
+
+* `describe` → `info`: IntentBus as an intent service and a handle service, with its
+  languages.
+* `recognize` → `intent` (the intent and its parameters as entities, from `ib.say.match`)
+  or `not-recognized`.
+* `transcript` → `handled` with the intent's dialog (`ib.say`: the phrase's intent runs in
+  its plugin) or `not-handled`. A question the plugin asks (a missing value, a
+  confirmation, a disambiguation, the plugin choice) cannot be asked back over Wyoming, so
+  the request is cancelled and the question is the `not-handled` text.
+  `--transcript recognize` answers transcripts like `recognize` instead, for a host
+  whose intents are Home Assistant's own (Home Assistant then runs them).
+* `ping` → `pong`; anything else, or a malformed event, → `error`.
+
+Every connection is handled in its own task, all over one `AsyncClient`; the event loop is
+the only thread.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import re
+import signal
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence
+
+from wyoming.asr import Transcript
+from wyoming.error import Error
+from wyoming.event import Event, Eventable
+from wyoming.handle import Handled, NotHandled
+from wyoming.info import Attribution, Describe, HandleModel, HandleProgram, Info, IntentModel, IntentProgram
+from wyoming.intent import Entity, Intent, NotRecognized, Recognize
+from wyoming.ping import Ping, Pong
+from wyoming.server import AsyncEventHandler, AsyncServer
+
+from intentbus import AsyncClient, BusError, ChoiceRequired, IntentBusError, Prompt, Unanswered, UnknownIntent
+from intentbus._version import __version__
+from intentbus.wyoming_events import EventLimits, WyomingFault, read_event
+
+__all__ = ["WyomingSettings", "WyomingHandler", "serve", "main"]
+
+_LOG = logging.getLogger("intentbus.wyoming")
+
+#: The longest text taken in a `recognize` or `transcript` (characters); the host's
+#: sentence matcher looks at 64 words at most anyway.
+MAX_TEXT = 2000
+
+_ATTRIBUTION = Attribution(name="IntentBus", url="https://github.com/intentbus/intentbus")
+
+
+@dataclass
+class WyomingSettings:
+    """How the service answers. `languages` go into `info`; `transcript` is `handle` or
+    `recognize`; `timeout` (seconds) bounds each request to the host."""
+
+    languages: List[str] = field(default_factory=lambda: ["en"])
+    transcript: str = "handle"
+    timeout: float = 10.0
+    limits: EventLimits = field(default_factory=EventLimits)
+    #: Context every request gets (`--context area=Kitchen`: a service per satellite or
+    #: room); the event's own context is added to it.
+    context: Dict[str, Any] = field(default_factory=dict)
+
+    def request_context(self, event_context: Optional[Dict[str, Any]]) -> Dict[str, Any]:
+        """The IntentBus request context (docs/protocol.md §4.1) for an event's context:
+        the fixed one, then those of the event's entries the host takes (a string of at
+        most 255 bytes, a number, a boolean; at most 16 entries). Home Assistant's own
+        context (`conversation_id`) fits; what does not is left out rather than making
+        the host refuse the request."""
+        out = dict(self.context)
+        for key, value in sorted((event_context or {}).items()):
+            if len(out) >= 16 and key not in out:
+                break
+            if not isinstance(key, str) or not 1 <= len(key.encode()) <= 64:
+                continue
+            if isinstance(value, str) and len(value.encode()) <= 255 or isinstance(value, (bool, int, float)):
+                out[key] = value
+        return out
+
+    def info(self) -> Info:
+        """The `info` event's content: one intent program and one handle program."""
+        describe = "IntentBus: the intents and phrases of the host's plugins"
+        return Info(
+            intent=[IntentProgram(name="intentbus", attribution=_ATTRIBUTION, installed=True, description=describe,
+                                  version=__version__,
+                                  models=[IntentModel(name="intentbus", attribution=_ATTRIBUTION, installed=True,
+                                                      description="sentence templates", version=__version__,
+                                                      languages=list(self.languages))])],
+            handle=[HandleProgram(name="intentbus", attribution=_ATTRIBUTION, installed=True, description=describe,
+                                  version=__version__,
+                                  models=[HandleModel(name="intentbus", attribution=_ATTRIBUTION, installed=True,
+                                                      description="runs the matched intent in its plugin",
+                                                      version=__version__, languages=list(self.languages))])])
+
+
+def question_text(prompt: Prompt) -> str:
+    """What the plugin asked, for people: the dialog and, for a choice, its options."""
+    titles = [str(o.get("title") or o.get("id")) for o in prompt.options if o.get("title") or o.get("id")]
+    text = prompt.dialog or "A question was asked that cannot be answered here."
+    if titles:
+        text += " (" + ", ".join(titles[:10]) + ")"
+    return text
+
+
+def _dialog(body: Any) -> Optional[str]:
+    if isinstance(body, dict) and isinstance(body.get("dialog"), str) and body["dialog"]:
+        return str(body["dialog"])
+    return None
+
+
+def _closest(error: UnknownIntent) -> List[str]:
+    found = error.details.get("closest")
+    return [c for c in found if isinstance(c, str)] if isinstance(found, list) else []
+
+
+def _not_understood(text: str, closest: List[str]) -> str:
+    """The answer to a misheard sentence: the closest phrases, their slots as "…"."""
+    answer = f"Sorry, I did not understand “{text}”."
+    if closest:
+        answer += " Did you mean " + " or ".join(f"“{re.sub(r'[$][{][^}]*[}]', '…', c)}”" for c in closest[:3]) + "?"
+    return answer
+
+
+class WyomingHandler(AsyncEventHandler):
+    """One Wyoming connection: reads events with bounds, answers each one."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *, client: AsyncClient,
+                 settings: WyomingSettings):
+        super().__init__(reader, writer)
+        self.client = client
+        self.settings = settings
+
+    async def run(self) -> None:
+        """Reads and answers events until the client leaves or breaks the format (then it
+        gets an `error` first)."""
+        peer = self.writer.get_extra_info("peername")
+        try:
+            while True:
+                try:
+                    event = await read_event(self.reader, self.settings.limits)
+                except WyomingFault as fault:
+                    _LOG.warning("wyoming client %s: %s", peer, fault.text)
+                    await self.write_event(Error(text=fault.text, code=fault.code).event())
+                    if fault.fatal:
+                        await self._linger()
+                        break
+                    continue
+                if event is None:
+                    break
+                if not await self.handle_event(event):
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError) as e:
+            # The client left in the middle of an event (or while we answered): nothing
+            # to answer, and the next connection is not affected.
+            _LOG.info("wyoming client %s left mid-event: %s", peer, type(e).__name__)
+        finally:
+            self.writer.close()
+
+    async def _linger(self) -> None:
+        """Ends a connection whose stream can't be followed so that the client still reads
+        the error: closing with its unread bytes in our buffer would send a TCP reset,
+        which can destroy the error before the client reads it. So: end our side, then
+        drop what it still sends, for at most a second and 1 MiB."""
+        if self.writer.can_write_eof():
+            self.writer.write_eof()
+        dropped = 0
+        deadline = asyncio.get_running_loop().time() + 1.0
+        try:
+            while dropped < (1 << 20):
+                left = deadline - asyncio.get_running_loop().time()
+                if left <= 0:
+                    break
+                chunk = await asyncio.wait_for(self.reader.read(65536), left)
+                if not chunk:
+                    break
+                dropped += len(chunk)
+        except (asyncio.TimeoutError, ConnectionError):
+            pass
+
+    async def handle_event(self, event: Event) -> bool:
+        """Answers one event; always True (only the client ends the connection)."""
+        if Describe.is_type(event.type):
+            await self.write_event(self.settings.info().event())
+        elif Ping.is_type(event.type):
+            text = event.data.get("text")
+            await self.write_event(Pong(text=text if isinstance(text, str) else None).event())
+        elif Recognize.is_type(event.type) or Transcript.is_type(event.type):
+            text, context = await self._text_and_context(event)
+            if text is None:
+                return True
+            language = event.data.get("language")
+            header = {"context": self.settings.request_context(context),
+                      "locale": language if isinstance(language, str) and 0 < len(language) <= 35 else None}
+            if Recognize.is_type(event.type) or self.settings.transcript == "recognize":
+                answer = await self.recognize(text, context, header)
+            else:
+                answer = await self.handle(text, context, header)
+            await self.write_event(answer.event())
+        else:
+            await self.write_event(Error(text=f"unsupported event type {event.type!r}: this is an intent and "
+                                         "handle service", code="unsupported-event").event())
+        return True
+
+    async def _text_and_context(self, event: Event) -> "tuple[Optional[str], Optional[Dict[str, Any]]]":
+        """The event's text and context, or (None, None) after answering an `error`."""
+        text, context = event.data.get("text"), event.data.get("context")
+        problem = None
+        if not isinstance(text, str):
+            problem = f"{event.type} needs text (a string)"
+        elif len(text) > MAX_TEXT:
+            problem = f"the text is over {MAX_TEXT} characters"
+        elif context is not None and not isinstance(context, dict):
+            problem = "context must be a JSON object"
+        if problem is not None:
+            await self.write_event(Error(text=problem, code="invalid-event").event())
+            return None, None
+        return text, context
+
+    async def recognize(self, text: str, context: Optional[Dict[str, Any]], header: Dict[str, Any]) -> Eventable:
+        """`ib.say.match`: the intent and parameters the text names, without running it.
+        `header`: the request's `context` and `locale`."""
+        try:
+            reply = await self.client.send("ib.say.match", {"text": text}, timeout=self.settings.timeout, **header)
+        except UnknownIntent as e:
+            closest = _closest(e)
+            extra = {"closest": closest} if closest else {}
+            merged = {**(context or {}), **extra} if context is not None or extra else None
+            return NotRecognized(text=_not_understood(text, closest), context=merged)
+        except ChoiceRequired as e:
+            names = sorted({str(c.get("intent") or c.get("id")) for c in e.candidates if isinstance(c, dict)})
+            return NotRecognized(text=f"“{text}” could mean several things: {', '.join(names)}.", context=context)
+        except (BusError, IntentBusError) as e:
+            return NotRecognized(text=str(e), context=context)
+        body = reply.body if isinstance(reply.body, dict) else {}
+        found = body.get("parameters")
+        parameters: Dict[str, Any] = found if isinstance(found, dict) else {}
+        return Intent(name=str(body.get("intent")),
+                      entities=[Entity(name=str(k), value=v) for k, v in sorted(parameters.items())],
+                      context=context)
+
+    async def handle(self, text: str, context: Optional[Dict[str, Any]], header: Dict[str, Any]) -> Eventable:
+        """`ib.say`: runs what the text names; its dialog is the answer."""
+        try:
+            # on_prompt returns None: the client cancels the request and raises Unanswered.
+            reply = await self.client.send("ib.say", {"text": text}, timeout=self.settings.timeout,
+                                           on_prompt=lambda prompt: None, **header)
+        except Unanswered as e:
+            return NotHandled(text=question_text(e.prompt), context=context)
+        except UnknownIntent as e:
+            return NotHandled(text=_not_understood(text, _closest(e)), context=context)
+        except BusError as e:
+            return NotHandled(text=e.message, context=context)
+        except IntentBusError as e:
+            return NotHandled(text=str(e), context=context)
+        if reply.succeeded:
+            return Handled(text=_dialog(reply.body) or "Done.", context=context)
+        return NotHandled(text=_dialog(reply.body) or f"The intent ended with {reply.status}.", context=context)
+
+
+async def serve(uri: str, endpoint: Optional[str], settings: WyomingSettings,
+                ready: Optional["asyncio.Event"] = None) -> None:
+    """Serves Wyoming clients on `uri` (`tcp://host:port`, `unix://path`) until cancelled
+    or SIGTERM, asking the IntentBus host at `endpoint`."""
+    server = AsyncServer.from_uri(uri)
+    async with AsyncClient(endpoint) as client:
+        await server.start(lambda r, w: WyomingHandler(r, w, client=client, settings=settings))
+        _LOG.info("wyoming service on %s, IntentBus host at %s", uri, client.endpoint)
+        print(f"intentbus-wyoming: serving {uri}", file=sys.stderr, flush=True)
+        if ready is not None:
+            ready.set()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):  # stop taking connections, then leave
+            loop.add_signal_handler(signum, stop.set)
+        try:
+            await stop.wait()
+        finally:
+            await server.stop()
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """`intentbus-wyoming`: the command line."""
+    parser = argparse.ArgumentParser(prog="intentbus-wyoming", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--uri", default="tcp://127.0.0.1:10700", help="where Wyoming clients connect")
+    parser.add_argument("--endpoint", default=None, help="the IntentBus host's frontend (default $INTENTBUS_ENDPOINT)")
+    parser.add_argument("--language", action="append", default=None, help="a language for info (repeatable; en)")
+    parser.add_argument("--transcript", choices=["handle", "recognize"], default="handle",
+                        help="answer transcripts by running the intent (handle) or naming it (recognize)")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds each request to the host may take")
+    parser.add_argument("--context", action="append", default=[], metavar="KEY=VALUE",
+                        help="context every request gets (repeatable): area=Kitchen, satellite=s1")
+    args = parser.parse_args(argv)
+    fixed: Dict[str, Any] = {}
+    for item in args.context:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            parser.error(f"--context takes KEY=VALUE, got {item!r}")
+        fixed[key] = value
+    if not 0.1 <= args.timeout <= 3600:
+        parser.error("--timeout must be between 0.1 and 3600 seconds")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    settings = WyomingSettings(languages=args.language or ["en"], transcript=args.transcript, timeout=args.timeout,
+                               context=fixed)
+    if not args.uri.startswith(("tcp://", "unix://")):
+        # wyoming's stdio server has no start() for several connections: not offered.
+        parser.error(f"--uri must be tcp://HOST:PORT or unix://PATH, not {args.uri!r}")
+    try:
+        asyncio.run(serve(args.uri, args.endpoint, settings))
+    except ValueError as e:  # a URI wyoming does not take (a tcp:// without a port)
+        print(f"intentbus-wyoming: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:  # the address is taken, the socket's directory does not exist, …
+        print(f"intentbus-wyoming: cannot serve {args.uri}: {e.strerror or e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
