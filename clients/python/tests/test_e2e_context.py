@@ -64,7 +64,7 @@ def test_a_context_out_of_bounds_is_refused_with_the_reason(host, context, says)
 
 
 def test_the_client_writes_locale_and_context_into_the_header():
-    from intentbus.client_transport import request_header
+    from intentbus.client import request_header
     assert request_header(None, None, None, False, None, None, context={}) is None
     assert request_header(None, None, None, False, None, None, "de-DE", {"area": "Kitchen"}) == {
         "locale": "de-DE", "context": {"area": "Kitchen"}}
