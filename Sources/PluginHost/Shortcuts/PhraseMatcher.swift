@@ -1,4 +1,5 @@
 import Foundation
+import IntentBusCore
 import IntentBusSentences
 
 /// One phrase compiled as a sentence template (docs/sentences.md): `${applicationName}`
