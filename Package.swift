@@ -157,7 +157,7 @@ package.targets += [
     .executableTarget(name: "intentbus-appintents-scan", swiftSettings: strictSettings),
     .plugin(name: "AppIntentsMetadataPlugin", capability: .buildTool(), dependencies: ["intentbus-appintents-scan"]),
 ]
-for target in package.targets where target.name == "plugin-focusflow" {
+for target in package.targets where ["plugin-focusflow", "plugin-newstyletest"].contains(target.name) {
     target.plugins = (target.plugins ?? []) + [.plugin(name: "AppIntentsMetadataPlugin")]
 }
 package.products.append(.plugin(name: "AppIntentsMetadataPlugin", targets: ["AppIntentsMetadataPlugin"]))

@@ -91,6 +91,8 @@ public struct EntityDescriptor: Sendable {
     let suggested: @Sendable () async throws -> [JSON]
     let matching: (@Sendable (String) async throws -> [JSON])?
     let all: (@Sendable () async throws -> [JSON])?
+    /// The property query (`EntityPropertyQuery`), with what it declares.
+    let property: EntityPropertyQueryTable?
 
     /// Describes `type` and captures its default query.
     public init<E: AppEntity>(_ type: E.Type) {
@@ -109,13 +111,14 @@ public struct EntityDescriptor: Sendable {
         } else {
             all = nil
         }
+        property = (query as? any EntityPropertyQuery).map { EntityPropertyQueryTable($0) }
     }
 
     /// The entity type's declaration in the metadata: every query answers ids and
     /// suggestions; text and listing all as the query type can.
     var declaration: NewStyleEntity {
         NewStyleEntity(name: name, typeDisplayName: typeDisplayName, ids: true, suggested: true,
-                       matching: matching != nil, all: all != nil)
+                       matching: matching != nil, all: all != nil, propertyQuery: property?.declaration)
     }
 }
 

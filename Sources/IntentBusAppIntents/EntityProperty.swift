@@ -26,6 +26,9 @@ public final class EntityProperty<Value: IntentValue>: @unchecked Sendable {
         value = Value.absentValue
     }
 
+    /// The property itself: `\BookEntity.$author` names it in a property query.
+    public var projectedValue: EntityProperty<Value> { self }
+
     /// The value. Reading one never set is a programming error.
     public var wrappedValue: Value {
         get {

@@ -120,7 +120,9 @@ public final class IntentPlugin {
     /// (every type a target declares, as the AppIntentsMetadata build-tool plugin lists
     /// them; the others are skipped), like `serve(intents:entities:shortcuts:localizations:)`.
     /// Two shortcut providers are a mistake, as in an app: the plugin exits 2 naming them.
-    public static func serve(declaredTypes: [Any.Type], localizations: URL? = nil) -> Never {
+    public static func serve(declaredTypes: [Any.Type], entityProperties: [(AnyKeyPath, String)] = [],
+                             localizations: URL? = nil) -> Never {
+        EntityPropertyNames.register(entityProperties)
         let providers = declaredTypes.compactMap { $0 as? any AppShortcutsProvider.Type }
         if providers.count > 1 {
             let names = providers.map { String(describing: $0) }.joined(separator: ", ")
@@ -178,8 +180,13 @@ public final class IntentPlugin {
                     throw BusError(.invalidParameters, "\(name) can't list all its entities (no allEntities()); ask for suggestions")
                 }
                 results = try await all()
+            case "property":
+                guard let property = entity.property else {
+                    throw BusError(.invalidParameters, "\(name) has no property query (EntityPropertyQuery)")
+                }
+                results = try await property.run(body)
             default:
-                throw BusError(.invalidParameters, "query is ids, suggested, matching or all; got \"\(query)\"")
+                throw BusError(.invalidParameters, "query is ids, suggested, matching, all or property; got \"\(query)\"")
             }
             return .success(["entity": .string(name), "query": .string(query), "results": .array(results)])
         }

@@ -13,20 +13,29 @@ public struct NewStyleEntity: Sendable, Equatable {
     public var matching: Bool
     /// Lists all its entities (`query.all`, small sets).
     public var all: Bool
+    /// Finds entities by their properties (`query.property`, `property_query`).
+    public var propertyQuery: NewStylePropertyQuery?
 
     public init(name: String, typeDisplayName: String, ids: Bool = true, suggested: Bool = true,
-                matching: Bool = false, all: Bool = false) {
+                matching: Bool = false, all: Bool = false, propertyQuery: NewStylePropertyQuery? = nil) {
         self.name = name
         self.typeDisplayName = typeDisplayName
         self.ids = ids
         self.suggested = suggested
         self.matching = matching
         self.all = all
+        self.propertyQuery = propertyQuery
     }
 
     /// The metadata entry, with the whole `query` object.
     public var json: JSON {
-        ["name": .string(name), "type_display_name": .string(typeDisplayName),
-         "query": ["ids": .bool(ids), "suggested": .bool(suggested), "matching": .bool(matching), "all": .bool(all)]]
+        var query: [String: JSON] = ["ids": .bool(ids), "suggested": .bool(suggested), "matching": .bool(matching), "all": .bool(all)]
+        var o: [String: JSON] = ["name": .string(name), "type_display_name": .string(typeDisplayName)]
+        if let propertyQuery {
+            query["property"] = true
+            o["property_query"] = propertyQuery.json
+        }
+        o["query"] = .object(query)
+        return .object(o)
     }
 }

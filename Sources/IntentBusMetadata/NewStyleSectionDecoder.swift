@@ -26,10 +26,14 @@ struct NewStyleSectionDecoder {
         } else if query["ids"]?.boolValue != true {
             problems.append("entity type \(name)'s query can't look entities up by id (query.ids must be true)")
         }
+        var propertyQuery: NewStylePropertyQuery?
+        if query["property"]?.boolValue == true {
+            propertyQuery = NewStylePropertyQuery.decode(e["property_query"] ?? .null, entity: name, problems: &problems)
+        }
         entities[name] = NewStyleEntity(name: name, typeDisplayName: display, ids: query["ids"]?.boolValue == true,
                                         suggested: query["suggested"]?.boolValue == true,
                                         matching: query["matching"]?.boolValue == true,
-                                        all: query["all"]?.boolValue == true)
+                                        all: query["all"]?.boolValue == true, propertyQuery: propertyQuery)
         entityOrder.append(name)
     }
 

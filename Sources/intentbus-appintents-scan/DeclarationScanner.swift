@@ -34,7 +34,18 @@ struct DeclarationScanner {
     private static let otherDeclarationWords: Set<String> = ["var", "let", "func", "init", "subscript", "typealias", "case",
                                                              "import", "deinit", "associatedtype", "operator", "macro"]
 
+    /// An `@Property var name` of an entity: the type's path and the property's name.
+    struct EntityPropertyDeclaration {
+        var type: [String]
+        var name: String
+        var hidden: Bool
+        var conditions: [String]
+    }
+
     private(set) var declarations: [Declaration] = []
+    private(set) var entityProperties: [EntityPropertyDeclaration] = []
+    /// Set by `@Property` / `@EntityProperty`, taken by the `var` that follows.
+    private var pendingEntityProperty = false
     private var scopes: [Scope] = []
     private var pending: Declaration?
     private var pendingHidden = false
@@ -61,10 +72,25 @@ struct DeclarationScanner {
                     scopes.append(.other)
                 }
                 pendingHidden = false
+                pendingEntityProperty = false
             case .punctuation("}"):
                 if !scopes.isEmpty { scopes.removeLast() }
                 pendingHidden = false
+                pendingEntityProperty = false
             case .punctuation(";"):
+                pendingHidden = false
+                pendingEntityProperty = false
+            case .punctuation("@"):
+                if k + 1 < tokens.count, case .word(let name) = tokens[k + 1], name == "Property" || name == "EntityProperty" {
+                    pendingEntityProperty = true
+                    k += 1
+                }
+            case .word("var") where pendingEntityProperty:
+                if k + 1 < tokens.count, case .word(let name) = tokens[k + 1], case .type(let owner)? = scopes.last {
+                    entityProperties.append(EntityPropertyDeclaration(type: owner.path, name: name, hidden: pendingHidden,
+                                                                      conditions: conditions))
+                }
+                pendingEntityProperty = false
                 pendingHidden = false
             case .word("private"), .word("fileprivate"):
                 pendingHidden = true
@@ -132,6 +158,18 @@ struct DeclarationScanner {
             conditionFrames.append(frame)
         default:  // endif
             _ = conditionFrames.popLast()
+        }
+    }
+
+    /// The `@Property` declarations of nameable types, not private, with the type's
+    /// conditions before their own: what `\Type.$name` can be written for in another file.
+    var nameableEntityProperties: [EntityPropertyDeclaration] {
+        let types = Dictionary(nameable.map { ($0.name, $0) }) { a, _ in a }
+        return entityProperties.compactMap { p in
+            guard !p.hidden, let owner = types[p.type.joined(separator: ".")] else { return nil }
+            var out = p
+            out.conditions = owner.conditions + p.conditions  // a repeated condition is harmless
+            return out
         }
     }
 

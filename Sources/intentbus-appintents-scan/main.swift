@@ -44,10 +44,24 @@ lines += [
     "        return types",
     "    }",
     "",
+    "    /// The wire names of the entities' `@Property`s, by key path (EntityPropertyNames).",
+    "    static var declaredEntityProperties: [(AnyKeyPath, String)] {",
+    "        var pairs: [(AnyKeyPath, String)] = []",
+]
+for property in scanner.nameableEntityProperties {
+    let condition = property.conditions.joined(separator: " && ")
+    if !condition.isEmpty { lines.append("        #if \(condition)") }
+    lines.append("        pairs.append((\\\(property.type.joined(separator: ".")).$\(property.name), \"\(property.name)\"))")
+    if !condition.isEmpty { lines.append("        #endif") }
+}
+lines += [
+    "        return pairs",
+    "    }",
+    "",
     "    /// Serves the intents, entities and app shortcuts this target declares, with string",
     "    /// tables from `localizations`. Never returns.",
     "    static func serve(localizations: URL? = nil) -> Never {",
-    "        serve(declaredTypes: declaredTypes, localizations: localizations)",
+    "        serve(declaredTypes: declaredTypes, entityProperties: declaredEntityProperties, localizations: localizations)",
     "    }",
     "}",
     "",

@@ -32,6 +32,11 @@ struct AppIntentsScanTests {
         public final class Final {}
         actor Counter {}
         protocol NotNamed { }
+        struct Book {
+            @Property(title: "Autor (\(1))") var author: String
+            @Property(title: "Geheim") private var secret: Int
+            var plain: Int
+        }
         #if os(Linux)
         struct LinuxOnly {}
         #elseif os(macOS)
@@ -55,7 +60,9 @@ struct AppIntentsScanTests {
             guard t.hasPrefix("types.append(") else { return t.hasPrefix("#") ? t : nil }
             return String(t.dropFirst("types.append(".count).dropLast(".self)".count))
         }
-        #expect(named == ["App", "Outer", "Outer.Inner", "Outer.More", "Outer.More.Tree", "Final", "Counter",
+        let pairs = generated.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("pairs.append(") }
+        #expect(pairs == [#"pairs.append((\Book.$author, "author"))"#], "a private @Property and a plain var are not named")
+        #expect(named == ["App", "Outer", "Outer.Inner", "Outer.More", "Outer.More.Tree", "Final", "Counter", "Book",
                           "#if (os(Linux))", "LinuxOnly", "#endif",
                           "#if !(os(Linux)) && (os(macOS))", "MacOnly", "#endif",
                           "#if !(os(Linux)) && !(os(macOS)) && true", "Elsewhere", "#endif"], "\(generated)")

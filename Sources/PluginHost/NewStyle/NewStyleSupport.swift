@@ -63,7 +63,7 @@ final class CatalogTable {
 
 /// Picks the plugin for an `ib.entities` query (docs/protocol.md "Entity queries").
 enum EntityQueryRouting {
-    static let queries: Set<String> = ["ids", "suggested", "matching", "all"]
+    static let queries: Set<String> = ["ids", "suggested", "matching", "all", "property"]
 
     static func route(_ request: ControlRequest, plugins: [any PluginView], catalogs: CatalogTable) -> Result<ControlForward, BusError> {
         let body = request.body
@@ -72,7 +72,7 @@ enum EntityQueryRouting {
         }
         let query = body["query"]?.stringValue ?? "suggested"
         guard queries.contains(query) else {
-            return .failure(BusError(.invalidParameters, "query is ids, suggested, matching or all; got \"\(query)\""))
+            return .failure(BusError(.invalidParameters, "query is ids, suggested, matching, all or property; got \"\(query.prefix(40))\""))
         }
         if query == "ids", body["ids"]?.arrayValue == nil {
             return .failure(BusError(.invalidParameters, "an ids query needs \"ids\": an array of entity ids"))
@@ -106,6 +106,15 @@ enum EntityQueryRouting {
             return .failure(BusError(.invalidParameters, "\(entity) can't list all its entities; ask for suggestions"))
         }
         var forwarded: [String: JSON] = ["entity": .string(entity), "query": .string(query)]
+        if query == "property" {
+            guard let declared = decl.propertyQuery else {
+                return .failure(BusError(.invalidParameters, "\(entity) has no property query; look entities up by id or ask for suggestions"))
+            }
+            switch PropertyQueryCheck.check(body, entity: entity, declared: declared, catalog: catalogs.byPlugin[owner.spec.id]!) {
+            case .success(let fields): forwarded.merge(fields) { $1 }
+            case .failure(let error): return .failure(error)
+            }
+        }
         if let ids = body["ids"] { forwarded["ids"] = ids }
         if let text = body["text"] { forwarded["text"] = text }
         return .success(ControlForward(pluginIndex: owner.index, body: .object(forwarded)))

@@ -55,6 +55,8 @@ do {
         plugin.register(CountVisitIntent.self)
         plugin.register(ReadBookIntent.self)
         plugin.register(DonatingIntent.self)
+        if env["NEWSTYLE_BROKEN"] != "unnamed" { EntityPropertyNames.register(IntentPlugin.declaredEntityProperties) }
+        plugin.register(entity: TaskEntity.self)
     }
     if env["NEWSTYLE_PRESENTATION"] == "1" {
         plugin.register(PlanSessionIntent.self)
