@@ -17,7 +17,10 @@ export PATH=/opt/swift/usr/bin:$PATH
 # The Swift runtime's own crash handler fights ASan's over a fatalError; libFuzzer reports the crash.
 export SWIFT_BACKTRACE=enable=no
 
-TARGETS=(wire json manifest definitions router-admission relay-lane)
+TARGETS=(wire json manifest definitions intentdefinition router-admission relay-lane)
+# intentdefinition: Foundation leaks 50–700 B per property list it rejects, which is not
+# ours to fix; LeakSanitizer would stop at the first, so this target runs without it.
+NO_LEAK_CHECK=(intentdefinition)
 # router-admission: messages from clients and plugins through the router core (no sockets).
 BUILD=.build/fuzz
 BIN=$BUILD/bin
@@ -87,7 +90,9 @@ run_one() {
     [ -n "${FUZZ_RUNS:-}" ] && runs=(-runs="$FUZZ_RUNS")
     # -rss_limit_mb and -timeout make a memory blow-up or a hang a finding too; -max_len lets
     # YAML inputs grow beyond libFuzzer's default 4 KiB.
-    "$BIN/fuzz-$target" -max_total_time="$seconds" "${runs[@]}" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 \
+    local asan=${ASAN_OPTIONS:-}
+    if [[ " ${NO_LEAK_CHECK[*]} " == *" $target "* ]]; then asan="${asan:+$asan:}detect_leaks=0"; fi
+    ASAN_OPTIONS=$asan "$BIN/fuzz-$target" -max_total_time="$seconds" "${runs[@]}" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 \
         -max_len=16384 -artifact_prefix="$crashes/" "$work" "fuzz/$target/corpus" >"$log" 2>&1 || status=$?
     local cases
     cases=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" | tail -1)

@@ -26,6 +26,12 @@ public protocol LegacyIntentHandling: Sendable {
 
     /// Does the work and answers with a code and its response parameters.
     func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<ResponseCode>
+
+    /// The options to offer for a parameter whose definition says the plugin provides
+    /// them (`dynamicOptions`, SiriKit's `provide<Parameter>OptionsCollection`), asked
+    /// before the user is asked for its value. Nil (the default): none; the host asks
+    /// without them.
+    func options(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> [ResolutionOption]?
 }
 
 extension LegacyIntentHandling {
@@ -34,6 +40,10 @@ extension LegacyIntentHandling {
     }
 
     public func confirm(_ intent: LegacyIntent, context: PluginContext) async throws -> ConfirmOutcome<ResponseCode>? {
+        nil
+    }
+
+    public func options(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> [ResolutionOption]? {
         nil
     }
 }

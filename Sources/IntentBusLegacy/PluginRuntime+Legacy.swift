@@ -56,8 +56,16 @@ package enum LegacyPhases {
             return try await confirm(handler, intent, context, declared: declared, logger: logger, warnings: warnings)
         case "handle":
             return try await handle(handler, intent, context, declared: declared, logger: logger, warnings: warnings)
+        case "options":
+            guard let name = request.header["parameter"]?.stringValue else {
+                throw BusError(.pluginError, "the options phase of \(request.intent) names no parameter")
+            }
+            guard let options = try await handler.options(name, of: intent, context: context) else {
+                throw BusError(.pluginError, "the handler for \(request.intent) provides no options for \(name)")
+            }
+            return .success(["options": .array(options.map(\.json))])
         default:
-            throw BusError(.pluginError, "\(request.intent) is a legacy intent, but the request names no phase (resolve, confirm or handle): \(request.header.canonicalString)")
+            throw BusError(.pluginError, "\(request.intent) is a legacy intent, but the request names no phase (resolve, confirm, handle or options): \(request.header.canonicalString)")
         }
     }
 

@@ -34,6 +34,19 @@ public enum INAsyncForm {
         }
     }
 
+    /// The same for a throwing async form (`provide…OptionsCollection`): its value or its
+    /// error goes to the completion, as Apple's `(collection, error)` pair.
+    public static func runThrowing<R>(_ body: @escaping () async throws -> R, _ completion: @escaping (R?, (any Error)?) -> Void) {
+        run({ () async -> Result<R, any Error> in
+            do { return .success(try await body()) } catch { return .failure(error) }
+        }, { result in
+            switch result {
+            case .success(let value): completion(value, nil)
+            case .failure(let error): completion(nil, error)
+            }
+        })
+    }
+
     /// What a required async form's default does: says that the handler has neither form,
     /// so that `run` releases the completion uncalled. The caller returns a placeholder
     /// that nobody receives.

@@ -54,6 +54,18 @@ struct INHandlerAdapter: LegacyIntentHandling {
         return legacy(response)
     }
 
+    func options(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> [ResolutionOption]? {
+        var known = true
+        let result: INOptionsResult = try await INCompletion.value(
+            "provide\(parameter.prefix(1).uppercased() + parameter.dropFirst())OptionsCollection(for:with:) of \(dispatch.intentName)",
+            timeout: timeout, logger: logger) { completion in
+            let (made, handler) = try self.handler(intent)
+            known = dispatch.provideOptions(handler, parameter, made, completion: completion)
+            if !known { completion(.success([])) }
+        }
+        return known ? try result.get() : nil
+    }
+
     private func legacy(_ response: INIntentResponse) -> LegacyResponse<ResponseCode> {
         LegacyResponse(INResponseCodeName(rawValue: response.codeName), response.responseValues.values)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusLegacy
 
 /// What the generator writes for each intent so that `INExtensionRuntime` can call its
 /// `…Handling` protocol without knowing it: how to make the intent from its values and
@@ -15,4 +16,16 @@ public protocol INIntentDispatching {
     /// Calls `resolve<Parameter>(for:with:)`; false for a parameter the intent does not have.
     static func resolve(_ handler: Any, _ parameter: String, _ intent: INIntent,
                         completion: @escaping (INIntentResolutionResult) -> Void) -> Bool
+    /// Calls `provide<Parameter>OptionsCollection(for:with:)`; false for a parameter
+    /// without dynamic options.
+    static func provideOptions(_ handler: Any, _ parameter: String, _ intent: INIntent,
+                               completion: @escaping (INOptionsResult) -> Void) -> Bool
+}
+
+extension INIntentDispatching {
+    /// The standard intents have no dynamic options.
+    public static func provideOptions(_ handler: Any, _ parameter: String, _ intent: INIntent,
+                                      completion: @escaping (INOptionsResult) -> Void) -> Bool {
+        false
+    }
 }

@@ -12,6 +12,8 @@ struct DefinitionModel {
         let typeName: String?
         let isEnum: Bool
         let multiple: Bool
+        /// Xcode's "Options are provided dynamically": `provide<Name>OptionsCollection`.
+        var dynamicOptions = false
     }
 
     struct Code {
@@ -56,7 +58,8 @@ struct DefinitionModel {
                 let enumName = item["\(prefix)EnumType"]?.stringValue
                 let objectName = item["\(prefix)ObjectType"]?.stringValue
                 out.append(Value(name: try name(item, "\(prefix)Name", at), type: type, typeName: enumName ?? objectName,
-                                 isEnum: enumName != nil, multiple: item["\(prefix)SupportsMultipleValues"]?.boolValue ?? false))
+                                 isEnum: enumName != nil, multiple: item["\(prefix)SupportsMultipleValues"]?.boolValue ?? false,
+                                 dynamicOptions: item["\(prefix)SupportsDynamicEnumeration"]?.boolValue ?? false))
             }
             return out
         }

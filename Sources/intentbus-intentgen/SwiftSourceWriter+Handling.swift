@@ -22,6 +22,9 @@ extension SwiftSourceWriter {
         let confirmAsync = "func confirm(intent: \(intent.name)) async -> \(response)"
         var out = "public protocol \(intent.name)Handling: AnyObject {\n    \(handle)\n    \(handleAsync)\n    \(confirm)\n    \(confirmAsync)\n"
         for (p, m) in resolvable(intent) { out += "    \(resolveSignature(intent, p, m))\n    \(resolveAsyncSignature(intent, p, m))\n" }
+        for (p, element) in optionsProvided(intent) {
+            out += "    \(optionsSignature(intent, p, element))\n    \(optionsAsyncSignature(intent, p, element))\n"
+        }
         out += "}\n\nextension \(intent.name)Handling {\n"
         out += "    public \(handle) {\n        INAsyncForm.run({ await self.handle(intent: intent) }, completion)\n    }\n\n"
         out += "    public \(handleAsync) {\n        INAsyncForm.neither(\"handle(intent:) of \(intent.name)Handling\")\n"
@@ -34,7 +37,31 @@ extension SwiftSourceWriter {
             out += "\n    public \(resolveSignature(intent, p, m)) {\n        INAsyncForm.run({ await self.\(method)(for: intent) }, completion)\n    }\n"
             out += "\n    public \(resolveAsyncSignature(intent, p, m)) {\n        \(pass)\n    }\n"
         }
+        for (p, element) in optionsProvided(intent) {
+            let method = "provide\(SwiftTypeMapping.capitalized(p.name))OptionsCollection"
+            out += "\n    public \(optionsSignature(intent, p, element)) {\n        INAsyncForm.runThrowing({ try await self.\(method)(for: intent) }, completion)\n    }\n"
+            out += "\n    public \(optionsAsyncSignature(intent, p, element)) {\n        INAsyncForm.neither(\"\(method)(for:) of \(intent.name)Handling\")\n"
+            out += "        return INObjectCollection(items: [])\n    }\n"
+        }
         return out + "}\n\n"
+    }
+
+    /// The parameters whose options the handler provides, with the options' class: a
+    /// custom type or a value class (Xcode's String options, `NSString`, have none here).
+    func optionsProvided(_ intent: DefinitionModel.Intent) -> [(DefinitionModel.Value, String)] {
+        intent.parameters.compactMap { p in
+            guard p.dynamicOptions, !p.isEnum else { return nil }
+            guard let element = SwiftTypeMapping.valueClasses[p.type]?.0 ?? (p.type == "Object" ? p.typeName : nil) else { return nil }
+            return (p, element)
+        }
+    }
+
+    private func optionsSignature(_ intent: DefinitionModel.Intent, _ p: DefinitionModel.Value, _ element: String) -> String {
+        "func provide\(SwiftTypeMapping.capitalized(p.name))OptionsCollection(for intent: \(intent.name), with completion: @escaping (INObjectCollection<\(element)>?, (any Error)?) -> Void)"
+    }
+
+    private func optionsAsyncSignature(_ intent: DefinitionModel.Intent, _ p: DefinitionModel.Value, _ element: String) -> String {
+        "func provide\(SwiftTypeMapping.capitalized(p.name))OptionsCollection(for intent: \(intent.name)) async throws -> INObjectCollection<\(element)>"
     }
 
     private func resolveAsyncSignature(_ intent: DefinitionModel.Intent, _ p: DefinitionModel.Value, _ m: SwiftTypeMapping) -> String {
@@ -74,14 +101,34 @@ extension SwiftSourceWriter {
 
         """
         guard !resolvable(intent).isEmpty else {
-            return out + "        _ = (handler, intent, parameter, completion)\n        return false\n    }\n}\n\n"
+            return out + "        _ = (handler, intent, parameter, completion)\n        return false\n    }\n\(optionsDispatchSource(intent))}\n\n"
         }
         out += "        switch parameter {\n"
         for (p, _) in resolvable(intent) {
             let call = "handler.resolve\(SwiftTypeMapping.capitalized(p.name))(for: intent, with: "
             out += "        case \"\(p.name)\": \(call)\(p.multiple ? "{ completion(INIntentResolutionResult.items($0)) }" : "{ completion($0) }"))\n"
         }
-        out += "        default: return false\n        }\n        return true\n    }\n}\n\n"
+        out += "        default: return false\n        }\n        return true\n    }\n\(optionsDispatchSource(intent))}\n\n"
         return out
+    }
+
+    /// `provideOptions` for the parameters with dynamic options (the protocol's default,
+    /// false, for the rest).
+    private func optionsDispatchSource(_ intent: DefinitionModel.Intent) -> String {
+        let provided = optionsProvided(intent)
+        guard !provided.isEmpty else { return "" }
+        var out = """
+
+            static func provideOptions(_ handler: Any, _ parameter: String, _ intent: INIntent,
+                                       completion: @escaping (INOptionsResult) -> Void) -> Bool {
+                guard let handler = handler as? any \(intent.name)Handling, let intent = intent as? \(intent.name) else { return true }
+                switch parameter {
+
+        """
+        for (p, _) in provided {
+            out += "        case \"\(p.name)\": handler.provide\(SwiftTypeMapping.capitalized(p.name))OptionsCollection(for: intent) { collection, error in\n"
+            out += "            completion(INOptionsAnswer.of(collection, error, parameter: parameter))\n        }\n"
+        }
+        return out + "        default: return false\n        }\n        return true\n    }\n"
     }
 }

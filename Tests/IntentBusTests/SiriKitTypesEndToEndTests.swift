@@ -55,4 +55,23 @@ struct SiriKitTypesEndToEndTests {
         #expect(again.prompts.count == 1)
         #expect(second.body["dialog"]?.stringValue?.contains("place=Hamburg@53.55 ") == true)
     }
+
+    @Test("dynamic options: the host asks provideOwnerOptionsCollection before asking for the owner, offers them, and the picked one reaches handle")
+    func dynamicOptions() throws {
+        let host = try TestHost(TestManifest(.siriKitTest()))
+        defer { host.stop() }
+        let client = try host.client()
+        let talk = Conversation(["grace"])
+        let reply = try client.send("TypesIntent", parameters: ["color": "red", "tags": ["owner?"]], onEvent: talk.handle)
+        #expect(talk.prompts.map(\.parameter) == ["owner"])
+        #expect(talk.prompts.first?.kind == "value")
+        #expect(talk.prompts.first?.options.compactMap { $0["title"]?.stringValue } == ["Ada Lovelace", "Grace Hopper"])
+        #expect(talk.prompts.first?.options.compactMap { $0["subtitle"]?.stringValue } == ["Team", "Team"])
+        #expect(talk.prompts.first?.raw["dynamic_options"] == true)
+        #expect(reply.body["dialog"]?.stringValue?.contains("owner=Grace Hopper/grace@example.org/emailAddress ") == true, "\(reply.body)")
+        // A value that is not an option is still a value: the plugin resolves it.
+        let said = Conversation(["Linus"])
+        let other = try client.send("TypesIntent", parameters: ["color": "red", "tags": ["owner?"]], onEvent: said.handle)
+        #expect(other.body["dialog"]?.stringValue?.contains("owner=Linus/-/unknown ") == true, "\(other.body)")
+    }
 }

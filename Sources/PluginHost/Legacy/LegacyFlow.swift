@@ -13,8 +13,10 @@ import IntentBusDefinitions
 /// One instance per exchange; every call happens on the router thread.
 final class LegacyFlow: ExchangeFlow {
     /// What the host is waiting for.
-    private enum Stage {
+    enum Stage {
         case resolving([String])
+        /// The plugin's options for a value question's parameter (LegacyFlow+Options.swift).
+        case fetchingOptions(Question)
         case confirming
         case handling
         /// A question to the client about one parameter.
@@ -24,7 +26,7 @@ final class LegacyFlow: ExchangeFlow {
     }
 
     /// Boxes a stage so the enum can refer to itself.
-    private final class Box {
+    final class Box {
         let stage: Stage
         init(_ stage: Stage) { self.stage = stage }
     }
@@ -52,7 +54,7 @@ final class LegacyFlow: ExchangeFlow {
     var items = ListItemState()
     /// Notices about deprecated parameter names the client used (REPLY header `deprecations`).
     private var deprecations: [String] = []
-    private var stage: Stage = .resolving([])
+    var stage: Stage = .resolving([])
     private var rounds = 0
 
     init(definition: IntentDefinition, pluginId: String) {
@@ -85,6 +87,8 @@ final class LegacyFlow: ExchangeFlow {
         case .progress:
             ops.progressToClient(exchange, body: body)
         case .error:
+            // A plugin that provides no options is asked the question without them.
+            if case .fetchingOptions(let question) = stage { return optionsArrived(question, nil, exchange, ops) }
             ops.fail(exchange, BusError(json: body))
         case .prompt:
             stage = .relayingPluginPrompt(previous: Box(stage))
@@ -94,6 +98,7 @@ final class LegacyFlow: ExchangeFlow {
             case .resolving(let names): resolved(names, body, exchange, ops)
             case .confirming: confirmed(body, exchange, ops)
             case .handling: handled(body, exchange, ops, carried: Self.donationFields(message))
+            case .fetchingOptions(let question): optionsArrived(question, body, exchange, ops)
             case .asking, .relayingPluginPrompt:
                 ops.logger.warning("plugin \(pluginId) sent a REPLY for \(exchange.intent) while the client was being asked; ignored")
             }
@@ -116,6 +121,7 @@ final class LegacyFlow: ExchangeFlow {
         switch question {
         case .value(let name, _):
             guard let parameter = definition.parameter(name) else { return }
+            let answer = optionValue(question, answer)
             if answer.isNull { return reask(question, problem: AnswerProblems.needValue(definition), exchange, ops) }
             switch ParameterCoercion.coerce(answer, parameter, in: definition) {
             case .failure(let problem):
@@ -182,9 +188,9 @@ final class LegacyFlow: ExchangeFlow {
         return nil
     }
 
-    private var parametersJSON: JSON { .object(parameters) }
+    var parametersJSON: JSON { .object(parameters) }
 
-    private func header(_ phase: String, _ exchange: Exchange, extra: [String: JSON] = [:]) -> JSON {
+    func header(_ phase: String, _ exchange: Exchange, extra: [String: JSON] = [:]) -> JSON {
         var h = extra
         h["phase"] = .string(phase)
         h["style"] = "legacy"
@@ -275,8 +281,7 @@ final class LegacyFlow: ExchangeFlow {
         }
         if let question {
             items.asking = question.prompt["item"]?.intValue.map { Int($0) }
-            stage = .asking(question)
-            ops.promptClient(exchange, prompt: inLanguage(question.prompt))
+            ask(question, exchange, ops)
         } else {
             continueResolving(exchange, ops)
         }

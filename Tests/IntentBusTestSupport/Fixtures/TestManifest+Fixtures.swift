@@ -12,7 +12,7 @@ extension TestManifest.Plugin {
     package static let newStyleIntents = ["DefaultsIntent", "RequiredIntent", "QuestionsIntent", "PickItemIntent",
                                           "SecretIntent", "GreetAppIntent", "LegacyGreetIntent", "LegacyFarewellIntent"]
     /// The intents the legacy test plugin handles (Tests/Plugins/LegacyTest).
-    package static let legacyIntents = ["ResolveIntent", "CodeIntent", "ConfirmIntent", "TypesIntent", "SecretIntent"]
+    package static let legacyIntents = ["ResolveIntent", "CodeIntent", "ConfirmIntent", "TypesIntent", "SecretIntent", "OptionsIntent"]
 
     // MARK: Test plugins
 

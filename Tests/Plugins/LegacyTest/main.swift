@@ -116,15 +116,32 @@ struct SecretHandler: LegacyIntentHandling {
     }
 }
 
+/// OptionsIntent: `options` answers doubles, an empty id, no title, an overlong title
+/// and 150 good ones; the host offers what is well-formed, at most 100 of the list.
+struct OptionsHandler: LegacyIntentHandling {
+    enum Code: String, LegacyResponseCode { case success }
+
+    func options(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> [ResolutionOption]? {
+        [ResolutionOption(id: "a", title: "A"), ResolutionOption(id: "a", title: "A again"), ResolutionOption(id: "", title: "empty"),
+         ResolutionOption(id: "long", title: String(repeating: "x", count: 2000))]
+            + (1...150).map { ResolutionOption(id: "o\($0)", title: "Option \($0)", value: .string("value-\($0)")) }
+    }
+
+    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
+        LegacyResponse(.success, ["pick": .string(intent.string("pick") ?? "-")])
+    }
+}
+
 do {
     let runtime = try PluginRuntime()
-    runtime.onLegacy(["ResolveIntent", "ConfirmIntent", "TypesIntent", "SecretIntent", "RenderIntent"]) { intent in
+    runtime.onLegacy(["ResolveIntent", "ConfirmIntent", "TypesIntent", "SecretIntent", "RenderIntent", "OptionsIntent"]) { intent in
         switch intent {
         case "ResolveIntent": ResolveHandler()
         case "ConfirmIntent": ConfirmHandler()
         case "TypesIntent": TypesHandler()
         case "SecretIntent": SecretHandler()
         case "RenderIntent": RenderHandler()
+        case "OptionsIntent": OptionsHandler()
         default: nil
         }
     }

@@ -3,7 +3,8 @@ import Intents
 /// TypesIntent: each parameter type's generated property, read back into one line, so
 /// that a suite sees what the handler got. `resolveColor` asks for a missing color,
 /// `resolveCount` turns down a negative one, and `resolvePlace` looks an address up
-/// (two Berlins: the user picks one).
+/// (two Berlins: the user picks one). The owner's options are provided dynamically; the
+/// tag `owner?` makes `resolveOwner` ask for a missing one, so that they are offered.
 class TypesHandler: TypesIntentHandling {
     func resolveColor(for intent: TypesIntent, with completion: @escaping (ColorResolutionResult) -> Void) {
         completion(intent.color == .unknown ? .needsValue() : .success(with: intent.color))
@@ -19,6 +20,22 @@ class TypesHandler: TypesIntentHandling {
         guard place.location == nil else { return completion(.success(with: place)) }
         let found = Self.places.filter { $0.name?.hasPrefix(place.name ?? "") == true }
         completion(found.count == 1 ? .success(with: found[0]) : found.isEmpty ? .unsupported() : .disambiguation(with: found))
+    }
+
+    func resolveOwner(for intent: TypesIntent, with completion: @escaping (INPersonResolutionResult) -> Void) {
+        guard let owner = intent.owner else { return completion(intent.tags?.contains("owner?") == true ? .needsValue() : .notRequired()) }
+        completion(.success(with: owner))
+    }
+
+    func provideOwnerOptionsCollection(for intent: TypesIntent) async throws -> INObjectCollection<INPerson> {
+        INObjectCollection(sections: [
+            INObjectSection(title: "Team", items: [
+                INPerson(personHandle: INPersonHandle(value: "ada@example.org", type: .emailAddress), nameComponents: nil,
+                         displayName: "Ada Lovelace", image: nil, contactIdentifier: nil, customIdentifier: "ada"),
+                INPerson(personHandle: INPersonHandle(value: "grace@example.org", type: .emailAddress), nameComponents: nil,
+                         displayName: "Grace Hopper", image: nil, contactIdentifier: nil, customIdentifier: "grace"),
+            ]),
+        ])
     }
 
     static let places = [CLPlacemark(location: CLLocation(latitude: 52.52, longitude: 13.405), name: "Berlin, Deutschland"),
