@@ -11,7 +11,7 @@ public struct HostLimits: Sendable, Equatable {
     public var transportFrameLimit: Int { max(maxMessageSize * 4, maxMessageSize + 65_536) }
     /// Frames one message may have on any connection: libzmq holds a message's frames
     /// until its last one, so one that never ends is cut off here (ConnectionGate).
-    public var maxMessageFrames: Int = 64
+    public var maxMessageFrames: Int = 1_024
     /// Open exchanges (requests without their final answer yet) over every client.
     public var maxOpenExchanges: Int = 65_536
     /// Open exchanges of one client connection.

@@ -185,7 +185,7 @@ def test_a_message_that_never_ends_is_cut_off(start_host):
     assert cut, f"the host took {sent} bytes of one message"
     assert sent < 1 * MIB, sent
     host.wait_log("cut 1 connection(s) whose message did not end", seconds=5)
-    assert "(at most 64 frames, host.limits.max_message_frames" in host.log
+    assert "(at most 1024 frames, host.limits.max_message_frames" in host.log
     assert peak - before < 16 * MIB
     assert client.ping(wait=2)["protocol"] == 1
     assert host.process.poll() is None
