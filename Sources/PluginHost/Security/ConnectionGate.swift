@@ -147,6 +147,9 @@ enum ConnectionGate {
     /// close is heard under this same lock, so the number can't have been reused), so
     /// that silent peers can't keep the handshakes of real ones from starting.
     private static func admitHandshake(fd: Int32, pool: Int, name: String, now: UInt64, state: inout State) {
+        // Not for the backend: its peers are the plugins the host started (a hundred of
+        // them may start at once, and its pool is sized by their number).
+        guard name != "backend" else { return }
         state.arrivals += 1
         state.handshaking[fd] = (pool, state.arrivals)
         state.handshakingCount[pool, default: 0] += 1
