@@ -83,6 +83,37 @@ public final class Frame {
         }
     }
 
+    /// The room before a counted frame's bytes, where its size is kept.
+    private static let countedPrefix = 16
+
+    /// A frame whose content libzmq frees through `releaseCounted`, which subtracts its
+    /// size from `held` (HeldBytes.swift). The bytes are copied once.
+    package init(copyOf frame: Frame, heldIn held: HeldBytes) {
+        let count = frame.count
+        let base = malloc(count + Self.countedPrefix)!
+        base.storeBytes(of: count, as: Int.self)
+        let data = base + Self.countedPrefix
+        frame.withBytes { if $0.count > 0 { data.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
+        held.add(count)
+        let hint = Unmanaged.passRetained(held).toOpaque()
+        withMsg { msg in
+            if zmq_msg_init_data(msg, data, count, Frame.releaseCounted, hint) != 0 {
+                // Only ENOMEM: nothing is owned by libzmq then.
+                Frame.releaseCounted(data, hint)
+                zmq_msg_init(msg)
+            }
+        }
+    }
+
+    /// libzmq's free function for counted frames: on libzmq's I/O thread (or the sender's,
+    /// when a send fails), once per frame.
+    private static let releaseCounted: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { data, hint in
+        guard let data, let hint else { return }
+        let base = data - Frame.countedPrefix
+        Unmanaged<HeldBytes>.fromOpaque(hint).takeRetainedValue().release(base.load(as: Int.self))
+        free(base)
+    }
+
     deinit {
         withMsg { _ = zmq_msg_close($0) }
     }

@@ -15,6 +15,13 @@ public struct SocketEvent: Sendable, Equatable {
         case disconnected
         /// `accept` failed; `value` is the errno.
         case acceptFailed
+        /// A handshake failed for a ZMTP or security reason; `value` is a
+        /// `ZMQ_PROTOCOL_ERROR_*` code (`protocolError`).
+        case handshakeFailedProtocol
+        /// The ZAP handler refused the peer; `value` is its status code (400).
+        case handshakeFailedAuth
+        /// A handshake failed without a reason libzmq names (an I/O error, a timeout).
+        case handshakeFailed
         /// Anything else libzmq sent.
         case other
     }
@@ -25,6 +32,27 @@ public struct SocketEvent: Sendable, Equatable {
     public init(kind: Kind, value: Int32) {
         self.kind = kind
         self.value = value
+    }
+
+    /// What a `handshakeFailedProtocol` value means, in words for the log.
+    public var protocolError: String {
+        switch value {
+        case ZMQ_PROTOCOL_ERROR_ZMTP_MECHANISM_MISMATCH: "the peer does not use CURVE (a mechanism mismatch: CURVE is required here)"
+        case ZMQ_PROTOCOL_ERROR_ZMTP_CRYPTOGRAPHIC: "its CURVE handshake did not decrypt (a wrong server key, or a secret key that does not match its public key)"
+        case ZMQ_PROTOCOL_ERROR_ZMTP_KEY_EXCHANGE: "its CURVE key exchange failed"
+        default: "ZMTP protocol error 0x\(String(UInt32(bitPattern: value), radix: 16))"
+        }
+    }
+}
+
+extension SocketEvent {
+    /// The host's reason for logging this event as a refused handshake, or nil.
+    public var handshakeRefusal: String? {
+        switch kind {
+        case .handshakeFailedProtocol: protocolError
+        case .handshakeFailed: "the handshake failed (libzmq gives no detail: an I/O error or its handshake timeout)"
+        default: nil
+        }
     }
 }
 
@@ -38,6 +66,7 @@ extension ZMQSocket {
     /// that thread hangs.
     public func monitor(at endpoint: String) throws(ZMQError) {
         let events = ZMQ_EVENT_ACCEPTED | ZMQ_EVENT_DISCONNECTED | ZMQ_EVENT_ACCEPT_FAILED
+            | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL | ZMQ_EVENT_HANDSHAKE_FAILED_AUTH | ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL
         try zmqCheck("zmq_socket_monitor", context: endpoint) { zmq_socket_monitor(handle, endpoint, events) }
     }
 
@@ -101,6 +130,9 @@ public final class SocketMonitor {
             case ZMQ_EVENT_ACCEPTED: .accepted
             case ZMQ_EVENT_DISCONNECTED: .disconnected
             case ZMQ_EVENT_ACCEPT_FAILED: .acceptFailed
+            case ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL: .handshakeFailedProtocol
+            case ZMQ_EVENT_HANDSHAKE_FAILED_AUTH: .handshakeFailedAuth
+            case ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL: .handshakeFailed
             default: .other
             }
             return SocketEvent(kind: kind, value: Int32(bitPattern: value))

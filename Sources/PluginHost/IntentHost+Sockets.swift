@@ -80,8 +80,8 @@ extension IntentHost {
             }
             // The host's own helpers (watchdog, metrics file) ask here: see InternalEndpoint.
             // Bound first, so that the public endpoint stays the socket's last endpoint.
-            connections.watch(frontend, pool: "frontend")
-            connections.watch(backend, pool: "backend")
+            connections.watch(frontend, pool: "frontend", endpoint: host.frontend)
+            connections.watch(backend, pool: "backend", endpoint: host.backend)
             try frontend.bind(InternalEndpoint.name)
             try frontend.bind(host.frontend)
             try backend.bind(host.backend)

@@ -29,7 +29,8 @@ package final class IntentHost {
     package func run() throws(HostStartError) {
         let host = manifest.host
         let files = OpenFileLimit.raiseToHard()
-        let connections = ConnectionGuard(budget: connectionBudget(fileLimit: files.soft), context: context, logger: logger)
+        let connections = ConnectionGuard(budget: connectionBudget(fileLimit: files.soft), limits: host.limits,
+                                          context: context, logger: logger)
         logger.info("open files: soft limit \(files.soft), hard limit \(files.hard)")
         let definitions = try LegacyHandlers.loadDefinitions(manifest, logger: logger)
         try StateDirectory.prepare(host.stateDirectory)

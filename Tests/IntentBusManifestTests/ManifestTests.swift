@@ -43,10 +43,24 @@ struct ManifestTests {
         ])
     }
 
+    @Test("a client credential file other users can read is warned about, with its mode")
+    func credentialFileMode() throws {
+        let dir = try ManifestDirectory()
+        defer { dir.remove() }
+        let path = try dir.write("credential", "s3cret\n")
+        chmod(path, 0o644)
+        let manifest = try dir.load("host:\n  client_credential_file: credential\nplugins: []\n")
+        #expect(manifest.host.clientCredential == "s3cret")
+        #expect(manifest.warnings.contains { $0.message.contains("can be read by other users (mode 644)") }, "\(manifest.warnings)")
+        chmod(path, 0o600)
+        let private600 = try dir.load("host:\n  client_credential_file: credential\nplugins: []\n")
+        #expect(!private600.warnings.contains { $0.message.contains("can be read by other users") }, "\(private600.warnings)")
+    }
+
     @Test func everyFieldIsRead() throws {
         let dir = try ManifestDirectory()
         defer { dir.remove() }
-        try dir.write("secrets/credential", "  s3cret\n")
+        chmod(try dir.write("secrets/credential", "  s3cret\n"), 0o600)  // 0644 is warned about (below)
         let manifest = try dir.load("""
             host:
               state_dir: run/state

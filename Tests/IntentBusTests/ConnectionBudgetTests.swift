@@ -34,42 +34,42 @@ struct ConnectionBudgetTests {
     @Test("beyond the pool or the uid's share: refused, and counted until closed")
     func refusals() {
         var budget = ConnectionBudget(pools: pools)
-        #expect(budget.accepted(fd: 10, pool: 0, uid: 1000, inode: 1) == .keep)
-        #expect(budget.accepted(fd: 11, pool: 0, uid: 1000, inode: 2) == .keep)
-        #expect(budget.accepted(fd: 12, pool: 0, uid: 1000, inode: 3) == .keep)
-        #expect(budget.accepted(fd: 13, pool: 0, uid: 1000, inode: 4) == .refuseUser(uid: 1000, open: 4))
+        #expect(budget.accepted(fd: 10, pool: 0, uid: 1000) == .keep)
+        #expect(budget.accepted(fd: 11, pool: 0, uid: 1000) == .keep)
+        #expect(budget.accepted(fd: 12, pool: 0, uid: 1000) == .keep)
+        #expect(budget.accepted(fd: 13, pool: 0, uid: 1000) == .refuseUser(uid: 1000, open: 4))
         budget.disconnected(fd: 13, pool: 0)
-        #expect(budget.accepted(fd: 13, pool: 0, uid: 0, inode: 5) == .keep)  // another uid still gets in
-        #expect(budget.accepted(fd: 14, pool: 0, uid: 0, inode: 6) == .refusePool(open: 5))
+        #expect(budget.accepted(fd: 13, pool: 0, uid: 0) == .keep)  // another uid still gets in
+        #expect(budget.accepted(fd: 14, pool: 0, uid: 0) == .refusePool(open: 5))
         // The backend's pool is its own: a full frontend does not lock plugins out.
-        #expect(budget.accepted(fd: 20, pool: 1, uid: nil, inode: 7) == .keep)
+        #expect(budget.accepted(fd: 20, pool: 1, uid: nil) == .keep)
         budget.disconnected(fd: 14, pool: 0)
         budget.disconnected(fd: 10, pool: 0)
         #expect(budget.open(in: 0) == 3)
-        #expect(budget.accepted(fd: 15, pool: 0, uid: 1000, inode: 8) == .keep)
+        #expect(budget.accepted(fd: 15, pool: 0, uid: 1000) == .keep)
     }
 
     @Test("a descriptor number reused: the old connection is forgotten; another pool's late DISCONNECTED is ignored")
     func reuse() {
         var budget = ConnectionBudget(pools: pools)
-        _ = budget.accepted(fd: 30, pool: 0, uid: 1, inode: 1)
+        _ = budget.accepted(fd: 30, pool: 0, uid: 1)
         // The frontend's connection on 30 ended, the backend accepted a new one on 30, and
         // the backend's monitor was read first.
-        _ = budget.accepted(fd: 30, pool: 1, uid: nil, inode: 2)
+        _ = budget.accepted(fd: 30, pool: 1, uid: nil)
         budget.disconnected(fd: 30, pool: 0)
         #expect(budget.open(in: 0) == 0)
         #expect(budget.open(in: 1) == 1)
     }
 
-    @Test("the sweep forgets connections whose descriptor is closed or another file now")
-    func sweep() {
+    @Test("a closed descriptor frees its place in its pool and its uid's share at once")
+    func closedFreesAtOnce() {
         var budget = ConnectionBudget(pools: pools)
-        _ = budget.accepted(fd: 40, pool: 0, uid: 1, inode: 1)
-        _ = budget.accepted(fd: 41, pool: 0, uid: 1, inode: 2)
-        _ = budget.accepted(fd: 42, pool: 0, uid: 1, inode: 3)
-        let now: [Int32: UInt64] = [40: 1, 41: 99]  // 41 reused, 42 closed
-        #expect(budget.sweep { now[$0] } == 2)
+        _ = budget.accepted(fd: 40, pool: 0, uid: 1)
+        _ = budget.accepted(fd: 41, pool: 0, uid: 1)
+        budget.closed(fd: 40)
+        budget.closed(fd: 40)  // twice: nothing more
         #expect(budget.open(in: 0) == 1)
-        #expect(budget.accepted(fd: 43, pool: 0, uid: 1, inode: 4) == .keep)
+        budget.closed(fd: 41)
+        #expect(budget.open(in: 0) == 0)
     }
 }

@@ -43,6 +43,25 @@ struct StatsUnitTests {
         #expect(stats.finals == 6)
     }
 
+    @Test("a plugin's own error codes are bounded: 16 plain ones kept, the rest and odd ones count as other")
+    func boundedCodes() {
+        let stats = HostStats(pluginIds: ["a"])
+        let started = MonotonicClock.now()
+        func fail(_ code: String) {
+            stats.completed(plugin: 0, final: WireMessage(kind: .error, header: nil,
+                                                          body: ["code": .string(code), "message": "m"]), startedAt: started)
+        }
+        for i in 0..<2_000 { fail("custom_\(i)") }
+        fail("Has Spaces\n{}")
+        fail(String(repeating: "x", count: 65))
+        fail("timeout")
+        fail("custom_3")
+        let errors = stats.plugins[0].errors
+        #expect(errors.count == HostStats.maxPluginCodes + 2, "16 own codes, timeout and other: \(errors.keys.sorted())")
+        #expect(errors["other"] == 2_000 - HostStats.maxPluginCodes + 2)
+        #expect(errors["custom_3"] == 2 && errors["timeout"] == 1)
+    }
+
     @Test("exposition: HELP and TYPE per metric, escaped label values, whole and fractional numbers")
     func exposition() {
         let report: JSON = [

@@ -34,4 +34,28 @@ int ib_spawn_file_actions_addchdir(void *actions, const char *path);
 /// socket has no peer credentials).
 int ib_peer_uid(int fd, unsigned int *uid);
 
+/// The connection gate (connection_gate.c): the decision on a connection libzmq just
+/// accepted on `listener`, as descriptor `fd`, called on libzmq's I/O thread.
+enum { IB_GATE_REFUSE = 0, IB_GATE_UNTRACKED = 1, IB_GATE_KEEP = 2, IB_GATE_KEEP_FOLLOWED = 3 };
+typedef int (*ib_gate_accept_callback)(int listener, int fd);
+/// A kept connection's descriptor is being closed (before the number can be reused).
+typedef void (*ib_gate_close_callback)(int fd);
+
+/// Turns the gate on, once, for descriptors below `descriptors` (the soft RLIMIT_NOFILE):
+/// `accept_callback` decides on every accepted connection (IB_GATE_KEEP_FOLLOWED: kept,
+/// and its ZMTP frames followed), `close_callback` hears of each kept one's close, and a
+/// followed NULL-mechanism connection whose message passes `message_frames` frames or
+/// `message_bytes` bytes (0: no limit) is reset. `handshake_callback` hears of each
+/// followed connection whose handshake the host completed (it sent READY).
+void ib_gate_install(int descriptors, ib_gate_accept_callback accept_callback, ib_gate_close_callback close_callback,
+                     ib_gate_close_callback handshake_callback, unsigned long long message_frames,
+                     unsigned long long message_bytes);
+
+/// How many connections the gate has reset for a message over its limits; `frames` and
+/// `bytes` are the last one's counts when it was cut.
+unsigned long ib_gate_cuts(unsigned long long *frames, unsigned long long *bytes);
+
+/// The local address of socket `fd` as "ipc:PATH" or "tcp:PORT", into `buffer`: 0, or -1.
+int ib_socket_key(int fd, char *buffer, unsigned long length);
+
 #endif

@@ -9,6 +9,9 @@ package struct HostLimits: Sendable, Equatable {
     /// host sees them: the bound on memory where no answer is possible. Four times
     /// `maxMessageSize`, at least 64 KiB above it.
     package var transportFrameLimit: Int { max(maxMessageSize * 4, maxMessageSize + 65_536) }
+    /// Frames one message may have on any connection: libzmq holds a message's frames
+    /// until its last one, so one that never ends is cut off here (ConnectionGate).
+    package var maxMessageFrames: Int = 1_024
     /// Open exchanges (requests without their final answer yet) over every client.
     package var maxOpenExchanges: Int = 65_536
     /// Open exchanges of one client connection.
@@ -23,6 +26,19 @@ package struct HostLimits: Sendable, Equatable {
     package var clientBacklog: Int = 10_000
     /// Bytes those kept messages may take, per client.
     package var clientBacklogBytes: Int = 64 << 20
+    /// Bytes of answers libzmq holds for one client (HeldBytes: frames of 1 KiB or more,
+    /// counted until libzmq has written them out). Past it, further answers wait in the
+    /// backlog above, bounded by `clientBacklogBytes`.
+    package var clientQueueBytes: Int = 16 << 20
+    /// Bytes of requests libzmq holds for one plugin connection that has not taken them;
+    /// past it, requests for that plugin get `busy`.
+    package var pluginQueueBytes: Int = 64 << 20
+    /// Bytes libzmq and the clients' backlogs hold over all clients and plugins together.
+    package var maxQueuedBytes: Int = 512 << 20
+    /// Bytes of open requests (header plus body) the host keeps for one client, and for
+    /// every client together; past them, new requests get `busy`.
+    package var maxInFlightBytesPerClient: Int = 64 << 20
+    package var maxInFlightBytes: Int = 512 << 20
     /// Remembered-choice writes one client may cause per second (`remember: true`,
     /// `ib.choices.set/reset`), and the burst above that rate.
     package var choiceWritesPerSecond: Int = 10
@@ -40,11 +56,17 @@ package struct HostLimits: Sendable, Equatable {
     /// The accepted range of each key, as written in the manifest.
     static let ranges: [(key: String, range: ClosedRange<Int>)] = [
         ("max_message_size", 1_024...(256 << 20)),
+        ("max_message_frames", 8...100_000),
         ("max_open_exchanges", 1...1_000_000),
         ("max_open_per_client", 1...1_000_000),
         ("client_queue", 10...1_000_000),
         ("client_backlog", 0...1_000_000),
         ("client_backlog_bytes", 0...(1 << 30)),
+        ("client_queue_bytes", (64 << 10)...(1 << 30)),
+        ("plugin_queue_bytes", (64 << 10)...(1 << 30)),
+        ("max_queued_bytes", (1 << 20)...(16 << 30)),
+        ("max_in_flight_bytes_per_client", (64 << 10)...(16 << 30)),
+        ("max_in_flight_bytes", (1 << 20)...(16 << 30)),
         ("choice_writes_per_second", 1...10_000),
         ("choice_write_burst", 1...100_000),
         ("max_connections", 1...10_000_000),
@@ -55,11 +77,17 @@ package struct HostLimits: Sendable, Equatable {
     mutating func set(_ key: String, _ value: Int) {
         switch key {
         case "max_message_size": maxMessageSize = value
+        case "max_message_frames": maxMessageFrames = value
         case "max_open_exchanges": maxOpenExchanges = value
         case "max_open_per_client": maxOpenPerClient = value
         case "client_queue": clientQueue = value
         case "client_backlog": clientBacklog = value
         case "client_backlog_bytes": clientBacklogBytes = value
+        case "client_queue_bytes": clientQueueBytes = value
+        case "plugin_queue_bytes": pluginQueueBytes = value
+        case "max_queued_bytes": maxQueuedBytes = value
+        case "max_in_flight_bytes_per_client": maxInFlightBytesPerClient = value
+        case "max_in_flight_bytes": maxInFlightBytes = value
         case "choice_writes_per_second": choiceWritesPerSecond = value
         case "choice_write_burst": choiceWriteBurst = value
         case "max_connections": maxConnections = value

@@ -162,6 +162,13 @@ extension ManifestAssembler {
                        key: "client_credential_file", at: file.mark)
             return nil
         }
+        // Checked like host.key (which must be 0600): a warning, since the file is the
+        // operator's, not the host's to change.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & 0o077 != 0 {
+            context.warning("host.client_credential_file: \(path) can be read by other users (mode \(String(info.st_mode & 0o777, radix: 8))): whoever reads it can run restricted intents; chmod 600 it",
+                            at: file.mark)
+        }
         let credential = contents.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !credential.isEmpty else {
             error("\(path) is empty", key: "client_credential_file", at: file.mark)

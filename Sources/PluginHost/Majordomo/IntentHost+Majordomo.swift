@@ -25,7 +25,7 @@ extension IntentHost {
                 guard let hostKeys else { throw HostStartError(message: "the MDP endpoint needs the host's CURVE keys") }
                 try socket.makeCurveServer(secretKey: hostKeys.secretKey, zapDomain: AccessPolicy.majordomoDomain)
             }
-            connections.watch(socket, pool: "mdp")
+            connections.watch(socket, pool: "mdp", endpoint: settings.endpoint)
             try socket.bind(settings.endpoint)
             if settings.endpoint.hasPrefix("ipc://") {
                 StateDirectory.restrict([String(settings.endpoint.dropFirst(6))], mode: 0o600)

@@ -27,6 +27,8 @@ final class ClientState {
     let identity: Data
     /// The client's open requests: its request id → the host id of the exchange.
     var open: [String: UInt64] = [:]
+    /// The header and body bytes of those requests (`Exchange.requestBytes`).
+    var openBytes = 0
     /// Its grant in `host.clients`, once its connection's key has been read.
     var grant: ClientGrant?
     /// CURVE frontend: the User-Id of the connection that first used this routing id

@@ -84,6 +84,14 @@ extension RouterCore {
             return BusError(.busy, "the host has \(hostOpen) requests open, its limit (host.limits.max_open_exchanges); try again later",
                             details: ["limit": .int(Int64(limits.maxOpenExchanges))])
         }
+        if state.openBytes + size > limits.maxInFlightBytesPerClient {
+            return BusError(.busy, "this client's open requests hold \(state.openBytes) bytes; with this one's \(size) that passes the limit of \(limits.maxInFlightBytesPerClient) (host.limits.max_in_flight_bytes_per_client); try again when some have ended",
+                            details: ["open_bytes": .int(Int64(state.openBytes)), "limit": .int(Int64(limits.maxInFlightBytesPerClient))])
+        }
+        if openBytes + size > limits.maxInFlightBytes {
+            return BusError(.busy, "the host's open requests hold \(openBytes) bytes, its limit \(limits.maxInFlightBytes) (host.limits.max_in_flight_bytes); try again later",
+                            details: ["limit": .int(Int64(limits.maxInFlightBytes))])
+        }
         return nil
     }
 }

@@ -12,6 +12,8 @@ extension RouterCore {
     func complete(_ exchange: Exchange, _ final: WireMessage) {
         guard exchanges.remove(exchange.hostId) != nil else { return }
         exchange.clientState.open.removeValue(forKey: exchange.clientRequestId)
+        exchange.clientState.openBytes -= exchange.requestBytes
+        openBytes -= exchange.requestBytes
         let slot = slots[exchange.pluginIndex]
         switch exchange.stage {
         case .delivered, .prompting:

@@ -36,6 +36,14 @@ extension RouterCore {
                 logger.debug("\(msg.kind.rawValue) for request \(msg.requestId) from \(slot.spec.id) arrived after it ended; dropped")
                 return
             }
+            if msg.kind == .prompt, case .prompting = exchange.stage {
+                // One open question per request: a plugin's 2,000 PROMPTs for one request
+                // were all relayed to the client before its first answer.
+                logger.warning("plugin \(slot.spec.id) asked a second question on request \(exchange.clientRequestId) before the first was answered")
+                cancelAtPlugin(exchange, reason: "a second PROMPT while one was open")
+                return fail(exchange, BusError(.pluginError, "plugin \(slot.spec.id) sent a PROMPT while its previous one was unanswered; a request has one open question at a time",
+                                               details: ["plugin": .string(slot.spec.id)]))
+            }
             if let flow = exchange.flow {
                 flow.pluginMessage(msg, exchange, self)
             } else {

@@ -75,6 +75,9 @@ extension RouterCore {
                                 stage: .pending(header: header, body: body))
         exchanges.insert(exchange)
         state.open[msg.requestId] = exchange.hostId
+        exchange.requestBytes = msg.header.count + msg.body.count
+        state.openBytes += exchange.requestBytes
+        openBytes += exchange.requestBytes
         return exchange
     }
 

@@ -31,6 +31,8 @@ final class RouterCore: RouterView {
     /// are not in `routes`, but are named in errors and in `ib.explain`.
     var disabledClaims: [String: [Int]] = [:]
     var exchanges = ExchangeTable()
+    /// The header and body bytes of every open exchange (`Exchange.requestBytes`).
+    var openBytes = 0
     var clients = ClientTable()
     /// Plugin connections (backend identities) → slot index, after HELLO.
     var identities: [Data: Int] = [:] { didSet { routingEpoch &+= 1 } }

@@ -30,6 +30,8 @@ final class RouterShell: RouterEffects {
     /// For spawned plugins of a CURVE backend: the host's public key and their key pair.
     private let pluginCurve: (serverKey: String, keys: CurveKeyPair)?
     private var backlogs = ClientBacklogs()
+    /// What libzmq holds for each client and plugin, in bytes (QueuedBytes.swift).
+    private var queued = QueuedBytes()
     /// When the next attempt to send what waits for slow clients is due, and the delay
     /// after it (backing off from 1 ms to 50 ms while nobody reads).
     private var flushAt: UInt64?
@@ -182,6 +184,15 @@ final class RouterShell: RouterEffects {
 
     func sendToPlugin(_ identity: Data, _ frames: [Frame]) -> PluginSendOutcome {
         if let mdp, mdp.owns(identity) { return mdp.sendToPlugin(identity, frames) }
+        var frames = frames
+        if QueuedBytes.isLarge(frames) {
+            // A plugin that does not take its requests must not make libzmq hold more than
+            // its share: `busy` for this one, as for a full pipe.
+            let limits = manifest.host.limits
+            guard queued.fits(QueuedBytes.size(frames), for: identity, limit: limits.pluginQueueBytes,
+                              totalLimit: limits.maxQueuedBytes, extra: backlogs.total.bytes) else { return .full }
+            frames = queued.counted(frames, for: identity)
+        }
         do {
             return try backend.send(to: identity, frames, dontWait: true) ? .sent : .full
         } catch {
@@ -232,7 +243,7 @@ final class RouterShell: RouterEffects {
             return keep(frames, in: backlog, kind: msg.kind)
         }
         do {
-            if try frontend.send(to: envelope.identity, frames, dontWait: true) { return }
+            if try sendCounted(frames, to: envelope.identity) { return }
             keep(frames, in: backlogs.open(envelope.identity), kind: msg.kind)
         } catch let error where error.isHostUnreachable {
             logger.info("the client has gone away; its \(msg.kind.rawValue) was dropped")
@@ -241,23 +252,31 @@ final class RouterShell: RouterEffects {
         }
     }
 
+    /// Sends to a client, the large frames as counted copies (QueuedBytes); false when
+    /// its pipe is full or libzmq holds its share of bytes for it already.
+    private func sendCounted(_ frames: [Frame], to identity: Data) throws(ZMQError) -> Bool {
+        guard QueuedBytes.isLarge(frames) else { return try frontend.send(to: identity, frames, dontWait: true) }
+        let limits = manifest.host.limits
+        guard queued.fits(QueuedBytes.size(frames), for: identity, limit: limits.clientQueueBytes,
+                          totalLimit: limits.maxQueuedBytes, extra: backlogs.total.bytes) else { return false }
+        return try frontend.send(to: identity, queued.counted(frames, for: identity), dontWait: true)
+    }
+
     private func keep(_ frames: [Frame], in backlog: ClientBacklogs.Backlog, kind: MessageKind) {
         let limits = manifest.host.limits
-        if kind != .progress, backlog.append(frames, limit: limits.clientBacklog, byteLimit: limits.clientBacklogBytes) {
+        // The backlogs and what libzmq holds share the host's total.
+        let room = limits.maxQueuedBytes - queued.total.value
+        if kind != .progress, backlog.append(frames, limit: limits.clientBacklog, byteLimit: limits.clientBacklogBytes, totalLimit: room) {
             if backlog.count == 1 {
-                logger.warning("a client is not reading: its answers are kept for it (at most \(limits.clientBacklog)) and its new requests get busy")
+                logger.warning("a client is not reading: its answers are kept for it (at most \(limits.clientBacklog), \(limits.clientBacklogBytes) bytes) and its new requests get busy")
                 if flushAt == nil { flushAt = MonotonicClock.now() + flushDelay }
             }
             return
         }
         if backlog.isEmpty { backlogs.close(backlog) }
         if kind == .progress { return }
-        let now = MonotonicClock.now()
-        if now - backlog.lastDropReport > 1_000_000_000 {
-            logger.error("a client that is not reading has \(backlog.count) answers waiting, its limit: \(backlog.dropped) more were dropped (\(backlog.droppedTotal) in all)")
-            backlog.dropped = 0
-            backlog.lastDropReport = now
-        }
+        guard let report = backlogs.dropped(backlog.identity, now: MonotonicClock.now()) else { return }
+        logger.error("a client that is not reading has \(backlog.count) answers (\(backlog.bytes) bytes) waiting and libzmq \(queued.held(by: backlog.identity)) bytes, its limits (client_backlog \(limits.clientBacklog), client_backlog_bytes \(limits.clientBacklogBytes), max_queued_bytes \(limits.maxQueuedBytes)): \(report.sinceReport) more were dropped since the last report (\(report.total) in all)")
     }
 
     /// Sends what waits for clients that were not reading, in order, until a pipe is full
@@ -267,7 +286,7 @@ final class RouterShell: RouterEffects {
         for backlog in Array(backlogs.waiting.values) {
             while let frames = backlog.first {
                 do {
-                    guard try frontend.send(to: backlog.identity, frames, dontWait: true) else { break }
+                    guard try sendCounted(frames, to: backlog.identity) else { break }
                     backlog.removeFirst()
                     progressed = true
                 } catch {
@@ -276,13 +295,14 @@ final class RouterShell: RouterEffects {
                 }
             }
             if backlog.isEmpty {
-                if backlog.droppedTotal > 0 {
-                    logger.warning("a client read again after \(backlog.droppedTotal) of its answers were dropped")
+                if let drops = backlogs.readAgain(backlog.identity) {
+                    logger.warning("a client read again after \(drops.total) of its answers were dropped")
                 }
                 backlogs.close(backlog)
             }
         }
         guard !backlogs.isEmpty else {
+            queued.forgetIdle()
             flushAt = nil
             flushDelay = 1_000_000
             return

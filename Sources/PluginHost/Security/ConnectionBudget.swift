@@ -4,17 +4,15 @@ import Foundation
 /// inside libzmq (docs/reliability.md, "File descriptors"). libzmq 4.3 asserts when
 /// `accept` on an ipc listener fails with EMFILE (SIGABRT, every open request lost), and
 /// spins an I/O thread at 100 % when a tcp one does; it has no option to stop accepting.
-/// So the host counts the connections libzmq accepted (its socket monitor's ACCEPTED and
-/// DISCONNECTED events) and refuses those beyond the budget as they arrive, which keeps
-/// enough descriptors free for `accept` to succeed.
+/// So the host counts the connections libzmq accepts and closes (ConnectionGate, at
+/// libzmq's own accept4 and close calls) and refuses those beyond the budget as they
+/// arrive, which keeps enough descriptors free for `accept` to succeed.
 ///
 /// Each listening socket has a pool with its own limit (a flood of clients does not
 /// lock plugins out of the backend), and on ipc a limit per peer uid (one local user
-/// does not lock the others out). A refused connection still holds its descriptor until
-/// libzmq closes it, so it counts until its DISCONNECTED event.
+/// does not lock the others out). A refused connection is closed at once.
 ///
-/// Pure bookkeeping, no sockets: `ConnectionGuard` feeds it events and carries out its
-/// verdicts.
+/// Pure bookkeeping, no sockets: `ConnectionGate` feeds it and carries out its verdicts.
 struct ConnectionBudget {
     /// One listening socket's share.
     struct Pool: Sendable, Equatable {
@@ -36,9 +34,6 @@ struct ConnectionBudget {
     private struct Entry {
         let pool: Int
         let uid: UInt32?
-        /// The descriptor's inode when it was accepted: a descriptor with another one now
-        /// was closed and reused, and its DISCONNECTED event was missed.
-        let inode: UInt64
     }
 
     let pools: [Pool]
@@ -55,10 +50,11 @@ struct ConnectionBudget {
     func open(in pool: Int) -> Int { counts[pool] }
 
     /// A connection accepted on `pool`'s socket, with descriptor `fd`.
-    mutating func accepted(fd: Int32, pool: Int, uid: UInt32?, inode: UInt64) -> Verdict {
-        // The same number again: the earlier connection has ended (its event may come later).
+    mutating func accepted(fd: Int32, pool: Int, uid: UInt32?) -> Verdict {
+        // The same number again: the earlier connection has ended (a safety net: the gate
+        // hears every close before the number can be reused).
         remove(fd)
-        entries[fd] = Entry(pool: pool, uid: uid, inode: inode)
+        entries[fd] = Entry(pool: pool, uid: uid)
         counts[pool] += 1
         var perUser = 0
         if let uid {
@@ -78,15 +74,8 @@ struct ConnectionBudget {
         remove(fd)
     }
 
-    /// Forgets the connections whose descriptor is closed or is another file now
-    /// (`inode` answers nil or a different inode): a safety net for missed events.
-    /// - Returns: how many were forgotten.
-    @discardableResult
-    mutating func sweep(inode: (Int32) -> UInt64?) -> Int {
-        let stale = entries.filter { inode($0.key) != $0.value.inode }.map(\.key)
-        stale.forEach { remove($0) }
-        return stale.count
-    }
+    /// The connection on `fd` was closed (the gate hears libzmq's close(2) itself).
+    mutating func closed(fd: Int32) { remove(fd) }
 
     private mutating func remove(_ fd: Int32) {
         guard let old = entries.removeValue(forKey: fd) else { return }

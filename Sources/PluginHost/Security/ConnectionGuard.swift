@@ -3,16 +3,12 @@ import Foundation
 import IntentBusCore
 import IntentBusZMQ
 
-/// Keeps the host's connections within its `ConnectionBudget`: reads the socket
-/// monitors of the listening sockets on a thread of its own and shuts down, at once,
-/// each accepted connection beyond the budget. `shutdown(2)` on the descriptor makes
-/// libzmq see the connection end and close it the ordinary way (a DISCONNECTED event,
-/// the descriptor freed), and the peer's libzmq reconnects later: a refusal, without
-/// touching libzmq's state from outside its thread. The thread is its own because the
-/// router thread can be busy for milliseconds, and libzmq accepts about one connection
-/// per I/O-loop turn meanwhile.
-///
-/// Refusals are logged at once the first time, then summed up every 10 s.
+/// Keeps the host's connections within its `ConnectionBudget` and its messages within
+/// `host.limits.max_message_frames`: sets up the connection gate (ConnectionGate, which
+/// decides on each connection at libzmq's own accept4, counts it until libzmq's close,
+/// and resets a connection whose message never ends), and reads the socket monitors of
+/// the listening sockets on a thread of its own, for what is logged: refusals summed up
+/// every 10 s, connections cut for a message over the limits, failed accepts.
 ///
 /// Threading: `watch`, `start` and `stop` on the thread that owns the watched sockets
 /// (the router thread); the monitor's sockets move to the guard's thread in `start`.
@@ -32,17 +28,35 @@ final class ConnectionGuard: @unchecked Sendable {
     private var poolOfSource: [Int] = []
     private var started = false
 
-    init(budget: ConnectionBudget, context: ZMQContext, logger: Logger) {
+    /// Frames and bytes one message may have on a connection (max_message_frames, and
+    /// the frame limit libzmq keeps: no message can be longer than a frame may be).
+    private let messageFrames: Int
+    private let messageBytes: Int
+    /// Each watched socket's pool, and the pools' listening addresses known before binding.
+    private var poolOfSocket: [(socket: ZMQSocket, pool: Int)] = []
+    private var addresses: [(pool: Int, key: String)] = []
+
+    init(budget: ConnectionBudget, limits: HostLimits, context: ZMQContext, logger: Logger) {
         self.budget = budget
         self.logger = logger
+        messageFrames = limits.maxMessageFrames
+        messageBytes = limits.transportFrameLimit
         monitor = SocketMonitor(context: context)
     }
 
-    /// Turns on the monitor of `socket`, the listening socket of the pool named `pool`.
-    /// Call before the socket binds, so that no connection goes uncounted. A monitor
-    /// that libzmq refuses leaves that socket unguarded, logged.
-    func watch(_ socket: ZMQSocket, pool name: String) {
+    /// Turns on the monitor of `socket`, the listening socket of the pool named `pool`,
+    /// which binds `endpoint`; and the gate, when this is the first, so that no
+    /// connection goes uncounted. A monitor that libzmq refuses is logged.
+    func watch(_ socket: ZMQSocket, pool name: String, endpoint: String) {
         guard let index = budget.pools.firstIndex(where: { $0.name == name }) else { return }
+        let key = ConnectionGate.key(ofEndpoint: endpoint)
+        if let key { addresses.append((index, key)) }
+        poolOfSocket.append((socket, index))
+        // Every pool's connections have their frames followed: clients, plugins and MDP
+        // peers alike can send a message that never ends.
+        ConnectionGate.install(budget: budget, addresses: addresses, followed: Set(budget.pools.indices),
+                               messageFrames: messageFrames, messageBytes: messageBytes, logger: logger)
+        if let key { ConnectionGate.listening(pool: index, key: key) }
         let endpoint = "inproc://intentbus-monitor-\(name)-\(tag)"
         do {
             try socket.monitor(at: endpoint)
@@ -57,6 +71,10 @@ final class ConnectionGuard: @unchecked Sendable {
 
     /// Starts the guard's thread (once the sockets are watched and bound).
     func start() {
+        // An ephemeral tcp port is known only now.
+        for (socket, pool) in poolOfSocket {
+            if let key = ConnectionGate.key(ofEndpoint: socket.lastEndpoint) { ConnectionGate.listening(pool: pool, key: key) }
+        }
         let limits = budget.pools.map { "\($0.name) \($0.limit)" + ($0.perUser.map { " (\($0) per uid)" } ?? "") }
         logger.info("connection budget: \(limits.joined(separator: ", ")) connections")
         started = true
@@ -83,36 +101,45 @@ final class ConnectionGuard: @unchecked Sendable {
     private var isStopping: Bool { condition.withLock { stopping } }
 
     private func run(_ monitor: SocketMonitor, pools poolOfSource: [Int], budget: ConnectionBudget, logger: Logger) {
-        var budget = budget
-        var refusals = RefusalSummary(subject: "connection budget")
         var nextSweep = MonotonicClock.now() + 1_000_000_000
+        var cutsLogged: UInt = 0
+        // Anyone who can reach a tcp endpoint can fail handshakes at will: summed up too,
+        // each reason on its own (a handful: libzmq's protocol error codes), so that each
+        // kind is named at least once.
+        var handshakes: [String: RefusalSummary] = [:]
         while !isStopping {
             let events: [(source: Int, event: SocketEvent)]
             do { events = try monitor.events(timeoutMs: 200) } catch {
-                logger.error("reading the connection monitors failed (\(error)): connections are no longer counted")
+                logger.error("reading the connection monitors failed (\(error)): their events are no longer logged")
                 break
             }
             for (source, event) in events {
                 let pool = poolOfSource[source]
                 switch event.kind {
-                case .accepted:
-                    refuseIfOver(fd: event.value, pool: pool, budget: &budget, refusals: &refusals)
-                case .disconnected:
-                    budget.disconnected(fd: event.value, pool: pool)
-                case .acceptFailed:
+                case .acceptFailed where event.value != ECONNABORTED:  // the gate's own refusals
                     logger.error("the \(budget.pools[pool].name) could not accept a connection: \(String(cString: strerror(event.value))) (errno \(event.value))")
-                case .other:
+                case .handshakeFailedProtocol, .handshakeFailed:
+                    // (ZAP refusals, `handshakeFailedAuth`, are logged by the ZAP handler with the key.)
+                    let name = budget.pools[pool].name
+                    let reason = event.handshakeRefusal ?? ""
+                    handshakes["\(name): \(reason)", default: RefusalSummary(subject: "handshakes")]
+                        .refused("\(name): \(reason)", detail: "refused a connection to the \(name): \(reason)",
+                                 now: MonotonicClock.now(), logger: logger)
+                default:
                     break
                 }
+            }
+            var frames: UInt64 = 0, bytes: UInt64 = 0
+            let cuts = UInt(ib_gate_cuts(&frames, &bytes))
+            if cuts != cutsLogged {
+                logger.warning("cut \(cuts - cutsLogged) connection(s) whose message did not end: the last had \(frames) frames, \(bytes) bytes (at most \(messageFrames) frames, host.limits.max_message_frames, and \(messageBytes) bytes); \(cuts) in all")
+                cutsLogged = cuts
             }
             let now = MonotonicClock.now()
             if now >= nextSweep {
                 nextSweep = now + 1_000_000_000
-                let missed = budget.sweep(inode: Self.inode)
-                if missed > 0 { logger.debug("connection budget: \(missed) closed connections had no DISCONNECTED event") }
-                refusals.summarize(now: now, logger: logger, state: budget.pools.indices.map {
-                    "\(budget.pools[$0].name) \(budget.open(in: $0))/\(budget.pools[$0].limit) open"
-                }.joined(separator: ", "))
+                ConnectionGate.summarize(now: now)
+                for key in handshakes.keys { handshakes[key]!.summarize(now: now, logger: logger) }
             }
         }
         monitor.close()
@@ -120,32 +147,5 @@ final class ConnectionGuard: @unchecked Sendable {
             finished = true
             condition.broadcast()
         }
-    }
-
-    private func refuseIfOver(fd: Int32, pool: Int, budget: inout ConnectionBudget, refusals: inout RefusalSummary) {
-        guard let inode = Self.inode(fd) else { return }  // already closed
-        var uid: UInt32 = 0
-        let peer = ib_peer_uid(fd, &uid) == 0 ? uid : nil
-        let verdict = budget.accepted(fd: fd, pool: pool, uid: peer, inode: inode)
-        let name = budget.pools[pool].name
-        let now = MonotonicClock.now()
-        switch verdict {
-        case .keep:
-            return
-        case .refusePool(let open):
-            refusals.refused("\(name) full", detail: "refused a connection to the \(name): \(open - 1) open, its limit \(budget.pools[pool].limit)",
-                             now: now, logger: logger)
-        case .refuseUser(let uid, let open):
-            refusals.refused("\(name) uid \(uid)", detail: "refused a connection to the \(name) from uid \(uid): it has \(open - 1) open, the limit per uid \(budget.pools[pool].perUser ?? 0)",
-                             now: now, logger: logger)
-        }
-        // Checked again right before: the number must still be that connection.
-        if Self.inode(fd) == inode { _ = shutdown(fd, Int32(SHUT_RDWR)) }
-    }
-
-    /// The inode of the file `fd` is now, nil when it is closed.
-    private static func inode(_ fd: Int32) -> UInt64? {
-        var info = stat()
-        return fstat(fd, &info) == 0 ? UInt64(info.st_ino) : nil
     }
 }

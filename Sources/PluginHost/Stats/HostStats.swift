@@ -63,7 +63,8 @@ final class HostStats {
             plugins[plugin].served += 1
             plugins[plugin].latency.record(microseconds: (MonotonicClock.now() &- startedAt) / 1_000)
         } else {
-            plugins[plugin].errors[Self.errorCode(final), default: 0] += 1
+            let code = Self.bounded(Self.errorCode(final), known: plugins[plugin].errors)
+            plugins[plugin].errors[code, default: 0] += 1
         }
     }
 
@@ -91,6 +92,20 @@ final class HostStats {
 
     /// The host's uptime in seconds.
     var uptimeSeconds: Double { Double(MonotonicClock.now() - startedAt) / 1e9 }
+
+    /// Codes of the plugin's own kept per plugin, besides the protocol's (ErrorCode).
+    static let maxPluginCodes = 16
+
+    /// `code` as it is counted (and becomes a metrics label): the protocol's codes as they
+    /// are; a plugin's own code if it is short `[a-z0-9_]` and one of its first
+    /// `maxPluginCodes`; anything else `other`. A plugin picks its codes at will: counted
+    /// as sent, they grew the table and the metrics' label set without bound.
+    static func bounded(_ code: String, known: [String: Int]) -> String {
+        if known[code] != nil || ErrorCode(rawValue: code) != nil || code == "unknown" { return code }
+        let plain = code.utf8.count <= 64 && code.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+        let own = known.keys.filter { ErrorCode(rawValue: $0) == nil && $0 != "other" }.count
+        return plain && !code.isEmpty && own < maxPluginCodes ? code : "other"
+    }
 
     /// The `code` of an ERROR body, or `unknown` when a plugin sent something else.
     static func errorCode(_ final: WireMessage) -> String {

@@ -142,6 +142,49 @@ def test_only_listed_keys_connect_and_each_gets_its_rights(curve_host):
         alice.send("PyIntent", {}, timeout=3, client_id="bob")
 
 
+def test_every_refused_handshake_is_logged(curve_host):
+    """No CURVE, a wrong server key and a secret key that does not match the public one
+    each leave a line (only unlisted keys did, through ZAP; docs/security.md)."""
+    alice_pub, alice_sec = keypair()
+    _, carol_sec = keypair()
+    host = curve_host([{"name": "alice", "public": alice_pub}], [py_plugin("py")])
+    ctx = zmq.Context()
+    socks = []
+    try:
+        def dealer(server_key=None, public=None, secret=None):
+            s = ctx.socket(zmq.DEALER)
+            s.setsockopt(zmq.LINGER, 0)
+            if server_key:
+                s.curve_serverkey, s.curve_publickey, s.curve_secretkey = server_key.encode(), public.encode(), secret.encode()
+            s.connect(host.frontend)
+            s.send_multipart([b"IB1", b"REQUEST", b"r", b"ib.ping", b"", b""])
+            socks.append(s)
+            return s
+
+        dealer()
+        host_wait = time.monotonic() + 10
+        while "the peer does not use CURVE" not in host.log:
+            assert time.monotonic() < host_wait, host.log
+            time.sleep(0.05)
+        dealer(server_key=keypair()[0], public=alice_pub, secret=alice_sec)  # not this host's key
+        dealer(server_key=host.server_key, public=alice_pub, secret=carol_sec)  # not alice's secret
+        while "its CURVE handshake did not decrypt" not in host.log:
+            assert time.monotonic() < host_wait, host.log
+            time.sleep(0.05)
+        time.sleep(0.5)
+        for s in socks:
+            assert not s.poll(100), "no refused peer is answered"
+        # Summed up like every refusal an outsider can cause, not one line each.
+        # Each reason named once; repeats (libzmq reconnects them every 100 ms) are summed up every 10 s.
+        for reason in ("the peer does not use CURVE", "its CURVE handshake did not decrypt"):
+            assert host.log.count(f"handshakes: refused a connection to the frontend: {reason}") == 1, host.log
+        assert wait_reply(host.client(alice_sec), "PyIntent").status == "success"
+    finally:
+        for s in socks:
+            s.close(linger=0)
+        ctx.term()
+
+
 def test_files_are_private_whatever_the_umask(curve_host):
     alice_pub, alice_sec = keypair()
     host = curve_host([{"name": "alice", "public": alice_pub}], [py_plugin("py")], umask=0)

@@ -69,7 +69,8 @@ final class RelayLane {
         if routes.epochMismatch(core) { rebuild() }
         let requestId = m.bytes(base + 2)
         guard requestId.count > 0, requestId.count <= WireProtocol.maxNameLength, requestId.isASCII,
-              m.size(base + 4) + m.size(base + 5) <= routes.maxMessageSize,
+              // 1 KiB or more is counted while libzmq holds it (HeldBytes): the core's path.
+              m.size(base + 4) + m.size(base + 5) < HeldBytes.countedFrameBytes,
               let r = routes.find(m.bytes(base + 3)) else { return false }
         // No header, or only a timeout: anything else (a plugin, a choice, a credential…) is the core's.
         var timeout = routes.routes[r].timeout
@@ -164,7 +165,7 @@ final class RelayLane {
         let slot = Int(entry.slot)
         // From the plugin it was sent to, and nothing for the core to look at.
         guard let peer = routes.peers[slot], peer.withUnsafeBytes({ $0.sameBytes(m.bytes(0)) }) else { return false }
-        guard !backlogged, m.size(5) + m.size(6) <= routes.maxMessageSize,
+        guard !backlogged, m.size(5) + m.size(6) < HeldBytes.countedFrameBytes,
               routes.routes[Int(entry.route)].bytes.withUnsafeBytes({ $0.sameBytes(m.bytes(4)) }),
               isGoodHeader(m.bytes(5), slot: slot) else { return false }  // empty: the core names the plugin
         let plugin = core.slots[slot]

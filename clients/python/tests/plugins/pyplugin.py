@@ -14,6 +14,7 @@ behaves as the request asks:
   {"error": "message"}   answer with ERROR plugin_error
   {"raise": "message"}   raise an ordinary exception (a handler bug)
   {"disconnect": true}   say DISCONNECT to the host instead of answering
+  {"reply_bytes": N}     add N bytes of padding to the reply ("pad"): large answers from small requests
 PyAsyncIntent is handled by an `async def` handler: {"await_s": N} awaits asyncio.sleep(N)
 after a PROGRESS "awaiting", and logs whether its task saw CancelledError.
 Every reply names the plugin and echoes the parameters.
@@ -64,6 +65,8 @@ def handle(request, ctx):
         out["client"] = request.client
     if request.context:
         out["context"] = request.context
+    if "reply_bytes" in p:
+        out["pad"] = "x" * int(p["reply_bytes"])
     if "error" in p:
         raise BusError(ErrorCode.PLUGIN_ERROR, p["error"], {"where": "pyplugin"})
     if "raise" in p:

@@ -10,6 +10,7 @@ then answers each REQUEST as its parameter "send" asks:
     error-no-code     ERROR whose body has no code
     prompt-bad        PROMPT whose body is not an object
     progress-bad      PROGRESS whose body is not JSON, then a good REPLY
+    prompts           2,000 PROMPTs at once, none waiting for its answer
     good              a good REPLY
 """
 
@@ -60,6 +61,9 @@ while True:
         out(b"ERROR", b"", b'{"message":"no code"}')
     elif what == "prompt-bad":
         out(b"PROMPT", b"", b'"what?"')
+    elif what == "prompts":
+        for n in range(2000):
+            out(b"PROMPT", b"", json.dumps({"kind": "value", "parameter": f"p{n}", "dialog": "?"}).encode())
     elif what == "progress-bad":
         out(b"PROGRESS", b"", b"{half")
         out(b"REPLY", good, b'{"ok":true}')
