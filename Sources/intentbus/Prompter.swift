@@ -53,7 +53,7 @@ final class Prompter {
     private func scripted(_ prompt: Prompt, _ given: String) -> JSON {
         switch prompt.kind {
         case "confirmation":
-            return ["value": .bool(["y", "yes", "true", "1", "ja", "j"].contains(given.lowercased()))]
+            return ["value": .bool(YesNoWords.answer(given) ?? (given == "1"))]
         case "disambiguation", "plugin_choice":
             var value = given
             var remember = "once"
@@ -86,11 +86,8 @@ final class Prompter {
         case "confirmation":
             while true {
                 guard let line = readLine(prompt: "\(dialog) \(words.yesNo) ") else { return nil }
-                switch line.lowercased() {
-                case "y", "yes", "j", "ja": return ["value": true]
-                case "n", "no", "nein": return ["value": false]
-                default: print(words.answerYesNo)
-                }
+                if let yes = YesNoWords.answer(line) { return ["value": .bool(yes)] }
+                print(words.answerYesNo)
             }
         case "disambiguation", "plugin_choice":
             print(dialog)
