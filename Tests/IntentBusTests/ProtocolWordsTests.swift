@@ -2,7 +2,7 @@ import Testing
 import IntentBus
 
 /// The protocol's words that host, SDK and CLI share from IntentBusCore: the legacy phases,
-/// the resolution kinds, the yes/no words (docs/design.md, "Modules").
+/// the resolution kinds, the prompt kinds, the yes/no words (docs/design.md, "Modules").
 @Suite("Protocol words")
 struct ProtocolWordsTests {
     @Test("every ResolutionResult the SDK writes names a kind the host reads, and each kind is written")
@@ -19,6 +19,13 @@ struct ProtocolWordsTests {
     func legacyPhases() {
         #expect(LegacyPhase.allCases.map(\.rawValue) == ["resolve", "confirm", "handle"])
         #expect(LegacyPhase(rawValue: "Resolve") == nil)
+    }
+
+    @Test("the prompt kinds are the wire words of docs/protocol.md §4.4; an unknown word is no kind")
+    func promptKinds() {
+        #expect(PromptKind.allCases.map(\.rawValue) == ["value", "confirmation", "disambiguation", "plugin_choice"])
+        #expect(PromptKind(rawValue: "pluginChoice") == nil)
+        #expect(PromptKind.pluginChoice.json == "plugin_choice")
     }
 
     @Test("yes and no in English, German and French, in any case; anything else is no answer")
