@@ -50,9 +50,11 @@ build() {
     local selected=("$@")
     [ ${#selected[@]} -eq 0 ] && selected=("${TARGETS[@]}")
     local module
+    # lld: ld.gold stops with "internal error in format_file_lineno" linking the sanitized
+    # intentgen build tool (seen 2026-12-02); lld links it.
     for module in $(modules_for "${selected[@]/#/fuzz/}"); do
         swift build --build-path "$BUILD" --target "$module" -Xswiftc -sanitize=fuzzer,address \
-            -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | grep -v "prohibited flag" | tail -1
+            -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld 2>&1 | grep -v "prohibited flag" | tail -1
     done
     local objects=$BUILD/debug
     mkdir -p "$BIN"
