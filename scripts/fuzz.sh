@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # libFuzzer targets of docs/reliability.md: build them, run them, report cases and crashes.
 #
-#   scripts/fuzz.sh build                 build every target into .build/fuzz/bin
+#   scripts/fuzz.sh build [TARGET…]       build every target (or those named) into .build/fuzz/bin
 #   scripts/fuzz.sh run SECONDS [TARGET…] run each target SECONDS (default: all targets);
 #                                         with FUZZ_RUNS=N set, stop a target after N cases
 #                                         (SECONDS is then the most it may take)
@@ -34,9 +34,31 @@ m = json.load(open(sys.argv[1]))
 print("\n".join(v["object"] for k, v in sorted(m.items()) if k and "object" in v))' "$BUILD/debug/$1.build/output-file-map.json"
 }
 
+# The SwiftPM targets the selected fuzz targets import: PluginHost no longer depends on
+# the umbrella IntentBus, so both are built when a target imports both; the manifest and
+# definitions targets need neither (no libzmq, SQLite or libsodium).
+modules_for() {
+    local needed=()
+    if grep -qE "import (IntentBus|PluginHost)$" "${@/%//main.swift}"; then needed+=(IntentBus); fi
+    if grep -q "import PluginHost" "${@/%//main.swift}"; then needed+=(PluginHost); fi
+    if [ ${#needed[@]} -eq 0 ]; then
+        if grep -q "^import IntentBusDefinitions$" "${@/%//main.swift}"; then needed+=(IntentBusDefinitions)
+        elif grep -q "^import IntentBusManifest$" "${@/%//main.swift}"; then needed+=(IntentBusManifest)
+        else needed+=(IntentBusCore); fi
+    fi
+    echo "${needed[@]}"
+}
+
 build() {
-    swift build --build-path "$BUILD" --target PluginHost -Xswiftc -sanitize=fuzzer,address \
-        -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | grep -v "prohibited flag" | tail -1
+    local selected=("$@")
+    [ ${#selected[@]} -eq 0 ] && selected=("${TARGETS[@]}")
+    local module
+    # lld: ld.gold stops with "internal error in format_file_lineno" linking the sanitized
+    # intentgen build tool (seen 2026-12-02); lld links it.
+    for module in $(modules_for "${selected[@]/#/fuzz/}"); do
+        swift build --build-path "$BUILD" --target "$module" -Xswiftc -sanitize=fuzzer,address \
+            -Xcc -fsanitize=fuzzer-no-link,address -Xswiftc -use-ld=lld 2>&1 | grep -v "prohibited flag" | tail -1
+    done
     local objects=$BUILD/debug
     mkdir -p "$BIN"
     # The targets see the modules' `package` declarations (the relay lane's RawMessage) when
@@ -46,7 +68,7 @@ build() {
     local name
     name=$(grep -o '"-package-name","[^"]*"' "$BUILD/debug.yaml" | head -1 | cut -d'"' -f4 || true)
     if [ -n "$name" ]; then package=(-package-name "$name"); fi
-    for target in "${TARGETS[@]}"; do
+    for target in "${selected[@]}"; do
         # A target links what it imports: IntentBusCore alone (no libzmq) for the JSON
         # target; the manifest module (and the definitions on it) with libyaml only, no
         # libzmq, SQLite or libsodium; the ZeroMQ wrapper and the SDK for the others;
@@ -76,7 +98,7 @@ build() {
             -I "$objects/CLinuxSupport.build" "${libs[@]}" -o "$BIN/fuzz-$target" 2>&1 \
             | { grep -v "Cannot export local symbol" || true; }
     done
-    echo "fuzz: built ${TARGETS[*]} into $BIN"
+    echo "fuzz: built ${selected[*]} into $BIN"
 }
 
 # Runs one target; prints "<target>: <cases> cases, <crashes> crashes" and returns 1 on a crash.
@@ -121,7 +143,7 @@ run() {
 }
 
 case "${1:-}" in
-    build) build ;;
+    build) shift; build "$@" ;;
     run) shift; run "$@" ;;
-    *) echo "usage: scripts/fuzz.sh build | run SECONDS [TARGET…]" >&2; exit 2 ;;
+    *) echo "usage: scripts/fuzz.sh build [TARGET…] | run SECONDS [TARGET…]" >&2; exit 2 ;;
 esac

@@ -71,7 +71,7 @@ extension ForegroundContinuableIntent {
     /// Asks the client to take over, then goes on (`dialog` is the question).
     public func requestToContinueInForeground(_ dialog: IntentDialog? = nil) async throws {
         let context = try IntentQuestions.currentContext()
-        let answer = try await context.prompt(["kind": "confirmation", "reason": "continue_in_foreground",
+        let answer = try await context.prompt(["kind": PromptKind.confirmation.json, "reason": "continue_in_foreground",
                                                "dialog": .string(dialog?.text ?? "Continue in the app?")])
         guard answer.boolValue == true else { throw UserCancelledError() }
         IntentRequestState.current?.continuedInForeground()
@@ -97,7 +97,7 @@ extension AppIntent {
     public func requestConfirmation(actionName: ConfirmationActionName = .go, dialog: IntentDialog? = nil) async throws {
         let context = try IntentQuestions.currentContext()
         let text = dialog?.text ?? "\(actionName.label) \(Self.title.resolved())?"
-        let answer = try await context.prompt(["kind": "confirmation", "dialog": .string(text)])
+        let answer = try await context.prompt(["kind": PromptKind.confirmation.json, "dialog": .string(text)])
         guard answer.boolValue == true else { throw UserCancelledError() }
     }
 

@@ -20,7 +20,7 @@ enum IntentQuestions {
     /// Asks the user to pick one of `options` and returns it.
     static func disambiguate<V: IntentValue>(parameter: String, among options: [V], dialog: String,
                                               context: PluginContext) async throws -> V {
-        var prompt: [String: JSON] = ["kind": "disambiguation", "parameter": .string(parameter),
+        var prompt: [String: JSON] = ["kind": PromptKind.disambiguation.json, "parameter": .string(parameter),
                                       "dialog": .string(dialog), "options": .array(options.map(\.intentOption))]
         if let item { prompt["item"] = .int(Int64(item.index)); prompt["items"] = .int(Int64(item.count)) }
         let answer = try await context.prompt(.object(prompt))

@@ -104,7 +104,7 @@ public final class IntentParameter<Value: IntentValue>: @unchecked Sendable {
     public func requestConfirmation(for itemToConfirm: Value, dialog: IntentDialog? = nil) async throws -> Bool {
         let (name, context) = try bound()
         let text = dialog?.text ?? "Use \(itemToConfirm.intentJSON.displayText) for \(title.resolved())?"
-        let answer = try await context.prompt(["kind": "confirmation", "parameter": .string(name),
+        let answer = try await context.prompt(["kind": PromptKind.confirmation.json, "parameter": .string(name),
                                                "value": itemToConfirm.intentJSON, "dialog": .string(text)])
         return answer.boolValue ?? false
     }
@@ -134,7 +134,7 @@ public final class IntentParameter<Value: IntentValue>: @unchecked Sendable {
     private func valuePrompt(name: String, dialog: IntentDialog?) -> JSON {
         // The fields both handler styles share (type, type_title, multiple, range, options).
         var prompt = Value.intentValueType.promptFields
-        prompt["kind"] = "value"
+        prompt["kind"] = PromptKind.value.json
         prompt["parameter"] = .string(name)
         prompt["dialog"] = .string((dialog ?? requestValueDialog)?.text ?? "What is the \(title.resolved().lowercased())?")
         if Value.isListValue { prompt["multiple"] = true }

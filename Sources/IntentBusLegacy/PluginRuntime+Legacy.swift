@@ -44,19 +44,19 @@ package enum LegacyPhases {
         let intent = LegacyIntent(name: request.intent, parameters: request.parameters.objectValue ?? [:],
                                   client: request.client)
         let declared = request.header["codes"]?.arrayValue?.compactMap(\.stringValue)
-        switch request.phase {
-        case "resolve":
+        switch request.phase.flatMap(LegacyPhase.init(rawValue:)) {
+        case .resolve?:
             let names = request.header["resolve"]?.arrayValue?.compactMap(\.stringValue) ?? intent.parameters.keys.sorted()
             var resolutions: [String: JSON] = [:]
             for name in names {
                 resolutions[name] = try await handler.resolve(name, of: intent, context: context).json
             }
             return .success(["resolutions": .object(resolutions)])
-        case "confirm":
+        case .confirm?:
             return try await confirm(handler, intent, context, declared: declared, logger: logger, warnings: warnings)
-        case "handle":
+        case .handle?:
             return try await handle(handler, intent, context, declared: declared, logger: logger, warnings: warnings)
-        case "options":
+        case .options?:
             guard let name = request.header["parameter"]?.stringValue else {
                 throw BusError(.pluginError, "the options phase of \(request.intent) names no parameter")
             }
@@ -64,7 +64,7 @@ package enum LegacyPhases {
                 throw BusError(.pluginError, "the handler for \(request.intent) provides no options for \(name)")
             }
             return .success(["options": .array(options.map(\.json))])
-        default:
+        case nil:
             throw BusError(.pluginError, "\(request.intent) is a legacy intent, but the request names no phase (resolve, confirm, handle or options): \(request.header.canonicalString)")
         }
     }

@@ -28,13 +28,13 @@ public enum ResolutionResult: Sendable, Equatable {
     /// The wire form: `{"result": "success", "value": …}` and so on.
     public var json: JSON {
         switch self {
-        case .success(let value): ["result": "success", "value": value]
-        case .needsValue: ["result": "needsValue"]
-        case .notRequired: ["result": "notRequired"]
+        case .success(let value): ["result": ResolutionKind.success.json, "value": value]
+        case .needsValue: ["result": ResolutionKind.needsValue.json]
+        case .notRequired: ["result": ResolutionKind.notRequired.json]
         case .unsupported(let reason):
-            reason.map { ["result": "unsupported", "reason": .string($0)] } ?? ["result": "unsupported"]
-        case .confirmationRequired(let value): ["result": "confirmationRequired", "value": value]
-        case .disambiguation(let options): ["result": "disambiguation", "options": .array(options.map(\.json))]
+            reason.map { ["result": ResolutionKind.unsupported.json, "reason": .string($0)] } ?? ["result": ResolutionKind.unsupported.json]
+        case .confirmationRequired(let value): ["result": ResolutionKind.confirmationRequired.json, "value": value]
+        case .disambiguation(let options): ["result": ResolutionKind.disambiguation.json, "options": .array(options.map(\.json))]
         case .items(let results): .array(results.map(\.json))
         }
     }

@@ -113,10 +113,10 @@ public final class PluginRuntime: @unchecked Sendable {
 
     /// The intents and styles announced in HELLO.
     var declaredIntents: [JSON] {
-        var out: [JSON] = rawHandlers.keys.sorted().map { ["name": .string($0), "style": "plain"] }
+        var out: [JSON] = rawHandlers.keys.sorted().map { HelloIntents.entry($0, .plain) }
         let styles = asyncHandlers.mapValues(\.0).merging(syncHandlers.mapValues { _ in .plain }) { async, _ in async }
         for name in styles.keys.sorted() where rawHandlers[name] == nil {
-            out.append(["name": .string(name), "style": .string(styles[name]!.rawValue)])
+            out.append(HelloIntents.entry(name, styles[name]!))
         }
         return out
     }

@@ -53,9 +53,9 @@ enum DescribeCommand {
             out["problem"] = .string("describe mode failed: \(error)")
         }
         let definition = catalog.definition(of: intent, plugin: spec.id)
-        let style = declarations?.styles[intent] ?? (definition != nil ? "legacy" : nil)
-        out["style"] = style.map { .string($0) } ?? .null
-        if style == "new", let declared = declarations?.newStyleIntent(intent) {
+        let style = (try? declarations?.styles())?[intent] ?? (definition != nil ? .legacy : nil)
+        out["style"] = style.map { .string($0.rawValue) } ?? .null
+        if style == .new, let declared = declarations?.newStyleIntent(intent) {
             for key in ["title", "description", "category", "authentication", "migrated_from", "schema", "phrases"] {
                 if let v = declared[key] { out[key] = v }
             }
@@ -64,9 +64,9 @@ enum DescribeCommand {
             if declared["discoverable"]?.boolValue == false { out["discoverable"] = false }
             let shortcuts = declarations?.shortcutPhrases(declared["identifier"]?.stringValue ?? intent) ?? []
             if !shortcuts.isEmpty { out["shortcut_phrases"] = .array(shortcuts) }
-        } else if let definition, style == "legacy" || style == nil {
+        } else if let definition, style == .legacy || style == nil {
             out.merge(legacy(definition), uniquingKeysWith: { $1 })
-        } else if style == "plain" {
+        } else if style == .plain {
             out["parameters"] = .null
             out["note"] = "a plain handler: takes any JSON object; the plugin defines its parameters"
         } else if declarations != nil {

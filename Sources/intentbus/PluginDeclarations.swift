@@ -17,14 +17,10 @@ struct PluginDeclarations {
         var description: String { "\(label): \(message)" }
     }
 
-    /// The style each declared intent is handled in (`plain`, `legacy`, `new`).
-    var styles: [String: String] {
-        var out: [String: String] = [:]
-        for entry in hello["intents"]?.arrayValue ?? [] {
-            if let name = entry.stringValue { out[name] = "plain" }
-            if let name = entry["name"]?.stringValue { out[name] = entry["style"]?.stringValue ?? "plain" }
-        }
-        return out
+    /// The style each declared intent is handled in, read as the host reads it; throws
+    /// for a style the host would refuse.
+    func styles() throws(HelloIntentsError) -> [String: HandlerStyle] {
+        try HelloIntents.styles(hello["intents"])
     }
 
     /// The new-style declaration of `intent` (by identifier, the legacy name it migrates, or

@@ -25,7 +25,7 @@ final class Prompter {
     /// The ANSWER body for `prompt`, or nil when there is no answer.
     func answer(_ prompt: Prompt) -> JSON? {
         let body = answerBody(prompt)
-        if prompt.kind == "confirmation", prompt.parameter == nil, let value = body?["value"]?.boolValue {
+        if PromptKind(rawValue: prompt.kind) == .confirmation, prompt.parameter == nil, let value = body?["value"]?.boolValue {
             declinedIntentConfirmation = !value
         }
         return body
@@ -33,9 +33,9 @@ final class Prompter {
 
     private func answerBody(_ prompt: Prompt) -> JSON? {
         let key: String
-        switch prompt.kind {
-        case "plugin_choice": key = "plugin"
-        case "confirmation": key = prompt.parameter ?? "confirm"
+        switch PromptKind(rawValue: prompt.kind) {
+        case .pluginChoice?: key = "plugin"
+        case .confirmation?: key = prompt.parameter ?? "confirm"
         default: key = prompt.parameter ?? prompt.kind
         }
         if let given = answers.removeValue(forKey: key) {
@@ -51,13 +51,13 @@ final class Prompter {
 
     /// Turns an `--answer` value into the ANSWER body.
     private func scripted(_ prompt: Prompt, _ given: String) -> JSON {
-        switch prompt.kind {
-        case "confirmation":
-            return ["value": .bool(["y", "yes", "true", "1", "ja", "j"].contains(given.lowercased()))]
-        case "disambiguation", "plugin_choice":
+        switch PromptKind(rawValue: prompt.kind) {
+        case .confirmation?:
+            return ["value": .bool(YesNoWords.answer(given) ?? (given == "1"))]
+        case .disambiguation?, .pluginChoice?:
             var value = given
             var remember = "once"
-            if prompt.kind == "plugin_choice", let colon = given.lastIndex(of: ":") {
+            if PromptKind(rawValue: prompt.kind) == .pluginChoice, let colon = given.lastIndex(of: ":") {
                 remember = String(given[given.index(after: colon)...])
                 value = String(given[..<colon])
             }
@@ -66,7 +66,7 @@ final class Prompter {
                 value = prompt.options[n - 1]["id"]?.displayText ?? value
             }
             var body: [String: JSON] = ["value": .string(value)]
-            if prompt.kind == "plugin_choice" { body["remember"] = .string(remember) }
+            if PromptKind(rawValue: prompt.kind) == .pluginChoice { body["remember"] = .string(remember) }
             return .object(body)
         default:
             // A value prompt that lists choices (an enum's cases) takes a number too,
@@ -84,22 +84,19 @@ final class Prompter {
         let words = ChooserText.forLanguage(prompt.raw["language"]?.stringValue)
         // The intent's parameter summary with what is known so far, as context for the question.
         if let summary = prompt.raw["summary"]?.stringValue { print(TerminalText.escaped(summary)) }
-        switch prompt.kind {
-        case "confirmation":
+        switch PromptKind(rawValue: prompt.kind) {
+        case .confirmation?:
             while true {
                 guard let line = readLine(prompt: "\(dialog) \(words.yesNo) ") else { return nil }
-                switch line.lowercased() {
-                case "y", "yes", "j", "ja": return ["value": true]
-                case "n", "no", "nein": return ["value": false]
-                default: print(words.answerYesNo)
-                }
+                if let yes = YesNoWords.answer(line) { return ["value": .bool(yes)] }
+                print(words.answerYesNo)
             }
-        case "disambiguation", "plugin_choice":
+        case .disambiguation?, .pluginChoice?:
             print(dialog)
             for (i, option) in prompt.options.enumerated() {
                 let title = option["title"]?.displayText ?? option["name"]?.displayText ?? option["id"]?.displayText ?? "?"
                 var extra = option["subtitle"]?.displayText ?? ""
-                if prompt.kind == "plugin_choice" {
+                if PromptKind(rawValue: prompt.kind) == .pluginChoice {
                     extra = "\(option["id"]?.displayText ?? ""), \(option["style"]?.displayText ?? "")"
                 }
                 print("  \(i + 1)) \(title)\(extra.isEmpty ? "" : "  — \(extra)")")
@@ -113,7 +110,7 @@ final class Prompter {
                     print(words.pickNumber(prompt.options.count))
                 }
             }
-            guard prompt.kind == "plugin_choice" else { return ["value": picked!] }
+            guard PromptKind(rawValue: prompt.kind) == .pluginChoice else { return ["value": picked!] }
             while true {
                 guard let line = readLine(prompt: "Just once or always? [o/a] ") else { return nil }
                 switch line.lowercased() {
@@ -171,10 +168,10 @@ final class Prompter {
     }
 
     private func defaultDialog(_ prompt: Prompt) -> String {
-        switch prompt.kind {
-        case "plugin_choice": "Several plugins can do this. Which one?"
-        case "disambiguation": "Which \(prompt.parameter ?? "one")?"
-        case "confirmation": "Are you sure?"
+        switch PromptKind(rawValue: prompt.kind) {
+        case .pluginChoice?: "Several plugins can do this. Which one?"
+        case .disambiguation?: "Which \(prompt.parameter ?? "one")?"
+        case .confirmation?: "Are you sure?"
         default: "Value for \(prompt.parameter ?? "the parameter")?"
         }
     }

@@ -82,7 +82,8 @@ enum ValidateCommand {
                 printError("warning: \(repeated)")
             }
         }
-        let styles = declarations.styles
+        var styles: [String: HandlerStyle] = [:]
+        do { styles = try declarations.styles() } catch { problems.append(error.description) }
         for intent in claimed where styles[intent] == nil {
             problems.append("no handler for \(intent), which the manifest lists in IntentsSupported")
         }
@@ -90,7 +91,7 @@ enum ValidateCommand {
         // A legacy handler needs its intent's definition (resolve, confirm, codes), as the
         // host does when the first request comes: only with the manifest can it be checked.
         if args.value("exec") == nil {
-            for (intent, style) in styles.sorted(by: { $0.key < $1.key }) where style == "legacy" && definitions[intent] == nil {
+            for (intent, style) in styles.sorted(by: { $0.key < $1.key }) where style == .legacy && definitions[intent] == nil {
                 later.append("legacy handler for \(intent) has no intent definition: list its file under definitions: in the manifest (docs/definitions.md)")
             }
         }
@@ -107,16 +108,16 @@ enum ValidateCommand {
         return ExitCode.success
     }
 
-    private static func printSummary(_ hello: JSON, label: String, styles: [String: String],
+    private static func printSummary(_ hello: JSON, label: String, styles: [String: HandlerStyle],
                                      definitions: [String: IntentDefinition]) {
         let section = hello["metadata"]?["new_style"]
         let intents = section?["intents"]?.arrayValue ?? []
         // New-style intents as declared (a migrated legacy name is the same intent), then
         // the other handlers.
         var counts = intents.isEmpty ? [] : ["\(intents.count) new-style intent\(intents.count == 1 ? "" : "s")"]
-        for style in ["legacy", "plain"] {
+        for style in [HandlerStyle.legacy, .plain] {
             let n = styles.filter { !$0.key.hasPrefix("ib.") && $0.value == style }.count
-            if n > 0 { counts.append("\(n) \(style) handler\(n == 1 ? "" : "s")") }
+            if n > 0 { counts.append("\(n) \(style.rawValue) handler\(n == 1 ? "" : "s")") }
         }
         print("\(label): valid — \(counts.isEmpty ? "no intents" : counts.joined(separator: ", "))")
         for intent in intents {
@@ -143,7 +144,7 @@ enum ValidateCommand {
             let cases = (e["cases"]?.arrayValue ?? []).map { $0["value"]?.displayText ?? "?" }
             print("  enum \(e["name"]?.displayText ?? "?"): \(cases.joined(separator: ", "))")
         }
-        for (intent, style) in styles.sorted(by: { $0.key < $1.key }) where style == "legacy" {
+        for (intent, style) in styles.sorted(by: { $0.key < $1.key }) where style == .legacy {
             let d = definitions[intent]
             print("  \(intent)  (legacy)\(d.map { "  \"\($0.title)\", \($0.parameters.count) parameter\($0.parameters.count == 1 ? "" : "s"), \($0.codes.count) response codes" } ?? "")")
         }
@@ -151,7 +152,7 @@ enum ValidateCommand {
             let phrases = (s["phrases"]?.arrayValue ?? []).map { "“\($0.displayText)”" }.joined(separator: ", ")
             print("  shortcut \(s["intent"]?.displayText ?? "?") \"\(s["short_title"]?.displayText ?? "")\": \(phrases)")
         }
-        let plain = styles.filter { $0.value == "plain" && !$0.key.hasPrefix("ib.") }.keys.sorted()
+        let plain = styles.filter { $0.value == .plain && !$0.key.hasPrefix("ib.") }.keys.sorted()
         if !plain.isEmpty { print("  plain handlers (any JSON object): \(plain.joined(separator: ", "))") }
     }
 }

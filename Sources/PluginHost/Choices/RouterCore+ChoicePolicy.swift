@@ -220,7 +220,7 @@ extension RouterCore {
         if let staleReason { dialog = "\(staleReason); choose again." }
         if let problem { dialog = "\(problem). Which plugin should handle \(intent)?" }
         var body: [String: JSON] = [
-            "kind": "plugin_choice", "intent": .string(intent), "dialog": .string(dialog),
+            "kind": PromptKind.pluginChoice.json, "intent": .string(intent), "dialog": .string(dialog),
             "options": candidateList(candidates, intent: intent), "remember": ["once", "always"],
         ]
         if let staleReason { body["reason"] = .string(staleReason) }

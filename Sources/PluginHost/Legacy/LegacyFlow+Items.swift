@@ -38,8 +38,13 @@ extension LegacyFlow {
         var kept: [JSON] = []
         var need: (index: Int, resolution: JSON, item: JSON)?
         for (item, resolution) in zip(current, results) {
-            switch resolution["result"]?.stringValue ?? "" {
-            case "success":
+            let result = resolution["result"]?.stringValue ?? ""
+            guard let kind = ResolutionKind(rawValue: result) else {
+                return .failure(BusError(.pluginError,
+                    "plugin \(pluginId) resolved an item of \(name) with unknown result \"\(result)\" (\(ResolutionKind.words))"))
+            }
+            switch kind {
+            case .success:
                 guard let value = resolution["value"] else { kept.append(item); continue }
                 if value.isNull { continue }  // the plugin dropped the item
                 switch ParameterCoercion.coerce(value, parameter, in: definition) {
@@ -48,16 +53,13 @@ extension LegacyFlow {
                     return .failure(BusError(.pluginError,
                         "plugin \(pluginId) resolved an item of \(name) to a value that does not fit its definition: \(problem.message)"))
                 }
-            case "notRequired":
+            case .notRequired:
                 kept.append(item)
-            case "confirmationRequired" where items.confirmed[name, default: []].contains(resolution["value"] ?? item):
+            case .confirmationRequired where items.confirmed[name, default: []].contains(resolution["value"] ?? item):
                 kept.append(resolution["value"] ?? item)
-            case "needsValue", "unsupported", "confirmationRequired", "disambiguation":
+            case .needsValue, .unsupported, .confirmationRequired, .disambiguation:
                 if need == nil { need = (kept.count, resolution, item) }
                 kept.append(item)
-            case let other:
-                return .failure(BusError(.pluginError,
-                    "plugin \(pluginId) resolved an item of \(name) with unknown result \"\(other)\" (success, needsValue, notRequired, unsupported, confirmationRequired, disambiguation)"))
             }
         }
         parameters[name] = kept.isEmpty ? Optional<JSON>.none : .array(kept)
@@ -74,12 +76,12 @@ extension LegacyFlow {
     private func itemQuestion(_ parameter: ParameterDefinition, _ index: Int, _ resolution: JSON,
                               _ item: JSON) -> Result<Question, BusError> {
         let question: Question
-        switch resolution["result"]?.stringValue {
-        case "needsValue":
+        switch resolution["result"]?.stringValue.flatMap(ResolutionKind.init(rawValue:)) {
+        case .needsValue?:
             question = valueQuestion(parameter, unsupported: nil)
-        case "unsupported":
+        case .unsupported?:
             question = valueQuestion(parameter, unsupported: .some(resolution["reason"]?.stringValue))
-        case "confirmationRequired":
+        case .confirmationRequired?:
             question = confirmationQuestion(parameter, value: resolution["value"].flatMap { $0.isNull ? nil : $0 } ?? item)
         default:
             guard let options = resolution["options"]?.arrayValue, !options.isEmpty else {

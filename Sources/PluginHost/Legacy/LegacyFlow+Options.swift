@@ -15,7 +15,7 @@ extension LegacyFlow {
     func ask(_ question: Question, _ exchange: Exchange, _ ops: any FlowOperations) {
         if case .value(let name, _) = question, definition.parameter(name)?.dynamicOptions == true {
             stage = .fetchingOptions(question)
-            return ops.sendToPlugin(exchange, kind: .request, header: header("options", exchange, extra: ["parameter": .string(name)]),
+            return ops.sendToPlugin(exchange, kind: .request, header: header(.options, exchange, extra: ["parameter": .string(name)]),
                                     body: parametersJSON)
         }
         stage = .asking(question)

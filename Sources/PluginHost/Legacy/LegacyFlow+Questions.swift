@@ -31,7 +31,7 @@ extension LegacyFlow {
         var dialog = render(parameter.prompts.primary, fallback: "What is the ${displayName}?", values)
         // type, type_title, multiple, range, options: the fields both styles share.
         var prompt = PromptVocabulary.fields(parameter, in: definition)
-        prompt["kind"] = "value"
+        prompt["kind"] = PromptKind.value.json
         prompt["parameter"] = .string(parameter.name)
         if let unsupported {
             let reason = unsupported.flatMap { code in parameter.unsupportedReasons.first { $0.code == code } }
@@ -49,7 +49,7 @@ extension LegacyFlow {
         let dialog = render(parameter.prompts.confirmation, fallback: "Just to confirm, you wanted ‘${value}’?",
                             dialogValues(parameter, value: value))
         return .confirmation(parameter: parameter.name, value: value,
-                             prompt: ["kind": "confirmation", "parameter": .string(parameter.name),
+                             prompt: ["kind": PromptKind.confirmation.json, "parameter": .string(parameter.name),
                                       "dialog": .string(dialog), "value": value])
     }
 
@@ -67,7 +67,7 @@ extension LegacyFlow {
         let introduction = render(parameter.prompts.disambiguationIntroduction,
                                   fallback: "There are ${count} options matching ‘${value}’.", values)
         let selection = render(parameter.prompts.disambiguationSelection, fallback: "Which one?", values)
-        let prompt: JSON = ["kind": "disambiguation", "parameter": .string(parameter.name),
+        let prompt: JSON = ["kind": PromptKind.disambiguation.json, "parameter": .string(parameter.name),
                             "dialog": .string(introduction + " " + selection),
                             "options": .array(options.map { option in
                                 // The client sees what to show and what to answer, not the values.

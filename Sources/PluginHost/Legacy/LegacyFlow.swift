@@ -134,8 +134,7 @@ final class LegacyFlow: ExchangeFlow {
             let yes: Bool?
             switch answer {
             case .bool(let b): yes = b
-            case .string(let s): yes = ["yes", "y", "true", "ja", "j"].contains(s.lowercased()) ? true
-                : (["no", "n", "false", "nein"].contains(s.lowercased()) ? false : nil)
+            case .string(let s): yes = YesNoWords.answer(s)
             default: yes = nil
             }
             guard let yes else { return reask(question, problem: AnswerProblems.yesOrNo(definition), exchange, ops) }
@@ -190,9 +189,9 @@ final class LegacyFlow: ExchangeFlow {
 
     var parametersJSON: JSON { .object(parameters) }
 
-    func header(_ phase: String, _ exchange: Exchange, extra: [String: JSON] = [:]) -> JSON {
+    func header(_ phase: LegacyPhase, _ exchange: Exchange, extra: [String: JSON] = [:]) -> JSON {
         var h = extra
-        h["phase"] = .string(phase)
+        h["phase"] = .string(phase.rawValue)
         h["style"] = "legacy"
         if let client = exchange.options["client"]?.stringValue { h["client"] = .string(client) }
         RequestContext.deliver(from: exchange.options, into: &h)
@@ -208,7 +207,7 @@ final class LegacyFlow: ExchangeFlow {
         }
         stage = .resolving(names)
         ops.sendToPlugin(exchange, kind: .request,
-                         header: header("resolve", exchange, extra: ["resolve": .array(names.map { .string($0) })]),
+                         header: header(.resolve, exchange, extra: ["resolve": .array(names.map { .string($0) })]),
                          body: parametersJSON)
     }
 
@@ -226,7 +225,7 @@ final class LegacyFlow: ExchangeFlow {
         for name in names {
             guard let parameter = definition.parameter(name) else { continue }
             // A parameter the plugin does not resolve is taken as it is.
-            var resolution = resolutions[name] ?? ["result": "success"]
+            var resolution = resolutions[name] ?? ["result": ResolutionKind.success.json]
             if parameter.multiple, let items = resolution.arrayValue {
                 // One result per item, as resolveRecipients answers (LegacyFlow+Items.swift).
                 if let whole = wholeListResolution(parameter, items) {
@@ -240,9 +239,13 @@ final class LegacyFlow: ExchangeFlow {
                 }
             }
             let result = resolution["result"]?.stringValue ?? ""
+            guard let kind = ResolutionKind(rawValue: result) else {
+                return ops.fail(exchange, BusError(.pluginError,
+                    "plugin \(pluginId) resolved \(name) with unknown result \"\(result)\" (\(ResolutionKind.words))"))
+            }
             let current = parameters[name]
-            switch result {
-            case "success":
+            switch kind {
+            case .success:
                 if let value = resolution["value"], !value.isNull {
                     switch ParameterCoercion.coerce(value, parameter, in: definition) {
                     case .success(let normalized): parameters[name] = normalized
@@ -259,24 +262,21 @@ final class LegacyFlow: ExchangeFlow {
                 } else {
                     settled.insert(name)
                 }
-            case "notRequired":
+            case .notRequired:
                 settled.insert(name)
-            case "needsValue":
+            case .needsValue:
                 question = question ?? valueQuestion(parameter, unsupported: nil)
-            case "unsupported":
+            case .unsupported:
                 question = question ?? valueQuestion(parameter, unsupported: .some(resolution["reason"]?.stringValue))
-            case "confirmationRequired":
+            case .confirmationRequired:
                 let value = resolution["value"].flatMap { $0.isNull ? nil : $0 } ?? current ?? .null
                 if question == nil { question = confirmationQuestion(parameter, value: value) }
-            case "disambiguation":
+            case .disambiguation:
                 guard let raw = resolution["options"]?.arrayValue, !raw.isEmpty else {
                     return ops.fail(exchange, BusError(.pluginError,
                         "plugin \(pluginId) asked to disambiguate \(name) without any options"))
                 }
                 if question == nil { question = disambiguationQuestion(parameter, options: raw) }
-            default:
-                return ops.fail(exchange, BusError(.pluginError,
-                    "plugin \(pluginId) resolved \(name) with unknown result \"\(result)\" (success, needsValue, notRequired, unsupported, confirmationRequired, disambiguation)"))
             }
         }
         if let question {
@@ -293,7 +293,7 @@ final class LegacyFlow: ExchangeFlow {
 
     private func confirm(_ exchange: Exchange, _ ops: any FlowOperations) {
         stage = .confirming
-        ops.sendToPlugin(exchange, kind: .request, header: header("confirm", exchange, extra: ["codes": codeNames]),
+        ops.sendToPlugin(exchange, kind: .request, header: header(.confirm, exchange, extra: ["codes": codeNames]),
                          body: parametersJSON)
     }
 
@@ -310,12 +310,12 @@ final class LegacyFlow: ExchangeFlow {
             ops.logger.debug("request \(exchange.clientRequestId) (\(exchange.intent)): confirmed ready by \(pluginId)")
             return handle(exchange, ops)
         }
-        finish(code: code, response: body["response"], phase: "confirm", exchange, ops)
+        finish(code: code, response: body["response"], phase: .confirm, exchange, ops)
     }
 
     private func handle(_ exchange: Exchange, _ ops: any FlowOperations) {
         stage = .handling
-        ops.sendToPlugin(exchange, kind: .request, header: header("handle", exchange, extra: ["codes": codeNames]),
+        ops.sendToPlugin(exchange, kind: .request, header: header(.handle, exchange, extra: ["codes": codeNames]),
                          body: parametersJSON)
     }
 
@@ -333,16 +333,16 @@ final class LegacyFlow: ExchangeFlow {
             return ops.fail(exchange, BusError(.pluginError,
                 "plugin \(pluginId) answered the handle phase of \(exchange.intent) without a \"code\""))
         }
-        finish(code: code, response: body["response"], phase: "handle", opens: body["opens_intent"], carried: carried, exchange, ops)
+        finish(code: code, response: body["response"], phase: .handle, opens: body["opens_intent"], carried: carried, exchange, ops)
     }
 
     /// Ends the request with the code's rendered dialog; an undeclared code is the
     /// plugin's bug and ends it with `plugin_error` naming the declared codes.
-    private func finish(code name: String, response: JSON?, phase: String, opens: JSON? = nil, carried: [String: JSON] = [:],
+    private func finish(code name: String, response: JSON?, phase: LegacyPhase, opens: JSON? = nil, carried: [String: JSON] = [:],
                         _ exchange: Exchange, _ ops: any FlowOperations) {
         guard let code = definition.code(name) else {
             return ops.fail(exchange, BusError(.pluginError,
-                "plugin \(pluginId) answered \(exchange.intent) (\(phase)) with response code '\(name)', which its definition does not declare (declared: \(definition.codes.map(\.name).joined(separator: ", ")))",
+                "plugin \(pluginId) answered \(exchange.intent) (\(phase.rawValue)) with response code '\(name)', which its definition does not declare (declared: \(definition.codes.map(\.name).joined(separator: ", ")))",
                 details: ["plugin": .string(pluginId), "code": .string(name)]))
         }
         let values = response?.objectValue ?? [:]

@@ -200,22 +200,22 @@ final class MajordomoClients {
     /// The `prompt_required` error for a PROMPT: what the intent needed, which an MDP
     /// client has no way to answer.
     static func promptRequired(intent: String, prompt: JSON) -> JSON {
-        let kind = prompt["kind"]?.stringValue ?? "value"
+        let kind = prompt["kind"]?.stringValue ?? PromptKind.value.rawValue
         let parameter = prompt["parameter"]?.stringValue
         let dialog = prompt["dialog"]?.stringValue
         let what: String
-        switch kind {
-        case "plugin_choice":
+        switch PromptKind(rawValue: kind) {
+        case .pluginChoice?:
             let ids = (prompt["options"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
             what = "a choice among the plugins that claim it (\(ids.joined(separator: ", "))); remember one (intentbus choices set \(intent) PLUGIN) or set host.defaults"
-        case "value":
+        case .value?:
             what = "a value for \(parameter.map { "parameter \"\($0)\"" } ?? "a parameter"); send it in the request body"
-        case "disambiguation":
+        case .disambiguation?:
             let ids = (prompt["options"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
             what = "a choice for \(parameter.map { "parameter \"\($0)\"" } ?? "a parameter") among \(ids.joined(separator: ", ")); send one of those ids in the request body"
-        case "confirmation":
+        case .confirmation?:
             what = "a confirmation\(parameter.map { " of parameter \"\($0)\"" } ?? "")"
-        default:
+        case nil:
             what = "an answer to a \(kind) question"
         }
         var details: [String: JSON] = ["kind": .string(kind), "prompt": prompt]

@@ -194,11 +194,11 @@ final class NewStyleFlow: ExchangeFlow {
 
     /// Checks the client's answer to a question the plugin asked mid-perform.
     private func checkAnswer(_ value: JSON, to question: JSON) -> Result<JSON, BusError> {
-        switch question["kind"]?.stringValue ?? "value" {
-        case "confirmation":
+        switch question["kind"]?.stringValue.flatMap(PromptKind.init(rawValue:)) ?? .value {
+        case .confirmation:
             if let b = value.boolValue { return .success(.bool(b)) }
             return .failure(BusError(.invalidParameters, "the answer to a confirmation is true or false, got \(value.typeName)"))
-        case "disambiguation":
+        case .disambiguation:
             let ids = (question["options"]?.arrayValue ?? []).compactMap { $0["id"]?.displayText }
             if ids.contains(value.displayText), !value.isNull { return .success(value) }
             return .failure(BusError(.invalidParameters, "the answer must be one of the offered options (\(ids.joined(separator: ", "))), got \(value.displayText.isEmpty ? value.typeName : value.displayText)",

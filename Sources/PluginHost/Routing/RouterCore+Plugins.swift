@@ -155,17 +155,11 @@ extension RouterCore {
             }
             pid = started
         }
-        var styles: [String: HandlerStyle] = [:]
-        for entry in hello["intents"]?.arrayValue ?? [] {
-            if let name = entry.stringValue {
-                styles[name] = .plain
-            } else if let name = entry["name"]?.stringValue {
-                let raw = entry["style"]?.stringValue ?? "plain"
-                guard let style = HandlerStyle(rawValue: raw) else {
-                    return refuse("bad_metadata", "intent \(name) has unknown style \"\(raw)\" (plain, legacy or new)", slot: slot)
-                }
-                styles[name] = style
-            }
+        let styles: [String: HandlerStyle]
+        do {
+            styles = try HelloIntents.styles(hello["intents"])
+        } catch {
+            return refuse("bad_metadata", error.description, slot: slot)
         }
         let missing = slot.spec.intentsSupported.filter { styles[$0] == nil }
         if !missing.isEmpty {

@@ -1,0 +1,44 @@
+/// HELLO's `intents` (docs/protocol.md §5.1): each entry `{"name": …, "style": …}`, or a bare
+/// name (plain). The SDK writes it and the host, `intentbus validate` and `intentbus describe`
+/// read it; the rules live here once, so that the three cannot drift apart.
+package enum HelloIntents {
+    /// One entry as the SDKs write it.
+    package static func entry(_ name: String, _ style: HandlerStyle) -> JSON {
+        ["name": .string(name), "style": .string(style.rawValue)]
+    }
+
+    /// The style of each declared intent. An entry without `style` is plain; an entry that
+    /// is neither a name nor an object with a string `name` declares nothing (as before:
+    /// the manifest's `IntentsSupported` check then names what is missing).
+    package static func styles(_ intents: JSON?) throws(HelloIntentsError) -> [String: HandlerStyle] {
+        var styles: [String: HandlerStyle] = [:]
+        for entry in intents?.arrayValue ?? [] {
+            if let name = entry.stringValue {
+                styles[name] = .plain
+            } else if let name = entry["name"]?.stringValue {
+                let raw = entry["style"]?.stringValue ?? HandlerStyle.plain.rawValue
+                guard let style = HandlerStyle(rawValue: raw) else {
+                    throw HelloIntentsError(intent: name, style: raw)
+                }
+                styles[name] = style
+            }
+        }
+        return styles
+    }
+}
+
+/// A HELLO entry with a style the protocol does not have; the host refuses the HELLO with
+/// `bad_metadata` and this message.
+package struct HelloIntentsError: Error, Equatable, CustomStringConvertible {
+    package let intent: String
+    package let style: String
+
+    package init(intent: String, style: String) {
+        self.intent = intent
+        self.style = style
+    }
+
+    package var description: String {
+        "intent \(intent) has unknown style \"\(style)\" (plain, legacy or new)"
+    }
+}
