@@ -176,18 +176,49 @@ struct ShortcutUnitTests {
         #expect(matcher.match("Zeig mein Geld in Euro", context: ["area": "Garage", "currency": "usd"]) == nil)
         // What was said wins over the context's copy; a phrase without the slot takes the copy.
         let m = try #require(matcher.match("Zeig mein Geld in Euro", context: ["area": "Küche", "currency": "usd"]))
-        #expect(m.captures == ["currency": "Euro"] && m.fromContext.isEmpty)
+        #expect(m.captures == ["currency": "Euro"] && m.values.isEmpty)
         let here = r.phrases[1]
         let hereMatcher = PhraseMatcher(here.template, applicationNames: ["FocusFlow"], slots: here.slots,
                                         requiresContext: here.requiresContext, excludesContext: here.excludesContext)
         let copied = try #require(hereMatcher.match("zeig mein geld hier in focusflow", context: ["area": "Kitchen", "currency": "usd"]))
-        #expect(copied.captures.isEmpty && copied.fromContext == ["currency": "usd"])
+        #expect(copied.captures.isEmpty && copied.values == ["currency": "usd"])
         #expect(hereMatcher.match("zeig mein geld hier in focusflow", context: ["area": "Kitchen"]) == nil)
         let second = try #require(r.phrases.last)
         let officeMatcher = PhraseMatcher(second.template, applicationNames: ["FocusFlow"], slots: second.slots,
                                           requiresContext: second.requiresContext, excludesContext: second.excludesContext)
         #expect(officeMatcher.match("zeig mein geld in focusflow", context: ["area": "Office"]) != nil)
         #expect(officeMatcher.match("zeig mein geld in focusflow", context: ["area": "Office", "muted": true]) == nil)
+    }
+
+    @Test("a shortcut's lists: a slot of any type takes the list's values or range; bad lists are refused")
+    func declaredLists() throws {
+        func with(_ lists: JSON) -> JSON {
+            guard case .object(var o) = shortcut(["Notiz ${note} in ${applicationName}"]) else { return .null }
+            o["lists"] = lists
+            return .object(o)
+        }
+        for (lists, expected): (JSON, String) in [
+            ("notes", "lists must be an object"),
+            (["nothing": ["values": ["a"]]], "nothing is not a parameter of the intent"),
+            (["note": ["values": []]], "a list's values are 1 to 1000 items"),
+            (["note": ["values": [1]]], "a list value is text or"),
+            (["note": ["range": ["from": 1]]], "a range needs whole numbers"),
+            (["note": ["range": ["from": 1, "to": 9, "step": 0]]], "a range's step must be positive"),
+            (["note": ["values": ["(open"]]], "without its closing"),
+            (["note": ["kind": "x"]], "a list has \"values\", \"range\" or \"wildcard: true\""),
+        ] {
+            let r = check([with(lists)])
+            #expect(r.errors.contains { $0.contains(expected) }, "\(lists.canonicalString): \(r.errors)")
+        }
+        let r = check([with(["note": ["values": ["urgent", ["in": "(later|someday)", "out": ["when": "later"]]]]])])
+        #expect(r.errors.isEmpty, "\(r.errors)")
+        let ranged = ShortcutRules.check(newStyle: hello([with(["note": ["range": ["from": 1, "to": 9]]])])["metadata"]?["new_style"],
+                                         catalog: NewStyleCatalog.parse(hello: hello([])).0,
+                                         context: .init(plugin: "focusflow", applicationNames: ["FocusFlow"], otherPlugins: [:]))
+        let phrase = try #require(ranged.phrases.first)
+        let matcher = PhraseMatcher(phrase.template, applicationNames: ["FocusFlow"], slots: phrase.slots)
+        #expect(matcher.match("Notiz 7 in FocusFlow")?.values == ["note": 7])
+        #expect(matcher.match("Notiz 12 in FocusFlow") == nil)
     }
 
     @Test("the request header's context: a flat object, bounded, every problem named")

@@ -105,24 +105,7 @@ package enum SentenceFileLoader {
             }
             return .values(out)
         }
-        if let range = node["range"] {
-            let json = DefinitionAssembler.json(range)
-            guard let from = json["from"]?.intValue, let to = json["to"]?.intValue,
-                  abs(from) < 1 << 40, abs(to) < 1 << 40 else {
-                throw SentenceError(.malformed, at: at, "a range needs whole numbers \"from\" and \"to\"")
-            }
-            let step = json["step"]?.intValue ?? 1
-            guard step > 0, step < 1 << 40 else { throw SentenceError(.malformed, at: at, "a range's step must be positive") }
-            var fractions: SlotRange.Fractions?
-            if let f = json["fractions"]?.stringValue {
-                guard let known = SlotRange.Fractions(rawValue: f) else {
-                    throw SentenceError(.malformed, at: at, "fractions is \"halves\" or \"tenths\", not \"\(f)\"")
-                }
-                fractions = known
-            }
-            return .range(SlotRange(from: Int(from), to: Int(to), step: Int(step), multiplier: json["multiplier"]?.doubleValue,
-                                    fractions: fractions))
-        }
+        if let range = node["range"] { return .range(try SlotRange(json: DefinitionAssembler.json(range), at: at)) }
         if node["wildcard"].map(DefinitionAssembler.json) == .bool(true) { return .wildcard }
         throw SentenceError(.malformed, at: at, "a list has \"values\", \"range\" or \"wildcard: true\"")
     }

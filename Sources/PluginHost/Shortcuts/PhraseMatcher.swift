@@ -15,8 +15,9 @@ struct PhraseMatcher {
     /// What a match captured: slot name → the words as said.
     struct Match: Equatable {
         var captures: [String: String]
-        /// Slots filled from the request's context (`requires_context` with `slot`): name → value.
-        var fromContext: [String: JSON] = [:]
+        /// Slots whose value the template gave, not the words: a declared list's value, or
+        /// one copied from the request's context (`requires_context` with `slot`).
+        var values: [String: JSON] = [:]
         /// Literal and application-name characters matched: more means a more specific phrase.
         var score: Int
     }
@@ -25,6 +26,8 @@ struct PhraseMatcher {
     static let applicationNameList = PhraseTemplate.applicationNameToken
 
     private let index: SentenceIndex?
+    /// Slots filled from a declared list: their value is the list's, not the words.
+    private let listSlots: Set<String>
     let problem: String?
 
     /// Compiles `template` for a plugin called `applicationNames` (the first is its name);
@@ -33,14 +36,20 @@ struct PhraseMatcher {
     init(_ template: PhraseTemplate, applicationNames: [String], slots: [String: ShortcutPhrase.Slot] = [:],
          requiresContext: [String: JSON] = [:], excludesContext: [String: JSON] = [:]) {
         var lists: [String: SlotList] = [Self.applicationNameList: .values(applicationNames.map { SlotValue(text: $0) })]
+        var listSlots: Set<String> = []
         for name in template.slots {
-            if case .enumeration(let cases)? = slots[name] {
+            switch slots[name] {
+            case .enumeration(let cases)?:
                 lists[name] = .values(cases.flatMap { [SlotValue(text: $0.title, output: .string($0.value)),
                                                        SlotValue(text: $0.value, output: .string($0.value))] })
-            } else {
+            case .list(let declared)?:
+                lists[name] = declared
+                listSlots.insert(name)
+            default:
                 lists[name] = .wildcard
             }
         }
+        self.listSlots = listSlots
         do {
             let sentence = try IntentTemplates.Sentence(template.sentence)
             let block = IntentTemplates.Block(intent: "", sentences: [sentence], requiresContext: requiresContext,
@@ -60,8 +69,8 @@ struct PhraseMatcher {
         for (name, slot) in m.slots {
             if name == Self.applicationNameList {
                 found.score += slot.text.count
-            } else if slot.text.isEmpty, !slot.isWildcard {
-                found.fromContext[name] = slot.value  // no words: copied from the context
+            } else if listSlots.contains(name) || (slot.text.isEmpty && !slot.isWildcard) {
+                found.values[name] = slot.value  // a declared list's value, or copied from the context
             } else {
                 found.captures[name] = slot.text
             }

@@ -88,7 +88,7 @@ final class ShortcutCatalog {
             for (slot, said) in m.captures { parameters[slot] = phrase.value(for: slot, said: said) }
             // An enum slot's words that name no case: the phrase does not match.
             guard parameters.count == m.captures.count else { continue }
-            parameters.merge(m.fromContext) { said, _ in said }
+            parameters.merge(m.values) { said, _ in said }
             found.append(Candidate(phrase: phrase, parameters: parameters, score: m.score))
         }
         guard let best = found.map(\.score).max() else { return [] }

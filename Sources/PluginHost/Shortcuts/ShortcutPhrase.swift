@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusSentences
 
 /// One phrase the host can run: an app shortcut's phrase (new-style HELLO metadata) or a
 /// legacy definition's example or suggested invocation phrase.
@@ -20,6 +21,9 @@ struct ShortcutPhrase: Sendable {
         case enumeration([EnumCase])
         /// A legacy parameter: the words as text, coerced by the legacy flow.
         case text
+        /// A list the shortcut declares for the parameter (`lists`, docs/shortcuts.md): the
+        /// value said (its `out`, or a range's number) is the parameter's value.
+        case list(SlotList)
     }
 
     /// One case of an enum slot.
@@ -49,7 +53,7 @@ struct ShortcutPhrase: Sendable {
             let key = PhraseText.normalised(said)
             return cases.first { PhraseText.normalised($0.title) == key || PhraseText.normalised($0.value) == key }
                 .map { .string($0.value) }
-        case .text?, nil: return .string(said)
+        case .text?, .list?, nil: return .string(said)
         }
     }
 

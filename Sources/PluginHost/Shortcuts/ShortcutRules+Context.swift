@@ -1,4 +1,5 @@
 import IntentBus
+import IntentBusSentences
 
 /// An app shortcut's `requires_context` and `excludes_context` (docs/shortcuts.md,
 /// "Phrases for one place"): which request contexts (docs/protocol.md §4.1) its phrases
@@ -67,5 +68,34 @@ extension ShortcutRules {
         case .object:
             return "must be a string, a number, a boolean, null or a list of values"
         }
+    }
+}
+
+/// An app shortcut's `lists` (docs/shortcuts.md, "Lists for a slot"): a list per parameter,
+/// so that `${parameter}` takes only its values, or a number of its range, whatever the
+/// parameter's type.
+extension ShortcutRules {
+    /// At most this many lists per shortcut.
+    static let maximumLists = 8
+
+    /// The lists of shortcut `s` by parameter name, or the problems with them.
+    static func declaredLists(_ s: JSON, parameters: [String]) -> (lists: [String: SlotList], problems: [String]) {
+        guard let raw = s["lists"], !raw.isNull else { return ([:], []) }
+        guard case .object(let fields) = raw, fields.count <= maximumLists else {
+            return ([:], ["lists must be an object of at most \(maximumLists) lists, by parameter name"])
+        }
+        var lists: [String: SlotList] = [:], problems: [String] = []
+        for name in fields.keys.sorted() {
+            guard parameters.contains(name) else {
+                problems.append("lists.\(name): \(name) is not a parameter of the intent (it has: \(parameters.joined(separator: ", ")))")
+                continue
+            }
+            do {
+                lists[name] = try SlotList(json: fields[name]!, at: SentenceLocation(file: "lists.\(name)", line: 1, column: 1))
+            } catch {
+                problems.append("lists.\(name): \(error.message)")
+            }
+        }
+        return (lists, problems)
     }
 }

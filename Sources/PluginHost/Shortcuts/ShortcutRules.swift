@@ -61,6 +61,8 @@ enum ShortcutRules {
             if phrases.isEmpty { out.errors.append("\(at) (\(intentName)) has no phrases") }
             let conditions = contextConditions(s, parameters: intent.parameters.map(\.name))
             out.errors += conditions.problems.map { "\(at) (\(intentName)): \($0)" }
+            let declared = declaredLists(s, parameters: intent.parameters.map(\.name))
+            out.errors += declared.problems.map { "\(at) (\(intentName)): \($0)" }
             // The same words in other contexts are other phrases ("light on" in each room).
             let place = conditions.requires.isEmpty && conditions.excludes.isEmpty ? ""
                 : " " + JSON.object(["requires": .object(conditions.requires), "excludes": .object(conditions.excludes)]).canonicalString
@@ -79,12 +81,14 @@ enum ShortcutRules {
                         problems.append("${\(name)} is not a parameter of \(intentName) (it has: \(intent.parameters.map(\.name).joined(separator: ", ")))")
                         continue
                     }
-                    if let e = p.entity, p.type == .entity {
+                    if let list = declared.lists[name] {
+                        slots[name] = .list(list)  // whatever the type: the list says what fits
+                    } else if let e = p.entity, p.type == .entity {
                         slots[name] = .entity(e)
                     } else if let e = p.enumName.flatMap({ catalog.enums[$0] }), p.type == .enumeration {
                         slots[name] = .enumeration(e.cases.map { .init(value: $0.value, title: $0.title) })
                     } else {
-                        problems.append("${\(name)} is a \(p.type) parameter; a slot must be an entity or enum parameter")
+                        problems.append("${\(name)} is a \(p.type) parameter; a slot must be an entity or enum parameter, or have a list (lists)")
                     }
                 }
                 if Set(template.slots).count != template.slots.count { problems.append("a parameter appears twice") }

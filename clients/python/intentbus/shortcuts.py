@@ -39,13 +39,16 @@ class AppShortcut:
     """Binds an intent to phrases people can say (App Intents' `AppShortcut`); HELLO
     `metadata.new_style.shortcuts[]`."""
 
-    __slots__ = ("intent", "phrases", "short_title", "system_image_name", "requires_context", "excludes_context")
+    __slots__ = ("intent", "phrases", "short_title", "system_image_name", "requires_context", "excludes_context",
+                 "lists")
 
     def __init__(self, intent: Any, phrases: Sequence[str], short_title: str, system_image_name: Optional[str] = None,
                  *, requires_context: Optional[Dict[str, Any]] = None,
-                 excludes_context: Optional[Dict[str, Any]] = None):
+                 excludes_context: Optional[Dict[str, Any]] = None, lists: Optional[Dict[str, Any]] = None):
         """`requires_context` / `excludes_context`: the phrases match only in requests whose
-        context has these values / none of them (docs/shortcuts.md, "Phrases for one place")."""
+        context has these values / none of them (docs/shortcuts.md, "Phrases for one place").
+        `lists`: by parameter name, what its slot takes (`{"range": {"from": 5, "to": 180}}`,
+        `{"values": ["loud", {"in": "(quiet|calm)", "out": "quiet"}]}`), for any parameter type."""
         identifier = intent if isinstance(intent, str) else getattr(intent, "intent_identifier", lambda: None)()
         if not identifier:
             raise TypeError(f"AppShortcut takes an AppIntent subclass or an intent identifier, not {intent!r}")
@@ -55,6 +58,7 @@ class AppShortcut:
         self.system_image_name = system_image_name
         self.requires_context = dict(requires_context or {})
         self.excludes_context = dict(excludes_context or {})
+        self.lists = dict(lists or {})
 
     def metadata(self) -> Dict[str, Any]:
         """The `shortcuts` entry of the HELLO metadata."""
@@ -65,6 +69,8 @@ class AppShortcut:
             out["requires_context"] = dict(self.requires_context)
         if self.excludes_context:
             out["excludes_context"] = dict(self.excludes_context)
+        if self.lists:
+            out["lists"] = dict(self.lists)
         return out
 
     def __repr__(self) -> str:

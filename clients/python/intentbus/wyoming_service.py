@@ -68,6 +68,14 @@ class WyomingSettings:
     #: Context every request gets (`--context area=Kitchen`: a service per satellite or
     #: room); the event's own context is added to it.
     context: Dict[str, Any] = field(default_factory=dict)
+    #: At most this many connections at once; one more gets `error busy` and is closed,
+    #: so memory stays bounded (each holds at most one event's bytes, 64 KiB).
+    max_connections: int = 64
+    #: A connection that sends no complete event for this long is closed: an idle or
+    #: trickling client does not hold one of the connections forever.
+    idle_timeout: float = 300.0
+    #: Connections open now (the handlers count themselves; one event loop, no lock).
+    open_connections: int = 0
 
     def request_context(self, event_context: Optional[Dict[str, Any]]) -> Dict[str, Any]:
         """The IntentBus request context (docs/protocol.md §4.1) for an event's context:
@@ -142,10 +150,22 @@ class WyomingHandler(AsyncEventHandler):
         """Reads and answers events until the client leaves or breaks the format (then it
         gets an `error` first)."""
         peer = self.writer.get_extra_info("peername")
+        settings = self.settings
+        if settings.open_connections >= settings.max_connections:
+            _LOG.warning("wyoming client %s refused: %d connections are open", peer, settings.open_connections)
+            await self.write_event(Error(text=f"busy: {settings.max_connections} connections are open; "
+                                         "connect again later", code="busy").event())
+            await self._linger()
+            self.writer.close()
+            return
+        settings.open_connections += 1
         try:
             while True:
                 try:
-                    event = await read_event(self.reader, self.settings.limits)
+                    event = await asyncio.wait_for(read_event(self.reader, settings.limits), settings.idle_timeout)
+                except asyncio.TimeoutError:
+                    _LOG.info("wyoming client %s closed: no complete event in %g s", peer, settings.idle_timeout)
+                    break
                 except WyomingFault as fault:
                     _LOG.warning("wyoming client %s: %s", peer, fault.text)
                     await self.write_event(Error(text=fault.text, code=fault.code).event())
@@ -162,6 +182,7 @@ class WyomingHandler(AsyncEventHandler):
             # to answer, and the next connection is not affected.
             _LOG.info("wyoming client %s left mid-event: %s", peer, type(e).__name__)
         finally:
+            settings.open_connections -= 1
             self.writer.close()
 
     async def _linger(self) -> None:
@@ -297,6 +318,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds each request to the host may take")
     parser.add_argument("--context", action="append", default=[], metavar="KEY=VALUE",
                         help="context every request gets (repeatable): area=Kitchen, satellite=s1")
+    parser.add_argument("--max-connections", type=int, default=64, help="connections at once (1…10000)")
+    parser.add_argument("--idle-timeout", type=float, default=300.0,
+                        help="seconds a connection may go without a complete event (1…86400)")
     args = parser.parse_args(argv)
     fixed: Dict[str, Any] = {}
     for item in args.context:
@@ -306,9 +330,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         fixed[key] = value
     if not 0.1 <= args.timeout <= 3600:
         parser.error("--timeout must be between 0.1 and 3600 seconds")
+    if not 1 <= args.max_connections <= 10000:
+        parser.error("--max-connections must be between 1 and 10000")
+    if not 1 <= args.idle_timeout <= 86400:
+        parser.error("--idle-timeout must be between 1 and 86400 seconds")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     settings = WyomingSettings(languages=args.language or ["en"], transcript=args.transcript, timeout=args.timeout,
-                               context=fixed)
+                               context=fixed, max_connections=args.max_connections, idle_timeout=args.idle_timeout)
     if not args.uri.startswith(("tcp://", "unix://")):
         # wyoming's stdio server has no start() for several connections: not offered.
         parser.error(f"--uri must be tcp://HOST:PORT or unix://PATH, not {args.uri!r}")

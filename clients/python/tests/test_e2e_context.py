@@ -87,3 +87,17 @@ def test_the_cli_sends_the_context_for_send_and_say(host):
     assert rc == 3 and "no phrase matches" in err
     rc, out, err = cli("send", "PyIntent", "--context", "=Kitchen")
     assert rc != 0 and "--context takes key=value" in err
+
+
+def test_a_shortcuts_lists_fill_slots_of_any_type(host):
+    client = host.client()
+    minutes = client.send("ib.say", {"text": "Fokus für 30 Minuten mit Plugin pynew"})
+    assert minutes.body["snippet"]["minutes"] == 30  # an integer from the range, not the words
+    assert client.send("ib.say.match", {"text": "leise fokussieren mit Plugin pynew"}).body["parameters"] == {
+        "note": "quiet"}
+    assert client.send("ib.say", {"text": "laut fokussieren mit Plugin pynew"}).body["snippet"]["note"] == "laut"
+    # Outside the list: no phrase matches (31 is not a step of 5; "schnell" is not a value).
+    for text in ("Fokus für 31 Minuten mit Plugin pynew", "Fokus für 500 Minuten mit Plugin pynew",
+                 "schnell fokussieren mit Plugin pynew"):
+        with pytest.raises(UnknownIntent):
+            client.send("ib.say", {"text": text})

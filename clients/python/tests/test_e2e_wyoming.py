@@ -234,3 +234,27 @@ def test_the_events_and_the_services_context_become_the_requests(start_host):
         assert NotHandled.is_type(missed.type) and "did not understand" in NotHandled.from_event(missed).text
     finally:
         elsewhere.stop()
+
+
+def test_connections_are_bounded_and_idle_ones_closed(host):
+    s = Service(host, "--max-connections", "2", "--idle-timeout", "1")
+    try:
+        async def run():
+            idle = [await asyncio.open_connection("127.0.0.1", s.port) for _ in range(2)]
+            await asyncio.sleep(0.2)  # both are accepted and counted
+            third_reader, third_writer = await asyncio.open_connection("127.0.0.1", s.port)
+            busy = await asyncio.wait_for(async_read_event(third_reader), 5)
+            third_writer.close()
+            # The idle two are closed after a second without an event: EOF, no answer.
+            ends = [await asyncio.wait_for(reader.read(), 5) for reader, _ in idle]
+            for _, writer in idle:
+                writer.close()
+            return busy, ends
+        busy, ends = asyncio.run(run())
+        assert Error.from_event(busy).code == "busy" and "2 connections are open" in Error.from_event(busy).text
+        assert ends == [b"", b""]
+        [event] = exchange(s.uri, Describe())  # a slot is free again
+        assert Info.is_type(event.type)
+        assert "no complete event in 1 s" in s.log
+    finally:
+        s.stop()

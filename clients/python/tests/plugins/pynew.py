@@ -19,7 +19,8 @@ an entity slot) and StartFocusSessionIntent donates an activity; PYNEW_SHORTCUTS
 declares a phrase with neither the application name nor a slot. With PYNEW_CONTEXT=1 as
 well, "Fokus hier mit …" runs StartFocusSessionIntent in a kitchen (its mood copied from the
 request's context) and ListNotesIntent in an office unless the mood is wild, and the
-focus snippet shows the context perform() saw.
+focus snippet shows the context perform() saw; "Fokus für 30 Minuten mit …" and "leise
+fokussieren mit …" fill an integer and a string parameter from the shortcut's lists.
 Every result's snippet reports what perform() saw and how often it ran.
 """
 
@@ -190,6 +191,12 @@ if SHORTCUTS == "1":
                                     requires_context={"area": ["Kitchen", "Küche"], "mood": {"slot": True}}))
         plugin.register(AppShortcut(ListNotes, [f"Fokus hier mit {APPLICATION_NAME}"], short_title="Notizen im Büro",
                                     requires_context={"area": "Office"}, excludes_context={"mood": "wild"}))
+        # Lists for slots of other types: a range for the integer, values for the string.
+        plugin.register(AppShortcut(StartFocusSession, [f"Fokus für {slot('minutes')} Minuten mit {APPLICATION_NAME}",
+                                                        f"{slot('note')} fokussieren mit {APPLICATION_NAME}"],
+                                    short_title="Fokus mit Liste",
+                                    lists={"minutes": {"range": {"from": 5, "to": 180, "step": 5}},
+                                           "note": {"values": ["laut", {"in": "(ruhig|leise)", "out": "quiet"}]}}))
 elif SHORTCUTS == "bad":
     plugin.register(AppShortcut(StartFocusSession, ["Fokus jetzt"], short_title="Fokus"))
 plugin.run()
