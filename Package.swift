@@ -22,6 +22,10 @@ var targets: [Target] = [
     .systemLibrary(
         name: "CSQLite", pkgConfig: "sqlite3",
         providers: [.apt(["libsqlite3-dev"])]),
+    // libpq: the PostgreSQL back end of the host's shared state (host.state, docs/scale-out.md).
+    .systemLibrary(
+        name: "CPostgres", pkgConfig: "libpq",
+        providers: [.apt(["libpq-dev"])]),
     // libsodium: libzmq's own CURVE library (already loaded with it); here for SHA-256.
     .systemLibrary(
         name: "CSodium", pkgConfig: "libsodium",
@@ -53,7 +57,7 @@ var targets: [Target] = [
     .target(name: "IntentBus", dependencies: ["IntentBusCore", "IntentBusZMQ", "IntentBusWire", "IntentBusClient",
                                               "IntentBusMetadata", "IntentBusPlugin", "IntentBusLegacy",
                                               "IntentBusAppIntents"]),
-    .target(name: "PluginHost", dependencies: ["IntentBus", "IntentBusSentences", "IntentBusProcess", "CYAML", "CSQLite", "CSodium", "CLinuxSupport"],
+    .target(name: "PluginHost", dependencies: ["IntentBus", "IntentBusSentences", "IntentBusProcess", "CYAML", "CSQLite", "CPostgres", "CSodium", "CLinuxSupport"],
             // Release only: the router's state is owned by its one thread, and the run-time
             // exclusivity checks on its class properties cost ~2,000 instructions per request
             // (docs/performance.md). Debug builds, and so the tests, keep the checks.

@@ -39,14 +39,32 @@ final class ChoiceBook {
             storeProblem = problem ?? "no choice store"
             return
         }
-        do {
-            let stored = try store.list()
+        switch Result(catching: { () throws(ChoiceStoreError) in try store.list() }) {
+        case .success(let stored):
             self.store = store
             storeProblem = problem
             for choice in stored { put(choice) }
-        } catch {
+        case .failure(let error) where error.code == .stateUnavailable:
+            // A shared database that is away: it is still where choices live, and the
+            // state listener loads them once it is back.
+            self.store = store
+            storeProblem = problem
+        case .failure(let error):
             self.store = nil
             storeProblem = "can't read \(store.databasePath): \(error)"
+        }
+    }
+
+    /// A book over the shared PostgreSQL state (`host.state`): loaded now when the
+    /// database answers, else by the state listener once it does.
+    static func open(postgres conninfo: String, logger: Logger) -> ChoiceBook {
+        do {
+            let book = ChoiceBook(store: ChoiceStore(postgres: try PostgresDatabase.forState(conninfo)))
+            logger.info("choice store: \(book.count) remembered choices in the shared state \(conninfo)")
+            return book
+        } catch {
+            logger.error("choice store: \(error); remembered choices will not survive a restart")
+            return ChoiceBook(store: nil, problem: error.description)
         }
     }
 
@@ -112,6 +130,13 @@ final class ChoiceBook {
         }
         guard index < order.count, intent == nil || order.keys[index].intent == intent else { return (choices, nil) }
         return (choices, order.keys[index - 1])
+    }
+
+    /// Replaces every entry with `choices`, the shared state as another host left it.
+    func replaceAll(with choices: [RememberedChoice]) {
+        entries.removeAll()
+        order.removeAll()
+        for choice in choices { put(choice) }
     }
 
     private func put(_ choice: RememberedChoice) {

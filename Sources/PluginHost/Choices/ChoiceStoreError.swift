@@ -24,6 +24,9 @@ public struct ChoiceStoreError: Error, Sendable, CustomStringConvertible {
         public static let closed = Code("closed")
         /// A read or write on an open database failed.
         public static let queryFailed = Code("queryFailed")
+        /// The shared database (`host.state: postgresql://…`) cannot be reached; the host
+        /// reconnects by itself, and the call may be made again.
+        public static let stateUnavailable = Code("stateUnavailable")
 
         /// The constant's name, for example `directoryUnavailable`.
         public var description: String { name }

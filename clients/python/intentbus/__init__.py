@@ -14,7 +14,7 @@ from .client import DEFAULT_TIMEOUT, Answer, Client, Conversation, Event, Progre
 from .errors import (AuthenticationRequired, BadFrame, Forbidden, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
                      ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError, JSONValueError,
                      InvalidParameters, NoAnswer, PluginCrashed, PluginError, PluginHung, PluginUnavailable,
-                     ProtocolViolation, ShuttingDown, TooLarge, Unanswered, UnexpectedAnswer, UnknownIntent,
+                     ProtocolViolation, ShuttingDown, StateUnavailable, TooLarge, Unanswered, UnexpectedAnswer, UnknownIntent,
                      UnknownPlugin, UnsupportedVersion, WireError, error_class)
 from .plugin import (Context, Handler, HandlerStyle, PlainHandler, Plugin, PluginStartError, Request,
                      RequestCancelled, Result, register_style)
@@ -45,5 +45,5 @@ __all__ = [
     "BusTimeout", "PluginCrashed", "PluginHung", "PluginUnavailable", "Busy", "InvalidParameters",
     "AuthenticationRequired", "Forbidden", "ConversationExpired", "Cancelled", "DuplicateRequest", "UnexpectedAnswer",
     "TooLarge", "PluginError",
-    "ShuttingDown", "InternalError",
+    "ShuttingDown", "StateUnavailable", "InternalError",
 ]

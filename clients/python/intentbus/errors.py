@@ -52,6 +52,7 @@ class ErrorCode(str, Enum):
     TOO_LARGE = "too_large"
     PLUGIN_ERROR = "plugin_error"
     SHUTTING_DOWN = "shutting_down"
+    STATE_UNAVAILABLE = "state_unavailable"
     INTERNAL = "internal"
 
     def __str__(self) -> str:
@@ -211,6 +212,11 @@ class ShuttingDown(BusError):
     code = ErrorCode.SHUTTING_DOWN
 
 
+class StateUnavailable(BusError):
+    """The host's shared state (`host.state: postgresql://...`) is out of reach: the change was not made; retry later."""
+    code = ErrorCode.STATE_UNAVAILABLE
+
+
 class InternalError(BusError):
     """A bug in the host, or a code this package does not know (see `raw_code`)."""
     code = ErrorCode.INTERNAL
@@ -222,7 +228,7 @@ _BY_CODE: Dict[str, Type[BusError]] = {
                 PluginCrashed, PluginHung, PluginUnavailable, Busy, InvalidParameters, AuthenticationRequired,
                 Forbidden,
                 ConversationExpired, Cancelled, DuplicateRequest, UnexpectedAnswer, TooLarge, PluginError,
-                ShuttingDown, InternalError)
+                ShuttingDown, StateUnavailable, InternalError)
 }
 
 
