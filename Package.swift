@@ -68,7 +68,7 @@ var targets: [Target] = [
     .executableTarget(name: "intentbus", dependencies: ["IntentBus", "IntentBusProcess", "PluginHost", "IntentBusCLI"]),
     // What the tests share: the test host launcher, the manifest builder, the router core's
     // harness and the fixtures (docs/testing.md). A plain target, so that any test target may use it.
-    .target(name: "IntentBusTestSupport", dependencies: ["IntentBus", "PluginHost"], path: "Tests/IntentBusTestSupport"),
+    .target(name: "IntentBusTestSupport", dependencies: ["IntentBus", "PluginHost", "IntentBusProcess"], path: "Tests/IntentBusTestSupport"),
     .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "IntentBusSentences", "IntentBusProcess", "PluginHost", "IntentBusCLI", "IntentBusTestSupport"]),
     // The benchmark (docs/performance.md): the driver and load client, the bare zmq_proxy
     // relay and its echo workers (the baseline: one decoding like the SDK, one not decoding

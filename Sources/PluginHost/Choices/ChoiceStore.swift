@@ -141,15 +141,15 @@ public final class ChoiceStore: @unchecked Sendable {
                 // Shared: the database's clock, read when the row is written, so that
                 // `set_at` orders the writes of one choice as they were committed (a later
                 // writer waits for the earlier one's row lock). Embedded: the host's clock.
-                let clock = db.dialect == .postgresql ? "(extract(epoch FROM clock_timestamp()) * 1000)::bigint" : "?4"
-                let at: [StateValue] = db.dialect == .postgresql ? [] : [.int(milliseconds)]
+                let shared = db.dialect == .postgresql
+                let clock = shared ? "(extract(epoch FROM clock_timestamp()) * 1000)::bigint" : "?5"
                 let setAt = try db.query("""
-                    INSERT INTO choices (intent, client, plugin, set_at, source) VALUES (?1, ?2, ?3, \(clock), ?5)
+                    INSERT INTO choices (intent, client, plugin, source, set_at) VALUES (?1, ?2, ?3, ?4, \(clock))
                     ON CONFLICT (intent, client) DO UPDATE SET
                         plugin = excluded.plugin, set_at = \(clock), source = excluded.source
                     RETURNING set_at
                     """,
-                    [.text(intent), .text(clientKey), .text(plugin)] + at + [.text(source)]) { $0.int(0) }.first
+                    [.text(intent), .text(clientKey), .text(plugin), .text(source)] + (shared ? [] : [.int(milliseconds)])) { $0.int(0) }.first
                 try db.announceChange("choices")
                 return setAt ?? milliseconds
             }
@@ -218,6 +218,8 @@ public final class ChoiceStore: @unchecked Sendable {
             throw error
         } catch let error as SQLiteError {
             throw ChoiceStoreError(.queryFailed, path: databasePath, detail: "\(operation) failed", sqlite: error)
+        } catch let error as PostgresError where error.newerSchema != nil {
+            throw ChoiceStoreError(.unsupportedSchemaVersion, path: databasePath, detail: error.newerSchema!.description)
         } catch let error as PostgresError {
             throw ChoiceStoreError(error.isUnavailable ? .stateUnavailable : .queryFailed, path: databasePath,
                                    detail: "\(operation) failed: \(error)")

@@ -98,6 +98,8 @@ final class ShortcutStore {
     func access<R>(_ operation: String, _ body: (any StateDatabase) throws -> R) throws(ShortcutStoreError) -> R {
         do { return try body(db) } catch let error as ShortcutStoreError {
             throw error
+        } catch let error as PostgresError where error.newerSchema != nil {
+            throw ShortcutStoreError(.unavailable, path: path, detail: error.newerSchema!.description)
         } catch let error as PostgresError {
             throw ShortcutStoreError(error.isUnavailable ? .stateUnavailable : .queryFailed, path: path,
                                      detail: "\(operation) failed: \(error)")

@@ -208,7 +208,8 @@ package final class PostgresDatabase: StateDatabase {
             retryAt = now + backoff
             backoff = min(backoff * 2, Self.maximumBackoff)
             if let error = error as? PostgresError { throw error }
-            throw PostgresError(sqlState: nil, message: "\(error)", operation: "on connect", isUnavailable: false)
+            throw PostgresError(sqlState: nil, message: "\(error)", operation: "on connect", isUnavailable: false,
+                                newerSchema: error as? StateSchema.NewerVersion)
         }
         backoff = Self.initialBackoff
         return conn

@@ -12,13 +12,18 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// The server could not be reached, or the connection broke (SQLSTATE class 08, a
     /// server shutting down: 57P01–57P03). Such a failure ends when the server is back.
     package let isUnavailable: Bool
+    /// Set when a new connection found a schema newer than this code (its migrations, in
+    /// `onConnect`, refused it): no retry mends that.
+    package let newerSchema: StateSchema.NewerVersion?
 
     /// Creates an error from its parts; `PostgresDatabase` builds these.
-    package init(sqlState: String?, message: String, operation: String, isUnavailable: Bool) {
+    package init(sqlState: String?, message: String, operation: String, isUnavailable: Bool,
+                 newerSchema: StateSchema.NewerVersion? = nil) {
         self.sqlState = sqlState
         self.message = message
         self.operation = operation
         self.isUnavailable = isUnavailable
+        self.newerSchema = newerSchema
     }
 
     /// `operation: message (SQLSTATE x)`.

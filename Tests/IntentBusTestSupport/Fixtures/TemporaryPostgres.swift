@@ -1,4 +1,5 @@
 import Foundation
+import IntentBusProcess
 
 /// A real PostgreSQL server of the test's own (scripts/pg-temp.sh): initdb into a fresh
 /// directory, its unix socket there, a port of its own. `stop()` and `start()` take it
@@ -26,22 +27,18 @@ package final class TemporaryPostgres: @unchecked Sendable {
 
     /// Starts the server (again), on the data already there.
     package func start() throws {
-        let result = runCommand(Self.script, ["start", directory, String(port)], timeout: 120)
-        guard result.status == 0 else {
-            throw TestFailure("PostgreSQL did not start (scripts/pg-temp.sh start \(directory) \(port), exit \(result.status)): \(result.stderr)")
-        }
-        url = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try Self.run(["start", directory, String(port)])
+        url = result.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Stops the server (fast shutdown: open connections are cut), keeping the data.
     package func stop() throws {
-        let result = runCommand(Self.script, ["stop", directory], timeout: 120)
-        guard result.status == 0 else { throw TestFailure("pg-temp.sh stop \(directory) failed: \(result.stderr)") }
+        _ = try Self.run(["stop", directory])
     }
 
     /// Stops the server and removes its directory.
     package func destroy() {
-        _ = runCommand(Self.script, ["destroy", directory], timeout: 120)
+        _ = try? Self.run(["destroy", directory])
     }
 
     /// A new empty database on this server, as a connection URL: tests sharing one server
@@ -49,10 +46,21 @@ package final class TemporaryPostgres: @unchecked Sendable {
     package func createDatabase(_ name: String) throws -> String {
         let psql = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?
             .sorted().last.map { "/usr/lib/postgresql/\($0)/bin/psql" } ?? "psql"
-        let result = runCommand(psql, [url, "-v", "ON_ERROR_STOP=1", "-q", "-c", "CREATE DATABASE \(name)"], timeout: 60)
-        guard result.status == 0 else { throw TestFailure("CREATE DATABASE \(name) failed: \(result.stderr)") }
+        _ = try Self.run([url, "-v", "ON_ERROR_STOP=1", "-q", "-c", "CREATE DATABASE \(name)"], executable: psql)
         return url.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
     }
 
     private static var script: String { Products.file("scripts/pg-temp.sh") }
+
+    /// Runs the script (or `executable`) to completion; its output, or a failure with its
+    /// error output. ChildProcess.run, not Foundation's Process: the server the script
+    /// leaves running must not keep the test waiting for the pipes or the exit.
+    private static func run(_ arguments: [String], executable: String = script) throws -> String {
+        let spec = ProcessSpec(executable: executable, arguments: arguments, standardOutput: .pipe, standardError: .pipe)
+        let done = try ChildProcess.run(spec, timeout: .seconds(120))
+        guard case .exited(0) = done.status else {
+            throw TestFailure("\(executable) \(arguments.joined(separator: " ")) \(done.status): \(done.standardError.text)")
+        }
+        return done.standardOutput.text
+    }
 }
