@@ -14,8 +14,8 @@ from .client import DEFAULT_TIMEOUT, Answer, Client, Conversation, Event, Progre
 from .errors import (AuthenticationRequired, BadFrame, Forbidden, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
                      ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError, JSONValueError,
                      InvalidParameters, NoAnswer, PluginCrashed, PluginError, PluginHung, PluginUnavailable,
-                     ProtocolViolation, ShuttingDown, StateUnavailable, TooLarge, Unanswered, UnexpectedAnswer, UnknownIntent,
-                     UnknownPlugin, UnsupportedVersion, WireError, error_class)
+                     ProtocolViolation, ShuttingDown, StateUnavailable, TooLarge, Unanswered, UnexpectedAnswer,
+                     UnknownIntent, UnknownPlugin, UnsupportedVersion, WireError, error_class)
 from .plugin import (Context, Handler, HandlerStyle, PlainHandler, Plugin, PluginStartError, Request,
                      RequestCancelled, Result, register_style)
 from .legacy import LegacyFunctionHandler, LegacyHandler, LegacyIntent, Resolution, Response

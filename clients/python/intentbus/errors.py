@@ -213,7 +213,7 @@ class ShuttingDown(BusError):
 
 
 class StateUnavailable(BusError):
-    """The host's shared state (`host.state: postgresql://...`) is out of reach: the change was not made; retry later."""
+    """The host's shared state (`host.state: postgresql://...`) is out of reach: nothing was changed; retry later."""
     code = ErrorCode.STATE_UNAVAILABLE
 
 
