@@ -184,6 +184,20 @@ final class ChoiceBook {
         writer.submit(nextWrite, write)
     }
 
+    /// Whether the choices live in a database other hosts share (`host.state`).
+    var isShared: Bool { store?.isShared ?? false }
+
+    /// Reads every choice afresh from the shared database, on the writer's thread, then
+    /// runs `then` on the router thread: before this host prompts, so that a choice
+    /// another host remembered a moment ago is honored although its notification has not
+    /// arrived yet. A failed read (the database is away) leaves the cache as it is.
+    func refresh(then: @escaping () -> Void) {
+        submit(.reload) { [self] result in
+            if case .success(.reloaded(let choices)) = result { replaceAll(with: choices) }
+            then()
+        }
+    }
+
     /// Whether remembering `plugin` for `intent` and `client` would change anything.
     func wouldChange(intent: String, client: String?, plugin: String, source: String) -> Bool {
         guard let same = entries[intent]?[client.flatMap { $0.isEmpty ? nil : $0 } ?? ""] else { return true }
@@ -204,7 +218,7 @@ final class ChoiceBook {
             case .success(.remembered(let choice)):
                 put(choice)
                 then(.success(choice))
-            case .success(.removed):
+            case .success(.removed), .success(.reloaded):
                 then(.failure(ChoiceStoreError(.queryFailed, path: store?.databasePath ?? "", detail: "unexpected outcome of a write")))
             case .failure(let error):
                 then(.failure(error))
@@ -223,7 +237,7 @@ final class ChoiceBook {
             case .success(.removed(let removed)):
                 forget(intent: intent, client: client)
                 then(.success(removed))
-            case .success(.remembered):
+            case .success(.remembered), .success(.reloaded):
                 then(.failure(ChoiceStoreError(.queryFailed, path: store?.databasePath ?? "", detail: "unexpected outcome of a write")))
             case .failure(let error):
                 then(.failure(error))
@@ -256,6 +270,8 @@ final class ChoiceBook {
             return .removed(entries[intent]?.count ?? 0)
         case .resetAll:
             return .removed(count)
+        case .reload:
+            return .reloaded(all)
         }
     }
 }

@@ -34,6 +34,8 @@ public final class ChoiceStore: @unchecked Sendable {
     public let databasePath: String
     /// Set when the database was found corrupt at open and replaced by an empty one.
     public let recovery: ChoiceStoreRecovery?
+    /// Whether other hosts share the database (PostgreSQL; such a store has no directory).
+    package var isShared: Bool { directory.isEmpty }
     /// `recovery?.note`: one line for the host's log, or `nil` when nothing happened.
     public var recoveryNote: String? { recovery?.note }
 
