@@ -22,6 +22,10 @@ var targets: [Target] = [
     .systemLibrary(
         name: "CSQLite", pkgConfig: "sqlite3",
         providers: [.apt(["libsqlite3-dev"])]),
+    // libpq: the PostgreSQL back end of the host's shared state (host.state, docs/scale-out.md).
+    .systemLibrary(
+        name: "CPostgres", pkgConfig: "libpq",
+        providers: [.apt(["libpq-dev"])]),
     // libsodium: libzmq's own CURVE library (already loaded with it); here for SHA-256.
     .systemLibrary(
         name: "CSodium", pkgConfig: "libsodium",
@@ -62,7 +66,7 @@ var targets: [Target] = [
     .target(name: "IntentBusDefinitions", dependencies: ["IntentBusCore", "IntentBusManifest", "IntentDefinitionFormat"]),
     .target(name: "PluginHost", dependencies: ["IntentBusCore", "IntentBusZMQ", "IntentBusWire", "IntentBusClient", "IntentBusMetadata",
                                                "IntentBusManifest", "IntentBusDefinitions", "IntentBusSentences",
-                                               "IntentBusProcess", "CSQLite", "CSodium", "CLinuxSupport"],
+                                               "IntentBusProcess", "CSQLite", "CPostgres", "CSodium", "CLinuxSupport"],
             // Release only: the router's state is owned by its one thread, and the run-time
             // exclusivity checks on its class properties cost ~2,000 instructions per request
             // (docs/performance.md). Debug builds, and so the tests, keep the checks.
@@ -73,7 +77,7 @@ var targets: [Target] = [
     .executableTarget(name: "intentbus", dependencies: ["IntentBus", "IntentBusProcess", "PluginHost", "IntentBusCLI"]),
     // What the tests share: the test host launcher, the manifest builder, the router core's
     // harness and the fixtures (docs/testing.md). A plain target, so that any test target may use it.
-    .target(name: "IntentBusTestSupport", dependencies: ["IntentBus", "PluginHost"], path: "Tests/IntentBusTestSupport"),
+    .target(name: "IntentBusTestSupport", dependencies: ["IntentBus", "PluginHost", "IntentBusProcess"], path: "Tests/IntentBusTestSupport"),
     .testTarget(name: "IntentBusManifestTests", dependencies: ["IntentBusManifest", "IntentBusTestSupport"]),
     .testTarget(name: "IntentBusDefinitionsTests", dependencies: ["IntentBusDefinitions", "IntentBusManifest", "IntentDefinitionFormat", "IntentBusTestSupport"]),
     .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "IntentBusSentences", "IntentBusProcess", "PluginHost", "IntentBusManifest", "IntentBusDefinitions", "IntentBusCLI", "IntentBusTestSupport"]),

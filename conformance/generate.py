@@ -191,6 +191,7 @@ ERROR_BODIES = [
      {"size": 5000000, "limit": 4194304}),
     ("plugin_error", "plugin coffee has no handler for OrderTeaIntent", None),
     ("shutting_down", "the host is shutting down", None),
+    ("state_unavailable", "the shared state is unavailable, the choice was not changed; try again later", None),
     ("internal", "a bug in the host", None),
 ]
 

@@ -3,7 +3,8 @@
 # Called by `make run` and `make test`; safe to run again.
 set -euo pipefail
 
-packages=(pkg-config libzmq3-dev libyaml-dev libsqlite3-dev libsodium-dev)
+# libpq-dev: the PostgreSQL state back end; postgresql: the server its tests start (scripts/pg-temp.sh).
+packages=(pkg-config libzmq3-dev libyaml-dev libsqlite3-dev libsodium-dev libpq-dev postgresql)
 # The Python client and its tests need python3 with a working `python3 -m venv`; Debian's
 # python3 only has it with python3-venv (ensurepip), other pythons (pyenv) bring their own.
 if ! command -v python3 >/dev/null 2>&1; then

@@ -34,6 +34,9 @@ package final class IntentHost {
         logger.info("open files: soft limit \(files.soft), hard limit \(files.hard)")
         let definitions = try LegacyHandlers.loadDefinitions(manifest, logger: logger)
         try StateDirectory.prepare(host.stateDirectory)
+        if let state = host.state, let problem = PostgresDatabase.problem(in: state) {
+            throw HostStartError(message: "host.state: \(problem)")
+        }
         try refuseIfAnotherHostAnswers(host.frontend)
         // From here on a signal waits for the router instead of killing the host with its
         // sockets bound (PendingSignals).
@@ -54,7 +57,7 @@ package final class IntentHost {
         let router = shell.core!
         // Remembered plugin choices live in the state directory; a corrupt file is
         // recovered (and logged), any other problem leaves them in memory only.
-        router.installChoices(stateDirectory: host.stateDirectory)
+        router.installChoices(stateDirectory: host.stateDirectory, state: host.state)
         let database = "\(host.stateDirectory)/choices.sqlite3"
         StateDirectory.restrict([database, database + "-wal", database + "-shm"], mode: 0o600)
         let hooks = IntentRouterHooks(view: router)
@@ -93,7 +96,11 @@ package final class IntentHost {
         logger.info("IntentBus host \(getpid()) listening: clients \(frontend.lastEndpoint), plugins \(backend.lastEndpoint); \(manifest.plugins.count) plugins from \(manifest.path)")
         systemd.ready(status: "serving \(manifest.plugins.count) plugins on \(frontend.lastEndpoint)")
         let metricsFile = MetricsFileWriter.start(host, endpoint: internalEndpoint, logger: logger)
+        // Several hosts on one database: what the others change reaches this one's caches.
+        let listener = host.state.map { StateListener(conninfo: $0, logger: logger, post: { mailbox.post($0) }) }
+        listener?.start()
         shell.run()
+        listener?.stop()
         connections.stop()  // before the sockets close: see ZMQSocket.monitor(at:)
         metricsFile?.stop()
         systemd.stopped()

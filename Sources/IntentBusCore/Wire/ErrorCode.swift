@@ -38,6 +38,9 @@ public enum ErrorCode: String, Sendable, CaseIterable, Codable {
     case tooLarge = "too_large"
     /// The plugin reported a failure it could not express as a response.
     case pluginError = "plugin_error"
+    /// The host's shared state (`host.state: postgresql://…`) is out of reach: the change
+    /// was not made. Reads answer from the host's cache; retry later.
+    case stateUnavailable = "state_unavailable"
     /// The host is shutting down.
     case shuttingDown = "shutting_down"
     /// A bug in the host.

@@ -127,6 +127,10 @@ package struct HostSettings: Sendable {
     package var backend: String
     /// Directory for sockets and state. Default `.intentbus/` beside the manifest.
     package var stateDirectory: String
+    /// `state:` where remembered choices, user phrases and donations live: nil for SQLite
+    /// files in `stateDirectory`, or a `postgresql://` connection string (no password:
+    /// libpq's PGPASSFILE, service file or PG* variables give it) shared by several hosts.
+    package var state: String? = nil
     /// How long an unanswered prompt keeps its conversation. Default 120 s.
     package var conversationTimeout: Duration
     /// The shared client credential for restricted intents (until CURVE), or nil.

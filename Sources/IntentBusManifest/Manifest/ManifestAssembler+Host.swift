@@ -6,6 +6,23 @@ extension ManifestAssembler {
     /// Longest path an `ipc://` endpoint can bind on Linux (`sun_path` less its NUL).
     static let maximumIPCPathLength = 107
 
+    /// Why `host.state` can't be used, or nil. A full check (libpq's own parser) runs when
+    /// the host connects; this one refuses what the manifest must never hold: a password.
+    static func stateProblem(_ value: String) -> String? {
+        guard let scheme = ["postgresql://", "postgres://"].first(where: { value.hasPrefix($0) }) else {
+            return "must be a postgresql:// connection URL (leave it out for SQLite files in state_dir), got \"\(value)\""
+        }
+        let rest = value.dropFirst(scheme.count)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        let query = rest.drop { $0 != "?" }
+        let inQuery = query.dropFirst().split(separator: "&").contains { $0.lowercased().hasPrefix("password=") }
+        let userInfo = authority.contains("@") ? authority.prefix { $0 != "@" } : ""
+        if userInfo.contains(":") || inQuery {
+            return "must not carry a password; give it through PGPASSFILE (~/.pgpass), a service file or PGPASSWORD"
+        }
+        return nil
+    }
+
     func defaultHostSettings() -> HostSettings {
         let stateDirectory = resolve(".intentbus")
         return HostSettings(
@@ -23,6 +40,13 @@ extension ManifestAssembler {
         context.withPath(.key("host")) {
             context.mapping(node) { m -> Void in
                 let stateDirectory = m.optional("state_dir", as: Marked<String>.self)
+                if let state = m.optional("state", as: Marked<String>.self) {
+                    if let problem = Self.stateProblem(state.value) {
+                        error(problem, key: "state", at: state.mark)
+                    } else {
+                        settings.state = state.value
+                    }
+                }
                 let frontend = m.optional("frontend", as: Marked<String>.self)
                 let backend = m.optional("backend", as: Marked<String>.self)
                 let conversationTimeout = m.optional("conversation_timeout", as: Marked<Duration>.self)

@@ -49,6 +49,7 @@ extension HostSettings {
         check("frontend", frontend == old.frontend)
         check("backend", backend == old.backend)
         check("state_dir", stateDirectory == old.stateDirectory)
+        check("state", state == old.state)
         check("conversation_timeout", conversationTimeout == old.conversationTimeout)
         check("client_credential", clientCredential == old.clientCredential)
         check("defaults", presetDefaults == old.presetDefaults)

@@ -39,14 +39,32 @@ final class ChoiceBook {
             storeProblem = problem ?? "no choice store"
             return
         }
-        do {
-            let stored = try store.list()
+        switch Result(catching: { () throws(ChoiceStoreError) in try store.list() }) {
+        case .success(let stored):
             self.store = store
             storeProblem = problem
             for choice in stored { put(choice) }
-        } catch {
+        case .failure(let error) where error.code == .stateUnavailable:
+            // A shared database that is away: it is still where choices live, and the
+            // state listener loads them once it is back.
+            self.store = store
+            storeProblem = problem
+        case .failure(let error):
             self.store = nil
             storeProblem = "can't read \(store.databasePath): \(error)"
+        }
+    }
+
+    /// A book over the shared PostgreSQL state (`host.state`): loaded now when the
+    /// database answers, else by the state listener once it does.
+    static func open(postgres conninfo: String, logger: Logger) -> ChoiceBook {
+        do {
+            let book = ChoiceBook(store: ChoiceStore(postgres: try PostgresDatabase.forState(conninfo)))
+            logger.info("choice store: \(book.count) remembered choices in the shared state \(conninfo)")
+            return book
+        } catch {
+            logger.error("choice store: \(error); remembered choices will not survive a restart")
+            return ChoiceBook(store: nil, problem: error.description)
         }
     }
 
@@ -114,6 +132,13 @@ final class ChoiceBook {
         return (choices, order.keys[index - 1])
     }
 
+    /// Replaces every entry with `choices`, the shared state as another host left it.
+    func replaceAll(with choices: [RememberedChoice]) {
+        entries.removeAll()
+        order.removeAll()
+        for choice in choices { put(choice) }
+    }
+
     private func put(_ choice: RememberedChoice) {
         entries[choice.intent, default: [:]][choice.client ?? ""] = choice
         order.insert(ChoiceOrder.Key(intent: choice.intent, client: choice.client ?? ""))
@@ -159,6 +184,20 @@ final class ChoiceBook {
         writer.submit(nextWrite, write)
     }
 
+    /// Whether the choices live in a database other hosts share (`host.state`).
+    var isShared: Bool { store?.isShared ?? false }
+
+    /// Reads every choice afresh from the shared database, on the writer's thread, then
+    /// runs `then` on the router thread: before this host prompts, so that a choice
+    /// another host remembered a moment ago is honored although its notification has not
+    /// arrived yet. A failed read (the database is away) leaves the cache as it is.
+    func refresh(then: @escaping () -> Void) {
+        submit(.reload) { [self] result in
+            if case .success(.reloaded(let choices)) = result { replaceAll(with: choices) }
+            then()
+        }
+    }
+
     /// Whether remembering `plugin` for `intent` and `client` would change anything.
     func wouldChange(intent: String, client: String?, plugin: String, source: String) -> Bool {
         guard let same = entries[intent]?[client.flatMap { $0.isEmpty ? nil : $0 } ?? ""] else { return true }
@@ -179,7 +218,7 @@ final class ChoiceBook {
             case .success(.remembered(let choice)):
                 put(choice)
                 then(.success(choice))
-            case .success(.removed):
+            case .success(.removed), .success(.reloaded):
                 then(.failure(ChoiceStoreError(.queryFailed, path: store?.databasePath ?? "", detail: "unexpected outcome of a write")))
             case .failure(let error):
                 then(.failure(error))
@@ -198,7 +237,7 @@ final class ChoiceBook {
             case .success(.removed(let removed)):
                 forget(intent: intent, client: client)
                 then(.success(removed))
-            case .success(.remembered):
+            case .success(.remembered), .success(.reloaded):
                 then(.failure(ChoiceStoreError(.queryFailed, path: store?.databasePath ?? "", detail: "unexpected outcome of a write")))
             case .failure(let error):
                 then(.failure(error))
@@ -231,6 +270,8 @@ final class ChoiceBook {
             return .removed(entries[intent]?.count ?? 0)
         case .resetAll:
             return .removed(count)
+        case .reload:
+            return .reloaded(all)
         }
     }
 }

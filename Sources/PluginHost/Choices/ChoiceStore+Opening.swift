@@ -79,38 +79,17 @@ extension ChoiceStore {
         return header != Data("SQLite format 3\u{0}".utf8)
     }
 
-    /// Creates the schema on a new database. The version is read inside the write
-    /// transaction, so two hosts opening the same new file do not both create it.
+    /// Brings the schema up to date (StateSchema.choices, the same for both back ends).
     private static func migrate(_ db: SQLiteDatabase) throws {
-        try db.transaction {
-            let version = try db.scalarInt("PRAGMA user_version") ?? 0
-            switch version {
-            case 0:
-                try db.exec("""
-                    CREATE TABLE IF NOT EXISTS choices (
-                        intent TEXT NOT NULL,
-                        client TEXT NOT NULL,      -- '' means every client
-                        plugin TEXT NOT NULL,
-                        set_at INTEGER NOT NULL,   -- milliseconds since 1970, UTC
-                        source TEXT NOT NULL,      -- 'always', 'cli' or 'api'
-                        PRIMARY KEY (intent, client)
-                    ) WITHOUT ROWID;
-                    PRAGMA user_version = \(schemaVersion);
-                    """)
-            case schemaVersion:
-                break
-            default:
-                throw ChoiceStoreError(
-                    .unsupportedSchemaVersion, path: db.path,
-                    detail: "schema version \(version) is newer than \(schemaVersion); written by a newer IntentBus")
-            }
-        }
+        try StateSchema.choices.migrate(db)
     }
 
     private static func classify(_ error: any Error, path: String, operation: String) -> ChoiceStoreOpenFailure {
         switch error {
         case let error as ChoiceStoreError:
             return .failed(error)
+        case let error as StateSchema.NewerVersion:
+            return .failed(ChoiceStoreError(.unsupportedSchemaVersion, path: path, detail: error.description))
         case let error as SQLiteError where error.isCorruption:
             return .corrupt(reason: error.message, sqlite: error)
         case let error as SQLiteError:

@@ -21,12 +21,12 @@ package final class ChoiceStore: @unchecked Sendable {
     // @unchecked: `database` is only read or written inside `lock.withLock`.
     // `directory`, `databasePath` and `recovery` are immutable.
     private let lock = Lock()
-    private var database: SQLiteDatabase?
+    private var database: (any StateDatabase)?
 
     /// The name of the database file inside the store's directory.
     package static let fileName = "choices.sqlite3"
-    /// The schema this code writes, kept in `PRAGMA user_version`.
-    static let schemaVersion: Int64 = 1
+    /// The schema this code writes (`StateSchema.choices`).
+    static var schemaVersion: Int64 { StateSchema.choices.version }
 
     /// The directory given to `init`.
     package let directory: String
@@ -34,6 +34,8 @@ package final class ChoiceStore: @unchecked Sendable {
     package let databasePath: String
     /// Set when the database was found corrupt at open and replaced by an empty one.
     package let recovery: ChoiceStoreRecovery?
+    /// Whether other hosts share the database (PostgreSQL; such a store has no directory).
+    package var isShared: Bool { directory.isEmpty }
     /// `recovery?.note`: one line for the host's log, or `nil` when nothing happened.
     package var recoveryNote: String? { recovery?.note }
 
@@ -73,6 +75,16 @@ package final class ChoiceStore: @unchecked Sendable {
                     sqlite: sqlite)
             }
         }
+    }
+
+    /// A store on a PostgreSQL database shared with other hosts (`host.state`). Does not
+    /// connect: the first call does, and brings the schema up to date then (the caller
+    /// sets `db.onConnect` to `StateSchema` migrations, see `StateConnections`).
+    package init(postgres db: PostgresDatabase) {
+        directory = ""
+        databasePath = db.location
+        recovery = nil
+        database = db
     }
 
     /// Closes the database. Later calls throw `.closed`. Idempotent; also done when
@@ -126,18 +138,26 @@ package final class ChoiceStore: @unchecked Sendable {
         try Self.require(source, "source", path: databasePath)
         let clientKey = try Self.clientKey(client, path: databasePath)
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        _ = try withDatabase("remember") { db in
+        let stored = try withDatabase("remember") { db in
             try db.transaction {
-                try db.run("""
-                    INSERT INTO choices (intent, client, plugin, set_at, source) VALUES (?, ?, ?, ?, ?)
+                // Shared: the database's clock, read when the row is written, so that
+                // `set_at` orders the writes of one choice as they were committed (a later
+                // writer waits for the earlier one's row lock). Embedded: the host's clock.
+                let shared = db.dialect == .postgresql
+                let clock = shared ? "(extract(epoch FROM clock_timestamp()) * 1000)::bigint" : "?5"
+                let setAt = try db.query("""
+                    INSERT INTO choices (intent, client, plugin, source, set_at) VALUES (?1, ?2, ?3, ?4, \(clock))
                     ON CONFLICT (intent, client) DO UPDATE SET
-                        plugin = excluded.plugin, set_at = excluded.set_at, source = excluded.source
+                        plugin = excluded.plugin, set_at = \(clock), source = excluded.source
+                    RETURNING set_at
                     """,
-                    [.text(intent), .text(clientKey), .text(plugin), .int(milliseconds), .text(source)])
+                    [.text(intent), .text(clientKey), .text(plugin), .text(source)] + (shared ? [] : [.int(milliseconds)])) { $0.int(0) }.first
+                try db.announceChange("choices")
+                return setAt ?? milliseconds
             }
         }
         return RememberedChoice(intent: intent, client: client, plugin: plugin,
-                                setAt: Self.date(milliseconds: milliseconds), source: source)
+                                setAt: Self.date(milliseconds: stored), source: source)
     }
 
     /// Forgets remembered choices for `intent`.
@@ -154,13 +174,19 @@ package final class ChoiceStore: @unchecked Sendable {
             try Self.require(client, "client", path: databasePath)
             return try withDatabase("reset") { db in
                 try db.transaction {
-                    try db.run("DELETE FROM choices WHERE intent = ? AND client = ?",
-                               [.text(intent), .text(client)])
+                    let removed = try db.run("DELETE FROM choices WHERE intent = ? AND client = ?",
+                                             [.text(intent), .text(client)])
+                    try db.announceChange("choices")
+                    return removed
                 }
             }
         }
         return try withDatabase("reset") { db in
-            try db.transaction { try db.run("DELETE FROM choices WHERE intent = ?", [.text(intent)]) }
+            try db.transaction {
+                let removed = try db.run("DELETE FROM choices WHERE intent = ?", [.text(intent)])
+                try db.announceChange("choices")
+                return removed
+            }
         }
     }
 
@@ -168,7 +194,11 @@ package final class ChoiceStore: @unchecked Sendable {
     @discardableResult
     package func resetAll() throws(ChoiceStoreError) -> Int {
         try withDatabase("resetAll") { db in
-            try db.transaction { try db.run("DELETE FROM choices") }
+            try db.transaction {
+                let removed = try db.run("DELETE FROM choices")
+                try db.announceChange("choices")
+                return removed
+            }
         }
     }
 
@@ -177,7 +207,7 @@ package final class ChoiceStore: @unchecked Sendable {
     /// Runs `body` under the lock with the open database, and turns whatever it throws
     /// into a `ChoiceStoreError`.
     private func withDatabase<R>(
-        _ operation: String, _ body: (SQLiteDatabase) throws -> R
+        _ operation: String, _ body: (any StateDatabase) throws -> R
     ) throws(ChoiceStoreError) -> R {
         do {
             return try lock.withLock {
@@ -190,6 +220,13 @@ package final class ChoiceStore: @unchecked Sendable {
             throw error
         } catch let error as SQLiteError {
             throw ChoiceStoreError(.queryFailed, path: databasePath, detail: "\(operation) failed", sqlite: error)
+        } catch let error as PostgresError where error.newerSchema != nil {
+            throw ChoiceStoreError(.unsupportedSchemaVersion, path: databasePath, detail: error.newerSchema!.description)
+        } catch let error as PostgresError {
+            throw ChoiceStoreError(error.isUnavailable ? .stateUnavailable : .queryFailed, path: databasePath,
+                                   detail: "\(operation) failed: \(error)")
+        } catch let error as StateSchema.NewerVersion {
+            throw ChoiceStoreError(.unsupportedSchemaVersion, path: databasePath, detail: error.description)
         } catch {
             throw ChoiceStoreError(.queryFailed, path: databasePath, detail: "\(operation) failed: \(error)")
         }
@@ -201,7 +238,7 @@ package final class ChoiceStore: @unchecked Sendable {
     // in a primary key, so an upsert would never find the existing global entry.
     private static let columns = "intent, client, plugin, set_at, source"
 
-    private static func choice(_ row: SQLiteRow) -> RememberedChoice {
+    private static func choice(_ row: any StateRow) -> RememberedChoice {
         let client = row.text(1) ?? ""
         return RememberedChoice(
             intent: row.text(0) ?? "", client: client.isEmpty ? nil : client,

@@ -24,6 +24,9 @@ package struct ChoiceStoreError: Error, Sendable, CustomStringConvertible {
         package static let closed = Code("closed")
         /// A read or write on an open database failed.
         package static let queryFailed = Code("queryFailed")
+        /// The shared database (`host.state: postgresql://…`) cannot be reached; the host
+        /// reconnects by itself, and the call may be made again.
+        package static let stateUnavailable = Code("stateUnavailable")
 
         /// The constant's name, for example `directoryUnavailable`.
         package var description: String { name }

@@ -5,12 +5,16 @@ enum ChoiceWrite: Sendable {
     case remember(intent: String, client: String?, plugin: String, source: String)
     case reset(intent: String, client: String?)
     case resetAll
+    /// Read every choice afresh (a shared database: before a host prompts, in case
+    /// another host has just remembered one).
+    case reload
 }
 
 /// What a committed change did.
 enum ChoiceWriteOutcome: Sendable {
     case remembered(RememberedChoice)
     case removed(Int)
+    case reloaded([RememberedChoice])
 }
 
 /// Writes remembered choices to the SQLite store on a thread of its own, so that an
@@ -55,6 +59,8 @@ final class ChoiceWriter: Sendable {
                 return .success(.removed(try store.reset(intent: intent, client: client)))
             case .resetAll:
                 return .success(.removed(try store.resetAll()))
+            case .reload:
+                return .success(.reloaded(try store.list()))
             }
         } catch {
             return .failure(error)

@@ -7,8 +7,9 @@ import IntentBusCore
 extension RouterCore {
     /// Opens the choice store in the host's state directory and registers the host
     /// intents. Called once by the host, before routing starts.
-    func installChoices(stateDirectory: String) {
-        choiceBook = ChoiceBook.open(directory: stateDirectory, logger: logger)
+    func installChoices(stateDirectory: String, state: String? = nil) {
+        choiceBook = state.map { ChoiceBook.open(postgres: $0, logger: logger) }
+            ?? ChoiceBook.open(directory: stateDirectory, logger: logger)
         choiceBook.startWriter { [post] id, result in post(.choiceWritten(id: id, result: result)) }
         hostIntents["ib.explain"] = .answer { [unowned self] in explainIntent($0) }
         hostIntents["ib.choices.list"] = .answer { [unowned self] in listChoices($0) }
@@ -236,6 +237,10 @@ extension RouterCore {
 
     private func storeFailure(_ error: ChoiceStoreError) -> BusError {
         logger.error("choice store: \(error)")
+        if error.code == .stateUnavailable {
+            return BusError(.stateUnavailable, "the shared state is unavailable, the choice was not changed: \(error.detail); try again later",
+                            details: ["store": storeJSON()])
+        }
         return BusError(.internalError, "the choice store failed: \(error)", details: ["store": storeJSON()])
     }
 

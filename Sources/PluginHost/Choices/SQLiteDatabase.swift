@@ -31,21 +31,18 @@ package struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
-/// A value bound to a `?` parameter of a prepared statement.
-enum SQLiteValue: Sendable, Equatable {
-    case text(String)
-    case int(Int64)
-    case null
-}
-
 /// One open SQLite connection. C pointers stay inside this file.
 ///
 /// Threading: not thread-safe. A connection is used from one thread at a time; the
 /// owner (for example `ChoiceStore`) serialises access with its own lock. Statements
 /// keep the connection alive and must be used under the same rule.
-final class SQLiteDatabase {
+final class SQLiteDatabase: StateDatabase {
     /// The database file, as given to `init`.
     let path: String
+    /// SQLite's SQL.
+    var dialect: StateDialect { .sqlite }
+    /// The database file.
+    var location: String { path }
     private var handle: OpaquePointer?
     /// Statements compiled by `run` and `query`, by their SQL text, kept for the next call
     /// with the same text: compiling took more instructions than running a donation's
@@ -134,7 +131,7 @@ final class SQLiteDatabase {
 
     /// Runs a statement with `parameters` and returns how many rows it changed.
     @discardableResult
-    func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> Int {
+    func run(_ sql: String, _ parameters: [StateValue]) throws(SQLiteError) -> Int {
         let statement = try reusable(sql)
         try statement.bind(parameters)
         while try statement.step() {}
@@ -144,8 +141,8 @@ final class SQLiteDatabase {
     /// Runs a query and maps every row with `row`. The `SQLiteRow` is valid only
     /// inside the closure.
     func query<T>(
-        _ sql: String, _ parameters: [SQLiteValue] = [],
-        row transform: (SQLiteRow) -> T
+        _ sql: String, _ parameters: [StateValue] = [],
+        row transform: (any StateRow) -> T
     ) throws(SQLiteError) -> [T] {
         let statement = try reusable(sql)
         try statement.bind(parameters)
@@ -159,10 +156,18 @@ final class SQLiteDatabase {
         try query(sql) { $0.text(0) }.first ?? nil
     }
 
-    /// The first column of the first row as an integer, for `PRAGMA` queries.
-    func scalarInt(_ sql: String) throws(SQLiteError) -> Int64? {
-        try query(sql) { $0.int(0) }.first
+    /// `PRAGMA user_version`: one store per file, so `store` names nothing here.
+    func schemaVersion(store: String) throws(SQLiteError) -> Int64 {
+        try query("PRAGMA user_version") { $0.int(0) }.first ?? 0
     }
+
+    /// Sets `PRAGMA user_version`.
+    func setSchemaVersion(_ version: Int64, store: String) throws(SQLiteError) {
+        try exec("PRAGMA user_version = \(version)")
+    }
+
+    /// Nothing: only this host writes the file, and it knows its own changes.
+    func announceChange(_ table: String) {}
 
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
     var changes: Int { handle.map { Int(sqlite3_changes64($0)) } ?? 0 }
@@ -176,10 +181,10 @@ final class SQLiteDatabase {
     func transaction<R>(_ body: () throws -> R) throws -> R {
         let db = try openHandle("BEGIN IMMEDIATE")
         precondition(sqlite3_get_autocommit(db) != 0, "SQLiteDatabase.transaction does not nest")
-        try run("BEGIN IMMEDIATE")
+        try run("BEGIN IMMEDIATE", [])
         do {
             let result = try body()
-            try run("COMMIT")
+            try run("COMMIT", [])
             return result
         } catch {
             // A failed COMMIT may leave the transaction open; ROLLBACK's own failure
@@ -253,7 +258,7 @@ final class SQLiteStatement {
     }
 
     /// Binds `values` to the statement's `?` parameters, in order.
-    func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
+    func bind(_ values: [StateValue]) throws(SQLiteError) {
         let expected = Int(sqlite3_bind_parameter_count(statement))
         guard values.count == expected else {
             throw SQLiteError(code: SQLITE_RANGE, extendedCode: SQLITE_RANGE,
@@ -295,7 +300,7 @@ final class SQLiteStatement {
 
 /// Read access to the current row of a statement. Valid only until the next `step()`,
 /// which is why it is only ever handed to a closure.
-struct SQLiteRow {
+struct SQLiteRow: StateRow {
     fileprivate let statement: OpaquePointer
 
     /// Column `index` (0-based) as text, or `nil` when it is NULL.

@@ -41,7 +41,24 @@ extension RouterCore {
         }
         let exchange = openExchange(envelope, msg, pluginIndex: chosen, options: options,
                                     header: pluginHeader(options: options), body: msg.body, state: state)
-        if let question { return askForPlugin(exchange, candidates: candidates, prompt: question) }
+        if let question {
+            guard choiceBook.isShared else { return askForPlugin(exchange, candidates: candidates, prompt: question) }
+            // Another host may have remembered a choice a moment ago: look before asking
+            // (milliseconds; a database that is away fails the look at once, then it asks).
+            return choiceBook.refresh { [unowned self] in
+                guard exchanges[exchange.hostId] === exchange else { return }
+                switch choosePlugin(msg.intent, candidates: candidates, options: options) {
+                case .ask(let prompt): askForPlugin(exchange, candidates: candidates, prompt: prompt)
+                case .failure(let error): fail(exchange, error)
+                case .plugin(let index):
+                    exchange.pluginIndex = index
+                    let slot = slots[index]
+                    if let error = admissionError(slot, intent: msg.intent, options: options) { return fail(exchange, error) }
+                    exchange.timeout = requestTimeout(slot, options: options)
+                    dispatch(exchange, slot, received: msg)
+                }
+            }
+        }
         if let named = options["plugin"]?.stringValue, options["remember"]?.boolValue == true {
             return rememberThenDispatch(exchange, slot, plugin: named, received: msg)
         }

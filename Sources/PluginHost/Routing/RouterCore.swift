@@ -144,6 +144,9 @@ final class RouterCore: RouterView {
             choiceBook.completed(id, result)
         case .extensionFinished(let id, let result):
             for ext in extensions { ext.finished(id: id, result: result) }
+        case .stateReloaded(let reload):
+            if let choices = reload.choices { choiceBook.replaceAll(with: choices) }
+            for ext in extensions { ext.stateReloaded(reload) }
         case .shutdown:
             beginDrain()
         case .reload(let trigger):

@@ -48,6 +48,9 @@ enum RouterEvent: Sendable {
     /// Work an extension ran on a thread of its own finished (the shortcut store's
     /// writer); handed to the extensions' `finished(id:result:)`.
     case extensionFinished(id: UInt64, result: Result<JSON, BusError>)
+    /// Another host changed the shared state (`host.state: postgresql://…`): the tables
+    /// as they are now, for the choice book and the extensions' caches.
+    case stateReloaded(StateReload)
     case shutdown
     /// Re-read the manifest (SIGHUP); `trigger` says why, for the log.
     case reload(trigger: String)

@@ -25,6 +25,9 @@ protocol RouterExtension: AnyObject {
     /// Work the extension posted as `RouterEvent.extensionFinished` has finished; ids are
     /// the extension's own (an extension ignores ids it did not hand out).
     func finished(id: UInt64, result: Result<JSON, BusError>)
+    /// Another host changed the shared state: replace what the extension caches of it
+    /// (the shortcuts extension's user phrases).
+    func stateReloaded(_ reload: StateReload)
     /// The router has stopped: finish queued work and stop the extension's threads.
     func stop()
 }
@@ -36,6 +39,7 @@ extension RouterExtension {
     func flowStarting(_ exchange: Exchange, body: Frame) {}
     func exchangeEnded(_ exchange: Exchange, final: WireMessage) {}
     func finished(id: UInt64, result: Result<JSON, BusError>) {}
+    func stateReloaded(_ reload: StateReload) {}
     func stop() {}
 }
 

@@ -35,22 +35,38 @@ final class ShortcutCenter: RouterExtension {
     var openParameters: [UInt64: JSON] = [:]
 
     /// Opens the store and reads the user phrases (before routing starts), then hands
-    /// the store to its writer thread.
-    init(view: any RouterView, stateDirectory: String) {
+    /// the store to its writer thread. `state`: the shared PostgreSQL state
+    /// (`host.state`), or nil for the file in `stateDirectory`.
+    init(view: any RouterView, stateDirectory: String, state: String? = nil) {
         self.view = view
         logger = view.logger
         catalog = ShortcutCatalog(manifest: view.manifest)
-        storePath = (stateDirectory as NSString).appendingPathComponent(ShortcutStore.fileName)
+        storePath = state ?? (stateDirectory as NSString).appendingPathComponent(ShortcutStore.fileName)
         do {
-            let opened = try ShortcutStore(directory: stateDirectory)
+            let opened = try state.map { ShortcutStore(postgres: try PostgresDatabase.forState($0)) }
+                ?? ShortcutStore(directory: stateDirectory)
             if let note = opened.recoveryNote { view.logger.warning(note) }
-            for phrase in try opened.userPhrases() { userPhrases[phrase.key] = phrase }
+            switch Result(catching: { () throws(ShortcutStoreError) in try opened.userPhrases() }) {
+            case .success(let phrases):
+                for phrase in phrases { userPhrases[phrase.key] = phrase }
+            case .failure(let error) where error.code == .stateUnavailable:
+                // The shared database is away: the state listener loads the phrases once it is back.
+                view.logger.warning("shortcut store: \(error); user phrases load once the shared state is back")
+            case .failure(let error):
+                throw error
+            }
             writer = ShortcutWriter(store: opened, logger: view.logger, post: view.post)
             storeProblem = nil
         } catch {
             view.logger.error("shortcut store: \(error); user phrases and donations are unavailable")
-            storeProblem = error.description
+            storeProblem = "\(error)"
         }
+    }
+
+    /// Another host changed the user phrases: take them as they are now.
+    func stateReloaded(_ reload: StateReload) {
+        guard let phrases = reload.userPhrases else { return }
+        userPhrases = Dictionary(phrases.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
     }
 
     /// Runs `job` on the store's thread; `then` gets its result on the router thread.
@@ -81,7 +97,10 @@ final class ShortcutCenter: RouterExtension {
 
     /// A store failure as clients see it.
     static func failure(_ error: any Error) -> BusError {
-        BusError(.internalError, "the shortcut store failed: \((error as? ShortcutStoreError)?.detail ?? "\(error)")")
+        if let error = error as? ShortcutStoreError, error.code == .stateUnavailable {
+            return BusError(.stateUnavailable, "the shared state is unavailable, nothing was changed: \(error.detail); try again later")
+        }
+        return BusError(.internalError, "the shortcut store failed: \((error as? ShortcutStoreError)?.detail ?? "\(error)")")
     }
 
     // MARK: - Which plugins count

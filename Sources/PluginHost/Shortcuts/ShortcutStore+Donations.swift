@@ -8,12 +8,8 @@ extension ShortcutStore {
     func donate(_ donation: Donation) throws(ShortcutStoreError) -> Donation {
         try access("donate") { db in
             try db.transaction {
-                try db.run("""
-                    INSERT INTO donations (identifier, group_id, intent, parameters, plugin, client, title, phrase, predict, source, at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, Self.values(donation))
                 var stored = donation
-                stored.id = try db.scalarInt("SELECT last_insert_rowid()") ?? 0
+                stored.id = try db.query(Self.insert, Self.values(donation)) { $0.int(0) }.first ?? 0
                 try db.run("DELETE FROM donations WHERE id <= ?", [.int(stored.id - Int64(Self.maximumDonations))])
                 return stored
             }
@@ -25,19 +21,20 @@ extension ShortcutStore {
     func donate(batch: [Donation]) throws(ShortcutStoreError) {
         try access("donate") { db in
             try db.transaction {
-                for donation in batch {
-                    try db.run("""
-                        INSERT INTO donations (identifier, group_id, intent, parameters, plugin, client, title, phrase, predict, source, at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, Self.values(donation))
-                }
-                let last = try db.scalarInt("SELECT last_insert_rowid()") ?? 0
+                var last: Int64 = 0
+                for donation in batch { last = try db.query(Self.insert, Self.values(donation)) { $0.int(0) }.first ?? last }
                 try db.run("DELETE FROM donations WHERE id <= ?", [.int(last - Int64(Self.maximumDonations))])
             }
         }
     }
 
-    private static func values(_ donation: Donation) -> [SQLiteValue] {
+    /// `RETURNING id` rather than `last_insert_rowid()`: the same SQL for both back ends.
+    private static let insert = """
+        INSERT INTO donations (identifier, group_id, intent, parameters, plugin, client, title, phrase, predict, source, at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+        """
+
+    private static func values(_ donation: Donation) -> [StateValue] {
         [text(donation.identifier), text(donation.group), .text(donation.intent),
          .text(donation.parameters.canonicalString), text(donation.plugin), text(donation.client),
          text(donation.title), text(donation.phrase), .int(donation.eligibleForPrediction ? 1 : 0),
@@ -65,7 +62,7 @@ extension ShortcutStore {
     /// Returns how many were removed.
     func deleteDonations(_ selector: DonationSelector, plugin: String? = nil, client: String? = nil) throws(ShortcutStoreError) -> Int {
         var conditions: [String] = []
-        var values: [SQLiteValue] = []
+        var values: [StateValue] = []
         switch selector {
         case .identifiers(let ids):
             guard !ids.isEmpty else { return 0 }
@@ -94,5 +91,5 @@ extension ShortcutStore {
         }
     }
 
-    private static func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
+    private static func text(_ value: String?) -> StateValue { value.map { .text($0) } ?? .null }
 }

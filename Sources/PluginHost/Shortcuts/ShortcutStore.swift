@@ -30,12 +30,12 @@ struct UserPhrase: Sendable, Equatable {
 /// Threading: not thread-safe; the host uses it from the router thread only.
 final class ShortcutStore {
     static let fileName = "shortcuts.sqlite3"
-    static let schemaVersion: Int64 = 1
+    static var schemaVersion: Int64 { StateSchema.shortcuts.version }
     static let maximumUserPhrases = 500
     static let maximumDonations = 2_000
 
     let path: String
-    private let db: SQLiteDatabase
+    private let db: any StateDatabase
     /// Set when a corrupt file was moved aside at open.
     private(set) var recoveryNote: String?
 
@@ -61,6 +61,13 @@ final class ShortcutStore {
         }
     }
 
+    /// A store on a PostgreSQL database shared with other hosts (`host.state`); connects
+    /// on first use (see `ChoiceStore.init(postgres:)`).
+    init(postgres: PostgresDatabase) {
+        path = postgres.location
+        db = postgres
+    }
+
     private static func open(_ path: String) -> Result<SQLiteDatabase, ShortcutStoreError> {
         do {
             let db = try SQLiteDatabase(path: path)
@@ -72,46 +79,12 @@ final class ShortcutStore {
                 return .failure(ShortcutStoreError(.unavailable, path: path, detail: "quick_check: \(check.prefix(3).joined(separator: "; "))",
                     sqlite: SQLiteError(code: 11, extendedCode: 11, message: "quick_check failed", operation: "open")))
             }
-            try db.transaction {
-                let version = try db.scalarInt("PRAGMA user_version") ?? 0
-                if version == 0 {
-                    try db.exec("""
-                        CREATE TABLE IF NOT EXISTS user_phrases (
-                            key TEXT PRIMARY KEY,        -- the phrase's normalised words
-                            phrase TEXT NOT NULL,
-                            intent TEXT NOT NULL,
-                            parameters TEXT NOT NULL,    -- a JSON object
-                            plugin TEXT,                 -- NULL: the usual choice
-                            client TEXT,
-                            created_at INTEGER NOT NULL, -- milliseconds since 1970, UTC
-                            updated_at INTEGER NOT NULL
-                        ) WITHOUT ROWID;
-                        CREATE TABLE IF NOT EXISTS donations (
-                            id INTEGER PRIMARY KEY AUTOINCREMENT,
-                            identifier TEXT,             -- the donor's persistent identifier
-                            group_id TEXT,
-                            intent TEXT NOT NULL,
-                            parameters TEXT NOT NULL,    -- a JSON object
-                            plugin TEXT,
-                            client TEXT,
-                            title TEXT,
-                            phrase TEXT,                 -- suggested invocation phrase
-                            predict INTEGER NOT NULL,    -- eligible for prediction
-                            source TEXT NOT NULL,        -- 'host', 'plugin' or 'client'
-                            at INTEGER NOT NULL          -- milliseconds since 1970, UTC
-                        );
-                        CREATE INDEX IF NOT EXISTS donations_identifier ON donations (identifier);
-                        CREATE INDEX IF NOT EXISTS donations_group ON donations (group_id);
-                        PRAGMA user_version = \(schemaVersion);
-                        """)
-                } else if version != schemaVersion {
-                    throw ShortcutStoreError(.unavailable, path: path,
-                                             detail: "schema version \(version) is not \(schemaVersion); written by another IntentBus")
-                }
-            }
+            try StateSchema.shortcuts.migrate(db)
             return .success(db)
         } catch let error as ShortcutStoreError {
             return .failure(error)
+        } catch let error as StateSchema.NewerVersion {
+            return .failure(ShortcutStoreError(.unavailable, path: path, detail: error.description))
         } catch let error as SQLiteError {
             return .failure(ShortcutStoreError(.unavailable, path: path, detail: "open failed", sqlite: error))
         } catch {
@@ -122,9 +95,16 @@ final class ShortcutStore {
     func close() { db.close() }
 
     /// Runs `body`, turning what it throws into a `ShortcutStoreError`.
-    func access<R>(_ operation: String, _ body: (SQLiteDatabase) throws -> R) throws(ShortcutStoreError) -> R {
+    func access<R>(_ operation: String, _ body: (any StateDatabase) throws -> R) throws(ShortcutStoreError) -> R {
         do { return try body(db) } catch let error as ShortcutStoreError {
             throw error
+        } catch let error as PostgresError where error.newerSchema != nil {
+            throw ShortcutStoreError(.unavailable, path: path, detail: error.newerSchema!.description)
+        } catch let error as PostgresError {
+            throw ShortcutStoreError(error.isUnavailable ? .stateUnavailable : .queryFailed, path: path,
+                                     detail: "\(operation) failed: \(error)")
+        } catch let error as StateSchema.NewerVersion {
+            throw ShortcutStoreError(.unavailable, path: path, detail: error.description)
         } catch let error as SQLiteError {
             throw ShortcutStoreError(.queryFailed, path: path, detail: "\(operation) failed", sqlite: error)
         } catch {
@@ -153,7 +133,7 @@ final class ShortcutStore {
 
     private static let phraseColumns = "phrase, intent, parameters, plugin, client, created_at, updated_at"
 
-    private static func userPhrase(_ row: SQLiteRow) -> UserPhrase {
+    private static func userPhrase(_ row: any StateRow) -> UserPhrase {
         UserPhrase(phrase: row.text(0) ?? "", intent: row.text(1) ?? "",
                    parameters: (try? JSON.parse(row.text(2) ?? "{}")) ?? .object([:]),
                    plugin: row.text(3), client: row.text(4),
@@ -177,6 +157,7 @@ final class ShortcutStore {
                     """, [.text(phrase.key), .text(phrase.phrase), .text(phrase.intent), .text(phrase.parameters.canonicalString),
                           phrase.plugin.map { .text($0) } ?? .null, phrase.client.map { .text($0) } ?? .null,
                           .int(Self.milliseconds(phrase.createdAt)), .int(Self.milliseconds(phrase.updatedAt))])
+                try db.announceChange("user_phrases")
             }
         }
     }
@@ -184,7 +165,11 @@ final class ShortcutStore {
     /// Deletes the user phrase stored under `key`; returns whether there was one.
     func deleteUserPhrase(key: String) throws(ShortcutStoreError) -> Bool {
         try access("delete a user phrase") { db in
-            try db.transaction { try db.run("DELETE FROM user_phrases WHERE key = ?", [.text(key)]) } > 0
+            try db.transaction {
+                let removed = try db.run("DELETE FROM user_phrases WHERE key = ?", [.text(key)])
+                if removed > 0 { try db.announceChange("user_phrases") }
+                return removed
+            } > 0
         }
     }
 }

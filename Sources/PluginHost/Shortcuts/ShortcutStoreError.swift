@@ -10,6 +10,8 @@ struct ShortcutStoreError: Error, Sendable, CustomStringConvertible {
         case queryFailed
         /// A stored row could not be read back (damaged JSON).
         case badRow
+        /// The shared database (`host.state: postgresql://…`) cannot be reached for now.
+        case stateUnavailable
     }
 
     let code: Code

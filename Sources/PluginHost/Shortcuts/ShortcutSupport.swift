@@ -12,7 +12,8 @@ package enum ShortcutSupport {
     /// (its metadata check runs first).
     package static func install(_ hooks: IntentRouterHooks, definitions: DefinitionCatalog) {
         let manifest = hooks.manifest
-        let center = ShortcutCenter(view: hooks.view, stateDirectory: manifest.host.stateDirectory)
+        let center = ShortcutCenter(view: hooks.view, stateDirectory: manifest.host.stateDirectory,
+                                    state: manifest.host.state)
         for spec in manifest.plugins {
             let outcome = ShortcutRules.legacyPhrases(plugin: spec.id, intents: spec.intentsSupported, definitions: definitions,
                                                       context: center.catalog.context(for: spec.id))

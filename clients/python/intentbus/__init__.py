@@ -13,8 +13,8 @@ from .client import DEFAULT_TIMEOUT, Answer, AsyncClient, Client, Conversation, 
 from .errors import (AuthenticationRequired, BadFrame, Forbidden, Busy, BusError, BusTimeout, Cancelled, ChoiceRequired,
                      ConversationExpired, DuplicateRequest, ErrorCode, IntentBusError, InternalError, JSONValueError,
                      InvalidParameters, NoAnswer, PluginCrashed, PluginError, PluginHung, PluginUnavailable,
-                     ProtocolViolation, ShuttingDown, HostLost, TooLarge, Unanswered, UnexpectedAnswer, UnknownIntent,
-                     UnknownPlugin, UnsupportedVersion, WireError, error_class)
+                     ProtocolViolation, ShuttingDown, HostLost, StateUnavailable, TooLarge, Unanswered,
+                     UnexpectedAnswer, UnknownIntent, UnknownPlugin, UnsupportedVersion, WireError, error_class)
 from .plugin import (Context, Handler, HandlerStyle, PlainHandler, Plugin, PluginStartError, Request,
                      RequestCancelled, Result, register_style)
 from .plugin.legacy import LegacyFunctionHandler, LegacyHandler, LegacyIntent, Resolution, Response
@@ -44,5 +44,5 @@ __all__ = [
     "BusTimeout", "PluginCrashed", "PluginHung", "PluginUnavailable", "Busy", "InvalidParameters",
     "AuthenticationRequired", "Forbidden", "ConversationExpired", "Cancelled", "DuplicateRequest", "UnexpectedAnswer",
     "TooLarge", "PluginError",
-    "ShuttingDown", "InternalError", "HostLost",
+    "ShuttingDown", "StateUnavailable", "InternalError", "HostLost",
 ]

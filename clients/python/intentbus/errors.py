@@ -52,6 +52,7 @@ class ErrorCode(str, Enum):
     TOO_LARGE = "too_large"
     PLUGIN_ERROR = "plugin_error"
     SHUTTING_DOWN = "shutting_down"
+    STATE_UNAVAILABLE = "state_unavailable"
     INTERNAL = "internal"
     #: The client's own final answer when the host holding a request is lost
     #: (docs/protocol.md §4.10); no host sends it.
@@ -221,6 +222,11 @@ class HostLost(BusError):
     code = ErrorCode.HOST_LOST
 
 
+class StateUnavailable(BusError):
+    """The host's shared state (`host.state: postgresql://...`) is out of reach: nothing was changed; retry later."""
+    code = ErrorCode.STATE_UNAVAILABLE
+
+
 class InternalError(BusError):
     """A bug in the host, or a code this package does not know (see `raw_code`)."""
     code = ErrorCode.INTERNAL
@@ -232,7 +238,7 @@ _BY_CODE: Dict[str, Type[BusError]] = {
                 PluginCrashed, PluginHung, PluginUnavailable, Busy, InvalidParameters, AuthenticationRequired,
                 Forbidden,
                 ConversationExpired, Cancelled, DuplicateRequest, UnexpectedAnswer, TooLarge, PluginError,
-                ShuttingDown, InternalError, HostLost)
+                ShuttingDown, StateUnavailable, InternalError, HostLost)
 }
 
 

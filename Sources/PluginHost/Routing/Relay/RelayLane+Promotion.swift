@@ -94,7 +94,7 @@ extension RouterEvent {
     var needsAllRequests: Bool {
         switch self {
         case .pluginExited, .shutdown, .reload: true
-        case .choiceWritten, .extensionFinished: false
+        case .choiceWritten, .extensionFinished, .stateReloaded: false
         }
     }
 }
