@@ -118,6 +118,18 @@ struct FailoverEndToEndTests {
         #expect(took > 0.9 && took < 3, "took \(took) s")
     }
 
+    @Test("a host that answers heartbeats is never found lost: a plain request 10 heartbeats long gets its reply")
+    func healthyHostIsKept() throws {
+        let (a, b) = try twoHosts(idempotent: false)
+        defer { a.stop(); b.stop() }
+        let client = try IntentClient(endpoints: [a.frontend, b.frontend])
+        client.heartbeat = .milliseconds(100)
+        let reply = try client.send("TestIntent", parameters: ["sleep_ms": 1_000]) { _ in nil }
+        #expect(reply.body["plugin"]?.stringValue == "alpha")
+        #expect(reply.resent == 0)
+        #expect(try served(b, "beta") == 0)
+    }
+
     @Test("a host that is not there is passed over: the request goes to the next, whatever it is")
     func unreachableFirstHost() throws {
         let b = try TestHost(TestManifest(.test("beta")), waitReady: ["beta"])
