@@ -31,7 +31,8 @@ test: deps python-venv
 
 # Three hosts, four clients that know all of them, hosts SIGKILLed and restarted at random
 # (docs/scale-out.md); bounded: SCALE_REQUESTS requests within SCALE_SECONDS. SCALE_STATE
-# is host.state for every host (a shared PostgreSQL URL), empty for each host's own SQLite.
+# is host.state for every host (a shared postgresql:// URL); empty, each host keeps its
+# own SQLite.
 SCALE_REQUESTS ?= 10000
 SCALE_SECONDS ?= 300
 SCALE_STATE ?=
@@ -39,7 +40,7 @@ scale-out: deps
 	$(SWIFT) build --product intentbus-scale-out
 	$(SWIFT) build --product intentbus
 	$(SWIFT) build --product plugin-testplugin
-	.build/debug/intentbus-scale-out --requests $(SCALE_REQUESTS) --seconds $(SCALE_SECONDS) $(if $(SCALE_STATE),--state $(SCALE_STATE))
+	.build/debug/intentbus-scale-out --requests $(SCALE_REQUESTS) --seconds $(SCALE_SECONDS) $(if $(SCALE_STATE),--state "$(SCALE_STATE)")
 
 # The venv, with the intentbus package, pytest and the checkers (mypy, ruff); reinstalled
 # when the package changes.

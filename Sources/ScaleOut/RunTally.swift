@@ -8,6 +8,8 @@ final class RunTally: @unchecked Sendable {
     private(set) var requests = 0
     private(set) var replies = 0
     private(set) var errors = 0
+    /// The first few ERRORs, to be read when a run looks wrong.
+    private(set) var errorSamples: [String] = []
     private(set) var hostLost = 0
     private(set) var resent = 0
     /// Requests that got no final answer (the client gave up waiting, or a socket failed).
@@ -33,7 +35,9 @@ final class RunTally: @unchecked Sendable {
                 resent += reply.resent
             case .failure(let error):
                 switch error {
-                case .bus: errors += 1
+                case .bus(let e):
+                    errors += 1
+                    if errorSamples.count < 3 { errorSamples.append("\(tag): \(e)") }
                 case .hostLost: hostLost += 1
                 default: lost.append("\(tag): \(error)")
                 }

@@ -178,8 +178,11 @@ func run() -> Int32 {
     print("plugin runs logged: \(runs.values.map(\.count).reduce(0, +)) of \(runs.count) tags; choices found: \(stored.values.map(\.count).reduce(0, +))")
     print("hosts SIGKILLed and restarted: \(kills.value); replies \(tally.replies), errors \(tally.errors), host_lost \(tally.hostLost), resent \(tally.resent); acknowledged writes \(tally.writes.count)")
     for line in tally.lost.prefix(5) { print("lost: \(line)") }
+    for line in tally.errorSamples { print("error: \(line)") }
     print("\(tally.requests) requests, \(tally.finals) finals, \(tally.lost.count) lost, \(doubled) doubled, \(writesLost) acknowledged writes lost")
+    // A run where no host was killed, or no write was acknowledged, proves nothing.
     let ok = tally.finals == tally.requests && tally.lost.isEmpty && doubled == 0 && writesLost == 0 && kills.value > 0
+        && !tally.writes.isEmpty
     if ok { try? FileManager.default.removeItem(atPath: work) } else { print("kept for reading: \(work)") }
     return ok ? 0 : 1
 }

@@ -56,13 +56,14 @@ struct FailoverEndToEndTests {
         let client = try IntentClient(endpoints: [a.frontend, b.frontend])
         signal(SIGKILL, to: a, after: 0.8)
         let started = Date()
-        let reply = try client.send("TestIntent", parameters: ["sleep_ms": 1_500]) { _ in nil }
+        // 4 s: long enough that alpha still holds it when the kill comes, on a loaded machine too.
+        let reply = try client.send("TestIntent", parameters: ["sleep_ms": 4_000]) { _ in nil }
         let took = Date().timeIntervalSince(started)
         #expect(reply.body["plugin"]?.stringValue == "beta", "\(reply.body)")
         #expect(reply.host == b.frontend)
         #expect(reply.resent == 1)
-        // 0.8 s on alpha, then 1.5 s on beta: not the 30 s timeout.
-        #expect(took > 2.2 && took < 8, "took \(took) s")
+        // 0.8 s on alpha, then 4 s on beta: not the 30 s timeout.
+        #expect(took > 4.5 && took < 15, "took \(took) s")
         #expect(try served(b, "beta") == 1)
     }
 
@@ -94,7 +95,7 @@ struct FailoverEndToEndTests {
         var options = RequestOptions()
         options.idempotent = true
         signal(SIGKILL, to: a, after: 0.8)
-        let reply = try client.send("TestIntent", parameters: ["sleep_ms": 1_500], options: options) { _ in nil }
+        let reply = try client.send("TestIntent", parameters: ["sleep_ms": 4_000], options: options) { _ in nil }
         #expect(reply.body["plugin"]?.stringValue == "beta")
         #expect(reply.resent == 1)
     }
