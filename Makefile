@@ -4,7 +4,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 CONFIG ?= plugins.yaml
 
-.PHONY: all deps build run test test-swift bench bench-peers chaos clean python-venv test-python lint-python fuzz fuzz-build fuzz-smoke sentences bench-sentences
+.PHONY: all deps build run test test-swift bench bench-peers chaos clean python-venv test-python lint-python fuzz fuzz-build fuzz-smoke sentences bench-sentences scale-out
 
 # The Python client/plugin SDK lives in clients/python; tests and the demo's coffee plugin
 # run from a venv in the repository (.venv, gitignored), made with the system python3.
@@ -28,6 +28,19 @@ test: deps python-venv
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory test-python
 	$(MAKE) --no-print-directory fuzz-smoke
+
+# Three hosts, four clients that know all of them, hosts SIGKILLed and restarted at random
+# (docs/scale-out.md); bounded: SCALE_REQUESTS requests within SCALE_SECONDS. SCALE_STATE
+# is host.state for every host (a shared postgresql:// URL); empty, each host keeps its
+# own SQLite.
+SCALE_REQUESTS ?= 10000
+SCALE_SECONDS ?= 300
+SCALE_STATE ?=
+scale-out: deps
+	$(SWIFT) build --product intentbus-scale-out
+	$(SWIFT) build --product intentbus
+	$(SWIFT) build --product plugin-testplugin
+	.build/debug/intentbus-scale-out --requests $(SCALE_REQUESTS) --seconds $(SCALE_SECONDS) $(if $(SCALE_STATE),--state "$(SCALE_STATE)")
 
 # The venv, with the intentbus package, pytest and the checkers (mypy, ruff); reinstalled
 # when the package changes.

@@ -56,13 +56,14 @@ struct FailoverEndToEndTests {
         let client = try IntentClient(endpoints: [a.frontend, b.frontend])
         signal(SIGKILL, to: a, after: 0.8)
         let started = Date()
-        let reply = try client.send("TestIntent", parameters: ["sleep_ms": 1_500]) { _ in nil }
+        // 4 s: long enough that alpha still holds it when the kill comes, on a loaded machine too.
+        let reply = try client.send("TestIntent", parameters: ["sleep_ms": 4_000]) { _ in nil }
         let took = Date().timeIntervalSince(started)
         #expect(reply.body["plugin"]?.stringValue == "beta", "\(reply.body)")
         #expect(reply.host == b.frontend)
         #expect(reply.resent == 1)
-        // 0.8 s on alpha, then 1.5 s on beta: not the 30 s timeout.
-        #expect(took > 2.2 && took < 8, "took \(took) s")
+        // 0.8 s on alpha, then 4 s on beta: not the 30 s timeout.
+        #expect(took > 4.5 && took < 15, "took \(took) s")
         #expect(try served(b, "beta") == 1)
     }
 
@@ -94,7 +95,7 @@ struct FailoverEndToEndTests {
         var options = RequestOptions()
         options.idempotent = true
         signal(SIGKILL, to: a, after: 0.8)
-        let reply = try client.send("TestIntent", parameters: ["sleep_ms": 1_500], options: options) { _ in nil }
+        let reply = try client.send("TestIntent", parameters: ["sleep_ms": 4_000], options: options) { _ in nil }
         #expect(reply.body["plugin"]?.stringValue == "beta")
         #expect(reply.resent == 1)
     }
@@ -116,6 +117,18 @@ struct FailoverEndToEndTests {
         let took = Date().timeIntervalSince(started)
         // Stopped at 0.5 s, lost 3 × 200 ms later (plus a beat at most).
         #expect(took > 0.9 && took < 3, "took \(took) s")
+    }
+
+    @Test("a host that answers heartbeats is never found lost: a plain request 10 heartbeats long gets its reply")
+    func healthyHostIsKept() throws {
+        let (a, b) = try twoHosts(idempotent: false)
+        defer { a.stop(); b.stop() }
+        let client = try IntentClient(endpoints: [a.frontend, b.frontend])
+        client.heartbeat = .milliseconds(100)
+        let reply = try client.send("TestIntent", parameters: ["sleep_ms": 1_000]) { _ in nil }
+        #expect(reply.body["plugin"]?.stringValue == "alpha")
+        #expect(reply.resent == 0)
+        #expect(try served(b, "beta") == 0)
     }
 
     @Test("a host that is not there is passed over: the request goes to the next, whatever it is")

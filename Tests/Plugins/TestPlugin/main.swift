@@ -13,12 +13,18 @@ import IntentBus
 //   {"whoami": true}    add "pid" (this process) and "instance" ($INTENTBUS_INSTANCE, 0 if unset)
 //   {"allocate_mb": N}  allocate and touch N MiB first, kept until the reply (memory_limit tests)
 //   {"spin_ms": N}      burn CPU for N ms of wall-clock time first (cpu_limit tests)
+//   {"tag": T}          with TEST_RUN_LOG set: logged as run (see runLog)
 // Every reply says which plugin answered and echoes the parameters.
 // TEST_SYNC=1 registers a synchronous handler instead (no sleep_ms, ask or confirm;
 // {"throw": "code"} throws a BusError). TEST_BAD_TOKEN=1 makes it present a wrong token; TEST_EXIT_AT_START=CODE makes it exit
 // before connecting; TEST_SOCKET_THREAD=1 runs its handlers on the socket thread,
 // TEST_GLOBAL_EXECUTOR=1 as tasks on the global executor.
 let env = ProcessInfo.processInfo.environment
+/// TEST_RUN_LOG=PATH: one line "PID TAG" per request with a `tag` parameter, appended as
+/// the handler starts (one write(2) on an O_APPEND descriptor, whole with several writers),
+/// so that a harness counts what really ran (make scale-out). Set here, before `run()`,
+/// which never returns: a global declared below it would never be initialized.
+let runLog: Int32? = env["TEST_RUN_LOG"].map { open($0, O_WRONLY | O_APPEND | O_CREAT, 0o600) }
 if let code = env["TEST_EXIT_AT_START"].flatMap(Int32.init) { exit(code) }
 var runtimeEnv = env
 if env["TEST_BAD_TOKEN"] == "1" { runtimeEnv["INTENTBUS_TOKEN"] = "not-the-token" }
@@ -73,6 +79,10 @@ do {
 /// What either handler does first: crash, progress, memory, CPU. Returns the ballast.
 func prepare(_ request: PluginRequest, _ context: PluginContext) -> [UInt8] {
     let p = request.parameters
+    if let runLog, runLog >= 0, let tag = p["tag"]?.stringValue {
+        let line = Array("\(getpid()) \(tag)\n".utf8)
+        _ = line.withUnsafeBytes { write(runLog, $0.baseAddress, $0.count) }
+    }
     if let code = p["crash"]?.intValue { exit(Int32(code)) }
     if let n = p["progress"]?.intValue {
         for i in 1...max(1, Int(n)) {
