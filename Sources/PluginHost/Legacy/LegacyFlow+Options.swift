@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 
 /// Dynamic options (Xcode's "Options are provided dynamically", `dynamicOptions: true`):
 /// before the host asks the user for such a parameter's value, it asks the plugin for

@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 
 /// Checks an `ib.entities` query `property` (docs/protocol.md §9.4) against the entity's
 /// declared property query before it is forwarded: every filter names a declared

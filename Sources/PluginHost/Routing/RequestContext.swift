@@ -1,4 +1,6 @@
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 
 /// A request's `context` (docs/protocol.md §4.1): what the client knows about where and
 /// how it was asked — a satellite's id, its area, the language — as a small flat JSON

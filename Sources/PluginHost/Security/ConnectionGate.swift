@@ -1,6 +1,8 @@
 internal import CLinuxSupport
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 import Synchronization
 
 /// The decisions of the connection gate (CLinuxSupport/connection_gate.c): libzmq's

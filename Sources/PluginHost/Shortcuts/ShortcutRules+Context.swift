@@ -1,4 +1,6 @@
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 import IntentBusSentences
 
 /// An app shortcut's `requires_context` and `excludes_context` (docs/shortcuts.md,

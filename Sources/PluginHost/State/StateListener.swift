@@ -1,5 +1,7 @@
 import Foundation
-import IntentBus
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 
 /// What another host changed in the shared state, read afresh: the whole table, so that
 /// a notification lost while the database was away costs nothing (every reconnection
