@@ -2,6 +2,7 @@ import Foundation
 import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
+import IntentBusMetadata
 
 /// Dynamic options (Xcode's "Options are provided dynamically", `dynamicOptions: true`):
 /// before the host asks the user for such a parameter's value, it asks the plugin for

@@ -2,6 +2,7 @@ import Foundation
 import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
+import IntentBusMetadata
 
 /// Checks an `ib.entities` query `property` (docs/protocol.md §9.4) against the entity's
 /// declared property query before it is forwarded: every filter names a declared

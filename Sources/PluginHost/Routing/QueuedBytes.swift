@@ -2,6 +2,7 @@ import Foundation
 import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
+import IntentBusMetadata
 
 /// What libzmq holds for each peer, in bytes (HeldBytes), and the rule that keeps it
 /// within `host.limits`: a message with a frame of 1 KiB or more goes to libzmq only while

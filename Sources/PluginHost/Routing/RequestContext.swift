@@ -1,6 +1,7 @@
 import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
+import IntentBusMetadata
 
 /// A request's `context` (docs/protocol.md §4.1): what the client knows about where and
 /// how it was asked — a satellite's id, its area, the language — as a small flat JSON

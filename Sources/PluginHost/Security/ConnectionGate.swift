@@ -3,6 +3,7 @@ import Foundation
 import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
+import IntentBusMetadata
 import Synchronization
 
 /// The decisions of the connection gate (CLinuxSupport/connection_gate.c): libzmq's

@@ -1,6 +1,7 @@
 import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
+import IntentBusMetadata
 import IntentBusSentences
 
 /// An app shortcut's `requires_context` and `excludes_context` (docs/shortcuts.md,

@@ -2,6 +2,7 @@ import Foundation
 import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
+import IntentBusMetadata
 
 /// What another host changed in the shared state, read afresh: the whole table, so that
 /// a notification lost while the database was away costs nothing (every reconnection
