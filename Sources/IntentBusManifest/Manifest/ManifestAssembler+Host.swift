@@ -8,7 +8,7 @@ extension ManifestAssembler {
 
     /// Why `host.state` can't be used, or nil. A full check (libpq's own parser) runs when
     /// the host connects; this one refuses what the manifest must never hold: a password.
-    static func stateProblem(_ value: String) -> String? {
+    package static func stateProblem(_ value: String) -> String? {
         guard let scheme = ["postgresql://", "postgres://"].first(where: { value.hasPrefix($0) }) else {
             return "must be a postgresql:// connection URL (leave it out for SQLite files in state_dir), got \"\(value)\""
         }
