@@ -15,9 +15,9 @@ struct ProtocolWordsTests {
         #expect(ResolutionKind.words == "success, needsValue, notRequired, unsupported, confirmationRequired, disambiguation")
     }
 
-    @Test("the legacy phases are the three words of docs/protocol.md §8")
+    @Test("the legacy phases are the words of docs/protocol.md §8: resolve, confirm, handle, and options (§8.5)")
     func legacyPhases() {
-        #expect(LegacyPhase.allCases.map(\.rawValue) == ["resolve", "confirm", "handle"])
+        #expect(LegacyPhase.allCases.map(\.rawValue) == ["resolve", "confirm", "handle", "options"])
         #expect(LegacyPhase(rawValue: "Resolve") == nil)
     }
 
