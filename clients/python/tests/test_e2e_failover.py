@@ -81,6 +81,7 @@ def test_an_idempotent_request_goes_to_the_other_host_under_the_same_id(start_ho
         finally:
             timer.cancel()
         assert reply.plugin == "beta" and reply.request_id == "same-id"  # B ran it under the id A had
+        assert reply.host == b.frontend
         assert conv.tried == [a.frontend, b.frontend] and served(b) == 1
         assert client.stray_messages == []
 

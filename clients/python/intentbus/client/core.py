@@ -105,8 +105,7 @@ class ConversationCore:
             self.error = e
             raise
         if isinstance(event, Reply):
-            if self.results:
-                event = dataclasses.replace(event, earlier=tuple(self.results))
+            event = dataclasses.replace(event, earlier=tuple(self.results), host=self.host)
             self.reply = event
         elif isinstance(event, IntermediateResult):
             self.results.append(event)

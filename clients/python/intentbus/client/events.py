@@ -26,6 +26,8 @@ class Reply:
     intent: str = ""
     #: The RESULTs of the intents that opened this one, oldest first (docs/results.md).
     earlier: Tuple[IntermediateResult, ...] = ()
+    #: The endpoint of the host that answered (the client's, with several hosts).
+    host: Optional[str] = None
 
     @property
     def succeeded(self) -> bool:
