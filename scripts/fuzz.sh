@@ -88,13 +88,14 @@ build() {
         fi
         if grep -q "import PluginHost" "fuzz/$target/main.swift"; then
             mapfile -t -O "${#libs[@]}" libs < <(for m in IntentBusProcess IntentDefinitionFormat IntentBusManifest IntentBusDefinitions IntentBusSentences PluginHost; do objects_of "$m"; done)
-            libs+=(-lyaml -lsqlite3 -lsodium)
+            libs+=(-lyaml -lsqlite3 -lsodium -lpq)
         fi
         # ld.gold warns about every ASan helper symbol it cannot export; those lines are noise.
         local sources=("fuzz/$target/main.swift")
         if grep -q "import PluginHost" "fuzz/$target/main.swift"; then sources+=(fuzz/shared/*.swift); fi
         swiftc "${SANITIZE[@]}" "${package[@]}" -parse-as-library -module-name "Fuzz_${target//-/_}" "${sources[@]}" \
             -I "$objects/Modules" -I Sources/CZeroMQ -I Sources/CYAML -I Sources/CSQLite -I Sources/CSodium \
+            -I Sources/CPostgres $(pkg-config --cflags-only-I libpq | sed 's/-I/-Xcc -I/g') \
             -I "$objects/CLinuxSupport.build" "${libs[@]}" -o "$BIN/fuzz-$target" 2>&1 \
             | { grep -v "Cannot export local symbol" || true; }
     done

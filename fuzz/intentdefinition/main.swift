@@ -1,5 +1,5 @@
 import Foundation
-import PluginHost
+import IntentBusDefinitions
 
 // libFuzzer target: Xcode's .intentdefinition read as the host reads it (docs/reliability.md):
 // PropertyListSerialization, the shape reader, the assembler. Any bytes give definitions
