@@ -21,6 +21,8 @@ build: deps
 	$(SWIFT) build
 
 run: build python-venv
+	@# git checks the demo credential out 0644; the host warns about a credential others can read.
+	@chmod 600 demo/client-credential
 	.build/debug/intentbus host --config $(CONFIG)
 
 test: deps python-venv
