@@ -25,9 +25,9 @@ from ..frames import NOBLOCK, recv_frames, send_frames
 from ..results import IntermediateResult
 from ..wire import Kind, Message
 from .blocking import DEFAULT_TIMEOUT
-from .core import ClientCore, ConversationCore
+from .base import ClientBase
+from .core import ConversationCore
 from .events import Progress, Prompt, Reply
-from .hosts import HostBook, resolve_endpoints
 from .links import HostLink
 
 __all__ = ["AsyncClient"]
@@ -52,7 +52,7 @@ class _Inbox:
             self.waiter.set_result(None)
 
 
-class AsyncClient:
+class AsyncClient(ClientBase):
     """An asyncio client over one DEALER socket per host. See `Client` for the arguments
     (`context` may be any pyzmq context)."""
 
@@ -60,18 +60,8 @@ class AsyncClient:
                  slack: float = 5.0, client_id: Optional[str] = None, client_key: Optional[str] = None,
                  server_key: Optional[str] = None, selection: str = "least-recently-failed",
                  heartbeat: float = 1.0, connect_wait: Optional[float] = None):
-        self.endpoints = resolve_endpoints(endpoint)
-        #: The first host (with one host: the host).
-        self.endpoint = self.endpoints[0]
-        self.slack = slack
-        self.connect_wait = connect_wait if connect_wait is not None else (
-            1.0 if len(self.endpoints) > 1 else max(0.1, slack))
-        self._core = ClientCore(client_id)
-        self._book = HostBook(self.endpoints, selection=selection, heartbeat=heartbeat)
-        self._keys = (client_key, server_key)
-        self._own_context = context is None
-        self._context: zmq.Context[Any] = context or zmq.Context()
-        self._links: Dict[str, HostLink] = {e: self._new_link(e) for e in self.endpoints}
+        super().__init__(endpoint, context=context, slack=slack, client_id=client_id, client_key=client_key,
+                         server_key=server_key, selection=selection, heartbeat=heartbeat, connect_wait=connect_wait)
         self._inboxes: Dict[str, _Inbox] = {}
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._tick_handle: Optional[asyncio.TimerHandle] = None
@@ -79,20 +69,6 @@ class AsyncClient:
         self._redeliveries: "set[asyncio.Task[None]]" = set()
         #: Messages from the host that were not IB1 (kept; the requests go on).
         self.malformed: List[ProtocolViolation] = []
-
-    @property
-    def client_id(self) -> Optional[str]:
-        """The stable client identity sent with every request (None: the connection's own)."""
-        return self._core.client_id
-
-    @client_id.setter
-    def client_id(self, value: Optional[str]) -> None:
-        self._core.client_id = value
-
-    @property
-    def stray_messages(self) -> List[Message]:
-        """Messages for requests that had already ended (see `Client.stray_messages`)."""
-        return self._core.stray_messages
 
     async def __aenter__(self) -> "AsyncClient":
         return self
@@ -336,9 +312,6 @@ class AsyncClient:
             await self._deliver(conv)
         except NoAnswer:
             inbox.put(self._core.host_lost_message(conv, lost, why))
-
-    def _new_link(self, endpoint: str) -> HostLink:
-        return HostLink(self._context, endpoint, self._keys[0], self._keys[1], immediate=True)
 
 
 def _wake(waiter: "asyncio.Future[None]") -> None:

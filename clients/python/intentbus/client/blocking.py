@@ -31,9 +31,8 @@ from ..frames import NOBLOCK, recv_frames, send_frames
 from ..results import IntermediateResult
 from ..wire import Kind, Message
 from .conversation import Conversation
-from .core import ClientCore
 from .events import Progress, Prompt, Reply
-from .hosts import HostBook, resolve_endpoints
+from .base import ClientBase
 from .links import HostLink
 
 __all__ = ["Client", "DEFAULT_TIMEOUT"]
@@ -46,7 +45,7 @@ _HEARTBEAT = Message.build(Kind.HEARTBEAT).encode()
 DEFAULT_TIMEOUT = 60.0
 
 
-class Client:
+class Client(ClientBase):
     """A blocking client over one DEALER socket per host.
 
     `endpoint` is one endpoint, several separated by commas, or a list; it defaults to
@@ -63,33 +62,8 @@ class Client:
                  slack: float = 5.0, client_id: Optional[str] = None, client_key: Optional[str] = None,
                  server_key: Optional[str] = None, selection: str = "least-recently-failed",
                  heartbeat: float = 1.0, connect_wait: Optional[float] = None):
-        self.endpoints = resolve_endpoints(endpoint)
-        #: The first host (with one host: the host).
-        self.endpoint = self.endpoints[0]
-        self.slack = slack
-        self.connect_wait = connect_wait if connect_wait is not None else (
-            1.0 if len(self.endpoints) > 1 else max(0.1, slack))
-        self._core = ClientCore(client_id)
-        self._book = HostBook(self.endpoints, selection=selection, heartbeat=heartbeat)
-        self._keys = (client_key, server_key)
-        self._own_context = context is None
-        self._context = context or zmq.Context()
-        self._links: Dict[str, HostLink] = {e: self._link(e) for e in self.endpoints}
-
-    @property
-    def client_id(self) -> Optional[str]:
-        """The stable client identity sent with every request (None: the connection's own)."""
-        return self._core.client_id
-
-    @client_id.setter
-    def client_id(self, value: Optional[str]) -> None:
-        self._core.client_id = value
-
-    @property
-    def stray_messages(self) -> List[Message]:
-        """Messages that arrived for requests that had already ended (or were never
-        sent from here). A host that keeps the one-final-answer rule leaves this empty."""
-        return self._core.stray_messages
+        super().__init__(endpoint, context=context, slack=slack, client_id=client_id, client_key=client_key,
+                         server_key=server_key, selection=selection, heartbeat=heartbeat, connect_wait=connect_wait)
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -216,9 +190,6 @@ class Client:
         except (BusError, NoAnswer, ProtocolViolation):
             pass
 
-    def _link(self, endpoint: str) -> HostLink:
-        return HostLink(self._context, endpoint, self._keys[0], self._keys[1], immediate=True)
-
     def _deliver(self, conv: Conversation) -> None:
         """Sends `conv`'s REQUEST to a host that takes it (rule 3: not delivered is not
         sent, so the next host may have it); NoAnswer when none does."""
@@ -299,7 +270,7 @@ class Client:
         out), and each request it held is sent elsewhere or ends with `host_lost`."""
         self._book.failed(endpoint, time.monotonic())
         self._links.pop(endpoint).close()
-        self._links[endpoint] = self._link(endpoint)
+        self._links[endpoint] = self._new_link(endpoint)
         for conv in self._core.on_host(endpoint):
             if not isinstance(conv, Conversation):
                 continue
