@@ -3,7 +3,8 @@ import IntentBusCore
 import IntentBusPlugin
 
 extension PluginRuntime {
-    /// Serves `intents` with legacy (SiriKit-style) handlers. `handlerFor` is the
+    /// Serves `intents` with legacy (SiriKit-style) handlers of the package's thin layer
+    /// (`LegacyIntentHandling`; plugins use the generated classes, docs/sirikit.md). `handlerFor` is the
     /// counterpart of `INExtension.handler(for:)`: it returns the handler for an intent,
     /// or nil. It is called once per intent here, to announce only the intents that
     /// have a handler (the host refuses a plugin missing a handler for an intent its
@@ -18,7 +19,7 @@ extension PluginRuntime {
     ///     }
     /// }
     /// ```
-    public func onLegacy(_ intents: [String], handlerFor: @escaping @Sendable (String) -> (any LegacyIntentHandling)?) {
+    package func onLegacy(_ intents: [String], handlerFor: @escaping @Sendable (String) -> (any LegacyIntentHandling)?) {
         let warnings = LegacyCodeWarnings()
         for intent in intents {
             guard handlerFor(intent) != nil else {

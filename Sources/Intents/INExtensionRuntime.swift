@@ -34,7 +34,7 @@ public enum INExtensionRuntime {
     /// Registers the extension's handlers on a runtime that serves more than the extension:
     /// a plugin that moves to App Intents one intent at a time keeps its SiriKit extension
     /// beside its `AppIntent`s (Sources/Plugins/Cart). `intents` is the generated
-    /// `INGeneratedIntents`. Call before `run()`.
+    /// `INGeneratedDefinition.intents`. Call before `run()`.
     public static func register(_ extensionType: INExtension.Type, intents: [any INIntentDispatching.Type], on runtime: PluginRuntime) {
         let intents = intents + standardIntents.filter { standard in !intents.contains { $0.intentName == standard.intentName } }
         let provider = INExtensionBox(extensionType.init())

@@ -74,4 +74,22 @@ struct SiriKitTypesEndToEndTests {
         let other = try client.send("TypesIntent", parameters: ["color": "red", "tags": ["owner?"]], onEvent: said.handle)
         #expect(other.body["dialog"]?.stringValue?.contains("owner=Linus/-/unknown ") == true, "\(other.body)")
     }
+
+    @Test("String dynamic options: INObjectCollection<NSString> from provide…OptionsCollection, the completion form and the async form, each offered and picked")
+    func stringDynamicOptions() throws {
+        let host = try TestHost(TestManifest(.siriKitTest()))
+        defer { host.stop() }
+        let client = try host.client()
+        let talk = Conversation(["chocolate", "fudge"])
+        let reply = try client.send("TypesIntent", parameters: ["color": "red", "tags": ["flavour?", "topping?"]], onEvent: talk.handle)
+        #expect(talk.prompts.map(\.parameter) == ["flavour", "topping"])
+        #expect(talk.prompts.allSatisfy { $0.kind == "value" && $0.raw["dynamic_options"] == true })
+        // The completion form's items: each string its own title and id.
+        #expect(talk.prompts.first?.options.compactMap { $0["title"]?.stringValue } == ["vanilla", "chocolate"])
+        #expect(talk.prompts.first?.options.compactMap { $0["id"]?.stringValue } == ["vanilla", "chocolate"])
+        // The async form's sections: a section's title is its items' subtitle.
+        #expect(talk.prompts.last?.options.compactMap { $0["title"]?.stringValue } == ["caramel", "fudge", "nuts"])
+        #expect(talk.prompts.last?.options.compactMap { $0["subtitle"]?.stringValue } == ["Sauce", "Sauce", "Crunch"])
+        #expect(reply.body["dialog"]?.stringValue?.hasSuffix(" flavour=chocolate topping=fudge") == true, "\(reply.body)")
+    }
 }
