@@ -102,7 +102,7 @@ var targets: [Target] = [
 targets += [
     .target(name: "IntentDefinitionFormat", dependencies: ["IntentBusCore"]),
     // Apple's Intents API for an extension brought over unchanged, on the legacy layer.
-    .target(name: "Intents", dependencies: ["IntentBusCore", "IntentBusPlugin", "IntentBusLegacy", "IntentBusAppIntents"]),
+    .target(name: "Intents", dependencies: ["IntentBusCore", "IntentBusPlugin", "IntentBusLegacy", "IntentBusAppIntents", "IntentBusClient"]),
     // Writes the Swift Xcode generates from an .intentdefinition (StatusIntent, …Response,
     // …Handling); run at build time by the IntentDefinitionPlugin build-tool plugin.
     .executableTarget(name: "intentbus-intentgen", dependencies: ["IntentDefinitionFormat", "IntentBusDefinitions", "IntentBusCore"]),

@@ -48,6 +48,7 @@ public enum INExtensionRuntime {
                 logger.info("handler(for: \(dispatch.intentName)) does not conform to \(dispatch.intentName)Handling: \(dispatch.intentName) is not announced")
                 continue
             }
+            INRegisteredIntents.shared.add(dispatch)
             runtime.on(dispatch.intentName, style: .legacy) { request, context in
                 let collector = INDonationCollector()
                 var reply = try await INDonationCollector.$current.withValue(collector) {

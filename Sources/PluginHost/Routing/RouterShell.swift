@@ -25,6 +25,8 @@ final class RouterShell: RouterEffects {
     /// `sha256` checks before a start, `cpu_limit` after (Supervision/ProcessGuards.swift).
     private let guards = ProcessGuards()
     private let backendEndpoint: String
+    /// Where a plugin reaches the host as a client (INVoiceShortcutCenter: ib.shortcuts.*).
+    private let frontendEndpoint: String
     /// The ZAP handler, polled with the sockets, when CURVE is on.
     private let zap: ZAPHandler?
     /// For spawned plugins of a CURVE backend: the host's public key and their key pair.
@@ -61,6 +63,7 @@ final class RouterShell: RouterEffects {
         backendKeyed = sockets.pluginCurve != nil
         children = ChildSupervisor(logger: logger, logBook: logBook)
         backendEndpoint = sockets.backend.lastEndpoint
+        frontendEndpoint = sockets.frontend.lastEndpoint
         let mailbox = try Mailbox<RouterEvent>(context: context, name: "router")
         self.mailbox = mailbox
         core = RouterCore(manifest: manifest, logger: logger, effects: self, post: { mailbox.post($0) })
@@ -204,6 +207,7 @@ final class RouterShell: RouterEffects {
         var env = ProcessInfo.processInfo.environment
         for (k, v) in spec.environment { env[k] = v }
         env["INTENTBUS_BACKEND"] = backendEndpoint
+        env["INTENTBUS_FRONTEND"] = frontendEndpoint
         env["INTENTBUS_PLUGIN_ID"] = spec.id
         env["INTENTBUS_TOKEN"] = token
         env["INTENTBUS_HOST_PID"] = String(getpid())
