@@ -9,7 +9,7 @@ nonisolated(unsafe) var keptCompletions: [Any] = []
 /// (once, from `INInteraction.donate`'s completion), `cart` (seed 004's activity),
 /// `forget` (its deletion), `forget-group` and `forget-all` (INInteraction's); `async`
 /// and `neither` go to AsyncHandler and NeitherHandler, `shortcuts` and `suggest` to
-/// ShortcutsHandler.
+/// ShortcutsHandler, `open` to OpenHandler.
 class CompletionHandler: INExtension, CompletionIntentHandling {
     override func handler(for intent: INIntent) -> Any {
         if intent is TypesIntent { return TypesHandler() }
@@ -22,6 +22,7 @@ class CompletionHandler: INExtension, CompletionIntentHandling {
         case "async", "async-bad": return AsyncHandler()
         case "neither": return NeitherHandler()
         case "shortcuts", "suggest": return ShortcutsHandler()
+        case "open": return OpenHandler()
         default: return self
         }
     }
@@ -29,7 +30,7 @@ class CompletionHandler: INExtension, CompletionIntentHandling {
     func resolveMode(for intent: CompletionIntent, with completion: @escaping (INStringResolutionResult) -> Void) {
         guard let mode = intent.mode else { return completion(.needsValue()) }
         let modes = ["once", "thread", "twice", "released", "kept", "held", "donate", "interaction", "neither", "cart", "forget", "forget-group", "forget-all",
-                     "shortcuts", "suggest"]
+                     "shortcuts", "suggest", "open"]
         completion(modes.contains(mode) ? .success(with: mode) : .unsupported())
     }
 
