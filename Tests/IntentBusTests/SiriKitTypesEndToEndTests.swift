@@ -92,4 +92,18 @@ struct SiriKitTypesEndToEndTests {
         #expect(talk.prompts.last?.options.compactMap { $0["subtitle"]?.stringValue } == ["Sauce", "Sauce", "Crunch"])
         #expect(reply.body["dialog"]?.stringValue?.hasSuffix(" flavour=chocolate topping=fudge") == true, "\(reply.body)")
     }
+
+    @Test("a Duration reaches the generated property as NSNumber seconds, from seconds or from the host's duration text")
+    func duration() throws {
+        let host = try TestHost(TestManifest(.siriKitTest()))
+        defer { host.stop() }
+        let client = try host.client()
+        let seconds = try client.send("TypesIntent", parameters: ["color": "red", "length": 5400]) { _ in nil }
+        #expect(seconds.body["dialog"]?.stringValue?.hasSuffix(" file=- length=5400.0s") == true, "\(seconds.body)")
+        let text = try client.send("TypesIntent", parameters: ["color": "red", "length": "1h30m"]) { _ in nil }
+        #expect(text.body["parameters"]?["length"] == 5400, "\(text.body)")
+        #expect(text.body["dialog"]?.stringValue?.hasSuffix(" length=5400.0s") == true, "\(text.body)")
+        let half = try client.send("TypesIntent", parameters: ["color": "red", "length": "250ms"]) { _ in nil }
+        #expect(half.body["dialog"]?.stringValue?.hasSuffix(" length=0.25s") == true, "\(half.body)")
+    }
 }

@@ -77,8 +77,9 @@ class TypesHandler: TypesIntentHandling {
             "place=\(intent.place.map { "\($0.name ?? "-")@\($0.location?.coordinate.latitude ?? 0)" } ?? "-")",
             "file=\(intent.attachment.map { "\($0.filename):\(String(decoding: $0.data, as: UTF8.self))" } ?? "-")",
         ]
-        // The String options' picks only when set, so that the other suites' lines stay as they are.
-        let picks = [intent.flavour.map { "flavour=\($0)" }, intent.topping.map { "topping=\($0)" }].compactMap { $0 }
+        // The Duration and the String options' picks only when set, so that the other tests' lines stay as they are.
+        let picks = [intent.length.map { "length=\($0.doubleValue)s" }, intent.flavour.map { "flavour=\($0)" },
+                     intent.topping.map { "topping=\($0)" }].compactMap { $0 }
         completion(.success(summary: (parts + picks).joined(separator: " ")))
     }
 }
