@@ -137,6 +137,10 @@ class ClientCore:
 
     def __init__(self, client_id: Optional[str] = None):
         self.client_id = client_id
+        #: Whether the client knows several hosts: each request that may be resent then
+        #: carries a `run_key` (docs/protocol.md §4.10), so that a plugin serving both
+        #: hosts runs it once.
+        self.several_hosts = False
         self._prefix = secrets.token_hex(4)
         self._counter = itertools.count(1)
         self.open: Dict[str, ConversationCore] = {}
@@ -156,6 +160,9 @@ class ClientCore:
         host when its own is lost."""
         header = request_header(timeout, plugin, choice, remember,
                                 client_id if client_id is not None else self.client_id, credential, locale, context)
+        if self.several_hosts and idempotent is not False:
+            # Made once; the resend is this same message, so it carries the same key.
+            header = dict(header or {}, run_key=secrets.token_hex(16))
         rid = request_id or f"{self._prefix}-{next(self._counter)}"
         if rid in self.open:
             raise ValueError(f"request id {rid!r} is already open on this client")
