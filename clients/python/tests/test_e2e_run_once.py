@@ -14,9 +14,11 @@ import threading
 import time
 
 import pytest
+import zmq
 
 from conftest import REPO, binary
 from intentbus import Client, NoAnswer
+from intentbus.wire import Kind, Message
 from test_e2e_security import free_port, keypair
 
 
@@ -186,3 +188,32 @@ def test_a_killed_host_is_served_again_when_it_is_back(two_hosts_one_plugin):
     assert plugin.poll() is None
     log = open(tmp / "far.log").read()
     assert "lost the host at" in log, log
+
+
+def test_every_host_gives_one_run_key_scoped_by_client(two_hosts_one_plugin):
+    """The key a plugin gets is the same through every host for one client's key, and
+    differs for another client with the same key (and for no key: none)."""
+    (a, b), _, _ = two_hosts_one_plugin
+
+    ctx = zmq.Context()
+    try:
+        def ask(host, header):
+            s = ctx.socket(zmq.DEALER)
+            s.setsockopt(zmq.LINGER, 0)
+            s.setsockopt(zmq.RCVTIMEO, 10_000)
+            s.connect(host.frontend)
+            try:
+                s.send_multipart(Message.build(Kind.REQUEST, "r1", "PyIntent", header, {"echo_header": True}).encode())
+                reply = Message.decode(s.recv_multipart())
+                assert reply.kind is Kind.REPLY, reply.body
+                return reply.body_json()["header"].get("run_key")
+            finally:
+                s.close()
+
+        on_a = ask(a, {"run_key": "k-1", "client": "c1"})
+        assert on_a is not None and len(on_a) == 64 and all(ch in "0123456789abcdef" for ch in on_a)
+        assert ask(b, {"run_key": "k-1", "client": "c1"}) == on_a, "the resend through B carries A's key"
+        assert ask(b, {"run_key": "k-1", "client": "c2"}) not in (None, on_a), "another client's same key"
+        assert ask(a, {"client": "c1"}) is None
+    finally:
+        ctx.term()
