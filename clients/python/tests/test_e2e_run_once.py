@@ -217,3 +217,36 @@ def test_every_host_gives_one_run_key_scoped_by_client(two_hosts_one_plugin):
         assert ask(a, {"client": "c1"}) is None
     finally:
         ctx.term()
+
+
+def test_a_legacy_request_runs_its_handle_phase_once_per_run_key(start_host):
+    """The legacy flow puts the run key in the `handle` delivery only: the same request
+    twice under one run key (as a resend through another host would come) is resolved
+    twice but handled once, the second answered from the first run."""
+    from conftest import py_legacy_plugin
+
+    host = start_host([py_legacy_plugin()], wait_ready=["pylegacy"])
+    ctx = zmq.Context()
+    try:
+        s = ctx.socket(zmq.DEALER)
+        s.setsockopt(zmq.LINGER, 0)
+        s.setsockopt(zmq.RCVTIMEO, 10_000)
+        s.connect(host.frontend)
+        replies = []
+        for rid in ("first", "second"):
+            s.send_multipart(Message.build(Kind.REQUEST, rid, "PyCodeIntent", {"run_key": "same", "client": "c1"},
+                                           {"code": "success", "progress": 1}).encode())
+            while True:
+                msg = Message.decode(s.recv_multipart())
+                if msg.kind.is_final:
+                    break
+            assert msg.kind is Kind.REPLY and msg.request_id == rid, msg.body
+            replies.append(msg.body_json())
+        s.close()
+    finally:
+        ctx.term()
+    assert replies[0] == replies[1]
+    deadline = time.monotonic() + 5
+    while "ran already" not in host.log and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert host.log.count("ran already") == 1, host.log
