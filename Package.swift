@@ -95,7 +95,7 @@ var targets: [Target] = [
     // The Swift side of the differential JSON fuzzer (docs/reliability.md).
     .executableTarget(name: "json-canonical", dependencies: ["IntentBus"], path: "Sources/JSONCanonical"),
     // `make scale-out` (docs/scale-out.md): three hosts, four failing-over clients, hosts killed at random.
-    .executableTarget(name: "intentbus-scale-out", dependencies: ["IntentBus"], path: "Sources/ScaleOut"),
+    .executableTarget(name: "intentbus-scale-out", dependencies: ["IntentBus", "IntentBusProcess"], path: "Sources/ScaleOut"),
 ]
 // SiriKit (issue 26), one block for an easy merge: Xcode's .intentdefinition format (read,
 // localize, write; Foundation and IntentBusCore only, no libzmq or SQLite), used by the host.

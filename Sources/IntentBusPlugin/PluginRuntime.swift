@@ -61,6 +61,8 @@ public final class PluginRuntime: @unchecked Sendable {
     }
     /// CURVE keys for a tcp backend, from the environment (docs/security.md).
     private var curve: (keys: CurveKeyPair, serverKey: String)?
+    /// With several backends (`INTENTBUS_BACKEND=A,B`): each endpoint and its host's key.
+    private var backends: [(endpoint: String, serverKey: String?)] = []
     /// New-style declarations sent in HELLO (see the plugin guide).
     public var metadata: JSON = .object([:])
     public var logger: Logger
@@ -84,6 +86,9 @@ public final class PluginRuntime: @unchecked Sendable {
         }
         self.backend = backend
         self.pluginId = id
+        if backend.contains(",") {
+            backends = try BackendLink.pairs(backend: backend, serverKeys: environment["INTENTBUS_SERVER_KEY"])
+        }
         self.token = environment["INTENTBUS_TOKEN"] ?? ""
         // A CURVE backend (tcp): the host's public key and this plugin's key pair.
         if let server = environment["INTENTBUS_SERVER_KEY"], let secret = environment["INTENTBUS_CURVE_SECRET"],
@@ -145,20 +150,35 @@ public final class PluginRuntime: @unchecked Sendable {
         while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
     }
 
+    /// The HELLO this plugin says to a host (docs/protocol.md §5.1).
+    var helloMessage: WireMessage {
+        let hello: JSON = [
+            "protocol": .int(WireProtocol.version), "plugin": .string(pluginId), "token": .string(token),
+            "pid": .int(Int64(getpid())), "intents": .array(declaredIntents), "metadata": metadata,
+        ]
+        return WireMessage(kind: .hello, header: nil, body: hello)
+    }
+
     private func serve() -> Int32 {
         Self.dieWithParent()
         let context = ZMQContext()
+        if backends.count > 1 {
+            // A remote plugin serving several hosts (docs/scale-out.md): its own loop.
+            do {
+                return try SeveralBackends(runtime: self, backends: backends, keys: curve?.keys,
+                                           context: context).run()
+            } catch {
+                logger.error("plugin stopped: \(error)")
+                return 2
+            }
+        }
         do {
             let socket = try ZMQSocket(context, .dealer)
             try socket.setHighWaterMarks(send: 100_000, receive: 100_000)
             if let curve = curve { try socket.makeCurveClient(curve.keys, serverKey: curve.serverKey) }
             try socket.connect(backend)
             let mailbox = try Mailbox<OutgoingMessage>(context: context, name: "plugin-\(pluginId)")
-            let hello: JSON = [
-                "protocol": .int(WireProtocol.version), "plugin": .string(pluginId), "token": .string(token),
-                "pid": .int(Int64(getpid())), "intents": .array(declaredIntents), "metadata": metadata,
-            ]
-            try socket.send(WireMessage(kind: .hello, header: nil, body: hello).frames)
+            try socket.send(helloMessage.frames)
             try socket.setReceiveTimeout(milliseconds: 10_000)
             guard let reply = try socket.receive() else {
                 logger.error("no answer to HELLO from \(backend) within 10 s")
