@@ -201,7 +201,8 @@ final class RouterShell: RouterEffects {
     }
 
     func spawn(_ spec: PluginSpec, index: Int, token: String) -> Result<pid_t, SpawnError> {
-        var env = ProcessInfo.processInfo.environment
+        // A minimal environment, not the host's (issue 23): PluginEnvironment says what.
+        var env = PluginEnvironment.base(from: ProcessInfo.processInfo.environment, inheriting: spec.inheritedEnvironment)
         for (k, v) in spec.environment { env[k] = v }
         env["INTENTBUS_BACKEND"] = backendEndpoint
         env["INTENTBUS_PLUGIN_ID"] = spec.id
