@@ -213,14 +213,22 @@ final class RouterShell: RouterEffects {
             env["INTENTBUS_CURVE_PUBLIC"] = pluginCurve.keys.publicKey
             env["INTENTBUS_CURVE_SECRET"] = pluginCurve.keys.secretKey
         }
-        if let expected = spec.guards.sha256,
-           let problem = guards.checksumProblem(path: spec.exec.path, expected: expected) {
-            return .failure(SpawnError(path: spec.exec.path, errno: EPERM, reason: problem))
+        // sha256: the file is opened once, hashed through the descriptor, and that
+        // descriptor is what runs (a `#!` script runs by path; docs/security.md).
+        var checked: ProcessGuards.CheckedExecutable?
+        if let expected = spec.guards.sha256 {
+            switch guards.openChecked(path: spec.exec.path, expected: expected) {
+            case .refused(let problem): return .failure(SpawnError(path: spec.exec.path, errno: EPERM, reason: problem))
+            case .verified(let file): checked = file
+            case .missing: break
+            }
         }
+        defer { if let checked { close(checked.descriptor) } }
         let mailbox = self.mailbox
         do {
             let pid = try children.spawn(path: spec.exec.path, arguments: spec.exec.arguments, environment: env,
                                          limits: spec.guards.cpuLimit.map { [ProcessGuards.cpuLimit($0)] } ?? [],
+                                         executableDescriptor: checked.flatMap { $0.isScript ? nil : $0.descriptor },
                                          label: spec.id, tag: index) { pid, status in
                 mailbox.post(.pluginExited(index: index, pid: pid, status: status))  // no pidfd: a waiter thread
             }
