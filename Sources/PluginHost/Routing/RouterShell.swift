@@ -145,13 +145,20 @@ final class RouterShell: RouterEffects {
     /// The router's two sides: clients on the frontend, plugins on the backend.
     private enum Side { case clients, plugins }
 
-    /// Reads every message waiting on one side's socket, so that a burst costs one poll.
-    /// The relay lane gets the first look (a client's plain REQUEST, a plugin's REPLY to
+    /// At most this many messages from one side per loop round. A round used to take up
+    /// to 1,024 from each side: under the live fuzzer (debug build, debug log) that was
+    /// 600 ms before a client's next message was looked at, and `ib.ping` waited that
+    /// long (issue 24's proof: within 100 ms). 128 still makes a burst cost one poll per
+    /// 128 messages; the rest waits, readable, for the next round.
+    static let messagesPerRound = 32
+
+    /// Reads the messages waiting on one side's socket (up to `messagesPerRound`), so
+    /// that a burst costs few polls. The relay lane gets the first look (a client's plain REQUEST, a plugin's REPLY to
     /// a lane request); whatever it does not take goes to the core as frames, after the
     /// lane has handed over any request of its own that the message concerns.
     private func drain(_ side: Side) {
         let socket = side == .clients ? frontend : backend
-        for _ in 0..<1_024 {
+        for _ in 0..<Self.messagesPerRound {
             do { guard try received.receive(from: socket) else { return } } catch {
                 logger.error("receive failed: \(error)")
                 return
