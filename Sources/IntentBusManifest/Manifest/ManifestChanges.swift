@@ -13,6 +13,7 @@ extension PluginSpec {
         check("IntentsSupported", intentsSupported == old.intentsSupported)
         check("IntentsRestrictedWhileLocked", intentsRestrictedWhileLocked == old.intentsRestrictedWhileLocked)
         check("env", environment == old.environment)
+        check("inherit_env", inheritedEnvironment == old.inheritedEnvironment)
         check("timeout", timeout == old.timeout)
         check("priority", priority == old.priority)
         check("definitions", definitions == old.definitions)
@@ -32,7 +33,7 @@ extension PluginSpec {
 
     /// Keys whose change needs a new process: the plugin is restarted. Other keys
     /// (timeout, priority, max_in_flight, heartbeat, …) apply to the running one.
-    package static let restartKeys: Set<String> = ["exec", "IntentsSupported", "env", "enabled", "cpu_limit", "sha256"]
+    package static let restartKeys: Set<String> = ["exec", "IntentsSupported", "env", "inherit_env", "enabled", "cpu_limit", "sha256"]
 
     /// Keys a running host can't take: the legacy and new-style catalogs are built from
     /// the definition files at start, and the CURVE handler's key table and the Majordomo
