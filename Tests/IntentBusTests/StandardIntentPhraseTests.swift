@@ -45,6 +45,18 @@ struct StandardIntentPhraseTests {
         #expect(asked.map(\.kind) == ["plugin_choice", "disambiguation"])
         #expect(alex.body["dialog"] == "Sent to Alex Schmidt.")
 
+        // A name no contact has: the legacy flow asks again (unsupported, as SiriKit
+        // re-asks), for that recipient only; the answer is resolved as any name.
+        let (zoe, zoePrompts) = try say(client, "Send a message to Zoe saying hi") { p in
+            switch p.kind {
+            case "plugin_choice": return ["value": "messenger", "remember": "once"]
+            case "value" where p.parameter == "recipients": return ["value": "Sam"]
+            default: return nil
+            }
+        }
+        #expect(zoePrompts.map(\.kind) == ["plugin_choice", "value"])
+        #expect(zoe.body["dialog"] == "Sent to Sam Lee.")
+
         // The new-style chat takes the same phrase's slots.
         let (chat, chatPrompts) = try say(client, "Tell Sam that the train is late") { p in
             p.kind == "plugin_choice" ? ["value": "chat", "remember": "once"] : nil
