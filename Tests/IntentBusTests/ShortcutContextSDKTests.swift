@@ -16,7 +16,7 @@ struct ShortcutContextSDKTests {
     func say(_ client: IntentClient, _ text: String, context: [String: JSON]? = nil) throws -> IntentReply {
         var options = RequestOptions()
         options.context = context
-        return try client.send("ib.say", parameters: ["text": .string(text)], options: options)
+        return try client.send("ib.say", parameters: ["text": .string(text)], options: options) { _ in nil }
     }
 
     @Test("requiresContext with a copied slot, excludesContext, a range and values lists")
