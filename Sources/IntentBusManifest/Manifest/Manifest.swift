@@ -142,6 +142,10 @@ package struct HostSettings: Sendable {
     /// several plugins claim an intent and no remembered choice applies. Checked at load:
     /// each plugin exists and claims its intent.
     package var presetDefaults: [String: String] = [:]
+    /// `choice_context:` a request-context key (`satellite`) whose value keeps remembered
+    /// choices of its own: a request whose context names it is asked, and remembers
+    /// "always", for that value (docs/choices.md "Per context"); nil: per client.
+    package var choiceContext: String?
     /// `metrics_file:` where the host writes its metrics in the Prometheus text format
     /// (atomically, every `metricsInterval`), or nil.
     package var metricsFile: String?

@@ -55,6 +55,7 @@ extension HostSettings {
         check("conversation_timeout", conversationTimeout == old.conversationTimeout)
         check("client_credential", clientCredential == old.clientCredential)
         check("defaults", presetDefaults == old.presetDefaults)
+        check("choice_context", choiceContext == old.choiceContext)
         check("metrics_file", metricsFile == old.metricsFile)
         check("metrics_interval", metricsInterval == old.metricsInterval)
         check("insecure", insecure == old.insecure)

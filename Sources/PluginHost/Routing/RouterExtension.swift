@@ -107,6 +107,13 @@ protocol RouterView: AnyObject {
     var plugins: [any PluginView] { get }
     /// Clients connect with CURVE keys and their grants decide (RouterCore+Rights).
     var clientKeysRequired: Bool { get }
+    /// Sends a ready instance of `plugin` a REQUEST of the host's own (an `ib.entities`
+    /// query): its REPLY or ERROR comes back as `finished(id:result:)` with `id`, the
+    /// extension's. False when no instance is ready or too many are open; no answer (the
+    /// plugin died or never answers) is the extension's to time out.
+    func queryPlugin(_ plugin: String, intent: String, body: JSON, id: UInt64) -> Bool
+    /// Forgets the host query `id` (timed out): a late answer is dropped.
+    func forgetQuery(id: UInt64)
 }
 
 /// What an extension is handed when it is installed: the read-only view of the router

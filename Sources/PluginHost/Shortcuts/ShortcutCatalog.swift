@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusManifest
+import IntentBusSentences
 
 /// Every phrase the host can run, by plugin: legacy phrases from the definitions (known
 /// when the host starts) and app shortcuts (replaced at each accepted HELLO).
@@ -20,6 +21,8 @@ final class ShortcutCatalog {
     private var app: [String: [ShortcutPhrase]] = [:]
     /// Each plugin's phrases compiled as sentence templates, app shortcuts first.
     private var compiled: [String: [(ShortcutPhrase, PhraseMatcher)]] = [:]
+    /// Plugin id → entity type → the entities its slots take (EntityLists.swift).
+    private var entityLists: [String: [String: SlotList]] = [:]
 
     init(manifest: Manifest) {
         names = Self.names(manifest)
@@ -53,8 +56,25 @@ final class ShortcutCatalog {
         let names = names[plugin] ?? [plugin]
         compiled[plugin] = ((app[plugin] ?? []) + (legacy[plugin] ?? [])).map { phrase in
             (phrase, PhraseMatcher(phrase.template, applicationNames: names, slots: phrase.slots,
+                                   entities: entityLists[plugin] ?? [:],
                                    requiresContext: phrase.requiresContext, excludesContext: phrase.excludesContext))
         }
+    }
+
+    /// Replaces the entity lists of `plugin`'s entity slots (empty: wildcards again).
+    func setEntityLists(_ lists: [String: SlotList], plugin: String) {
+        if lists.isEmpty && entityLists[plugin] == nil { return }
+        entityLists[plugin] = lists.isEmpty ? nil : lists
+        compile(plugin)
+    }
+
+    /// The entity types `plugin`'s phrase slots take.
+    func entityTypes(of plugin: String) -> Set<String> {
+        var out: Set<String> = []
+        for phrase in (app[plugin] ?? []) + (legacy[plugin] ?? []) {
+            for case .entity(let name) in phrase.slots.values { out.insert(name) }
+        }
+        return out
     }
 
     /// Replaces `plugin`'s app shortcuts; returns a warning for each phrase that repeats

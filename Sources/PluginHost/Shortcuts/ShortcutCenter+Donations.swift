@@ -21,6 +21,7 @@ extension ShortcutCenter {
     /// authentication (restricted while locked, `requires_authentication`), the host's
     /// own donation of the intent with its parameters.
     func exchangeEnded(_ exchange: Exchange, final: WireMessage) {
+        noteEntitiesChanged(exchange, final: final)
         let parameters = openParameters.isEmpty ? nil : openParameters.removeValue(forKey: exchange.hostId)
         guard let writer, final.kind == .reply, exchange.choosing == nil else { return }
         // The plain path's header is parsed only when it may carry a donation: a scan of

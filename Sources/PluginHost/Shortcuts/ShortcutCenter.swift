@@ -36,6 +36,8 @@ final class ShortcutCenter: RouterExtension {
     var openParameters: [UInt64: JSON] = [:]
     /// The definitions in force: legacy phrases are read from them, again at each reload.
     let definitions: DefinitionBook?
+    /// Entity types whose phrases' slots take the plugin's entities (EntityLists.swift).
+    var entityLists = EntityLists()
 
     /// Opens the store and reads the user phrases (before routing starts), then hands
     /// the store to its writer thread. `state`: the shared PostgreSQL state
@@ -114,6 +116,31 @@ final class ShortcutCenter: RouterExtension {
         pending.removeValue(forKey: id)?(result)
     }
 
+    /// Sends `plugin` a request of the host's own (`RouterView.queryPlugin`); `then` gets
+    /// its answer on the router thread. Nil when it could not be sent.
+    func askPlugin(_ plugin: String, intent: String, body: JSON, then: @escaping (Result<JSON, BusError>) -> Void) -> UInt64? {
+        nextJob += 1
+        let id = nextJob
+        guard view.queryPlugin(plugin, intent: intent, body: body, id: id) else { return nil }
+        pending[id] = then
+        return id
+    }
+
+    /// Gives up on an `askPlugin` query: its answer, if it still comes, is dropped.
+    func forgetAsk(_ id: UInt64) {
+        pending.removeValue(forKey: id)
+        view.forgetQuery(id: id)
+    }
+
+    /// Runs `work` on the router thread once the current event is handled (after the
+    /// WELCOME that follows an accepted HELLO).
+    func soon(_ work: @escaping () -> Void) {
+        nextJob += 1
+        let id = nextJob
+        pending[id] = { _ in work() }
+        view.post(.extensionFinished(id: id, result: .success(.null)))
+    }
+
     func stop() {
         writer?.stop()
         writer = nil
@@ -151,6 +178,7 @@ final class ShortcutCenter: RouterExtension {
         guard outcome.errors.isEmpty else { return "invalid app shortcuts: " + outcome.errors.joined(separator: "; ") }
         for warning in outcome.warnings { logger.warning("plugin \(id): \(warning)") }
         for conflict in catalog.setApp(outcome.phrases, plugin: id) { logger.warning(conflict) }
+        declareEntityLists(plugin: id, phrases: outcome.phrases, entities: newStyle.entities)
         var needsAuthentication: Set<String> = []
         for intent in newStyle.intents.values where intent.authentication == .requiresAuthentication {
             needsAuthentication.insert(intent.identifier)
