@@ -101,11 +101,11 @@ extension RouterCore {
     /// Why `slot` can't take a request for `intent` now (restricted without the right
     /// credential, unavailable, full), or nil.
     func admissionError(_ slot: PluginSlot, intent: String, options: JSON) -> BusError? {
-        if slot.spec.intentsRestrictedWhileLocked.contains(intent), let allowed = grantAllowsRestricted(options) {
+        if isRestricted(slot, intent), let allowed = grantAllowsRestricted(options) {
             if !allowed {
                 return BusError(.forbidden, "\(intent) is restricted while locked (\(slot.spec.id)) and client \(options["authenticated"]?.stringValue ?? "?") has no right to it (restricted: true in host.clients)")
             }
-        } else if slot.spec.intentsRestrictedWhileLocked.contains(intent) {
+        } else if isRestricted(slot, intent) {
             let given = options["credential"]?.stringValue
             guard let expected = manifest.host.clientCredential, let given, constantTimeEquals(given, expected) else {
                 let why = manifest.host.clientCredential == nil
@@ -121,6 +121,18 @@ extension RouterCore {
                                 details: ["plugin": .string(slot.spec.id)])
             }
         }
+        return capacityProblem(slot)
+    }
+
+    /// Whether requests for `intent` to this plugin need a right or the client credential
+    /// (restricted while locked); such intents never take the relay lane.
+    func isRestricted(_ slot: PluginSlot, _ intent: String) -> Bool {
+        slot.spec.intentsRestrictedWhileLocked.contains(intent)
+    }
+
+    /// Why a ready plugin can't take one more request (disabled at run time, full), or
+    /// nil; the relay lane asks this too, for the plugin of a lane route.
+    func capacityProblem(_ slot: PluginSlot) -> BusError? {
         if slot.disabledAtRunTime {
             return BusError(.pluginUnavailable, "plugin \(slot.spec.id) is disabled (ib.plugins.disable)",
                             details: ["plugin": .string(slot.spec.id)])
