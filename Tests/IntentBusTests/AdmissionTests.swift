@@ -99,4 +99,28 @@ struct AdmissionTests {
         #expect(answer.requestId == "c" && answer.kind == .error)
         #expect(try answer.bodyJSON()["code"] == "busy")
     }
+
+    @Test("one authentication for restricted intents and new-style policies: credential, its absence, a keyed client without the right")
+    func authentication() throws {
+        func host(_ yaml: String) throws -> HostSettings {
+            let text = "host:\n  state_dir: /nonexistent/admission/state\n" + yaml + "plugins: []\n"
+            return try ManifestLoader.load(text: text, path: "/nonexistent/admission/plugins.yaml").host
+        }
+        let withCredential = Authentication(host: try host("  client_credential: s3cret\n"), clientKeysRequired: false)
+        #expect(withCredential.check(["credential": "s3cret"]) == .authenticated)
+        #expect(withCredential.check(["credential": "guess"]) == .credential(why: "the credential is wrong"))
+        #expect(withCredential.check(.object([:])) == .credential(why: "the request carries no credential"))
+        let without = Authentication(host: try host(""), clientKeysRequired: false)
+        #expect(without.check(["credential": "s3cret"])
+                == .credential(why: "no client credential is configured in the host (host.client_credential)"))
+        // With client keys the grant decides; the shared credential counts for nothing.
+        let keyed = Authentication(host: try host("  client_credential: s3cret\n"), clientKeysRequired: true)
+        #expect(keyed.check(["credential": "s3cret"]) == .noRight(client: nil))
+        #expect(keyed.check(["authenticated": "nobody"]) == .noRight(client: "nobody"))
+        // Both users word it their own way from the one outcome.
+        let policy = IntentAuthenticationPolicy.requiresAuthentication.problem(
+            intent: "Pay", options: ["credential": "guess"],
+            access: .init(host: withCredential.host, clientKeysRequired: false))
+        #expect(policy?.code == .authenticationRequired && policy?.message.hasSuffix("the credential is wrong") == true)
+    }
 }

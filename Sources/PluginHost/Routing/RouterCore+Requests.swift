@@ -101,16 +101,12 @@ extension RouterCore {
     /// Why `slot` can't take a request for `intent` now (restricted without the right
     /// credential, unavailable, full), or nil.
     func admissionError(_ slot: PluginSlot, intent: String, options: JSON) -> BusError? {
-        if isRestricted(slot, intent), let allowed = grantAllowsRestricted(options) {
-            if !allowed {
-                return BusError(.forbidden, "\(intent) is restricted while locked (\(slot.spec.id)) and client \(options["authenticated"]?.stringValue ?? "?") has no right to it (restricted: true in host.clients)")
-            }
-        } else if isRestricted(slot, intent) {
-            let given = options["credential"]?.stringValue
-            guard let expected = manifest.host.clientCredential, let given, constantTimeEquals(given, expected) else {
-                let why = manifest.host.clientCredential == nil
-                    ? "no client credential is configured in the host (host.client_credential)"
-                    : (options["credential"] == nil ? "the request carries no credential" : "the credential is wrong")
+        if isRestricted(slot, intent) {
+            switch authentication.check(options) {
+            case .authenticated: break
+            case .noRight(let client):
+                return BusError(.forbidden, "\(intent) is restricted while locked (\(slot.spec.id)) and client \(client ?? "?") has no right to it (restricted: true in host.clients)")
+            case .credential(let why):
                 return BusError(.authenticationRequired,
                     "\(intent) is restricted while locked (\(slot.spec.id)): authentication is required; \(why)")
             }
@@ -122,6 +118,11 @@ extension RouterCore {
             }
         }
         return capacityProblem(slot)
+    }
+
+    /// The one authentication check, under the settings in force.
+    var authentication: Authentication {
+        Authentication(host: manifest.host, clientKeysRequired: clientKeysRequired)
     }
 
     /// Whether requests for `intent` to this plugin need a right or the client credential
