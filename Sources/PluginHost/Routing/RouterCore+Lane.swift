@@ -86,25 +86,26 @@ extension RouterCore {
         // 1 KiB or more is counted while libzmq holds it (HeldBytes): the general path.
         guard requestId.count <= WireProtocol.maxNameLength, requestId.isASCII, size < HeldBytes.countedFrameBytes,
               let r = lane.routes.find(m.bytes(base + 3)) else { return false }
-        let route = lane.routes.routes[r]
+        // Fields one by one, not a copy of the route (its String and array would be retained).
+        let slotIndex = lane.routes.routes[r].slot
         // No header, or only a timeout: anything else (a plugin, a choice, a credential…) is the general path's.
-        var (timeout, queue) = (route.timeout, route.queue)
+        var (timeout, queue) = (lane.routes.routes[r].timeout, lane.routes.routes[r].queue)
         if m.size(base + 4) > 0 {
             guard let asked = RelayLane.headerTimeout(m.bytes(base + 4)),
                   let q = lane.deadlines.queue(for: asked, limit: 16) else { return false }
             (timeout, queue) = (asked, q)
         }
-        let slot = slots[route.slot]
-        guard slot.takesRequests, let peer = lane.routes.peers[route.slot] else { return false }
+        let slot = slots[slotIndex]
+        guard slot.takesRequests, let peer = lane.routes.peers[slotIndex] else { return false }
         let identity = m.bytes(0)
         let identityHash = ByteHash.hash(identity)
         let keyHash = ByteHash.hash(requestId, identityHash)
         // A reused id is the general path's to refuse (after promotion).
-        if let known = lane.clients.find(identity, hash: identityHash),
-           lane.findOpen(keyHash, client: known, requestId: requestId) != nil { return false }
+        let known = lane.count > 0 ? lane.clients.find(identity, hash: identityHash) : nil
+        if let known, lane.findOpen(keyHash, client: known, requestId: requestId) != nil { return false }
         let coreState = exchanges.count > 0 ? clients.existing(Data(identity)) : nil
         if let coreState, coreState.open[String(decoding: requestId, as: UTF8.self)] != nil { return false }
-        let mine = lane.open(client: identity, hash: identityHash)
+        let mine = known.map { (count: Int(lane.clients.open[Int($0)]), bytes: Int(lane.clients.bytes[Int($0)])) } ?? (count: 0, bytes: 0)
         let facts = RequestFacts(size: size, hasId: requestId.count > 0, shuttingDown: draining || stopping,
                                  clientBacklog: 0, clientOpen: mine.count + (coreState?.open.count ?? 0),
                                  hostOpen: exchanges.count + lane.count,
@@ -130,9 +131,9 @@ extension RouterCore {
         let now = effects.now()
         let deadline = now &+ timeout
         lane.open(e, m, base: base, entry: RelayEntry(
-            slot: Int32(route.slot), route: Int32(r), isRequestReply: base == 2, startedAt: now,
+            slot: Int32(slotIndex), route: Int32(r), isRequestReply: base == 2, startedAt: now,
             deadline: deadline < now ? UInt64.max : deadline, keyHash: keyHash, timeout: timeout,
-            queue: Int32(queue), size: Int32(size)), identityHash: identityHash)
+            queue: Int32(queue), size: Int32(size)), client: known, identityHash: identityHash)
         slot.inFlight += 1
         noteBusy(slot)
         return true

@@ -19,7 +19,10 @@ final class RouterCore: RouterView {
     /// The manifest in force; replaced by a hot reload (RouterCore+Reload.swift).
     var manifest: Manifest
     let logger: Logger
-    unowned let effects: any RouterEffects
+    /// The shell (or a test's recorder), which owns the core and outlives it: unowned
+    /// without the reference-count check, since it is called several times per message
+    /// (a checked unowned load is an atomic retain and release each time).
+    unowned(unsafe) let effects: any RouterEffects
     /// Posts an event from another thread (the choice writer's); the shell's mailbox.
     let post: @Sendable (RouterEvent) -> Void
 

@@ -60,9 +60,9 @@ final class RelayLane {
     }
 
     /// Records a forwarded request: the client's identity (frame 0) and request id (frame
-    /// `base + 2`) move into the store.
-    func open(_ e: Int, _ m: RawMessage, base: Int, entry: RelayEntry, identityHash: UInt64) {
-        let client = clients.findOrAdd(m.bytes(0), hash: identityHash)
+    /// `base + 2`) move into the store. `known`: the client's entry, when the caller found it.
+    func open(_ e: Int, _ m: RawMessage, base: Int, entry: RelayEntry, client known: Int32?, identityHash: UInt64) {
+        let client = known ?? clients.findOrAdd(m.bytes(0), hash: identityHash)
         m.move(0, to: store, slot: e, part: 0)
         m.move(base + 2, to: store, slot: e, part: 1)
         let serial = entries[e].serial
