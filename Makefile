@@ -32,9 +32,10 @@ test: deps python-venv
 	$(MAKE) --no-print-directory fuzz-smoke
 
 # Three hosts, four clients that know all of them, hosts SIGKILLed and restarted at random
-# (docs/scale-out.md); bounded: SCALE_REQUESTS requests within SCALE_SECONDS. SCALE_STATE
-# is host.state for every host (a shared postgresql:// URL); empty, each host keeps its
-# own SQLite.
+# (docs/scale-out.md); bounded: SCALE_REQUESTS requests within SCALE_SECONDS. Three hosts
+# on one PostgreSQL the run starts itself (scripts/pg-temp.sh), two remote plugins
+# connected to all three; SCALE_STATE instead names the database (host.state, a
+# postgresql:// URL).
 SCALE_REQUESTS ?= 10000
 SCALE_SECONDS ?= 300
 SCALE_STATE ?=
@@ -42,7 +43,7 @@ scale-out: deps
 	$(SWIFT) build --product intentbus-scale-out
 	$(SWIFT) build --product intentbus
 	$(SWIFT) build --product plugin-testplugin
-	.build/debug/intentbus-scale-out --requests $(SCALE_REQUESTS) --seconds $(SCALE_SECONDS) $(if $(SCALE_STATE),--state "$(SCALE_STATE)")
+	.build/debug/intentbus-scale-out --requests $(SCALE_REQUESTS) --seconds $(SCALE_SECONDS) --remote $(if $(SCALE_STATE),--state "$(SCALE_STATE)",--postgres)
 
 # The venv, with the intentbus package, pytest and the checkers (mypy, ruff); reinstalled
 # when the package changes.

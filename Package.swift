@@ -95,17 +95,17 @@ var targets: [Target] = [
     // The Swift side of the differential JSON fuzzer (docs/reliability.md).
     .executableTarget(name: "json-canonical", dependencies: ["IntentBus"], path: "Sources/JSONCanonical"),
     // `make scale-out` (docs/scale-out.md): three hosts, four failing-over clients, hosts killed at random.
-    .executableTarget(name: "intentbus-scale-out", dependencies: ["IntentBus"], path: "Sources/ScaleOut"),
+    .executableTarget(name: "intentbus-scale-out", dependencies: ["IntentBus", "IntentBusProcess"], path: "Sources/ScaleOut"),
 ]
 // SiriKit (issue 26), one block for an easy merge: Xcode's .intentdefinition format (read,
 // localize, write; Foundation and IntentBusCore only, no libzmq or SQLite), used by the host.
 targets += [
     .target(name: "IntentDefinitionFormat", dependencies: ["IntentBusCore"]),
     // Apple's Intents API for an extension brought over unchanged, on the legacy layer.
-    .target(name: "Intents", dependencies: ["IntentBusCore", "IntentBusPlugin", "IntentBusLegacy", "IntentBusAppIntents"]),
+    .target(name: "Intents", dependencies: ["IntentBusCore", "IntentBusPlugin", "IntentBusLegacy", "IntentBusAppIntents", "IntentBusClient"]),
     // Writes the Swift Xcode generates from an .intentdefinition (StatusIntent, …Response,
     // …Handling); run at build time by the IntentDefinitionPlugin build-tool plugin.
-    .executableTarget(name: "intentbus-intentgen", dependencies: ["IntentDefinitionFormat", "IntentBusCore"]),
+    .executableTarget(name: "intentbus-intentgen", dependencies: ["IntentDefinitionFormat", "IntentBusDefinitions", "IntentBusCore"]),
     .plugin(name: "IntentDefinitionPlugin", capability: .buildTool(), dependencies: ["intentbus-intentgen"]),
     // The FONIC balance plugin as a SiriKit extension: seed 000's handler, unchanged.
     .executableTarget(name: "plugin-balance-sirikit", dependencies: ["Intents"], path: "Sources/Plugins/BalanceSiriKit",
@@ -114,6 +114,10 @@ targets += [
     .executableTarget(name: "plugin-sirikittest", dependencies: ["Intents"], path: "Tests/Plugins/SiriKitTest",
                       plugins: ["IntentDefinitionPlugin"]),
 ]
+// The example plugins with legacy intents are SiriKit extensions on the classes generated
+// from their YAML definitions (a link to definitions/<name>.yaml in each target): one way
+// to write a legacy handler in Swift (docs/sirikit.md).
+let extensionPlugins = ["plugin-balance", "plugin-messenger", "plugin-cart"]
 for name in ["PluginHost", "IntentBusTests"] {
     if let index = targets.firstIndex(where: { $0.name == name }) { targets[index].dependencies.append("IntentDefinitionFormat") }
 }
@@ -121,6 +125,10 @@ for name in examplePlugins {
     targets.append(.executableTarget(
         name: "plugin-\(name.lowercased())", dependencies: ["IntentBus"],
         path: "Sources/Plugins/\(name)"))
+}
+for index in targets.indices where extensionPlugins.contains(targets[index].name) {
+    targets[index].dependencies.append("Intents")
+    targets[index].plugins = (targets[index].plugins ?? []) + ["IntentDefinitionPlugin"]
 }
 for name in testPlugins {
     targets.append(.executableTarget(

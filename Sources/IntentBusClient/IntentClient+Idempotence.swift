@@ -21,6 +21,22 @@ extension IntentClient {
         return manifestIdempotent?.contains(intent) ?? false
     }
 
+    /// Whether a request may be resent to another host, so that it needs a run key: with
+    /// several hosts, unless the request says it is not idempotent.
+    func mayRunTwice(_ options: RequestOptions) -> Bool {
+        links.count > 1 && options.idempotent != false
+    }
+
+    /// The REQUEST header with `run_key`: the key the hosts turn into the one a plugin
+    /// connected to several of them uses to run a resent request once (docs/protocol.md
+    /// §4.10). Made once per request and sent again, unchanged, with every resend.
+    static func header(_ options: RequestOptions, runKey: String?) -> JSON? {
+        guard let runKey else { return options.header }
+        guard case .object(var fields)? = options.header else { return .object(["run_key": .string(runKey)]) }
+        fields["run_key"] = .string(runKey)
+        return .object(fields)
+    }
+
     /// The intents every claimant marks `idempotent`, from `ib.plugins` on `link`'s host
     /// (each plugin lists them under `idempotent`); nil when that host does not answer
     /// within 2 s, so that the next loss asks again.

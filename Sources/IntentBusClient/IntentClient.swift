@@ -105,13 +105,14 @@ public final class IntentClient {
         var conversation = Conversation()
         var resent = 0
         var next = pickHost(excluding: tried)
+        let header = Self.header(options, runKey: mayRunTwice(options) ? UUID().uuidString : nil)
         while let index = next {
             tried.insert(index)
             active = index
             let link = links[index]
             _ = link.connectionDropped()  // events from before this request say nothing about it
             let request = WireMessage(kind: .request, requestId: requestId, intent: intent,
-                                      header: options.header, body: parameters)
+                                      header: header, body: parameters)
             let delivered: Bool
             do { delivered = try link.send(request.frames, wait: connectWait) } catch { throw .transport(error) }
             guard delivered else {

@@ -1,4 +1,5 @@
 import Foundation
+import IntentBusCore
 import IntentBusManifest
 import IntentDefinitionFormat
 
@@ -38,12 +39,21 @@ package enum DefinitionConverter {
                 """
             return Output(data: Data(yaml(shape, header: header).utf8), form: "yaml", warnings: checked.file.warnings)
         }
+        let (plist, warnings) = try xcodeRoot(yaml: data, shown: shown)
+        return Output(data: PropertyListJSON.xml(plist), form: "intentdefinition", warnings: warnings)
+    }
+
+    /// A YAML definition as the property-list tree of the `.intentdefinition` it converts
+    /// to: what `intentbus-intentgen` generates the classes of a YAML definition from, so
+    /// that both forms give the same Swift.
+    /// - Throws: `ConfigError` with every error the host would report for the file.
+    package static func xcodeRoot(yaml data: Data, shown: String) throws(ConfigError) -> (root: JSON, warnings: [ConfigDiagnostic]) {
         let text = String(decoding: data, as: UTF8.self)
         let checked = DefinitionLoader.decode(text: text, file: shown)
         if !checked.errors.isEmpty { throw ConfigError(checked.errors) }
         let root: YAMLNode
         do { root = try YAMLParser.parseDocument(text, file: shown) } catch { throw error }
-        return Output(data: intentDefinition(XcodeDefinitionBridge.shape(root)), form: "intentdefinition", warnings: checked.warnings)
+        return (xcodePlist(XcodeDefinitionBridge.shape(root)), checked.warnings)
     }
 
     /// The shape as YAML text.
@@ -53,9 +63,11 @@ package enum DefinitionConverter {
 
     /// The shape as an `.intentdefinition` (XML property list). The YAML form's `locale:`
     /// has no key there: an `.intentdefinition`'s language is its `.lproj` folder's.
-    static func intentDefinition(_ shape: ShapedNode) -> Data {
+    static func intentDefinition(_ shape: ShapedNode) -> Data { PropertyListJSON.xml(xcodePlist(shape)) }
+
+    private static func xcodePlist(_ shape: ShapedNode) -> JSON {
         var shape = shape
         if case .map(let entries) = shape.value { shape.value = .map(entries.filter { $0.key != "locale" }) }
-        return PropertyListJSON.xml(XcodeShapeWriter.plist(shape))
+        return XcodeShapeWriter.plist(shape)
     }
 }

@@ -2,15 +2,19 @@ import Foundation
 import IntentBusCore
 import IntentBusPlugin
 
-/// A legacy (SiriKit-style) intent handler: the counterpart of an `INIntentHandler`'s
-/// per-intent handling protocol (`INSendMessageIntentHandling`).
+/// The legacy phases as the bus carries them: the thin layer under the `Intents` module's
+/// generated classes (`INHandlerAdapter` serves a generated `…Handling` protocol through
+/// it). Package-internal: a Swift plugin writes a legacy handler one way, against the
+/// classes generated from its definition (docs/sirikit.md); the wire-protocol fixtures
+/// (Tests/Plugins/LegacyTest) and the benchmark's plugin use it to send what a generated
+/// class never would (codes the definition lacks, raw values).
 ///
 /// The host drives the phases: `resolve` for each parameter (again after the user
 /// answered a question), then `confirm`, then `handle`. All three are async and may
 /// take their time; `context.progress(_:)` reports progress while they do (a legacy
 /// `inProgress`). Handlers keep no state between phases: `handler(for:)` may be asked
 /// for a fresh one each time.
-public protocol LegacyIntentHandling: Sendable {
+package protocol LegacyIntentHandling: Sendable {
     /// The codes `confirm` and `handle` may answer with.
     associatedtype ResponseCode: LegacyResponseCode
 
@@ -35,15 +39,15 @@ public protocol LegacyIntentHandling: Sendable {
 }
 
 extension LegacyIntentHandling {
-    public func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult {
+    package func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult {
         .success(intent[parameter] ?? .null)
     }
 
-    public func confirm(_ intent: LegacyIntent, context: PluginContext) async throws -> ConfirmOutcome<ResponseCode>? {
+    package func confirm(_ intent: LegacyIntent, context: PluginContext) async throws -> ConfirmOutcome<ResponseCode>? {
         nil
     }
 
-    public func options(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> [ResolutionOption]? {
+    package func options(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> [ResolutionOption]? {
         nil
     }
 }

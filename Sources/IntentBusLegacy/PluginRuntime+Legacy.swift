@@ -3,7 +3,8 @@ import IntentBusCore
 import IntentBusPlugin
 
 extension PluginRuntime {
-    /// Serves `intents` with legacy (SiriKit-style) handlers. `handlerFor` is the
+    /// Serves `intents` with legacy (SiriKit-style) handlers of the package's thin layer
+    /// (`LegacyIntentHandling`; plugins use the generated classes, docs/sirikit.md). `handlerFor` is the
     /// counterpart of `INExtension.handler(for:)`: it returns the handler for an intent,
     /// or nil. It is called once per intent here, to announce only the intents that
     /// have a handler (the host refuses a plugin missing a handler for an intent its
@@ -18,13 +19,14 @@ extension PluginRuntime {
     ///     }
     /// }
     /// ```
-    public func onLegacy(_ intents: [String], handlerFor: @escaping @Sendable (String) -> (any LegacyIntentHandling)?) {
+    package func onLegacy(_ intents: [String], handlerFor: @escaping @Sendable (String) -> (any LegacyIntentHandling)?) {
         let warnings = LegacyCodeWarnings()
         for intent in intents {
-            guard handlerFor(intent) != nil else {
+            guard let handler = handlerFor(intent) else {
                 logger.error("handler(for: \(intent)) is nil: \(intent) is not announced (a manifest entry that claims it will be refused)")
                 continue
             }
+            declare(responseCodes: LegacyPhases.codes(of: handler), for: intent)
             let logger = self.logger
             on(intent, style: .legacy) { request, context in
                 try await LegacyPhases.serve(request, context, handlerFor: handlerFor, logger: logger, warnings: warnings)
@@ -67,6 +69,11 @@ package enum LegacyPhases {
         case nil:
             throw BusError(.pluginError, "\(request.intent) is a legacy intent, but the request names no phase (resolve, confirm, handle or options): \(request.header.canonicalString)")
         }
+    }
+
+    /// The cases of `handler`'s response-code enum, as HELLO lists them.
+    static func codes<H: LegacyIntentHandling>(of handler: H) -> [String] {
+        H.ResponseCode.allCases.map(\.rawValue)
     }
 
     private static func confirm<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,

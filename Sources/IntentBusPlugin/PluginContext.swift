@@ -13,6 +13,9 @@ public final class PluginContext: @unchecked Sendable {
     private let outbox: @Sendable (OutgoingMessage) -> Void
     private let lock = Lock()
     private var cancelled: String?
+    /// Set when its host was lost while it ran under a run key (`RunOnceBook`): it goes
+    /// on for a repeat from another host, but can't start a conversation.
+    private var detached: String?
     private var waiting: CheckedContinuation<JSON, any Error>?
     /// The handler's task, cancelled with the request (`Task.isCancelled`,
     /// `CancellationError` in the handler).
@@ -39,7 +42,7 @@ public final class PluginContext: @unchecked Sendable {
     public func prompt(_ prompt: JSON) async throws -> JSON {
         let answer: JSON = try await withCheckedThrowingContinuation { cont in
             let reason: String? = lock.withLock {
-                if let c = cancelled { return c }
+                if let c = cancelled ?? detached { return c }
                 precondition(waiting == nil, "one prompt at a time per request")
                 waiting = cont
                 return nil
@@ -73,6 +76,16 @@ public final class PluginContext: @unchecked Sendable {
         }
         cont?.resume(throwing: RequestCancelled(reason: reason))
         task?.cancel()
+    }
+
+    /// Its host is lost, but its run may answer a repeat through another host: it goes
+    /// on without a host; a prompt waiting for the lost host's answer ends as cancelled.
+    func detach(reason: String) {
+        let waitingNow = lock.withLock { () -> Bool in
+            detached = reason
+            return waiting != nil
+        }
+        if waitingNow { cancel(reason: reason) }
     }
 
     /// Ties the handler's task to the request: cancelling the request cancels it (at

@@ -44,6 +44,8 @@ public final class PluginRuntime: @unchecked Sendable {
     var asyncHandlers: [String: (HandlerStyle, PluginHandler)] = [:]
     var rawHandlers: [String: RawPluginHandler] = [:]
     var syncHandlers: [String: PluginSyncHandler] = [:]
+    /// Legacy intent → its handler's response codes, for HELLO (`declare(responseCodes:for:)`).
+    private var responseCodes: [String: [String]] = [:]
     let lock = Lock()
     var live: [String: PluginContext] = [:]
     /// Where async handlers run (`HandlerThreads`); the default, `.socketThread`, runs them
@@ -61,6 +63,8 @@ public final class PluginRuntime: @unchecked Sendable {
     }
     /// CURVE keys for a tcp backend, from the environment (docs/security.md).
     private var curve: (keys: CurveKeyPair, serverKey: String)?
+    /// With several backends (`INTENTBUS_BACKEND=A,B`): each endpoint and its host's key.
+    private var backends: [(endpoint: String, serverKey: String?)] = []
     /// New-style declarations sent in HELLO (see the plugin guide).
     public var metadata: JSON = .object([:])
     public var logger: Logger
@@ -84,6 +88,9 @@ public final class PluginRuntime: @unchecked Sendable {
         }
         self.backend = backend
         self.pluginId = id
+        if backend.contains(",") {
+            backends = try BackendLink.pairs(backend: backend, serverKeys: environment["INTENTBUS_SERVER_KEY"])
+        }
         self.token = environment["INTENTBUS_TOKEN"] ?? ""
         // A CURVE backend (tcp): the host's public key and this plugin's key pair.
         if let server = environment["INTENTBUS_SERVER_KEY"], let secret = environment["INTENTBUS_CURVE_SECRET"],
@@ -111,12 +118,19 @@ public final class PluginRuntime: @unchecked Sendable {
         rawHandlers[intent] = handler
     }
 
+    /// Announces in HELLO the response codes `intent`'s legacy handler can answer with (its
+    /// response-code enum's cases), so that `intentbus validate` can compare them with the
+    /// definition before the first request (docs/protocol.md §5.1).
+    package func declare(responseCodes: [String], for intent: String) {
+        self.responseCodes[intent] = responseCodes
+    }
+
     /// The intents and styles announced in HELLO.
     var declaredIntents: [JSON] {
         var out: [JSON] = rawHandlers.keys.sorted().map { HelloIntents.entry($0, .plain) }
         let styles = asyncHandlers.mapValues(\.0).merging(syncHandlers.mapValues { _ in .plain }) { async, _ in async }
         for name in styles.keys.sorted() where rawHandlers[name] == nil {
-            out.append(HelloIntents.entry(name, styles[name]!))
+            out.append(HelloIntents.entry(name, styles[name]!, codes: styles[name] == .legacy ? responseCodes[name] : nil))
         }
         return out
     }
@@ -145,20 +159,35 @@ public final class PluginRuntime: @unchecked Sendable {
         while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
     }
 
+    /// The HELLO this plugin says to a host (docs/protocol.md §5.1).
+    var helloMessage: WireMessage {
+        let hello: JSON = [
+            "protocol": .int(WireProtocol.version), "plugin": .string(pluginId), "token": .string(token),
+            "pid": .int(Int64(getpid())), "intents": .array(declaredIntents), "metadata": metadata,
+        ]
+        return WireMessage(kind: .hello, header: nil, body: hello)
+    }
+
     private func serve() -> Int32 {
         Self.dieWithParent()
         let context = ZMQContext()
+        if backends.count > 1 {
+            // A remote plugin serving several hosts (docs/scale-out.md): its own loop.
+            do {
+                return try SeveralBackends(runtime: self, backends: backends, keys: curve?.keys,
+                                           context: context).run()
+            } catch {
+                logger.error("plugin stopped: \(error)")
+                return 2
+            }
+        }
         do {
             let socket = try ZMQSocket(context, .dealer)
             try socket.setHighWaterMarks(send: 100_000, receive: 100_000)
             if let curve = curve { try socket.makeCurveClient(curve.keys, serverKey: curve.serverKey) }
             try socket.connect(backend)
             let mailbox = try Mailbox<OutgoingMessage>(context: context, name: "plugin-\(pluginId)")
-            let hello: JSON = [
-                "protocol": .int(WireProtocol.version), "plugin": .string(pluginId), "token": .string(token),
-                "pid": .int(Int64(getpid())), "intents": .array(declaredIntents), "metadata": metadata,
-            ]
-            try socket.send(WireMessage(kind: .hello, header: nil, body: hello).frames)
+            try socket.send(helloMessage.frames)
             try socket.setReceiveTimeout(milliseconds: 10_000)
             guard let reply = try socket.receive() else {
                 logger.error("no answer to HELLO from \(backend) within 10 s")

@@ -22,12 +22,21 @@ public enum INExtensionRuntime {
     /// Serves every intent in `intents`, and every standard one, whose handler the
     /// extension provides; never returns.
     public static func serve(_ extensionType: INExtension.Type, intents: [any INIntentDispatching.Type]) -> Never {
-        let intents = intents + standardIntents.filter { standard in !intents.contains { $0.intentName == standard.intentName } }
         let runtime: PluginRuntime
         do { runtime = try PluginRuntime() } catch {
             FileHandle.standardError.write(Data("\(extensionType): \(error)\n".utf8))
             exit(2)
         }
+        register(extensionType, intents: intents, on: runtime)
+        runtime.run()
+    }
+
+    /// Registers the extension's handlers on a runtime that serves more than the extension:
+    /// a plugin that moves to App Intents one intent at a time keeps its SiriKit extension
+    /// beside its `AppIntent`s (Sources/Plugins/Cart). `intents` is the generated
+    /// `INGeneratedDefinition.intents`. Call before `run()`.
+    public static func register(_ extensionType: INExtension.Type, intents: [any INIntentDispatching.Type], on runtime: PluginRuntime) {
+        let intents = intents + standardIntents.filter { standard in !intents.contains { $0.intentName == standard.intentName } }
         let provider = INExtensionBox(extensionType.init())
         let timeout = completionTimeout(ProcessInfo.processInfo.environment)
         let logger = runtime.logger
@@ -39,16 +48,18 @@ public enum INExtensionRuntime {
                 logger.info("handler(for: \(dispatch.intentName)) does not conform to \(dispatch.intentName)Handling: \(dispatch.intentName) is not announced")
                 continue
             }
+            INRegisteredIntents.shared.add(dispatch)
             runtime.on(dispatch.intentName, style: .legacy) { request, context in
                 let collector = INDonationCollector()
                 var reply = try await INDonationCollector.$current.withValue(collector) {
-                    try await LegacyPhases.serve(request, context, handlerFor: { _ in adapter }, logger: logger, warnings: warnings)
+                    try await INIntentProgress.$context.withValue(context) {
+                        try await LegacyPhases.serve(request, context, handlerFor: { _ in adapter }, logger: logger, warnings: warnings)
+                    }
                 }
                 if let donation = collector.last { reply.header["donation"] = donation.json }
                 if let deletion = collector.deletion { reply.header["delete_donations"] = deletion.json }
                 return reply
             }
         }
-        runtime.run()
     }
 }

@@ -42,7 +42,7 @@ struct INHandlerAdapter: LegacyIntentHandling {
             let (made, handler) = try self.handler(intent)
             dispatch.confirm(handler, made, completion: completion)
         }
-        return response.codeName == "ready" ? .ready : .failure(legacy(response))
+        return response.codeName == "ready" ? .ready : .failure(try legacy(response))
     }
 
     func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<ResponseCode> {
@@ -51,7 +51,7 @@ struct INHandlerAdapter: LegacyIntentHandling {
             let (made, handler) = try self.handler(intent)
             dispatch.handle(handler, made, completion: completion)
         }
-        return legacy(response)
+        return try legacy(response)
     }
 
     func options(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> [ResolutionOption]? {
@@ -66,8 +66,15 @@ struct INHandlerAdapter: LegacyIntentHandling {
         return known ? try result.get() : nil
     }
 
-    private func legacy(_ response: INIntentResponse) -> LegacyResponse<ResponseCode> {
-        LegacyResponse(INResponseCodeName(rawValue: response.codeName), response.responseValues.values)
+    private func legacy(_ response: INIntentResponse) throws(BusError) -> LegacyResponse<ResponseCode> {
+        var out = LegacyResponse(INResponseCodeName(rawValue: response.codeName), response.responseValues.values)
+        if let next = response.opensIntent {
+            guard let name = INRegisteredIntents.shared.name(of: next) else {
+                throw BusError(.pluginError, "\(dispatch.intentName)'s response opens a \(type(of: next)), which is no intent this extension serves")
+            }
+            out.opensIntent = OpenedIntent(name, parameters: .object(next.parameterValues.values))
+        }
+        return out
     }
 }
 

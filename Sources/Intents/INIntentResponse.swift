@@ -11,6 +11,12 @@ open class INIntentResponse: @unchecked Sendable {
     /// The response parameters in their wire form (the format strings' `${name}`s).
     public var responseValues = INValueStore()
 
+    /// With `continueInApp`: the intent the host runs next, in the same conversation,
+    /// instead of sending the user to the app (docs/results.md). Not Apple's: on iOS the
+    /// app opens with `userActivity`. An intent this extension serves (its class names it
+    /// to the host).
+    public var opensIntent: INIntent?
+
     public init() {}
 
     /// The code's name as the definition spells it (`successData`); the generated

@@ -44,6 +44,23 @@ final class HostProcesses: @unchecked Sendable {
         throw HarnessFailure("host \(index) did not serve within 20 s; see \(manifests[index]).log")
     }
 
+    /// Waits until every host answers a request for each of `intents` (its remote plugins
+    /// said HELLO to it), at most 30 s.
+    func awaitPlugins(intents: [String]) throws {
+        let deadline = Date().addingTimeInterval(30)
+        for frontend in frontends {
+            let client = try IntentClient(endpoint: frontend)
+            var options = RequestOptions()
+            options.timeout = .seconds(2)
+            for intent in intents {
+                while (try? client.send(intent, options: options) { _ in nil }) == nil {
+                    guard Date() < deadline else { throw HarnessFailure("\(frontend) did not serve \(intent) within 30 s: its remote plugin is not connected") }
+                    usleep(100_000)
+                }
+            }
+        }
+    }
+
     /// SIGKILL to host `index` by its pid, reaped; its plugins die with it.
     func kill(_ index: Int) {
         guard let process = lock.withLock({ processes[index] }), process.isRunning else { return }

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBus
+import IntentBusProcess
 
 // `make scale-out` (docs/scale-out.md, "The scale-out run"): three hosts side by side,
 // four clients that know all of them, requests while hosts are SIGKILLed (by pid) and
@@ -11,6 +12,11 @@ import IntentBus
 //   --state URL   host.state for every host (the shared PostgreSQL of issue 31); without
 //                 it each host keeps its own SQLite and writes are checked on the host
 //                 that acknowledged them.
+//   --postgres    the same on a PostgreSQL server the run starts itself (scripts/pg-temp.sh)
+//                 and destroys at the end.
+//   --remote      two remote plugins (RemotePlugins), each connected to all three hosts,
+//                 instead of each host's spawned ones: "doubled" then also counts a resent
+//                 idempotent request that ran twice on a plugin that stayed up.
 
 func option(_ name: String) -> String? {
     let args = CommandLine.arguments
@@ -33,16 +39,39 @@ func run() -> Int32 {
     let seconds = number("seconds", default: 300, within: 1...3_600)
     let hostCount = 3
     let clientCount = 4
-    let stateURL = option("state")
     let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
     let work = NSTemporaryDirectory() + "ib-scale-\(getpid())"
     try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    let database: TemporaryDatabase?
+    do {
+        database = CommandLine.arguments.contains("--postgres") ? try TemporaryDatabase(directory: "\(work)/pg", binaries: binaries) : nil
+    } catch {
+        print("scale-out: \(error)")
+        return 1
+    }
+    defer { database?.destroy() }
+    let stateURL = database?.url ?? option("state")
+    let remote: RemotePlugins?
+    let backends: [String]
+    do {
+        remote = CommandLine.arguments.contains("--remote")
+            ? try RemotePlugins([("alpha", ["ScaleIdempotent", "ScaleChoice"]), ("beta", ["ScalePlain", "ScaleChoice"])]) : nil
+        backends = try (0..<hostCount).map { _ in "tcp://127.0.0.1:\(try LoopbackPort.free())" }
+    } catch {
+        print("scale-out: \(error)")
+        return 1
+    }
+    defer { remote?.stopAll() }
 
     /// Host `i`'s manifest: its own state directory, the others as peers, a test plugin for
     /// the intents the clients send (one idempotent) and a second claimant of ScaleChoice.
     func manifest(_ i: Int, frontends: [String]) -> String {
         let peers = frontends.enumerated().filter { $0.offset != i }.map(\.element).joined(separator: ", ")
         let plugin = "\(binaries)/plugin-testplugin"
+        if let remote {
+            return "host:\n  state_dir: \(work)/h\(i)\n  peers: [\(peers)]\n  backend: \(backends[i])\n"
+                + (stateURL.map { "  state: \($0)\n" } ?? "") + "plugins:\n" + remote.manifestEntries
+        }
         return """
         host:
           state_dir: \(work)/h\(i)
@@ -77,6 +106,15 @@ func run() -> Int32 {
 
     do {
         for i in 0..<hostCount { try hosts.start(i) }
+        if let remote {
+            // Each host made its CURVE key at start (state_dir/host.pub); a restart keeps it.
+            let keys = try (0..<hostCount).map { i -> String in
+                guard let key = CurveKeyPair.readKey(path: "\(work)/h\(i)/host.pub") else { throw HarnessFailure("host \(i) has no host.pub") }
+                return key
+            }
+            try remote.start(binary: "\(binaries)/plugin-testplugin", backends: backends, serverKeys: keys, work: work)
+            try hosts.awaitPlugins(intents: ["ScaleIdempotent", "ScalePlain"])
+        }
     } catch {
         hosts.stopAll()
         print("scale-out: \(error)")
@@ -166,23 +204,28 @@ func run() -> Int32 {
     // What ran, from the plugins' own log: a tag twice on one process ran twice on a plugin
     // that stayed up; a plain request's tag on two lines at all ran twice.
     var runs: [String: [String]] = [:]  // tag → pids
-    for i in 0..<hostCount {
-        let text = (try? String(contentsOfFile: "\(work)/runs-h\(i).log", encoding: .utf8)) ?? ""
+    let logs = remote.map { r in r.plugins.map { r.runLog($0.id, in: work) } } ?? (0..<hostCount).map { "\(work)/runs-h\($0).log" }
+    for (i, log) in logs.enumerated() {
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")
-            if parts.count == 2 { runs[String(parts[1]), default: []].append("h\(i):\(parts[0])") }
+            if parts.count == 2 { runs[String(parts[1]), default: []].append("\(i):\(parts[0])") }
         }
     }
+    let pluginsStayedUp = remote?.allRunning ?? true
     let doubled = runs.filter { tag, pids in Set(pids).count < pids.count || (tally.plainTags.contains(tag) && pids.count > 1) }.count
 
     print("plugin runs logged: \(runs.values.map(\.count).reduce(0, +)) of \(runs.count) tags; choices found: \(stored.values.map(\.count).reduce(0, +))")
+    if let remote { print("remote plugins \(remote.plugins.map(\.id).joined(separator: ", ")) on all \(hostCount) hosts\(pluginsStayedUp ? ", up throughout" : ": one stopped"); state \(database != nil ? "on the run's own PostgreSQL" : stateURL ?? "in each host's SQLite")") }
     print("hosts SIGKILLed and restarted: \(kills.value); replies \(tally.replies), errors \(tally.errors), host_lost \(tally.hostLost), resent \(tally.resent); acknowledged writes \(tally.writes.count)")
     for line in tally.lost.prefix(5) { print("lost: \(line)") }
     for line in tally.errorSamples { print("error: \(line)") }
     print("\(tally.requests) requests, \(tally.finals) finals, \(tally.lost.count) lost, \(doubled) doubled, \(writesLost) acknowledged writes lost")
     // A run where no host was killed, or no write was acknowledged, proves nothing.
     let ok = tally.finals == tally.requests && tally.lost.isEmpty && doubled == 0 && writesLost == 0 && kills.value > 0
-        && !tally.writes.isEmpty
+        && !tally.writes.isEmpty && pluginsStayedUp
+    remote?.stopAll()
+    database?.destroy()  // before the directory it lives in goes
     if ok { try? FileManager.default.removeItem(atPath: work) } else { print("kept for reading: \(work)") }
     return ok ? 0 : 1
 }

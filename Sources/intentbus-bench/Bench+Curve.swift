@@ -52,22 +52,6 @@ extension Bench {
         for child in [plainHost, curveHost] { child.stop() }
     }
 
-    /// A tcp port on 127.0.0.1 that nothing listens on now (the kernel's choice).
-    static func freeTCPPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw BenchFailure("socket: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw BenchFailure("bind 127.0.0.1:0: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    /// A tcp port on 127.0.0.1 that nothing listens on now (`LoopbackPort`).
+    static func freeTCPPort() throws -> Int { try LoopbackPort.free() }
 }

@@ -47,11 +47,12 @@ extension SwiftSourceWriter {
     }
 
     /// The parameters whose options the handler provides, with the options' class: a
-    /// custom type or a value class (Xcode's String options, `NSString`, have none here).
+    /// custom type, a value class, or `NSString` for a String, as Xcode writes them.
     func optionsProvided(_ intent: DefinitionModel.Intent) -> [(DefinitionModel.Value, String)] {
         intent.parameters.compactMap { p in
             guard p.dynamicOptions, !p.isEnum else { return nil }
-            guard let element = SwiftTypeMapping.valueClasses[p.type]?.0 ?? (p.type == "Object" ? p.typeName : nil) else { return nil }
+            guard let element = SwiftTypeMapping.valueClasses[p.type]?.0 ?? (p.type == "Object" ? p.typeName : nil)
+                ?? (p.type == "String" ? "NSString" : nil) else { return nil }
             return (p, element)
         }
     }

@@ -34,10 +34,15 @@ struct SwiftSourceWriter {
             out += dispatchSource(intent)
         }
         out += """
+        /// This definition's intents, for `INExtensionRuntime.register(_:intents:on:)`.
+        enum INGeneratedDefinition {
+            static var intents: [any INIntentDispatching.Type] { [\(model.intents.map { "\($0.name)Dispatch.self" }.joined(separator: ", "))] }
+        }
+
         /// Serves the extension's handlers for this definition's intents; never returns.
         /// A plugin's main.swift is this one line: `INExtensionMain(MyIntentHandler.self)`.
         func INExtensionMain(_ extensionType: INExtension.Type) -> Never {
-            INExtensionRuntime.serve(extensionType, intents: [\(model.intents.map { "\($0.name)Dispatch.self" }.joined(separator: ", "))])
+            INExtensionRuntime.serve(extensionType, intents: INGeneratedDefinition.intents)
         }
 
         """

@@ -85,4 +85,41 @@ struct IntentGeneratorTests {
         #expect(broken.stderr.contains("corrupt.intentdefinition"), "\(broken.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "\(dir.path)/Generated.swift"), "no output for a file with errors")
     }
+
+    @Test("a YAML definition gets the classes of the .intentdefinition it converts to; a YAML error names the file and line")
+    func yamlDefinitions() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (result, swift) = generate(Products.file("definitions/balance.yaml"), in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        for line in [
+            "public class StatusIntent: INIntent",
+            "public init(code: StatusIntentResponseCode, userActivity: NSUserActivity?)",
+            "public static func successData(dataUnitsLeft: String, dataUnitsTotal: String, balance: String) -> StatusIntentResponse",
+            "func resolveContract(for intent: SwitchContractIntent, with completion: @escaping (ContractResolutionResult) -> Void)",
+            "func resolveAmount(for intent: TopUpIntent) async -> INIntegerResolutionResult",
+            "public class Contract: INObject",
+            "enum INGeneratedDefinition",
+            "func INExtensionMain(_ extensionType: INExtension.Type) -> Never",
+        ] {
+            #expect(swift.contains(line), "missing: \(line)")
+        }
+        // The same file converted to Xcode's form gives the same Swift, but for the header line naming the input.
+        let converted = "\(dir.path)/balance.intentdefinition"
+        let convert = runCommand(Products.path("intentbus"), ["definitions", "convert", Products.file("definitions/balance.yaml"),
+                                                              "--output", converted])
+        #expect(convert.status == 0, "\(convert.stderr)")
+        let (again, fromXcode) = generate(converted, in: dir)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(fromXcode.split(separator: "\n").dropFirst() == swift.split(separator: "\n").dropFirst())
+
+        let bad = dir.write("bad.yaml", "intents:\n  - name: Status Intent\n    title: Status\n")
+        let (refused, _) = generate(bad, in: dir)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("bad.yaml:2"), "\(refused.stderr)")
+        let unknown = dir.write("unknown.yaml", "intents:\n  - name: StatusIntent\n    parameters:\n      - {name: x, type: Foo}\n")
+        let (typo, _) = generate(unknown, in: dir)
+        #expect(typo.status == 1)
+        #expect(typo.stderr.contains("unknown.yaml:4"), "\(typo.stderr)")
+    }
 }

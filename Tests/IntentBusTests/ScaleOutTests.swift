@@ -3,14 +3,16 @@ import IntentBus
 import Testing
 import IntentBusTestSupport
 
-/// The short form of `make scale-out` (docs/scale-out.md): the real harness, three hosts,
+/// The short form of `make scale-out` (docs/scale-out.md): the real harness, three hosts on
+/// one PostgreSQL server the run starts itself, two remote plugins connected to all three,
 /// four clients, hosts SIGKILLed by pid while requests run; its line counts what happened.
-/// (On one PostgreSQL, `--state URL`, once the shared state is merged.)
 @Suite("Scale-out run, short form", .serialized)
 struct ScaleOutTests {
-    @Test("600 requests while hosts are killed and restarted, each host on its own SQLite: every one gets a final, none runs twice, no acknowledged write is lost")
-    func ownState() throws {
-        try check(run([]))
+    @Test("600 requests on one PostgreSQL with remote plugins on every host, while hosts are killed and restarted: every one gets a final, none runs twice (a resent one neither), no acknowledged write is lost")
+    func sharedStateRemotePlugins() throws {
+        let result = run(["--postgres", "--remote"])
+        try check(result)
+        #expect(result.stdout.contains("remote plugins alpha, beta on all 3 hosts, up throughout; state on the run's own PostgreSQL"), "\(result.stdout)")
     }
 
     func run(_ extra: [String]) -> CommandResult {

@@ -28,4 +28,16 @@ struct SiriKitResolutionEndToEndTests {
         #expect(unknown.prompts.first?.dialog.hasPrefix("Einen Vertrag ‘Nachbar’ finde ich nicht.") == true, "\(unknown.prompts.map(\.dialog))")
         #expect(picked.body["dialog"] == "Vertrag Oma (0160 2220000) ist jetzt aktiv.")
     }
+
+    @Test("a response's opensIntent with continueInApp hands over: the host runs the opened intent in the same conversation")
+    func opensIntent() throws {
+        let host = try TestHost(TestManifest(.siriKitTest()))
+        defer { host.stop() }
+        let reply = try host.client().send("CompletionIntent", parameters: ["mode": "open"]) { _ in nil }
+        let first = try #require(reply.earlier.first)
+        #expect(first.body["code"] == "continueInApp")
+        #expect(first.header["opens"] == "CompletionIntent")
+        #expect(reply.body["dialog"] == "Ergebnis: einmal.")
+        #expect(reply.header["opened_by"]?.arrayValue?.first?["intent"] == "CompletionIntent")
+    }
 }

@@ -74,4 +74,36 @@ struct SiriKitTypesEndToEndTests {
         let other = try client.send("TypesIntent", parameters: ["color": "red", "tags": ["owner?"]], onEvent: said.handle)
         #expect(other.body["dialog"]?.stringValue?.contains("owner=Linus/-/unknown ") == true, "\(other.body)")
     }
+
+    @Test("String dynamic options: INObjectCollection<NSString> from provide…OptionsCollection, the completion form and the async form, each offered and picked")
+    func stringDynamicOptions() throws {
+        let host = try TestHost(TestManifest(.siriKitTest()))
+        defer { host.stop() }
+        let client = try host.client()
+        let talk = Conversation(["chocolate", "fudge"])
+        let reply = try client.send("TypesIntent", parameters: ["color": "red", "tags": ["flavour?", "topping?"]], onEvent: talk.handle)
+        #expect(talk.prompts.map(\.parameter) == ["flavour", "topping"])
+        #expect(talk.prompts.allSatisfy { $0.kind == "value" && $0.raw["dynamic_options"] == true })
+        // The completion form's items: each string its own title and id.
+        #expect(talk.prompts.first?.options.compactMap { $0["title"]?.stringValue } == ["vanilla", "chocolate"])
+        #expect(talk.prompts.first?.options.compactMap { $0["id"]?.stringValue } == ["vanilla", "chocolate"])
+        // The async form's sections: a section's title is its items' subtitle.
+        #expect(talk.prompts.last?.options.compactMap { $0["title"]?.stringValue } == ["caramel", "fudge", "nuts"])
+        #expect(talk.prompts.last?.options.compactMap { $0["subtitle"]?.stringValue } == ["Sauce", "Sauce", "Crunch"])
+        #expect(reply.body["dialog"]?.stringValue?.hasSuffix(" flavour=chocolate topping=fudge") == true, "\(reply.body)")
+    }
+
+    @Test("a Duration reaches the generated property as NSNumber seconds, from seconds or from the host's duration text")
+    func duration() throws {
+        let host = try TestHost(TestManifest(.siriKitTest()))
+        defer { host.stop() }
+        let client = try host.client()
+        let seconds = try client.send("TypesIntent", parameters: ["color": "red", "length": 5400]) { _ in nil }
+        #expect(seconds.body["dialog"]?.stringValue?.hasSuffix(" file=- length=5400.0s") == true, "\(seconds.body)")
+        let text = try client.send("TypesIntent", parameters: ["color": "red", "length": "1h30m"]) { _ in nil }
+        #expect(text.body["parameters"]?["length"] == 5400, "\(text.body)")
+        #expect(text.body["dialog"]?.stringValue?.hasSuffix(" length=5400.0s") == true, "\(text.body)")
+        let half = try client.send("TypesIntent", parameters: ["color": "red", "length": "250ms"]) { _ in nil }
+        #expect(half.body["dialog"]?.stringValue?.hasSuffix(" length=0.25s") == true, "\(half.body)")
+    }
 }

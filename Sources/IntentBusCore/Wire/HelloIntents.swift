@@ -3,8 +3,26 @@
 /// read it; the rules live here once, so that the three cannot drift apart.
 package enum HelloIntents {
     /// One entry as the SDKs write it.
-    package static func entry(_ name: String, _ style: HandlerStyle) -> JSON {
-        ["name": .string(name), "style": .string(style.rawValue)]
+    package static func entry(_ name: String, _ style: HandlerStyle, codes: [String]? = nil) -> JSON {
+        var o: [String: JSON] = ["name": .string(name), "style": .string(style.rawValue)]
+        if let codes { o["codes"] = .array(codes.map { .string($0) }) }
+        return .object(o)
+    }
+
+    /// Most response codes one entry may list; more are not read.
+    package static let maximumCodes = 256
+
+    /// The response codes each legacy entry says its handler can answer with (`codes`, the
+    /// cases of its response-code enum), by intent; entries without them are left out, and
+    /// only strings of at most 128 bytes are read. `intentbus validate` compares them with
+    /// the definitions.
+    package static func codes(_ intents: JSON?) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for entry in intents?.arrayValue ?? [] {
+            guard let name = entry["name"]?.stringValue, let list = entry["codes"]?.arrayValue else { continue }
+            out[name] = list.prefix(maximumCodes).compactMap(\.stringValue).filter { !$0.isEmpty && $0.utf8.count <= 128 }
+        }
+        return out
     }
 
     /// The style of each declared intent. An entry without `style` is plain; an entry that

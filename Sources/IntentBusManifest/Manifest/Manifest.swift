@@ -77,6 +77,9 @@ package struct PluginSpec: Sendable {
     package var intentsRestrictedWhileLocked: [String]
     /// Extra environment variables for the plugin process.
     package var environment: [String: String]
+    /// `inherit_env:`: names of the host's environment variables the plugin gets besides
+    /// the minimal set every plugin gets (docs/security.md, "Plugin environment").
+    package var inheritedEnvironment: [String] = []
     /// How long the host waits for the plugin to answer one request.
     package var timeout: Duration
     /// Routing priority when several plugins claim an intent and the client's policy is

@@ -195,6 +195,8 @@ final class LegacyFlow: ExchangeFlow {
         h["style"] = "legacy"
         if let client = exchange.options["client"]?.stringValue { h["client"] = .string(client) }
         RequestContext.deliver(from: exchange.options, into: &h)
+        // Only the phase that acts runs once; resolve and confirm only look.
+        if phase == .handle { RunKey.deliver(from: exchange.options, into: &h) }
         return .object(h)
     }
 

@@ -117,6 +117,7 @@ final class NewStyleFlow: ExchangeFlow {
         // The client's language, for the plugin's string tables (LocalizedStringResource).
         if let locale = exchange.options["locale"]?.stringValue { header["locale"] = .string(locale) }
         RequestContext.deliver(from: exchange.options, into: &header)
+        RunKey.deliver(from: exchange.options, into: &header)
         if let migratedFrom { header["migrated_from"] = .string(migratedFrom) }
         ops.sendToPlugin(exchange, kind: .request, header: .object(header), body: .object(values))
     }

@@ -34,6 +34,7 @@ enum RequestHeaderCheck {
             }
         }
         if let context = fields["context"], let problem = RequestContext.problem(context) { return problem }
+        if let runKey = fields["run_key"], let problem = RunKey.problem(runKey) { return problem }
         if let remember = fields["remember"], remember.boolValue == nil {
             return "header field \"remember\" must be true or false, got \(remember.canonicalString.prefix(40))"
         }

@@ -198,11 +198,12 @@ extension RouterCore {
     }
 
     /// The delivery header for the plugin: only what the plugin may see (the client's
-    /// identity and the request's context, never the credential). Empty on the fast path.
+    /// identity, the request's context and run key, never the credential). Empty on the fast path.
     private func pluginHeader(options: JSON) -> Frame {
         var header: [String: JSON] = [:]
         if let client = options["client"]?.stringValue { header["client"] = .string(client) }
         RequestContext.deliver(from: options, into: &header)
+        RunKey.deliver(from: options, into: &header)
         return header.isEmpty ? Frame() : Frame(data: JSON.object(header).canonicalData)
     }
 

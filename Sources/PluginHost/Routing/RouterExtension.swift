@@ -28,6 +28,12 @@ protocol RouterExtension: AnyObject {
     /// Another host changed the shared state: replace what the extension caches of it
     /// (the shortcuts extension's user phrases).
     func stateReloaded(_ reload: StateReload)
+    /// A reload read `new` (docs/lifecycle.md, "Hot reload"): the problems that refuse
+    /// it (nothing changes then), or none. Called on every extension before anything is
+    /// applied.
+    func reloadProblems(_ new: Manifest) -> [String]
+    /// The reload was applied: the router runs `new` (its plugins as applied).
+    func reloaded(_ new: Manifest)
     /// The router has stopped: finish queued work and stop the extension's threads.
     func stop()
     /// What the extension must see that the relay lane would otherwise forward unseen:
@@ -60,6 +66,8 @@ extension RouterExtension {
     func exchangeEnded(_ exchange: Exchange, final: WireMessage) {}
     func finished(id: UInt64, result: Result<JSON, BusError>) {}
     func stateReloaded(_ reload: StateReload) {}
+    func reloadProblems(_ new: Manifest) -> [String] { [] }
+    func reloaded(_ new: Manifest) {}
     func stop() {}
     var needs: RouterExtensionNeeds { [] }
     func needsToSee(replyHeader: UnsafeRawBufferPointer) -> Bool { false }

@@ -25,6 +25,8 @@ final class RouterShell: RouterEffects {
     /// `sha256` checks before a start, `cpu_limit` after (Supervision/ProcessGuards.swift).
     private let guards = ProcessGuards()
     private let backendEndpoint: String
+    /// Where a plugin reaches the host as a client (INVoiceShortcutCenter: ib.shortcuts.*).
+    private let frontendEndpoint: String
     /// The ZAP handler, polled with the sockets, when CURVE is on.
     private let zap: ZAPHandler?
     /// For spawned plugins of a CURVE backend: the host's public key and their key pair.
@@ -58,6 +60,7 @@ final class RouterShell: RouterEffects {
         backendKeyed = sockets.pluginCurve != nil
         children = ChildSupervisor(logger: logger, logBook: logBook)
         backendEndpoint = sockets.backend.lastEndpoint
+        frontendEndpoint = sockets.frontend.lastEndpoint
         let mailbox = try Mailbox<RouterEvent>(context: context, name: "router")
         self.mailbox = mailbox
         core = RouterCore(manifest: manifest, logger: logger, effects: self, post: { mailbox.post($0) })
@@ -135,12 +138,19 @@ final class RouterShell: RouterEffects {
         mailbox.close()
     }
 
-    /// Reads every message waiting on one side's socket, so that a burst costs one poll;
-    /// each goes to the core's one entry, `receive` (which hands it to the relay lane or
-    /// the general path).
+    /// At most this many messages from one side per loop round. A round used to take up
+    /// to 1,024 from each side: under the live fuzzer (debug build, debug log) that was
+    /// 600 ms before a client's next message was looked at, and `ib.ping` waited that
+    /// long (issue 24's proof: within 100 ms). 128 still makes a burst cost one poll per
+    /// 128 messages; the rest waits, readable, for the next round.
+    static let messagesPerRound = 32
+
+    /// Reads the messages waiting on one side's socket (up to `messagesPerRound`), so
+    /// that a burst costs few polls; each goes to the core's one entry, `receive` (which
+    /// hands it to the relay lane or the general path).
     private func drain(_ side: RouterSide) {
         let socket = side == .clients ? frontend : backend
-        for _ in 0..<1_024 {
+        for _ in 0..<Self.messagesPerRound {
             do { guard try received.receive(from: socket) else { return } } catch {
                 logger.error("receive failed: \(error)")
                 return
@@ -176,9 +186,11 @@ final class RouterShell: RouterEffects {
     }
 
     func spawn(_ spec: PluginSpec, index: Int, token: String) -> Result<pid_t, SpawnError> {
-        var env = ProcessInfo.processInfo.environment
+        // A minimal environment, not the host's (issue 23): PluginEnvironment says what.
+        var env = PluginEnvironment.base(from: ProcessInfo.processInfo.environment, inheriting: spec.inheritedEnvironment)
         for (k, v) in spec.environment { env[k] = v }
         env["INTENTBUS_BACKEND"] = backendEndpoint
+        env["INTENTBUS_FRONTEND"] = frontendEndpoint
         env["INTENTBUS_PLUGIN_ID"] = spec.id
         env["INTENTBUS_TOKEN"] = token
         env["INTENTBUS_HOST_PID"] = String(getpid())
@@ -187,14 +199,22 @@ final class RouterShell: RouterEffects {
             env["INTENTBUS_CURVE_PUBLIC"] = pluginCurve.keys.publicKey
             env["INTENTBUS_CURVE_SECRET"] = pluginCurve.keys.secretKey
         }
-        if let expected = spec.guards.sha256,
-           let problem = guards.checksumProblem(path: spec.exec.path, expected: expected) {
-            return .failure(SpawnError(path: spec.exec.path, errno: EPERM, reason: problem))
+        // sha256: the file is opened once, hashed through the descriptor, and that
+        // descriptor is what runs (a `#!` script runs by path; docs/security.md).
+        var checked: ProcessGuards.CheckedExecutable?
+        if let expected = spec.guards.sha256 {
+            switch guards.openChecked(path: spec.exec.path, expected: expected) {
+            case .refused(let problem): return .failure(SpawnError(path: spec.exec.path, errno: EPERM, reason: problem))
+            case .verified(let file): checked = file
+            case .missing: break
+            }
         }
+        defer { if let checked { close(checked.descriptor) } }
         let mailbox = self.mailbox
         do {
             let pid = try children.spawn(path: spec.exec.path, arguments: spec.exec.arguments, environment: env,
                                          limits: spec.guards.cpuLimit.map { [ProcessGuards.cpuLimit($0)] } ?? [],
+                                         executableDescriptor: checked.flatMap { $0.isScript ? nil : $0.descriptor },
                                          label: spec.id, tag: index) { pid, status in
                 mailbox.post(.pluginExited(index: index, pid: pid, status: status))  // no pidfd: a waiter thread
             }

@@ -15,16 +15,25 @@ final class ShortcutCatalog {
     }
 
     /// Plugin id → its manifest name and synonyms (the first is the name).
-    let names: [String: [String]]
+    private(set) var names: [String: [String]]
     private var legacy: [String: [ShortcutPhrase]] = [:]
     private var app: [String: [ShortcutPhrase]] = [:]
     /// Each plugin's phrases compiled as sentence templates, app shortcuts first.
     private var compiled: [String: [(ShortcutPhrase, PhraseMatcher)]] = [:]
 
     init(manifest: Manifest) {
+        names = Self.names(manifest)
+    }
+
+    private static func names(_ manifest: Manifest) -> [String: [String]] {
         var names: [String: [String]] = [:]
         for spec in manifest.plugins { names[spec.id] = [spec.name] + spec.synonyms }
-        self.names = names
+        return names
+    }
+
+    /// Takes the names of `manifest`'s plugins (a reload may add, rename or remove some).
+    func rename(_ manifest: Manifest) {
+        names = Self.names(manifest)
     }
 
     /// The rule context for `plugin`: its names, and every other plugin's.

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusManifest
 
 /// The host side of shortcuts (docs/shortcuts.md): the phrase catalog, the store of user
 /// phrases and donations, and the host intents over them. A router extension: it sees
@@ -33,12 +34,15 @@ final class ShortcutCenter: RouterExtension {
     /// The parameters of open multi-phase exchanges, by host id, for their donation;
     /// removed when the exchange ends, so it holds at most the open exchanges.
     var openParameters: [UInt64: JSON] = [:]
+    /// The definitions in force: legacy phrases are read from them, again at each reload.
+    let definitions: DefinitionBook?
 
     /// Opens the store and reads the user phrases (before routing starts), then hands
     /// the store to its writer thread. `state`: the shared PostgreSQL state
     /// (`host.state`), or nil for the file in `stateDirectory`.
-    init(view: any RouterView, stateDirectory: String, state: String? = nil) {
+    init(view: any RouterView, stateDirectory: String, state: String? = nil, definitions: DefinitionBook? = nil) {
         self.view = view
+        self.definitions = definitions
         logger = view.logger
         catalog = ShortcutCatalog(manifest: view.manifest)
         storePath = state ?? (stateDirectory as NSString).appendingPathComponent(ShortcutStore.fileName)
@@ -67,6 +71,30 @@ final class ShortcutCenter: RouterExtension {
     func stateReloaded(_ reload: StateReload) {
         guard let phrases = reload.userPhrases else { return }
         userPhrases = Dictionary(phrases.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+    }
+
+    /// Registers every plugin's legacy phrases from the definitions in force, warning
+    /// about phrases left out and phrases that repeat another plugin's.
+    func registerLegacyPhrases(_ manifest: Manifest) {
+        guard let definitions else { return }
+        catalog.rename(manifest)
+        for spec in manifest.plugins {
+            let outcome = ShortcutRules.legacyPhrases(plugin: spec.id, intents: spec.intentsSupported, definitions: definitions.catalog,
+                                                      context: catalog.context(for: spec.id))
+            for warning in outcome.warnings { logger.warning(warning) }
+            catalog.setLegacy(outcome.phrases, plugin: spec.id)
+        }
+        for spec in manifest.plugins {
+            for conflict in catalog.conflicts(of: spec.id) { logger.warning(conflict) }
+        }
+    }
+
+    /// A reload was applied: the legacy phrases of the plugins now in the manifest, from
+    /// the definitions the reload read (a plugin added in `plugins.d/` brings its own).
+    func reloaded(_ new: Manifest) {
+        let gone = Set(catalog.names.keys).subtracting(new.plugins.map(\.id))
+        for id in gone { catalog.setLegacy([], plugin: id) }
+        registerLegacyPhrases(new)
     }
 
     /// Runs `job` on the store's thread; `then` gets its result on the router thread.

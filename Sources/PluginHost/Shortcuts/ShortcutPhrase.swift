@@ -68,7 +68,9 @@ struct ShortcutPhrase: Sendable {
             case .enumeration(let cases)?:
                 words = value?.stringValue.flatMap { v in cases.first { $0.value == v }?.title }
             default:
+                // A number or a boolean is said as written (a legacy Integer slot: "Lade 10 Euro auf").
                 words = value?["text"]?.stringValue ?? value?.stringValue
+                    ?? value.flatMap { v in v.intValue != nil || v.doubleValue != nil || v.boolValue != nil ? v.displayText : nil }
             }
             guard let words else { return nil }
             text = text.replacingOccurrences(of: "${\(name)}", with: words)

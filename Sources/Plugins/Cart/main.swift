@@ -1,5 +1,6 @@
 import Foundation
 import IntentBus
+import Intents
 
 // The cart plugin, after seed 004 ("Show my cart" as a Siri shortcut), in the middle of a
 // migration to new-style handlers, one intent at a time:
@@ -7,8 +8,9 @@ import IntentBus
 //                     migrates it (migratedFrom), so requests for ShowCartIntent run the
 //                     new handler. CART_MIGRATION=off rolls the migration back.
 //   AddToCartIntent   not migrated yet: its legacy handler keeps serving it.
-// The legacy intents are defined in definitions/cart.yaml (parameters, prompts, response
-// codes); the host drives their resolve → confirm → handle phases.
+// The legacy intents are defined in cart.yaml (a link to definitions/cart.yaml: parameters,
+// prompts, response codes); their handlers are a SiriKit extension (CartExtension) on the
+// classes generated from it, served beside the App Intents on the one runtime.
 
 /// One line in a cart.
 struct CartLine: Sendable {
@@ -104,82 +106,11 @@ struct CartShortcuts: AppShortcutsProvider {
     }
 }
 
-/// Items the shop can't deliver right now; adding one answers `outOfStock`.
-let outOfStock: Set<String> = ["milk frother"]
-
-/// Legacy "Show my cart" (definitions/cart.yaml). Replaced by ShowCartAppIntent while the
-/// migration is on; kept so that `CART_MIGRATION=off` can roll it back.
-struct ShowCartHandler: LegacyIntentHandling {
-    enum Code: String, LegacyResponseCode { case success, empty }
-
-    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
-        let customer = intent.string("customer") ?? ""
-        let lines = await CartStore.shared.lines(customer)
-        var items = lines.map { "\($0.quantity)× \($0.item)" }
-        if intent.bool("includeSaved") == true {
-            items += await CartStore.shared.savedItems(customer).map { "saved: \($0)" }
-        }
-        guard !items.isEmpty else { return LegacyResponse(.empty) }
-        return LegacyResponse(.success, ["items": .array(items.map { .string($0) }),
-                                         "count": .int(Int64(lines.reduce(0) { $0 + $1.quantity }))])
-    }
-}
-
-/// Legacy "Add to cart" (definitions/cart.yaml), not migrated yet: a large quantity is
-/// confirmed while resolving, an item out of stock is refused in confirm, before
-/// anything changes.
-struct AddToCartHandler: LegacyIntentHandling {
-    enum Code: String, LegacyResponseCode { case success, failure, outOfStock }
-
-    /// Quantities above this are confirmed with the definition's confirmation prompt.
-    static let confirmAbove = 10
-
-    func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult {
-        switch parameter {
-        case "item":
-            guard let item = intent.string("item")?.trimmingCharacters(in: .whitespaces), !item.isEmpty else { return .needsValue }
-            return .success(.string(item))
-        case "quantity":
-            // The host checked the range and applied the default (1); no value here
-            // means the user said no to the confirmation, so ask how many instead.
-            // A confirmed value is settled by the host and not resolved again.
-            guard let quantity = intent.int("quantity") else { return .needsValue }
-            return quantity > Self.confirmAbove ? .confirmationRequired(.int(Int64(quantity))) : .success(.int(Int64(quantity)))
-        default:
-            return .success(intent[parameter] ?? .null)
-        }
-    }
-
-    func confirm(_ intent: LegacyIntent, context: PluginContext) async throws -> ConfirmOutcome<Code>? {
-        guard let item = intent.string("item") else { return .failure(LegacyResponse(.failure)) }
-        if outOfStock.contains(item.lowercased()) {
-            return .failure(LegacyResponse(.outOfStock, ["item": .string(item)]))
-        }
-        return .ready
-    }
-
-    func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
-        guard let item = intent.string("item"), let customer = intent.string("customer") else {
-            return LegacyResponse(.failure)
-        }
-        let quantity = intent.int("quantity") ?? 1
-        let lines = await CartStore.shared.add(item, quantity: quantity, customer: customer)
-        return LegacyResponse(.success, ["item": .string(item), "quantity": .int(Int64(quantity)),
-                                         "lines": .int(Int64(lines.count))])
-    }
-}
-
 do {
     let plugin = try IntentPlugin()
     // The legacy handlers first: ShowCartIntent's stays in the code until every caller
     // has moved, and serves it again when the migration is rolled back.
-    plugin.runtime.onLegacy(["ShowCartIntent", "AddToCartIntent"]) { intent in
-        switch intent {
-        case "ShowCartIntent": ShowCartHandler()
-        case "AddToCartIntent": AddToCartHandler()
-        default: nil
-        }
-    }
+    INExtensionRuntime.register(CartExtension.self, intents: INGeneratedDefinition.intents, on: plugin.runtime)
     // Registered after the legacy handler, the migrated intent takes ShowCartIntent over.
     if ProcessInfo.processInfo.environment["CART_MIGRATION"] != "off" {
         plugin.register(ShowCartAppIntent.self)

@@ -8,7 +8,8 @@ nonisolated(unsafe) var keptCompletions: [Any] = []
 /// the closure is kept), `held` (never: a HoldingHandler keeps it and goes away), `donate` (once, after donating an NSUserActivity), `interaction`
 /// (once, from `INInteraction.donate`'s completion), `cart` (seed 004's activity),
 /// `forget` (its deletion), `forget-group` and `forget-all` (INInteraction's); `async`
-/// and `neither` go to AsyncHandler and NeitherHandler.
+/// and `neither` go to AsyncHandler and NeitherHandler, `shortcuts` and `suggest` to
+/// ShortcutsHandler, `open` to OpenHandler.
 class CompletionHandler: INExtension, CompletionIntentHandling {
     override func handler(for intent: INIntent) -> Any {
         if intent is TypesIntent { return TypesHandler() }
@@ -20,13 +21,16 @@ class CompletionHandler: INExtension, CompletionIntentHandling {
         case "held": return HoldingHandler()
         case "async", "async-bad": return AsyncHandler()
         case "neither": return NeitherHandler()
+        case "shortcuts", "suggest": return ShortcutsHandler()
+        case "open": return OpenHandler()
         default: return self
         }
     }
 
     func resolveMode(for intent: CompletionIntent, with completion: @escaping (INStringResolutionResult) -> Void) {
         guard let mode = intent.mode else { return completion(.needsValue()) }
-        let modes = ["once", "thread", "twice", "released", "kept", "held", "donate", "interaction", "neither", "cart", "forget", "forget-group", "forget-all"]
+        let modes = ["once", "thread", "twice", "released", "kept", "held", "donate", "interaction", "neither", "cart", "forget", "forget-group", "forget-all",
+                     "shortcuts", "suggest", "open"]
         completion(modes.contains(mode) ? .success(with: mode) : .unsupported())
     }
 

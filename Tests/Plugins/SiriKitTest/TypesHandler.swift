@@ -38,6 +38,28 @@ class TypesHandler: TypesIntentHandling {
         ])
     }
 
+    // String options, in Xcode's two forms: `flavour` with the completion, `topping` async.
+    // The tags `flavour?` and `topping?` make resolve ask for a missing one.
+    func resolveFlavour(for intent: TypesIntent, with completion: @escaping (INStringResolutionResult) -> Void) {
+        guard let flavour = intent.flavour else { return completion(intent.tags?.contains("flavour?") == true ? .needsValue() : .notRequired()) }
+        completion(.success(with: flavour))
+    }
+
+    func provideFlavourOptionsCollection(for intent: TypesIntent,
+                                         with completion: @escaping (INObjectCollection<NSString>?, (any Error)?) -> Void) {
+        completion(INObjectCollection(items: ["vanilla" as NSString, "chocolate" as NSString]), nil)
+    }
+
+    func resolveTopping(for intent: TypesIntent) async -> INStringResolutionResult {
+        guard let topping = intent.topping else { return intent.tags?.contains("topping?") == true ? .needsValue() : .notRequired() }
+        return .success(with: topping)
+    }
+
+    func provideToppingOptionsCollection(for intent: TypesIntent) async throws -> INObjectCollection<NSString> {
+        INObjectCollection(sections: [INObjectSection(title: "Sauce", items: ["caramel", "fudge"]),
+                                      INObjectSection(title: "Crunch", items: ["nuts"])])
+    }
+
     static let places = [CLPlacemark(location: CLLocation(latitude: 52.52, longitude: 13.405), name: "Berlin, Deutschland"),
                          CLPlacemark(location: CLLocation(latitude: 39.6, longitude: -89.2), name: "Berlin, Illinois"),
                          CLPlacemark(location: CLLocation(latitude: 53.55, longitude: 9.99), name: "Hamburg")]
@@ -55,6 +77,9 @@ class TypesHandler: TypesIntentHandling {
             "place=\(intent.place.map { "\($0.name ?? "-")@\($0.location?.coordinate.latitude ?? 0)" } ?? "-")",
             "file=\(intent.attachment.map { "\($0.filename):\(String(decoding: $0.data, as: UTF8.self))" } ?? "-")",
         ]
-        completion(.success(summary: parts.joined(separator: " ")))
+        // The Duration and the String options' picks only when set, so that the other tests' lines stay as they are.
+        let picks = [intent.length.map { "length=\($0.doubleValue)s" }, intent.flavour.map { "flavour=\($0)" },
+                     intent.topping.map { "topping=\($0)" }].compactMap { $0 }
+        completion(.success(summary: (parts + picks).joined(separator: " ")))
     }
 }

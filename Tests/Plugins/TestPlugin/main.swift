@@ -14,6 +14,7 @@ import IntentBus
 //   {"allocate_mb": N}  allocate and touch N MiB first, kept until the reply (memory_limit tests)
 //   {"spin_ms": N}      burn CPU for N ms of wall-clock time first (cpu_limit tests)
 //   {"tag": T}          with TEST_RUN_LOG set: logged as run (see runLog)
+//   {"echo_header": true} add the delivery header to the reply ("header")
 // Every reply says which plugin answered and echoes the parameters.
 // TEST_SYNC=1 registers a synchronous handler instead (no sleep_ms, ask or confirm;
 // {"throw": "code"} throws a BusError). TEST_BAD_TOKEN=1 makes it present a wrong token; TEST_EXIT_AT_START=CODE makes it exit
@@ -104,7 +105,9 @@ func prepare(_ request: PluginRequest, _ context: PluginContext) -> [UInt8] {
 
 /// The reply body's common part: who answered, the intent, the parameters.
 func base(_ request: PluginRequest, id: String) -> [String: JSON] {
-    ["plugin": .string(id), "intent": .string(request.intent), "params": request.parameters]
+    var out: [String: JSON] = ["plugin": .string(id), "intent": .string(request.intent), "params": request.parameters]
+    if request.parameters["echo_header"]?.boolValue == true { out["header"] = request.header }
+    return out
 }
 
 /// The reply: the body with the client and `whoami` fields, the status and header asked for.

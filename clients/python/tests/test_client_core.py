@@ -141,3 +141,26 @@ def test_the_asyncio_client_sorts_answers_and_keeps_malformed_messages(tmp_path)
         router.close()
         ctx.term()
     assert bodies == [{"n": "one"}, {"n": "two"}] and malformed == 1 and strays == []
+
+
+def test_the_manifests_idempotent_intents_are_learned_from_ib_plugins():
+    from intentbus.client import ClientCore
+
+    core = ClientCore()
+    assert not core.needs_manifest("X", None), "one host: nothing to resend"
+    core.several_hosts = True
+    assert core.needs_manifest("X", None) and not core.needs_manifest("X", False)
+    assert not core.needs_manifest("ib.status", None)
+    core.learn_idempotent({"plugins": [
+        {"id": "a", "intents": ["X", "Y", "Z"], "idempotent": ["X", "Y"]},
+        {"id": "b", "intents": ["Y"], "idempotent": []},  # Y: not every claimant marks it
+        {"id": "c", "intents": "bad", "idempotent": [7]},  # hostile entries are skipped
+        "nonsense",
+    ]})
+    assert core.manifest_idempotent == frozenset({"X"}) and not core.needs_manifest("X", None)
+    assert core.start("X").idempotent and not core.start("Y").idempotent
+    assert not core.start("X", idempotent=False).idempotent
+    assert "run_key" in core.start("X").request.header_json()
+    assert "run_key" not in (core.start("X", idempotent=False).request.header_json() or {})
+    core.learn_idempotent(None)
+    assert core.manifest_idempotent == frozenset()

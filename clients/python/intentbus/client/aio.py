@@ -20,7 +20,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Union, 
 
 import zmq
 
-from ..errors import NoAnswer, ProtocolViolation, Unanswered
+from ..errors import IntentBusError, NoAnswer, ProtocolViolation, Unanswered
 from ..frames import NOBLOCK, recv_frames, send_frames
 from ..results import IntermediateResult
 from ..wire import Kind, Message
@@ -99,6 +99,12 @@ class AsyncClient(ClientBase):
                    on_result: Optional[Callable[[IntermediateResult], Any]] = None) -> Reply:
         """Like `Client.send`; `on_prompt`, `on_progress` and `on_result` may be plain
         functions or coroutine functions."""
+        if self._core.needs_manifest(intent, idempotent):
+            try:  # as Client does: one complete ib.plugins first, 2 s; a failure asks again next time
+                with self._book.aside():
+                    self._core.learn_idempotent((await self.send("ib.plugins", {}, timeout=2.0)).body)
+            except IntentBusError:
+                pass
         conv: ConversationCore = self._core.start(intent, params, timeout=timeout, plugin=plugin, choice=choice,
                                                   remember=remember, client_id=client_id, credential=credential,
                                                   idempotent=idempotent, locale=locale, context=context)

@@ -28,6 +28,7 @@ class ClientBase:
         self.connect_wait = connect_wait if connect_wait is not None else (
             1.0 if len(self.endpoints) > 1 else max(0.1, slack))
         self._core = ClientCore(client_id)
+        self._core.several_hosts = len(self.endpoints) > 1
         self._book = HostBook(self.endpoints, selection=selection, heartbeat=heartbeat)
         self._keys = (client_key, server_key)
         self._own_context = context is None

@@ -26,7 +26,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import zmq
 
-from ..errors import BusError, NoAnswer, ProtocolViolation, Unanswered
+from ..errors import BusError, IntentBusError, NoAnswer, ProtocolViolation, Unanswered
 from ..frames import NOBLOCK, recv_frames, send_frames
 from ..results import IntermediateResult
 from ..wire import Kind, Message
@@ -99,6 +99,8 @@ class Client(ClientBase):
         when its own is lost before any conversation (default: only the read-only host
         intents, `ib.ping`, `ib.status`, …).
         """
+        if self._core.needs_manifest(intent, idempotent):
+            self._learn_idempotent()
         wait = (timeout if timeout is not None else DEFAULT_TIMEOUT) + self.slack
         conv = self._core.start(intent, params, timeout=timeout, plugin=plugin, choice=choice, remember=remember,
                                 client_id=client_id, credential=credential, request_id=request_id,
@@ -152,6 +154,16 @@ class Client(ClientBase):
         finally:
             if not conv.done:
                 self._forget(conv.request_id)
+
+    def _learn_idempotent(self) -> None:
+        """Asks a host which intents the manifest marks `idempotent` (`ib.plugins`, 2 s):
+        a complete request of its own, before the one that needs it. A host that does
+        not answer leaves the question open for the next request."""
+        try:
+            with self._book.aside():
+                self._core.learn_idempotent(self.control("ib.plugins", wait=2.0))
+        except IntentBusError:
+            pass
 
     def control(self, intent: str, body: Optional[Dict[str, Any]] = None, wait: float = 5.0) -> Any:
         """Sends a host intent (`ib.*`, docs/protocol.md §6) and returns the reply body."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import secrets
-from typing import Any, Callable, Dict, List, Optional, Tuple, TypeVar
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple, TypeVar
 
 from ..errors import BusError, ProtocolViolation, WireError
 from ..results import IntermediateResult
@@ -137,6 +137,14 @@ class ClientCore:
 
     def __init__(self, client_id: Optional[str] = None):
         self.client_id = client_id
+        #: Whether the client knows several hosts: each request that may be resent then
+        #: carries a `run_key` (docs/protocol.md §4.10), so that a plugin serving both
+        #: hosts runs it once.
+        self.several_hosts = False
+        #: The intents every claimant's manifest marks `idempotent`, from `ib.plugins`
+        #: (None: not learned yet; docs/protocol.md §4.10): what a request that does not
+        #: say `idempotent` follows.
+        self.manifest_idempotent: Optional[FrozenSet[str]] = None
         self._prefix = secrets.token_hex(4)
         self._counter = itertools.count(1)
         self.open: Dict[str, ConversationCore] = {}
@@ -156,14 +164,45 @@ class ClientCore:
         host when its own is lost."""
         header = request_header(timeout, plugin, choice, remember,
                                 client_id if client_id is not None else self.client_id, credential, locale, context)
+        if self.several_hosts and idempotent is not False:
+            # Made once; the resend is this same message, so it carries the same key.
+            header = dict(header or {}, run_key=secrets.token_hex(16))
         rid = request_id or f"{self._prefix}-{next(self._counter)}"
         if rid in self.open:
             raise ValueError(f"request id {rid!r} is already open on this client")
         request = Message.build(Kind.REQUEST, rid, intent, header, {} if params is None else params)
         conv = make(rid, intent, request)
-        conv.idempotent = idempotent if idempotent is not None else intent in READ_ONLY_HOST_INTENTS
+        if idempotent is not None:
+            conv.idempotent = idempotent
+        elif intent.startswith("ib."):
+            conv.idempotent = intent in READ_ONLY_HOST_INTENTS
+        else:
+            conv.idempotent = intent in (self.manifest_idempotent or ())
         self.open[rid] = conv
         return conv
+
+    def needs_manifest(self, intent: str, idempotent: Optional[bool]) -> bool:
+        """Whether the hosts' `idempotent` intents should be learned (`ib.plugins`) before
+        this request starts: with several hosts, for a plugin intent the request does not
+        say about, when not learned yet (asked once per client; again after a failure)."""
+        return self.several_hosts and idempotent is None and not intent.startswith("ib.") \
+            and self.manifest_idempotent is None
+
+    def learn_idempotent(self, plugins: Any) -> None:
+        """Keeps the intents that every plugin claiming them marks `idempotent`, from an
+        `ib.plugins` reply body (each plugin lists `intents` and `idempotent`)."""
+        claimed: Dict[str, int] = {}
+        marked: Dict[str, int] = {}
+        entries = plugins.get("plugins") if isinstance(plugins, dict) else None
+        for plugin in entries if isinstance(entries, list) else []:
+            if not isinstance(plugin, dict):
+                continue
+            for field, counts in (("intents", claimed), ("idempotent", marked)):
+                names = plugin.get(field)
+                for name in names if isinstance(names, list) else []:
+                    if isinstance(name, str):
+                        counts[name] = counts.get(name, 0) + 1
+        self.manifest_idempotent = frozenset(n for n, c in marked.items() if claimed.get(n) == c)
 
     def close(self, request_id: str) -> None:
         """Forgets a request (its final answer came, or the caller gave up on it)."""

@@ -5,7 +5,8 @@ without I/O: the drivers (blocking.py) tell it what they heard and when a host f
 from __future__ import annotations
 
 import os
-from typing import Dict, Iterable, List, Optional, Sequence, Union
+from contextlib import contextmanager
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Union
 
 __all__ = ["HostBook", "resolve_endpoints", "READ_ONLY_HOST_INTENTS"]
 
@@ -54,6 +55,16 @@ class HostBook:
         self.last_heard: Dict[str, float] = {}
         self.last_beat: Dict[str, float] = {}
         self._turn = 0
+
+    @contextmanager
+    def aside(self) -> Iterator[None]:
+        """Hosts chosen inside don't move the round robin on: for the client's own
+        requests (`ib.plugins` to learn the idempotent intents), which are not the caller's."""
+        turn = self._turn
+        try:
+            yield
+        finally:
+            self._turn = turn
 
     def choose(self, exclude: Iterable[str] = (), now: float = 0.0) -> Optional[str]:
         """The host for a new request (or a resent one), None when every host is excluded."""

@@ -51,6 +51,7 @@ from .context import Context
 from .handlers import Handler
 from .log_format import _logger_for
 from .process import _die_with_parent
+from .run_once import RunOnce
 from .runtime import PluginRuntime, _safe_json
 from .styles import STYLES
 from .types import HandlerStyle
@@ -93,6 +94,7 @@ class Plugin(PluginRuntime):
         os.set_blocking(self._wake_w, False)
         self._live: Dict[Tuple[int, str], Context] = {}
         self._live_lock = threading.Lock()
+        self._run_once = RunOnce()
         self._stop_requested: Optional[str] = None
         self._workers = Workers(self.plugin_id or "plugin")
 

@@ -34,11 +34,18 @@ class Context:
         self._waiting = False
         self._cancelled: Optional[str] = None
         self._on_cancel: List[Callable[[], None]] = []
+        #: The request's run key when this delivery is the key's run (run_once.py).
+        self._run_key: Optional[str] = None
+        #: Set when the host that sent it was lost while it ran under a run key: it runs
+        #: on for a repeat from another host, but nothing goes to the lost host.
+        self._detached = False
 
     # -- progress ----------------------------------------------------------------------
 
     def progress(self, message: Optional[str] = None, fraction: Optional[float] = None, **extra: Any) -> None:
         """Sends a PROGRESS update (docs/protocol.md §4.5); both fields are optional."""
+        if self._detached:
+            return  # the host that asked is gone
         body = dict(extra)
         if message is not None:
             body["message"] = message
@@ -59,6 +66,8 @@ class Context:
         with self._cond:
             if self._cancelled is not None:
                 raise RequestCancelled(self._cancelled)
+            if self._detached:
+                raise RequestCancelled("its host is gone: a conversation can't go on elsewhere")
             if self._waiting:
                 raise RuntimeError("one prompt at a time per request")
             self._waiting = True
@@ -151,6 +160,15 @@ class Context:
             self._has_answer = True
             self._cond.notify_all()
             return True
+
+    def _detach(self, reason: str) -> None:
+        """Its host is lost but its run may answer a repeat: it goes on, without a host
+        (a prompt waiting for the lost host's answer ends, as cancelled)."""
+        with self._cond:
+            self._detached = True
+            waiting = self._waiting
+        if waiting:
+            self._cancel(reason)
 
     def _cancel(self, reason: str) -> None:
         with self._cond:

@@ -29,7 +29,12 @@ What goes over the wire for each phase:
   `{"resolutions": {name: {"result": …, …}}}`;
 - confirm: `{"implemented": false}` when the handler has no `confirm`, else
   `{"code": "ready"}` or `{"code": …, "response": {…}}`;
-- handle: `{"code": …, "response": {…}}`.
+- handle: `{"code": …, "response": {…}}`;
+- options: the header's `parameter` names a parameter whose definition says the plugin
+  provides its options (`dynamicOptions`); the reply is `{"options": [{"id", "title",
+  "subtitle"?, "value"?}…]}` (SiriKit's `provide<Parameter>OptionsCollection`), from
+  `options_<parameter>(intent)` or `options(name, intent)`. A handler with neither
+  answers `plugin_error`, and the host asks without options (docs/protocol.md §8.5).
 
 Response codes are checked against the header's `codes` (every code the definition
 declares) before anything is sent: an undeclared code is the handler's bug and answers
@@ -220,7 +225,11 @@ class LegacyHandler(Handler):
       default calls `resolve_<name>` when there is one, else settles the value as it is);
     - `confirm(self, intent) -> Response` (optional: without it the host goes straight
       to handle; returning None means ready);
-    - `handle(self, intent) -> Response` (required).
+    - `handle(self, intent) -> Response` (required);
+    - `options_<parameter>(self, intent)` for a parameter with `dynamicOptions`, or
+      `options(self, name, intent)` for all of them: the options the host offers when
+      it asks for the value, a list of dicts `{"id", "title", "subtitle"?, "value"?}`
+      or plain values (each its own id and title). None: no options.
 
     Returning None from a resolve method means `Resolution.success()`. Raise `BusError`
     to answer a phase with ERROR, which ends the client's request with it.
@@ -244,6 +253,15 @@ class LegacyHandler(Handler):
         """Does the work and answers with a response code."""
         raise NotImplementedError(f"{type(self).__name__} does not implement handle()")
 
+    def options(self, name: str, intent: LegacyIntent) -> Optional[Iterable[Any]]:
+        """The options for parameter `name`; by default calls `options_<name>(intent)`,
+        or None (no options) when there is none."""
+        method = getattr(self, f"options_{name}", None)
+        if method is None:
+            return None
+        result: Optional[Iterable[Any]] = method(intent)
+        return result
+
     @property
     def implements_confirm(self) -> bool:
         """Whether a subclass overrides `confirm` (else the reply says `implemented: false`)."""
@@ -264,9 +282,25 @@ class LegacyHandler(Handler):
         if phase == "handle":
             response = self.handle(intent)
             return Result.success(self._response_body(response, intent, "handle"))
+        if phase == "options":
+            return Result.success(self._options_phase(request, intent))
         raise BusError(ErrorCode.PLUGIN_ERROR,
                        f"{request.intent} is handled in the legacy style, but the request names no phase "
-                       f"(resolve, confirm or handle); header: {request.header!r}")
+                       f"(resolve, confirm, handle or options); header: {request.header!r}")
+
+    def _options_phase(self, request: Request, intent: LegacyIntent) -> Dict[str, Any]:
+        name = request.header.get("parameter")
+        if not isinstance(name, str) or not name:
+            raise BusError(ErrorCode.PLUGIN_ERROR, f"the options phase of {request.intent} names no parameter")
+        options = self.options(name, intent)
+        if options is None:
+            # The same words as the Swift SDK; the host logs them and asks without options.
+            raise BusError(ErrorCode.PLUGIN_ERROR, f"the handler for {request.intent} provides no options for {name}")
+        if isinstance(options, (str, bytes, dict)):
+            raise TypeError(f"options for {request.intent}.{name} returned {options!r}, not a list of options")
+        # A plain value is its own id and title; the host drops an option without a
+        # string id and title, and repeats of an id (protocol.md §8.5).
+        return {"options": [o if isinstance(o, dict) else {"id": str(o), "title": str(o), "value": o} for o in options]}
 
     def _resolve_phase(self, request: Request, intent: LegacyIntent) -> Dict[str, Any]:
         names = request.header.get("resolve")
@@ -309,15 +343,20 @@ def _resolution(out: Any, intent: str, name: str) -> Dict[str, Any]:
 
 class LegacyFunctionHandler(LegacyHandler):
     """A legacy handler from functions: `handle(intent) -> Response`, and optionally
-    `resolve(name, value, intent)` and `confirm(intent)`. What
+    `resolve(name, value, intent)`, `confirm(intent)` and `options(name, intent)`. What
     `@plugin.handler(intent, style="legacy")` makes of a decorated function (its handle)."""
 
     def __init__(self, handle: Callable[[LegacyIntent], Any],
                  resolve: Optional[Callable[[str, Any, LegacyIntent], Optional[Resolution]]] = None,
-                 confirm: Optional[Callable[[LegacyIntent], Optional[Response]]] = None):
+                 confirm: Optional[Callable[[LegacyIntent], Optional[Response]]] = None,
+                 options: Optional[Callable[[str, LegacyIntent], Optional[Iterable[Any]]]] = None):
         self._handle = handle
         self._resolve = resolve
         self._confirm = confirm
+        self._options = options
+
+    def options(self, name: str, intent: LegacyIntent) -> Optional[Iterable[Any]]:
+        return self._options(name, intent) if self._options else None
 
     def resolve(self, name: str, value: Any, intent: LegacyIntent) -> Optional[Resolution]:
         return self._resolve(name, value, intent) if self._resolve else Resolution.success()

@@ -24,6 +24,7 @@ from .backends import BackendLink
 from .context import Context
 from .handlers import Handler
 from .process import _alive
+from .run_once import RunOnce, readdressed, run_key
 from .types import Request, RequestCancelled
 from .workers import Workers
 from ..wire import Kind, Message, json_type_name
@@ -56,6 +57,8 @@ class PluginRuntime:
     _live: Dict[Tuple[int, str], Context]
     _live_lock: threading.Lock
     _stop_requested: Optional[str]
+    #: Runs by run key: a request resent through another host runs once (run_once.py).
+    _run_once: RunOnce
     _workers: Workers
 
     def _host_gone(self) -> bool:
@@ -133,8 +136,14 @@ class PluginRuntime:
             gone = [(key, ctx) for key, ctx in self._live.items() if key[0] == link.index]
             for key, _ in gone:
                 del self._live[key]
+        self._run_once.drop_link(link.index)
         for _, ctx in gone:
-            ctx._cancel(f"the host at {link.endpoint} is gone")
+            if ctx._run_key is not None:
+                # The client may send it again through another host: the run goes on,
+                # so that the repeat joins it instead of running it a second time.
+                ctx._detach(f"the host at {link.endpoint} is gone")
+            else:
+                ctx._cancel(f"the host at {link.endpoint} is gone")
 
     def _hello_frames(self) -> List[bytes]:
         raise NotImplementedError  # Plugin's
@@ -192,6 +201,10 @@ class PluginRuntime:
             if ctx is not None:
                 self.logger.info(f"request {msg.request_id} cancelled: {reason}")
                 ctx._cancel(str(reason))
+            elif self._run_once.drop_waiter(link.index, msg.request_id):
+                # A repeat waiting for another delivery's run: it alone ends.
+                send_frames(sock, Message.build(Kind.ERROR, msg.request_id, msg.intent, None,
+                                                BusError(ErrorCode.CANCELLED, str(reason)).body).encode())
         elif msg.kind is Kind.DISCONNECT:
             if not several:
                 self.logger.info("the host said DISCONNECT; stopping")
@@ -229,8 +242,21 @@ class PluginRuntime:
             err = BusError(ErrorCode.INVALID_PARAMETERS, f"the parameters body must be a JSON object: {e.message}")
             send_frames(sock, Message.build(Kind.ERROR, msg.request_id, msg.intent, None, err.body).encode())
             return
+        key = run_key(header)
+        verdict = "untracked"
+        if key is not None:
+            verdict, final = self._run_once.claim(key, link, msg.request_id)
+            if final is not None:
+                self.logger.info(f"request {msg.request_id} ran already (run key {key[:12]}…): its answer again")
+                send_frames(sock, readdressed(final, msg.request_id).encode())
+                return
+            if verdict == "join":
+                self.logger.info(f"request {msg.request_id} is running already (run key {key[:12]}…): joined")
+                return
         request = Request(msg.request_id, msg.intent, header, params)
         ctx = Context(request, cast("Plugin", self), link)
+        if verdict == "run":
+            ctx._run_key = key
         with self._live_lock:
             self._live[(link, request.id)] = ctx
         self._workers.submit(self._work, handler, request, ctx)
@@ -253,7 +279,11 @@ class PluginRuntime:
                               f"{traceback.format_exc()}", extra={"request": request.id})
             out = Message.build(Kind.ERROR, request.id, request.intent, None,
                                 BusError(ErrorCode.PLUGIN_ERROR, f"{type(e).__name__}: {e}").body)
-        self._post(out, ctx.link)
+        if ctx._run_key is not None:
+            for waiter_link, waiter_id in self._run_once.finish(ctx._run_key, out):
+                self._post(readdressed(out, waiter_id), waiter_link)
+        if not ctx._detached:
+            self._post(out, ctx.link)
 
     def _post(self, msg: Message, link: int = 0) -> None:
         """Hands a message for the host behind backend `link` to the socket thread. Any thread."""

@@ -7,6 +7,8 @@ defined in tests/definitions/pylegacy.yaml.
                    response code `code` names, declared or not
   PyConfirmIntent  resolve_<param> and confirm: `ready`, or the custom code notAllowed
   PyInviteIntent   (with PYLEGACY_LISTS=1) a list parameter resolved item by item
+  PyOptionsIntent  (with PYLEGACY_OPTIONS=1) dynamic options: `flavour`'s from
+                   options_flavour (a dict and a plain value), none for `size`
 """
 
 import os
@@ -80,7 +82,18 @@ class InviteHandler(LegacyHandler):
         return Response.success(guests=intent.guests)
 
 
+class OptionsHandler(LegacyHandler):
+    def options_flavour(self, intent):
+        # The options may depend on what is known so far: nothing here, so the full list.
+        return [{"id": "v", "title": "Vanilla", "subtitle": "classic", "value": "vanilla"}, "chocolate"]
+
+    def handle(self, intent):
+        return Response.success(flavour=intent.flavour, size=intent.size)
+
+
 plugin.add("PyResolveIntent", ResolveHandler())
+if os.environ.get("PYLEGACY_OPTIONS") == "1":
+    plugin.add("PyOptionsIntent", OptionsHandler())
 if os.environ.get("PYLEGACY_LISTS") == "1":
     plugin.add("PyInviteIntent", InviteHandler())
 plugin.add("PyConfirmIntent", ConfirmHandler())

@@ -15,6 +15,9 @@ behaves as the request asks:
   {"raise": "message"}   raise an ordinary exception (a handler bug)
   {"disconnect": true}   say DISCONNECT to the host instead of answering
   {"reply_bytes": N}     add N bytes of padding to the reply ("pad"): large answers from small requests
+  {"echo_header": true}  add the delivery header to the reply ("header")
+  {"tag": T}             with TEST_RUN_LOG set: append "PID TAG" to that file as the handler starts
+                         (as the Swift test plugin does), so that a harness counts what really ran
 PyAsyncIntent is handled by an `async def` handler: {"await_s": N} awaits asyncio.sleep(N)
 after a PROGRESS "awaiting", and logs whether its task saw CancelledError.
 Every reply names the plugin and echoes the parameters.
@@ -33,6 +36,13 @@ def handle(request, ctx):
     p = request.params if isinstance(request.params, dict) else {}
     if "crash" in p:
         os._exit(int(p["crash"]))
+    if "tag" in p and os.environ.get("TEST_RUN_LOG"):
+        # One write on an O_APPEND descriptor: whole, with several writers.
+        fd = os.open(os.environ["TEST_RUN_LOG"], os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, f"{os.getpid()} {p['tag']}\n".encode())
+        finally:
+            os.close(fd)
     if p.get("disconnect"):
         plugin.stop("asked to by a test")
         ctx.sleep(30)
@@ -55,6 +65,8 @@ def handle(request, ctx):
         plugin.logger.info(f"request {request.id} polled cancelled={ctx.cancelled}: {ctx.cancel_reason}")
         ctx.check_cancelled()
     out = {"plugin": plugin.plugin_id, "intent": request.intent, "params": p}
+    if p.get("echo_header"):
+        out["header"] = request.header
     if "ask" in p:
         out["answer"] = ctx.ask_value(p["ask"], f"What is {p['ask']}?", "String")
     if "choose" in p:
@@ -65,6 +77,8 @@ def handle(request, ctx):
         out["client"] = request.client
     if request.context:
         out["context"] = request.context
+    if p.get("environ"):
+        out["environ"] = dict(os.environ)
     if "reply_bytes" in p:
         out["pad"] = "x" * int(p["reply_bytes"])
     if "error" in p:

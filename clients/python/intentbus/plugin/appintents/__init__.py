@@ -117,7 +117,9 @@ class NewStyleHandler(Handler):
                                    f"parameter {p.name} still has no usable value after {MAX_RESTARTS} answers",
                                    {"parameter": p.name}) from None
                 prompt = p.value_prompt(needs.dialog)
-                prompt["reason"] = "needs_value"
+                prompt["reason"] = needs.reason
+                if needs.options:
+                    prompt["options"] = needs.options
                 # Ask, then run perform() again from the start with the answer.
                 values[p.name] = ctx.prompt(prompt)
                 continue
