@@ -41,6 +41,7 @@ extension RouterCore {
     /// nothing. Runs on the router thread: reading a few small files takes milliseconds.
     @discardableResult
     func reload(trigger: String) -> ReloadReport {
+        promoteAll()  // slots, routes and limits may change under the lane's requests
         var report = ReloadReport(trigger: trigger)
         guard !draining, !stopping else {
             report.errors = ["the host is shutting down"]

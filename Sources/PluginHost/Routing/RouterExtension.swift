@@ -36,6 +36,26 @@ protocol RouterExtension: AnyObject {
     func reloaded(_ new: Manifest)
     /// The router has stopped: finish queued work and stop the extension's threads.
     func stop()
+    /// What the extension must see that the relay lane would otherwise forward unseen:
+    /// with `.everyRequest` no intent takes the lane, with `.everyPlainReply` no REPLY is
+    /// forwarded by it (each becomes an `Exchange` and reaches `exchangeEnded`).
+    var needs: RouterExtensionNeeds { get }
+    /// Whether a plain REPLY with this header must reach `exchangeEnded` (the shortcuts
+    /// extension: a header naming a donation). Asked once per plugin and header, when the
+    /// lane would start forwarding that header unseen.
+    func needsToSee(replyHeader: UnsafeRawBufferPointer) -> Bool
+    /// The host intents among `hostIntents` that read every open request (so that a lane
+    /// request is promoted to an `Exchange` first); none by default.
+    var intentsReadingOpenRequests: Set<String> { get }
+}
+
+/// What an extension asks to see of the requests the relay lane would take.
+struct RouterExtensionNeeds: OptionSet {
+    let rawValue: Int
+    /// Every request, as an `Exchange` (no fast path at all).
+    static let everyRequest = RouterExtensionNeeds(rawValue: 1)
+    /// Every plain REPLY, through `exchangeEnded`.
+    static let everyPlainReply = RouterExtensionNeeds(rawValue: 2)
 }
 
 extension RouterExtension {
@@ -49,6 +69,9 @@ extension RouterExtension {
     func reloadProblems(_ new: Manifest) -> [String] { [] }
     func reloaded(_ new: Manifest) {}
     func stop() {}
+    var needs: RouterExtensionNeeds { [] }
+    func needsToSee(replyHeader: UnsafeRawBufferPointer) -> Bool { false }
+    var intentsReadingOpenRequests: Set<String> { [] }
 }
 
 /// How a host intent is answered.

@@ -188,6 +188,10 @@ final class ShortcutCenter: RouterExtension {
         return nil
     }
 
+    /// A plain REPLY whose header names a donation is recorded (exchangeEnded), so the
+    /// relay lane must not forward it unseen.
+    func needsToSee(replyHeader: UnsafeRawBufferPointer) -> Bool { Self.mentionsDonation(replyHeader) }
+
     var hostIntents: [String: HostIntent] {
         [
             "ib.say": .handOn { [unowned self] in say($0) },
