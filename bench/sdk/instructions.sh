@@ -17,6 +17,8 @@ python=${PYTHON:-.venv/bin/python}
 bin=${BIN:-$PWD/.build/release}
 work=$(mktemp -d /tmp/ibsdk-XXXXXX)
 if [ -n "${KEEP:-}" ]; then echo "profiles in $work"; else trap 'rm -rf "$work"' EXIT; fi
+# Valgrind 3.19 can't read the release build's DWARF: measure copies without it.
+bin=$(bench/stripped-bin.sh "$bin" "$work/bin" intentbus plugin-echo bench-worker)
 
 total() {  # total() KIND REQUESTS → instructions of the plugin process
     local kind=$1 n=$2 exec

@@ -20,6 +20,8 @@ python=${PYTHON:-.venv/bin/python}
 bin=${BIN:-$PWD/.build/release}
 work=$(mktemp -d /tmp/ibstyles-XXXXXX)
 if [ -n "${KEEP:-}" ]; then echo "profiles in $work"; else trap 'rm -rf "$work"' EXIT; fi
+# Valgrind 3.19 can't read the release build's DWARF: measure copies without it.
+bin=$(bench/stripped-bin.sh "$bin" "$work/bin" intentbus bench-plugin intentbus-bench)
 # The same definition the benchmark's styles scenario uses (one String parameter, one code).
 "$bin/intentbus-bench" --print-legacy-definition > "$work/definitions.yaml"
 
