@@ -77,8 +77,16 @@ struct AppIntentsFamiliesTests {
         #expect(read.body["value"]?["properties"]?["author"] == "Erich Kästner")
         #expect(read.body["dialog"] == "Emil von Erich Kästner")
         #expect(read.body["continue_in_app"] == true, "openAppWhenRun hands over to the client")
-        let byText = busError { _ = try client.send("ReadBookIntent", parameters: ["book": "nonsense"]) { _ in nil } }
-        #expect(byText?.code == .invalidParameters, "no string query: only ids resolve")
+        // No string query: only ids resolve, so a text asks again (issue 29's re-ask), and
+        // an id answers it.
+        var asked: [Prompt] = []
+        let byText = try client.send("ReadBookIntent", parameters: ["book": "nonsense"]) { event in
+            guard case .prompt(let p) = event else { return nil }
+            asked.append(p)
+            return ["value": ["id": "12"]]
+        }
+        #expect(asked.map(\.parameter) == ["book"], "\(asked.map(\.raw))")
+        #expect(byText.body["value"]?["id"] == "12")
         let all = try client.control("ib.entities", ["entity": "BookEntity", "query": "all"])
         #expect(all["results"]?.arrayValue?.compactMap { $0["title"]?.stringValue } == ["Momo", "Emil"])
 

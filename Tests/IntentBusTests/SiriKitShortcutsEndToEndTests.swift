@@ -48,7 +48,12 @@ struct SiriKitShortcutsEndToEndTests {
             #expect(list.allSatisfy { $0["intent"] == "CompletionIntent" })
         }
         let suggested = try client.control("ib.suggestions")["suggestions"]?.arrayValue ?? []
-        #expect(suggested.contains { $0["phrase"] == "Prüf die Completion einmal" && $0["plugin"] == "sirikittest" }, "\(suggested)")
-        #expect(suggested.contains { $0["phrase"] == "Prüf den Faden" }, "\(suggested)")
+        // No phrase of this host says them yet, so each is offered as "Add to Siri" with the
+        // phrase the plugin suggested (a phrase to say must run what it suggests: issue 29).
+        func offered(_ phrase: String) -> Bool {
+            suggested.contains { ($0["phrase"] == .string(phrase) || $0["add_to_siri"]?["suggested_phrase"] == .string(phrase)) && $0["plugin"] == "sirikittest" }
+        }
+        #expect(offered("Prüf die Completion einmal"), "\(suggested)")
+        #expect(offered("Prüf den Faden"), "\(suggested)")
     }
 }
