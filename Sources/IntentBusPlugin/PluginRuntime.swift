@@ -44,6 +44,8 @@ public final class PluginRuntime: @unchecked Sendable {
     var asyncHandlers: [String: (HandlerStyle, PluginHandler)] = [:]
     var rawHandlers: [String: RawPluginHandler] = [:]
     var syncHandlers: [String: PluginSyncHandler] = [:]
+    /// The legacy phases HELLO announces per intent (docs/protocol.md §8.9).
+    var announcedPhases: [String: [LegacyPhase]] = [:]
     let lock = Lock()
     var live: [String: PluginContext] = [:]
     /// Where async handlers run (`HandlerThreads`); the default, `.socketThread`, runs them
@@ -111,6 +113,12 @@ public final class PluginRuntime: @unchecked Sendable {
         syncHandlers[intent] = handler
     }
 
+    /// Announces in HELLO the legacy `phases` the handler of `intent` serves; the host
+    /// sends the one-trip `run` phase only to a plugin that lists it.
+    package func announce(_ intent: String, phases: [LegacyPhase]) {
+        announcedPhases[intent] = phases
+    }
+
     /// Handles `intent` synchronously on the socket thread, with raw frames.
     public func onRaw(_ intent: String, _ handler: @escaping RawPluginHandler) {
         rawHandlers[intent] = handler
@@ -121,7 +129,7 @@ public final class PluginRuntime: @unchecked Sendable {
         var out: [JSON] = rawHandlers.keys.sorted().map { HelloIntents.entry($0, .plain) }
         let styles = asyncHandlers.mapValues(\.0).merging(syncHandlers.mapValues { _ in .plain }) { async, _ in async }
         for name in styles.keys.sorted() where rawHandlers[name] == nil {
-            out.append(HelloIntents.entry(name, styles[name]!))
+            out.append(HelloIntents.entry(name, styles[name]!, phases: announcedPhases[name] ?? []))
         }
         return out
     }
