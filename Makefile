@@ -95,6 +95,13 @@ bench: deps
 	$(SWIFT) build -c release
 	.build/release/intentbus-bench --out bench/results
 
+# This build's host against another build's, interleaved in one run (docs/performance.md,
+# "Comparing two builds"): BASE is the other checkout, built there with `swift build -c release`.
+.PHONY: bench-compare
+bench-compare: deps
+	$(SWIFT) build -c release
+	.build/release/intentbus-bench --only compare --base-bin $(BASE)/.build/release --out bench/results
+
 # Requests under fire (docs/reliability.md, "Chaos"): 10,000 requests to a plugin of two
 # instances while its processes are killed (SIGKILL) and frozen (SIGSTOP) at random; prints
 # lost and doubled answers, errors by code, restarts, hang detection and recovery times.

@@ -9,7 +9,9 @@ in `ib.plugins` whose parent is that host. It prints sent, final answers, answer
 (0 = lost, 2 = doubled), errors by code, restarts, hang detections (and how long each
 took), time to recover from a kill, and whether the host is still up. Exit status 0 when
 every goal holds: sent = finals, 0 lost, 0 doubled, every frozen plugin found within two
-heartbeat intervals (plus 100 ms of polling slack), host up.
+heartbeat intervals (plus 100 ms of polling slack), host up, and the host answered every
+`ib.ping` of a pinger beside the load within 100 ms throughout (issue 24's proof; the
+pinger is clients/python/tests/ping_watch.py, in a process of its own).
 
 Bounded: at most --seconds (default 120) of load, then at most 15 s more for the last
 answers; the host is stopped by its pid and reaped at the end, whatever happened.
@@ -39,6 +41,9 @@ from intentbus.wire import Kind, Message
 
 REPO = Path(__file__).resolve().parents[1]
 HEARTBEAT_MS = 400
+
+sys.path.insert(0, str(REPO / "clients" / "python" / "tests"))
+from ping_watch import PingWatch  # noqa: E402 - found through the path above
 
 
 def manifest(bin_dir: Path) -> str:
@@ -228,6 +233,7 @@ def main() -> int:
     endpoint = f"ipc://{work}/state/frontend.sock"
     stop = threading.Event()
     chaos: Optional[Chaos] = None
+    watch: Optional[PingWatch] = None
     try:
         client = Client(endpoint)
         start = time.monotonic()
@@ -242,11 +248,13 @@ def main() -> int:
                 print("the host did not start serving; its log:\n" + (work / "host.log").read_text(), file=sys.stderr)
                 return 1
             time.sleep(0.1)
+        watch = PingWatch(endpoint).__enter__()
         chaos = Chaos(endpoint, host.pid, stop, random.Random(seed + 1))
         chaos.start()
         result = load(endpoint, args.requests, args.window, args.sleep_ms, args.seconds, rng)
         stop.set()
         chaos.join(timeout=20)
+        watch.stop()
         host_up = host.poll() is None
         try:
             client.ping(wait=3.0)
@@ -259,6 +267,8 @@ def main() -> int:
         retries = text.count("retrying it once")
     finally:
         stop.set()
+        if watch is not None:
+            watch.stop()
         if host.poll() is None:
             host.send_signal(signal.SIGTERM)
             try:
@@ -290,10 +300,11 @@ def main() -> int:
         print(f"  time to recover from SIGKILL (new ready instance): median {statistics.median(recov) * 1000:.0f} ms, "
               f"max {max(recov) * 1000:.0f} ms")
     print(f"  host up: {host_up}")
+    print(f"  {watch.line()}")
     for e in chaos.errors:
         print(f"  chaos thread error: {e}")
     ok = (result["sent"] == result["finals"] == args.requests and lost == 0 and doubled == 0
-          and not slow and not chaos.missed and host_up and not chaos.errors)
+          and not slow and not chaos.missed and host_up and not chaos.errors and watch.ok())
     print("  goals met" if ok else f"  GOALS NOT MET (host log kept in {work})")
     if ok and not args.keep:
         shutil.rmtree(work, ignore_errors=True)

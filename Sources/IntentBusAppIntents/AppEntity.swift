@@ -178,7 +178,29 @@ extension AppEntity {
             }
         }
         let given = idText ?? text ?? json.displayText
-        throw BusError(.invalidParameters, "parameter \(parameter): no \(typeDisplayRepresentation.name.resolved()) matches \"\(given)\"",
+        let type = typeDisplayRepresentation.name.resolved()
+        // Nothing matches: ask again, as SiriKit's needsValue would, offering the query's
+        // suggestions (the runtime asks and runs perform() again with the answer, a
+        // bounded number of times). Without a request to ask in, the error stands.
+        if context != nil {
+            let suggested = try? await query.suggestedEntities()
+            throw noMatch(given, parameter: parameter, type: type, suggested: suggested)
+        }
+        throw BusError(.invalidParameters, "parameter \(parameter): no \(type) matches \"\(given)\"",
                        details: ["parameter": .string(parameter), "entity": .string(entityName)])
+    }
+
+    /// The value question for a text no entity matches: the entity type's fields, the
+    /// suggestions as options (at most 100), and a dialog that says what did not match.
+    private static func noMatch(_ given: String, parameter: String, type: String, suggested: [Self]?) -> NeedsValueError {
+        var prompt = intentValueType.promptFields
+        prompt["kind"] = PromptKind.value.json
+        prompt["parameter"] = .string(parameter)
+        prompt["reason"] = "no_match"
+        prompt["dialog"] = .string("No \(type) matches “\(given)”. Which \(type) do you mean?")
+        let options = (suggested ?? []).prefix(100).map(\.intentOption)
+        if !options.isEmpty { prompt["options"] = .array(options) }
+        if let item = IntentQuestions.item { prompt["item"] = .int(Int64(item.index)); prompt["items"] = .int(Int64(item.count)) }
+        return NeedsValueError(parameter: parameter, prompt: .object(prompt))
     }
 }

@@ -46,29 +46,47 @@ public struct AppShortcut: Sendable {
     public let shortTitle: LocalizedStringResource
     /// A symbol name for clients that show one ("timer").
     public let systemImageName: String?
+    /// The phrases match only in a request whose context has these (docs/shortcuts.md
+    /// "Phrases for one place"), and none of `excludesContext`. Not in App Intents: on
+    /// Apple's devices the device is the context.
+    public let requiresContext: [String: ShortcutContextCondition]
+    public let excludesContext: [String: ShortcutContextCondition]
+    /// By parameter name: what its slot takes (docs/shortcuts.md "Lists for a slot").
+    public let lists: [String: ShortcutSlotList]
 
     /// A shortcut for `intent` (an instance, as Apple's takes it; its parameter values
     /// are not used: the phrase's slots give them).
     public init<I: AppIntent>(intent: I, phrases: [AppShortcutPhrase<I>], shortTitle: LocalizedStringResource,
-                              systemImageName: String) {
+                              systemImageName: String, requiresContext: [String: ShortcutContextCondition] = [:],
+                              excludesContext: [String: ShortcutContextCondition] = [:], lists: [String: ShortcutSlotList] = [:]) {
         self.intent = I.persistentIdentifier
         self.phrases = phrases.map(\.text)
         self.shortTitle = shortTitle
         self.systemImageName = systemImageName
+        self.requiresContext = requiresContext
+        self.excludesContext = excludesContext
+        self.lists = lists
     }
 
     /// A shortcut for an intent named by its identifier, with phrases in wire form, for
     /// plugins that build their declarations at run time (the tests' plugin).
-    public init(intentIdentifier: String, phrases: [String], shortTitle: String, systemImageName: String? = nil) {
+    public init(intentIdentifier: String, phrases: [String], shortTitle: String, systemImageName: String? = nil,
+                requiresContext: [String: ShortcutContextCondition] = [:], excludesContext: [String: ShortcutContextCondition] = [:],
+                lists: [String: ShortcutSlotList] = [:]) {
         intent = intentIdentifier
         self.phrases = phrases
         self.shortTitle = LocalizedStringResource(stringLiteral: shortTitle)
         self.systemImageName = systemImageName
+        self.requiresContext = requiresContext
+        self.excludesContext = excludesContext
+        self.lists = lists
     }
 
     /// The shortcut's declaration in the metadata.
     var declaration: NewStyleShortcut {
-        NewStyleShortcut(intent: intent, phrases: phrases, shortTitle: shortTitle.sourceText, systemImageName: systemImageName)
+        NewStyleShortcut(intent: intent, phrases: phrases, shortTitle: shortTitle.sourceText, systemImageName: systemImageName,
+                         requiresContext: requiresContext.mapValues(\.json), excludesContext: excludesContext.mapValues(\.json),
+                         lists: lists.mapValues(\.json))
     }
 }
 

@@ -61,7 +61,8 @@ package enum StandardIntents {
         title: Send Message
         description: Sends a message to one or more recipients.
         category: send
-        examplePhrases: ["Send a message to Alex", "Tell Alex I'm on my way"]
+        examplePhrases: ["Send a message to ${recipients}", "Send a message to ${recipients} saying ${content}",
+                         "Tell ${recipients} that ${content}"]
         parameters:
           - name: recipients
             displayName: Recipients
@@ -108,7 +109,7 @@ package enum StandardIntents {
         title: Start Workout
         description: Starts a workout.
         category: start
-        examplePhrases: ["Start a 5 kilometre run", "Start an indoor cycle workout"]
+        examplePhrases: ["Start a ${workoutName} workout", "Start a workout called ${workoutName}"]
         parameters:
           - name: workoutName
             displayName: Workout
@@ -148,7 +149,7 @@ package enum StandardIntents {
         title: Search for Photos
         description: Finds photos by date, place, album or people.
         category: search
-        examplePhrases: ["Show my photos from Berlin", "Find photos of Alex"]
+        examplePhrases: ["Show my photos from ${locationCreated}", "Find photos of ${peopleInPhoto}"]
         parameters:
           - {name: dateCreated, displayName: Date, type: Date}
           - {name: locationCreated, displayName: Place, type: Placemark}
@@ -173,7 +174,7 @@ package enum StandardIntents {
         title: Request Ride
         description: Books a ride from a pickup place to a destination.
         category: request
-        examplePhrases: ["Get me a ride to the station", "Book a car for four people"]
+        examplePhrases: ["Get me a ride to ${dropOffLocation}", "Book a car for ${partySize} people"]
         parameters:
           - name: pickupLocation
             displayName: Pickup

@@ -22,10 +22,11 @@ extension PluginRuntime {
     package func onLegacy(_ intents: [String], handlerFor: @escaping @Sendable (String) -> (any LegacyIntentHandling)?) {
         let warnings = LegacyCodeWarnings()
         for intent in intents {
-            guard handlerFor(intent) != nil else {
+            guard let handler = handlerFor(intent) else {
                 logger.error("handler(for: \(intent)) is nil: \(intent) is not announced (a manifest entry that claims it will be refused)")
                 continue
             }
+            declare(responseCodes: LegacyPhases.codes(of: handler), for: intent)
             let logger = self.logger
             announce(intent, phases: LegacyPhase.served)
             on(intent, style: .legacy) { request, context in
@@ -94,6 +95,11 @@ package enum LegacyPhases {
         guard ready else { return .success(.object(reply)) }
         reply["handle"] = try await handle(handler, resolved, context, declared: declared, logger: logger, warnings: warnings).body
         return .success(.object(reply))
+    }
+
+    /// The cases of `handler`'s response-code enum, as HELLO lists them.
+    static func codes<H: LegacyIntentHandling>(of handler: H) -> [String] {
+        H.ResponseCode.allCases.map(\.rawValue)
     }
 
     private static func confirm<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,

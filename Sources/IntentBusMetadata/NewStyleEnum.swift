@@ -6,10 +6,21 @@ public struct NewStyleEnum: Sendable, Equatable {
     public struct Case: Sendable, Equatable {
         public var value: String
         public var title: String
+        /// Other names people say for it (`DisplayRepresentation(title:synonyms:)`), matched
+        /// in phrases like the title (docs/sentences.md); at most 16.
+        public var synonyms: [String]
 
-        public init(value: String, title: String) {
+        public init(value: String, title: String, synonyms: [String] = []) {
             self.value = value
             self.title = title
+            self.synonyms = synonyms
+        }
+
+        /// The metadata entry (`synonyms` only when there are some).
+        public var json: JSON {
+            var o: [String: JSON] = ["value": .string(value), "title": .string(title)]
+            if !synonyms.isEmpty { o["synonyms"] = .array(synonyms.map { .string($0) }) }
+            return .object(o)
         }
     }
 
@@ -28,6 +39,6 @@ public struct NewStyleEnum: Sendable, Equatable {
     /// The metadata entry.
     public var json: JSON {
         ["name": .string(name), "type_display_name": .string(typeDisplayName),
-         "cases": .array(cases.map { ["value": .string($0.value), "title": .string($0.title)] })]
+         "cases": .array(cases.map(\.json))]
     }
 }

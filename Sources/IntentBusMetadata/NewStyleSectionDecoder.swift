@@ -49,11 +49,28 @@ struct NewStyleSectionDecoder {
             if cases.contains(where: { $0.value == value }) { problems.append("enum \(name) has two cases \"\(value)\"") }
             let title = c["title"]?.stringValue ?? ""
             if title.isEmpty { problems.append("enum \(name): case \(value) has no display name") }
-            cases.append(.init(value: value, title: title))
+            cases.append(.init(value: value, title: title, synonyms: Self.synonyms(c["synonyms"], of: "enum \(name): case \(value)", problems: &problems)))
         }
         if cases.isEmpty { problems.append("enum \(name) has no cases") }
         if enums[name] == nil { enumOrder.append(name) }
         enums[name] = NewStyleEnum(name: name, typeDisplayName: e["type_display_name"]?.stringValue ?? "", cases: cases)
+    }
+
+    /// A display representation's `synonyms`: at most 16 non-empty strings of at most 200
+    /// characters; a problem for anything else.
+    static func synonyms(_ value: JSON?, of what: String, problems: inout [String]) -> [String] {
+        guard let value, value != .null else { return [] }
+        guard let items = value.arrayValue, items.count <= 16 else {
+            problems.append("\(what): synonyms must be an array of at most 16 strings"); return []
+        }
+        var out: [String] = []
+        for item in items {
+            guard let s = item.stringValue, !s.isEmpty, s.count <= 200 else {
+                problems.append("\(what): a synonym must be a string of 1 to 200 characters"); continue
+            }
+            out.append(s)
+        }
+        return out
     }
 
     mutating func intent(_ entry: JSON, index i: Int, checks: some NewStyleHostChecks) {

@@ -46,6 +46,8 @@ public final class PluginRuntime: @unchecked Sendable {
     var syncHandlers: [String: PluginSyncHandler] = [:]
     /// The legacy phases HELLO announces per intent (docs/protocol.md §8.9).
     var announcedPhases: [String: [LegacyPhase]] = [:]
+    /// Legacy intent → its handler's response codes, for HELLO (`declare(responseCodes:for:)`).
+    private var responseCodes: [String: [String]] = [:]
     let lock = Lock()
     var live: [String: PluginContext] = [:]
     /// Where async handlers run (`HandlerThreads`); the default, `.socketThread`, runs them
@@ -124,12 +126,20 @@ public final class PluginRuntime: @unchecked Sendable {
         rawHandlers[intent] = handler
     }
 
+    /// Announces in HELLO the response codes `intent`'s legacy handler can answer with (its
+    /// response-code enum's cases), so that `intentbus validate` can compare them with the
+    /// definition before the first request (docs/protocol.md §5.1).
+    package func declare(responseCodes: [String], for intent: String) {
+        self.responseCodes[intent] = responseCodes
+    }
+
     /// The intents and styles announced in HELLO.
     var declaredIntents: [JSON] {
         var out: [JSON] = rawHandlers.keys.sorted().map { HelloIntents.entry($0, .plain) }
         let styles = asyncHandlers.mapValues(\.0).merging(syncHandlers.mapValues { _ in .plain }) { async, _ in async }
         for name in styles.keys.sorted() where rawHandlers[name] == nil {
-            out.append(HelloIntents.entry(name, styles[name]!, phases: announcedPhases[name] ?? []))
+            out.append(HelloIntents.entry(name, styles[name]!, codes: styles[name] == .legacy ? responseCodes[name] : nil,
+                                          phases: announcedPhases[name] ?? []))
         }
         return out
     }

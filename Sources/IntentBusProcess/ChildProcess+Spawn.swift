@@ -49,10 +49,11 @@ extension ChildProcess {
         posix_spawnattr_setflags(&attr, Int16(flags))
 
         let argv = [spec.executable] + spec.arguments
+        let target = spec.executableDescriptor.map { "/proc/self/fd/\($0)" } ?? spec.executable
         let envp = spec.environment.map { "\($0.key)=\($0.value)" }.sorted()
         var pid: pid_t = 0
         let rc = withCStrings(argv) { cArgv in
-            withCStrings(envp) { cEnv in posix_spawn(&pid, spec.executable, &actions, &attr, cArgv, cEnv) }
+            withCStrings(envp) { cEnv in posix_spawn(&pid, target, &actions, &attr, cArgv, cEnv) }
         }
         guard rc == 0 else {
             streams.closeParentEnds()

@@ -19,6 +19,13 @@ public struct ProcessSpec: Sendable {
     public var ownProcessGroup: Bool
     /// False: no pidfd, as on a kernel without pidfd_open (the tests' way to that path).
     var opensPidfd = true
+    /// An open descriptor of the executable to run instead of looking `executable` up
+    /// again: the child execs `/proc/self/fd/N`, the very file that was opened (and, for
+    /// `sha256`, hashed), whatever is renamed over the path meanwhile. `executable` stays
+    /// argv[0] and names it in errors. The caller keeps and closes the descriptor; it may
+    /// be close-on-exec (it is open in the child until the exec succeeds). Not for `#!`
+    /// scripts: their interpreter would be given `/proc/self/fd/N` to open after the exec.
+    public var executableDescriptor: Int32?
 
     /// By default the child gets this process's environment, /dev/null for input, and
     /// this process's output and error.

@@ -61,9 +61,9 @@ package final class IntentHost {
         let database = "\(host.stateDirectory)/choices.sqlite3"
         StateDirectory.restrict([database, database + "-wal", database + "-shm"], mode: 0o600)
         let hooks = IntentRouterHooks(view: router)
-        LegacyHandlers.install(definitions, into: hooks)
-        NewStyleSupport.install(hooks, definitions: definitions)
-        ShortcutSupport.install(hooks, definitions: definitions)
+        let book = LegacyHandlers.install(definitions, into: hooks)
+        NewStyleSupport.install(hooks, definitions: book)
+        ShortcutSupport.install(hooks, definitions: book)
         // Every client's phrases and donations: 0600 as documented, whatever the umask (with
         // socket_group the directory lets the group pass through).
         let shortcuts = "\(host.stateDirectory)/\(ShortcutStore.fileName)"

@@ -145,7 +145,8 @@ final class Bench {
 
     /// A real `intentbus host` on `plugins` (YAML list items); returns its frontend.
     func startHost(_ name: String, plugins: String, dieWithUs: Bool = true,
-                   prefix: [String] = [], frontend: String? = nil, hostLines: [String] = []) throws -> (String, BenchChild) {
+                   prefix: [String] = [], frontend: String? = nil, hostLines: [String] = [],
+                   executable: String? = nil) throws -> (String, BenchChild) {
         let dir = "\(work)/\(name)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let manifest = "\(dir)/plugins.yaml"
@@ -158,7 +159,7 @@ final class Bench {
         """.write(toFile: manifest, atomically: true, encoding: .utf8)
         // Warning level: the host logs nothing per request at info either, but busy or
         // failed requests would each write a line, which is not what is measured here.
-        let command = prefix + [bin("intentbus"), "host", "--config", manifest, "--log-level", "warning"]
+        let command = prefix + [executable ?? bin("intentbus"), "host", "--config", manifest, "--log-level", "warning"]
         let host = try registry.spawn(command[0], Array(command.dropFirst()), label: name, logPath: "\(dir)/host.log",
                                       dieWithUs: dieWithUs)
         return (frontend ?? "ipc://\(dir)/state/frontend.sock", host)

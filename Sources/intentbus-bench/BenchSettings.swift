@@ -60,9 +60,12 @@ struct BenchOptions {
     var only: Set<String> = ["relay", "scale", "styles", "cold", "curve", "mdp"]
     /// `--host-prefix "CMD ARGS"`: the command the profiled host runs under.
     var hostPrefix: [String] = []
+    /// `--base-bin DIR`: another build's executables, for `--only compare`.
+    var baseBin: String?
 
     static let usage = """
     usage: intentbus-bench [--quick] [--rounds N] [--only relay,scale,styles,cold,curve,mdp,generator] [--out DIR] [--bin DIR]
+           intentbus-bench --only compare --base-bin DIR   (this build's host against another build's, interleaved)
            intentbus-bench --profile SECONDS [--host-prefix "valgrind --tool=callgrind ..."]
            intentbus-bench --print-legacy-definition   (bench-plugin's legacy intent, for bench/styles/instructions.sh)
 
@@ -88,12 +91,13 @@ struct BenchOptions {
                 options.settings.rounds = n
             case "--only":
                 let groups = Set(try value().split(separator: ",").map(String.init))
-                guard !groups.isEmpty, groups.isSubset(of: ["relay", "scale", "styles", "cold", "curve", "mdp", "generator"]) else {
-                    throw BenchFailure("--only takes relay, scale, styles, cold, curve, mdp and/or generator, separated by commas")
+                guard !groups.isEmpty, groups.isSubset(of: ["relay", "scale", "styles", "cold", "curve", "mdp", "generator", "compare"]) else {
+                    throw BenchFailure("--only takes relay, scale, styles, cold, curve, mdp, generator and/or compare, separated by commas")
                 }
                 options.only = groups
             case "--out": options.outputDirectory = try value()
             case "--bin": options.binDirectory = try value()
+            case "--base-bin": options.baseBin = try value()
             case "--profile":
                 guard let s = Double(try value()), s > 0 else { throw BenchFailure("--profile needs seconds") }
                 options.profileSeconds = s
@@ -103,6 +107,9 @@ struct BenchOptions {
             default: throw BenchFailure("unknown option \(argv[i])\n\(usage)")
             }
             i += 1
+        }
+        if options.only.contains("compare"), options.baseBin == nil {
+            throw BenchFailure("--only compare needs --base-bin DIR (another build's .build/release)")
         }
         return options
     }

@@ -53,6 +53,7 @@ func runBenchmark() -> Int32 {
         if options.only.contains("cold") { try bench.runActivation() }
         if options.only.contains("curve") { try bench.runCurve() }
         if options.only.contains("mdp") { try bench.runMajordomo() }
+        if options.only.contains("compare"), let baseBin = options.baseBin { try bench.runCompare(baseBin: baseBin) }
     } catch {
         FileHandle.standardError.write(Data("intentbus-bench: \(error)\n".utf8))
         failed = true

@@ -39,9 +39,12 @@ struct PluginDeclarations {
         return shortcuts.filter { $0["intent"]?.stringValue == intent }.flatMap { $0["phrases"]?.arrayValue ?? [] }
     }
 
-    /// Runs the manifest's plugin `spec` (its exec and env) in describe mode.
+    /// Runs the manifest's plugin `spec` (its exec and env) in describe mode, with the
+    /// environment the host would give it (`PluginEnvironment`), so that validating
+    /// shows what the host will see.
     static func read(_ spec: PluginSpec) throws -> PluginDeclarations {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = PluginEnvironment.base(from: ProcessInfo.processInfo.environment,
+                                                 inheriting: spec.inheritedEnvironment)
         for (k, v) in spec.environment { environment[k] = v }
         environment["INTENTBUS_PLUGIN_ID"] = spec.id
         return try read(path: spec.exec.path, arguments: spec.exec.arguments, environment: environment, label: spec.id)

@@ -93,7 +93,7 @@ enum SuggestionsCommand {
             let list = body["suggestions"]?.arrayValue ?? []
             if list.isEmpty { print("no suggestions yet: nothing has been donated") }
             for (i, s) in list.enumerated() {
-                let say = s["phrase"]?.stringValue.map { "say “\($0)”" } ?? "no phrase: intentbus send \(s["intent"]?.displayText ?? "")"
+                let say = s["phrase"]?.stringValue.map { "say “\($0)”" } ?? addToSiri(s)
                 print("\(i + 1). \(s["title"]?.stringValue ?? ShortcutsCommand.describe(s))  — \(say)  (\(s["count"]?.displayText ?? "0")×, score \(s["score"]?.displayText ?? ""))")
             }
         case "ib.donations.list":
@@ -106,5 +106,17 @@ enum SuggestionsCommand {
             print("deleted \(body["removed"]?.displayText ?? "0") donation(s)")
         }
         return ExitCode.success
+    }
+
+    /// A suggestion no phrase runs yet: the command that records one ("Add to Siri").
+    static func addToSiri(_ s: JSON) -> String {
+        let offer = s["add_to_siri"]
+        if let id = offer?["donation"]?.stringValue {
+            return "Add to Siri: intentbus shortcuts add --donation \(ShellWords.quoted(id))"
+        }
+        let phrase = offer?["suggested_phrase"]?.stringValue ?? "PHRASE"
+        let params = (s["parameters"]?.objectValue ?? [:]).sorted { $0.key < $1.key }.map(ShellWords.parameter)
+        return (["Add to Siri: intentbus shortcuts add", ShellWords.quoted(phrase), s["intent"]?.displayText ?? ""] + params)
+            .joined(separator: " ")
     }
 }

@@ -94,6 +94,15 @@ enum ValidateCommand {
             for (intent, style) in styles.sorted(by: { $0.key < $1.key }) where style == .legacy && definitions[intent] == nil {
                 later.append("legacy handler for \(intent) has no intent definition: list its file under definitions: in the manifest (docs/definitions.md)")
             }
+            // A response code the handler has and the definition lacks fails the request
+            // that answers with it; HELLO lists the handler's codes (docs/protocol.md §5.1).
+            for (intent, codes) in HelloIntents.codes(hello["intents"]).sorted(by: { $0.key < $1.key }) {
+                guard styles[intent] == .legacy, let definition = definitions[intent] else { continue }
+                let declared = Set(definition.codes.map(\.name))
+                let extra = codes.filter { !declared.contains($0) }
+                guard !extra.isEmpty else { continue }
+                later.append("legacy handler for \(intent) has response code\(extra.count == 1 ? "" : "s") \(extra.joined(separator: ", ")) that its definition does not declare (declared: \(definition.codes.map(\.name).joined(separator: ", "))); answering with \(extra.count == 1 ? "it" : "one") would fail the request")
+            }
         }
         for problem in problems + later { printError("error: \(label): \(problem)") }
         if !problems.isEmpty {

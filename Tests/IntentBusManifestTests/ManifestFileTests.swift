@@ -112,7 +112,7 @@ struct ManifestFileTests {
             """, [
             "$DIR/plugins.d/a.yaml:1:5: error: id: duplicate plugin id 'echo' (first declared at $DIR/plugins.yaml:2:9)",
             "$DIR/plugins.d/b.yaml:1:1: error: host settings belong in the main manifest, not in a drop-in",
-            "$DIR/plugins.d/b.yaml:6:5: error: plugins[0]: unknown key 'colour' (allowed: id, name, remote, public_key, mdp_worker, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, timeout, priority, definitions, max_in_flight, enabled, activation, idle_timeout, heartbeat, crash_limit, crash_window, breaker_cooldown, synonyms, instances, idempotent, memory_limit, cpu_limit, sha256)",
+            "$DIR/plugins.d/b.yaml:6:5: error: plugins[0]: unknown key 'colour' (allowed: id, name, remote, public_key, mdp_worker, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, inherit_env, timeout, priority, definitions, max_in_flight, enabled, activation, idle_timeout, heartbeat, crash_limit, crash_window, breaker_cooldown, synonyms, instances, idempotent, memory_limit, cpu_limit, sha256)",
             "$DIR/plugins.d/c.yaml:2:1: error: YAML syntax error: did not find expected node content (while parsing a flow node at line 2, column 1)",
         ])
     }

@@ -174,7 +174,7 @@ struct ManifestTests {
                 IntentsSupported: [EchoIntent]
                 timout: 5s
             """, [
-            "$DIR/plugins.yaml:5:5: error: plugins[0]: unknown key 'timout'; did you mean 'timeout'? (allowed: id, name, remote, public_key, mdp_worker, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, timeout, priority, definitions, max_in_flight, enabled, activation, idle_timeout, heartbeat, crash_limit, crash_window, breaker_cooldown, synonyms, instances, idempotent, memory_limit, cpu_limit, sha256)",
+            "$DIR/plugins.yaml:5:5: error: plugins[0]: unknown key 'timout'; did you mean 'timeout'? (allowed: id, name, remote, public_key, mdp_worker, exec, IntentsSupported, IntentsRestrictedWhileLocked, env, inherit_env, timeout, priority, definitions, max_in_flight, enabled, activation, idle_timeout, heartbeat, crash_limit, crash_window, breaker_cooldown, synonyms, instances, idempotent, memory_limit, cpu_limit, sha256)",
         ])
     }
 

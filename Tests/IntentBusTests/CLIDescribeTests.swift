@@ -26,7 +26,7 @@ struct CLIDescribeTests {
         #expect(text.stdout.contains("TopUpIntent — balance (legacy)"))
         #expect(text.stdout.contains("amount: Integer (required, range 5…100) — Betrag; asks “Wie viel Euro möchten Sie aufladen?”"),
                 "\(text.stdout)")
-        #expect(text.stdout.contains("phrases: “Lade 15 Euro auf”"))
+        #expect(text.stdout.contains("phrases: “Lade ${amount} Euro auf”"))
         #expect(text.stdout.contains("success (success)  “${amount} aufgeladen."))
         let json = runCommand(intentbus, ["describe", "TopUpIntent", "--config", config, "--json"])
         let handler = try JSON.parse(json.stdout)["handlers"]?.arrayValue?.first
@@ -88,6 +88,24 @@ struct CLIDescribeTests {
         let missing = runCommand(intentbus, ["validate", "balance", "--config", config])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("legacy handler for TopUpIntent has no intent definition"), "\(missing.stderr)")
+    }
+
+    @Test("validate finds a legacy handler's response code its definition lacks (HELLO lists the codes), before any request")
+    func validateCodeDrift() throws {
+        let dir = TempDir()
+        defer { dir.remove() }
+        // The legacy test plugin's ResolveHandler has `bogus`, on purpose not in its definition.
+        let config = dir.write("plugins.yaml", TestManifest(.legacy()).yaml)
+        let drift = runCommand(intentbus, ["validate", "legacytest", "--config", config])
+        #expect(drift.status == 1, "\(drift.stdout) \(drift.stderr)")
+        #expect(drift.stderr.contains("legacy handler for ResolveIntent has response code bogus that its definition does not declare"),
+                "\(drift.stderr)")
+        #expect(!drift.stderr.contains("ConfirmIntent has response code"), "ConfirmIntent's codes match: \(drift.stderr)")
+        // HELLO carries the codes of legacy handlers only.
+        let hello = runCommand(intentbus, ["validate", "--exec", Products.path("plugin-legacytest"), "--json"])
+        let intents = try JSON.parse(hello.stdout)["intents"]?.arrayValue ?? []
+        let resolve = intents.first { $0["name"] == "ResolveIntent" }
+        #expect(resolve?["codes"]?.arrayValue?.compactMap(\.stringValue).sorted() == ["bogus", "success"], "\(hello.stdout)")
     }
 
     @Test("validate names why a remote or mdp_worker entry has no program to run, instead of trying one")

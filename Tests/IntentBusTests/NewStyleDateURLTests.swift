@@ -108,9 +108,16 @@ struct NewStyleDateURLTests {
         defer { host.stop() }
         let client = try host.client()
         let created = try client.send("CreateProjectIntent", parameters: ["name": "Thesis", "due": "2027-03-01"]) { _ in nil }
-        // Seed 003's subtitle: "Fällig" and the date, formatted(date: .abbreviated, time: .omitted).
+        // Seed 003's subtitle: "Fällig" and the date, abbreviated, in the plugin's
+        // locale (German, its development region), not Foundation's English default.
         let subtitle = created.body["value"]?["subtitle"]?.stringValue ?? ""
-        #expect(subtitle.hasPrefix("Fällig ") && subtitle.contains("2027"), "\(subtitle)")
+        #expect(subtitle == "Fällig 1. März 2027", "\(subtitle)")
+        // A client that gives its locale gets the date in it.
+        var inEnglish = RequestOptions()
+        inEnglish.locale = "en-US"
+        let english = try client.send("CreateProjectIntent", parameters: ["name": "Essay", "due": "2027-12-15"],
+                                      options: inEnglish) { _ in nil }
+        #expect(english.body["value"]?["subtitle"] == "Fällig Dec 15, 2027")
         let plain = try client.send("CreateProjectIntent", parameters: ["name": "Hobby"]) { _ in nil }
         #expect(plain.body["value"]?["title"] == "Hobby")
         #expect(plain.body["value"]?["subtitle"]?.stringValue == nil)

@@ -15,13 +15,14 @@ struct RelayLaneUnitTests {
         let h: CoreHarness
         let context = try! ZMQContext()
         let frontend: ZMQSocket, backend: ZMQSocket, client: ZMQSocket, plugin: ZMQSocket
-        let lane: RelayLane
+        var lane: RelayLane { h.core.relayLane! }
         let raw = RawMessage(capacity: 8)
 
-        init(maxInFlight: Int? = nil) throws {
+        init(maxInFlight: Int? = nil, host: [String] = [], lane: Bool = true, extensions: [any RouterExtension] = []) throws {
             var entry = TestManifest.Plugin.core("alpha", intents: ["I"], timeout: "2s")
             if let maxInFlight { entry = entry.maxInFlight(maxInFlight) }
-            h = try CoreHarness(.core([entry]))
+            h = try CoreHarness(.core([entry], host: host))
+            for ext in extensions { h.core.install(ext) }
             h.hello("alpha", intents: ["I"])
             _ = h.take()  // its WELCOME
             let name = UUID().uuidString
@@ -37,38 +38,34 @@ struct RelayLaneUnitTests {
             try plugin.setIdentity("alpha")
             try plugin.connect("inproc://back-\(name)")
             for s in [client, plugin] { try s.setReceiveTimeout(milliseconds: 2_000) }
-            lane = RelayLane(core: h.core, frontend: frontend, backend: backend)
-            h.core.relayLane = lane
+            h.rawSockets = (frontend, backend)
+            if lane { h.core.enableRelayLane() }
             // As after an earlier REPLY the core checked: this header may pass the lane.
             h.core.slots[0].rememberGoodHeader(Frame(data: Self.goodHeader.canonicalData), kind: .reply)
         }
 
         static let goodHeader: JSON = ["plugin": "alpha", "status": "success"]
 
-        /// The client sends `kind`; the lane gets the first look, then (as the shell does)
-        /// the core. Returns whether the lane took it.
+        /// The client sends `kind`; it goes to the core's one entry, as the shell sends it.
+        /// Returns whether the lane took it.
         @discardableResult
         func fromClient(_ kind: MessageKind, _ id: String, intent: String = "I", header: JSON? = nil,
                         body: JSON? = ["n": 1]) throws -> Bool {
             try client.send(WireMessage(kind: kind, requestId: id, intent: intent, header: header, body: body).frames)
             guard try receive(frontend) else { throw TestFailure("nothing arrived at the frontend") }
-            if lane.forward(raw, backlogged: false) { return true }
-            lane.beforeCore(client: raw)
-            h.core.clientFrames(raw.takeFrames())
-            return false
+            return received(.clients)
         }
 
-        /// The plugin answers; the lane first, then the core.
+        /// The plugin answers, through the core's one entry.
         @discardableResult
         func fromPlugin(_ kind: MessageKind, _ wireId: String, header: JSON? = nil, body: JSON? = ["ok": true]) throws -> Bool {
             let header = header ?? (kind == .reply ? Self.goodHeader : nil)
             try plugin.send(WireMessage(kind: kind, requestId: wireId, intent: "I", header: header, body: body).frames)
             guard try receive(backend) else { throw TestFailure("nothing arrived at the backend") }
-            if lane.reply(raw, backlogged: false) { return true }
-            lane.beforeCore(plugin: raw)
-            h.core.pluginFrames(raw.takeFrames())
-            return false
+            return received(.plugins)
         }
+
+        private func received(_ side: RouterSide) -> Bool { h.core.receive(side, raw) }
 
         /// Waits (a little) for a message on a ROUTER the test reads itself.
         private func receive(_ socket: ZMQSocket) throws -> Bool {
@@ -155,7 +152,7 @@ struct RelayLaneUnitTests {
         rig.h.advance(milliseconds: 1_900)  // heartbeats answered: the plugin is alive
         #expect(rig.lane.count == 1, "not due yet")
         rig.h.clock += 150_000_000
-        rig.lane.promoteDue(now: rig.h.clock)
+        rig.h.core.promoteDue()
         #expect(rig.lane.count == 0 && rig.h.core.exchanges.count == 1)
         rig.h.core.fireDueTimers()
         let sent = rig.h.take()
@@ -187,13 +184,23 @@ struct RelayLaneUnitTests {
         #expect(rig.h.core.slots[0].inFlight == 0 && rig.h.core.exchanges.count == 0)
     }
 
-    @Test("a host intent promotes every lane request first")
-    func hostIntentPromotesAll() throws {
-        let rig = try Rig()
+    /// A host intent that declares it reads every open request (as an extension would).
+    final class OpenReader: RouterExtension {
+        var hostIntents: [String: HostIntent] { ["ib.test.open": .answer { _ in .success([:]) }] }
+        var intentsReadingOpenRequests: Set<String> { ["ib.test.open"] }
+    }
+
+    @Test("ib.ping promotes nothing; a host intent that declares it reads open requests promotes them all first")
+    func hostIntentPromotion() throws {
+        let rig = try Rig(extensions: [OpenReader()])
         for i in 0..<3 { #expect(try rig.fromClient(.request, "p\(i)")) }
+        // The systemd watchdog's ib.ping on a timer: the lane keeps its requests.
         #expect(try rig.fromClient(.request, "s", intent: "ib.ping", body: nil) == false)
-        #expect(rig.lane.count == 0 && rig.h.core.exchanges.count == 3)
+        #expect(rig.lane.count == 3 && rig.h.core.exchanges.count == 0)
         #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY s"])
+        #expect(try rig.fromClient(.request, "o", intent: "ib.test.open", body: nil) == false)
+        #expect(rig.lane.count == 0 && rig.h.core.exchanges.count == 3)
+        #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY o"])
     }
 
     @Test("a header with only timeout_ms takes the lane: the plugin sees no header, and that timeout ends it")
@@ -203,10 +210,10 @@ struct RelayLaneUnitTests {
         let delivered = try rig.next(rig.plugin)
         #expect(delivered.header.count == 0, "the client's header is not the plugin's")
         rig.h.advance(milliseconds: 400)
-        rig.lane.promoteDue(now: rig.h.clock)
+        rig.h.core.promoteDue()
         #expect(rig.lane.count == 1, "not due yet")
         rig.h.clock += 150_000_000
-        rig.lane.promoteDue(now: rig.h.clock)
+        rig.h.core.promoteDue()
         rig.h.core.fireDueTimers()
         let finals = rig.h.take().filter { $0.to == "c1" }
         #expect(finals.count == 1)

@@ -51,6 +51,33 @@ struct ReloadEndToEndTests {
         #expect(status["plugins"]?.arrayValue?.contains { $0["id"] == "beta" } == true, "\(status.canonicalString)")
     }
 
+    @Test("a legacy plugin added as a drop-in with its definitions is served after the reload, no host restart; a broken definition refuses it")
+    func legacyDropInDefinitions() throws {
+        let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])
+        defer { host.stop() }
+        let hostPid = host.process.processIdentifier
+        // A definition file with an error: the reload is refused with file:line:col.
+        let broken = host.dir.write("broken.yaml", "intents:\n  - name: ResolveIntent\n    parameters: 7\n")
+        _ = host.dir.write("plugins.d/40-legacy.yaml", TestManifest.Plugin.legacy().with { $0.definitions = [broken] }.dropIn)
+        #expect(host.logEventually(contains: "the running configuration stays"), "\(host.log)")
+        #expect(host.log.contains("broken.yaml:3:"), "\(host.log)")
+        #expect(try host.plugin("legacytest") == nil)
+
+        // The drop-in with its real definitions: added, and its intents run the legacy flow.
+        _ = host.dir.write("plugins.d/40-legacy.yaml", TestManifest.Plugin.legacy().dropIn)
+        try host.waitForPlugin("legacytest", state: "ready", seconds: 10)
+        #expect(host.log.contains("added legacytest"), "\(host.log)")
+        var talk = Conversation(["filled"])
+        let reply = try host.client().send("ResolveIntent", parameters: ["kind": "needsValue"], onEvent: talk.handle)
+        #expect(talk.prompts.count == 1, "the definition's Primary dialog asks")
+        #expect(reply.body["parameters"]?["target"] == "filled")
+        let coded = try host.client().send("CodeIntent", parameters: ["code": "success"]) { _ in nil }
+        #expect(coded.body["dialog"] == "Erledigt.", "the definition's format string: \(coded.body.canonicalString)")
+        #expect(host.process.processIdentifier == hostPid && host.process.isRunning)
+        #expect(!host.log.contains("needs a restart of the host") && !host.log.contains("takes effect only when the host restarts"),
+                "\(host.log)")
+    }
+
     @Test("an invalid drop-in is rejected with file:line:col, in the log and in reload's answer; the old configuration serves")
     func invalidDropInRejected() throws {
         let host = try TestHost(TestManifest(.test("alpha")), waitReady: ["alpha"])

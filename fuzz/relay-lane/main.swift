@@ -57,7 +57,7 @@ final class Rig {
     let plugin: ZMQSocket
     let raw = RawMessage(capacity: 8)
     let core: RouterCore
-    let lane: RelayLane
+    var lane: RelayLane { core.relayLane! }
 
     init() {
         frontend = try! ZMQSocket(context, .router)
@@ -82,31 +82,25 @@ final class Rig {
         let hello: JSON = ["protocol": 1, "plugin": "a", "token": .string(recorder.tokens["a"] ?? ""),
                            "intents": ["I", "K"]]
         core.pluginFrames([Frame("a")] + WireMessage(kind: .hello, header: nil, body: hello).frames)
-        lane = RelayLane(core: core, frontend: frontend, backend: backend)
-        core.relayLane = lane
+        recorder.rawSockets = (frontend, backend)
+        core.enableRelayLane()
     }
 }
 
 let rig = Rig()
 
-/// What the shell does with each waiting message.
+/// What the shell does with each waiting message: the core's one entry.
 func drainRouters() {
-    let (raw, lane, core, frontend, backend) = (rig.raw, rig.lane, rig.core, rig.frontend, rig.backend)
+    let (raw, core, frontend, backend) = (rig.raw, rig.core, rig.frontend, rig.backend)
     for _ in 0..<10_000 {
         var any = false
         if (try? raw.receive(from: frontend)) == true {
             any = true
-            if !lane.forward(raw, backlogged: false) {
-                lane.beforeCore(client: raw)
-                core.clientFrames(raw.takeFrames())
-            }
+            core.receive(.clients, raw)
         }
         if (try? raw.receive(from: backend)) == true {
             any = true
-            if !lane.reply(raw, backlogged: false) {
-                lane.beforeCore(plugin: raw)
-                core.pluginFrames(raw.takeFrames())
-            }
+            core.receive(.plugins, raw)
         }
         if !any { return }
     }
@@ -157,7 +151,7 @@ public func fuzzRelayLane(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
         while let frames = try? client.receive(dontWait: true) { recorder.written(checkWritten(frames), to: "c\(n)") }
     }
     recorder.clock += 50_000_000
-    lane.promoteDue(now: recorder.clock)
+    core.promoteDue()
     core.fireDueTimers()
     precondition(lane.count + core.exchanges.count <= 300, "open requests beyond max_open_exchanges")
     precondition(core.slots[0].inFlight >= 0, "a negative in-flight count")

@@ -28,6 +28,13 @@ class RecordingEffects: RouterEffects {
         return .success(pid)
     }
     func signal(_ pid: pid_t, _ signal: Int32) {}
+    /// The relay lane's forwards: sent on these sockets when a target has them (relay-lane).
+    var rawSockets: (frontend: ZMQSocket, backend: ZMQSocket)?
+    func forwardRaw(_ forward: borrowing RawForward, from m: RawMessage, store: MessageStore) -> SendStatus {
+        guard let rawSockets else { return .failed(EHOSTUNREACH) }
+        return forward.send(on: forward.side == .plugins ? rawSockets.backend : rawSockets.frontend, from: m, store: store)
+    }
+    var anyClientBacklog: Bool { false }
 
     /// A message written for `client`, already checked.
     func written(_ msg: WireMessage, to client: String) {}

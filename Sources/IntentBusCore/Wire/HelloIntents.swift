@@ -3,10 +3,28 @@
 /// read it; the rules live here once, so that the three cannot drift apart.
 package enum HelloIntents {
     /// One entry as the SDKs write it.
-    package static func entry(_ name: String, _ style: HandlerStyle, phases: [LegacyPhase] = []) -> JSON {
-        var entry: [String: JSON] = ["name": .string(name), "style": .string(style.rawValue)]
-        if !phases.isEmpty { entry["phases"] = .array(phases.map { .string($0.rawValue) }) }
-        return .object(entry)
+    package static func entry(_ name: String, _ style: HandlerStyle, codes: [String]? = nil,
+                              phases: [LegacyPhase] = []) -> JSON {
+        var o: [String: JSON] = ["name": .string(name), "style": .string(style.rawValue)]
+        if let codes { o["codes"] = .array(codes.map { .string($0) }) }
+        if !phases.isEmpty { o["phases"] = .array(phases.map { .string($0.rawValue) }) }
+        return .object(o)
+    }
+
+    /// Most response codes one entry may list; more are not read.
+    package static let maximumCodes = 256
+
+    /// The response codes each legacy entry says its handler can answer with (`codes`, the
+    /// cases of its response-code enum), by intent; entries without them are left out, and
+    /// only strings of at most 128 bytes are read. `intentbus validate` compares them with
+    /// the definitions.
+    package static func codes(_ intents: JSON?) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for entry in intents?.arrayValue ?? [] {
+            guard let name = entry["name"]?.stringValue, let list = entry["codes"]?.arrayValue else { continue }
+            out[name] = list.prefix(maximumCodes).compactMap(\.stringValue).filter { !$0.isEmpty && $0.utf8.count <= 128 }
+        }
+        return out
     }
 
     /// The legacy phases each entry lists under `phases` (docs/protocol.md §8.9). Words

@@ -77,6 +77,9 @@ package struct PluginSpec: Sendable {
     package var intentsRestrictedWhileLocked: [String]
     /// Extra environment variables for the plugin process.
     package var environment: [String: String]
+    /// `inherit_env:`: names of the host's environment variables the plugin gets besides
+    /// the minimal set every plugin gets (docs/security.md, "Plugin environment").
+    package var inheritedEnvironment: [String] = []
     /// How long the host waits for the plugin to answer one request.
     package var timeout: Duration
     /// Routing priority when several plugins claim an intent and the client's policy is
@@ -139,6 +142,10 @@ package struct HostSettings: Sendable {
     /// several plugins claim an intent and no remembered choice applies. Checked at load:
     /// each plugin exists and claims its intent.
     package var presetDefaults: [String: String] = [:]
+    /// `choice_context:` a request-context key (`satellite`) whose value keeps remembered
+    /// choices of its own: a request whose context names it is asked, and remembers
+    /// "always", for that value (docs/choices.md "Per context"); nil: per client.
+    package var choiceContext: String?
     /// `metrics_file:` where the host writes its metrics in the Prometheus text format
     /// (atomically, every `metricsInterval`), or nil.
     package var metricsFile: String?

@@ -66,6 +66,13 @@ extension ManifestAssembler {
                         error("\(endpoint) would need CURVE, which this libzmq was built without (zmq_has(\"curve\") is false); use ipc, or set insecure: true", key: key, at: mark ?? m.mark)
                     }
                 }
+                if let key = m.optional("choice_context", as: Marked<String>.self) {
+                    if (1...64).contains(key.value.utf8.count) {
+                        settings.choiceContext = key.value
+                    } else {
+                        error("must be a request-context key of 1 to 64 bytes, got \(key.value.utf8.count)", key: "choice_context", at: key.mark)
+                    }
+                }
                 if let drain = m.optional("drain_timeout", as: Marked<Duration>.self) {
                     if drain.value >= .zero && drain.value <= .seconds(3_600) {
                         settings.drainTimeout = drain.value

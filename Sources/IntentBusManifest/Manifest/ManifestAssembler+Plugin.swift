@@ -22,6 +22,7 @@ extension ManifestAssembler {
             let intents = m.require("IntentsSupported", as: [Marked<String>].self)
             let restricted = m.optional("IntentsRestrictedWhileLocked", as: [Marked<String>].self)
             let environment = decodeEnvironment(m.node(for: "env"))
+            let inherited = m.optional("inherit_env", as: [Marked<String>].self, default: [])
             let timeout = m.optional("timeout", as: Marked<Duration>.self)
             let priority = m.optional("priority", as: Marked<Int>.self)
             let definitions = m.optional("definitions", as: [String].self, default: [])
@@ -33,6 +34,9 @@ extension ManifestAssembler {
             let guards = decodeGuards(m)
 
             if let id { checkID(id) }
+            for name in inherited {
+                if let problem = Self.environmentNameProblem(name.value) { error(problem, key: "inherit_env", at: name.mark) }
+            }
             if let name, name.value.isEmpty {
                 error("must not be empty (leave 'name' out to show the id)", key: "name", at: name.mark)
             }
@@ -85,6 +89,7 @@ extension ManifestAssembler {
             spec.synonyms = synonyms.map(\.value)
             (spec.instances, spec.idempotentIntents) = replicas
             spec.guards = guards
+            spec.inheritedEnvironment = inherited.map(\.value)
             return spec
         }
     }
@@ -155,6 +160,15 @@ extension ManifestAssembler {
         }
     }
 
+    /// Why `name` can't be an `env:` or `inherit_env:` name, or nil.
+    private static func environmentNameProblem(_ name: String) -> String? {
+        if name.isEmpty || name.contains("=") || name.contains("\0") { return "invalid environment variable name '\(name)'" }
+        if name.hasPrefix(reservedEnvironmentPrefix) {
+            return "\(name) is set by the host; \(reservedEnvironmentPrefix)* names are reserved"
+        }
+        return nil
+    }
+
     /// `env:` is a mapping of names to scalars of any kind, taken as their text
     /// (`PORT: 8080` gives `"8080"`, an empty value gives `""`).
     private func decodeEnvironment(_ node: YAMLNode?) -> [String: String]? {
@@ -164,12 +178,8 @@ extension ManifestAssembler {
             var environment: [String: String] = [:]
             for pair in mapping.pairs {
                 guard let name = pair.key.scalar?.text else { continue }
-                if name.isEmpty || name.contains("=") || name.contains("\0") {
-                    context.error("invalid environment variable name '\(name)'", at: pair.key.mark)
-                    continue
-                }
-                if name.hasPrefix(Self.reservedEnvironmentPrefix) {
-                    context.error("\(name) is set by the host; \(Self.reservedEnvironmentPrefix)* names are reserved", at: pair.key.mark)
+                if let problem = Self.environmentNameProblem(name) {
+                    context.error(problem, at: pair.key.mark)
                     continue
                 }
                 guard let value = pair.value.scalar else {

@@ -13,6 +13,7 @@ extension PluginSpec {
         check("IntentsSupported", intentsSupported == old.intentsSupported)
         check("IntentsRestrictedWhileLocked", intentsRestrictedWhileLocked == old.intentsRestrictedWhileLocked)
         check("env", environment == old.environment)
+        check("inherit_env", inheritedEnvironment == old.inheritedEnvironment)
         check("timeout", timeout == old.timeout)
         check("priority", priority == old.priority)
         check("definitions", definitions == old.definitions)
@@ -32,12 +33,13 @@ extension PluginSpec {
 
     /// Keys whose change needs a new process: the plugin is restarted. Other keys
     /// (timeout, priority, max_in_flight, heartbeat, …) apply to the running one.
-    package static let restartKeys: Set<String> = ["exec", "IntentsSupported", "env", "enabled", "cpu_limit", "sha256"]
+    /// `definitions` is one: the host reads the files again at each reload, and the
+    /// plugin's HELLO is checked against its new definitions.
+    package static let restartKeys: Set<String> = ["exec", "IntentsSupported", "env", "inherit_env", "enabled", "cpu_limit", "sha256", "definitions"]
 
-    /// Keys a running host can't take: the legacy and new-style catalogs are built from
-    /// the definition files at start, and the CURVE handler's key table and the Majordomo
-    /// broker's services too.
-    package static let hostRestartKeys: Set<String> = ["definitions", "remote", "mdp_worker"]
+    /// Keys a running host can't take: the CURVE handler's key table and the Majordomo
+    /// broker's services are built at start.
+    package static let hostRestartKeys: Set<String> = ["remote", "mdp_worker"]
 }
 
 extension HostSettings {
@@ -53,6 +55,7 @@ extension HostSettings {
         check("conversation_timeout", conversationTimeout == old.conversationTimeout)
         check("client_credential", clientCredential == old.clientCredential)
         check("defaults", presetDefaults == old.presetDefaults)
+        check("choice_context", choiceContext == old.choiceContext)
         check("metrics_file", metricsFile == old.metricsFile)
         check("metrics_interval", metricsInterval == old.metricsInterval)
         check("insecure", insecure == old.insecure)

@@ -6,10 +6,22 @@ extension ManifestLoader {
     /// drop-ins are not read, so a broken drop-in (which the running host has rejected
     /// or not yet seen) never stops a client from reaching the host.
     ///
-    /// Throws only for what makes the endpoint unknowable: an unreadable main file, a
-    /// YAML syntax error in it, or an error inside `host:`. `curveAvailable` as for `load`.
+    /// The file is streamed (`YAMLTopLevelReader`): no tree is built but `host:`'s, and
+    /// reading stops at its end, so a client's memory and time don't grow with the
+    /// manifest (issue 24; docs/reliability.md). What streaming can't decide (a syntax
+    /// error before `host:` ends, an alias reaching outside it, …) falls back to parsing
+    /// the whole file, which reports it as before.
+    ///
+    /// Throws only for what makes the endpoint unknowable: an unreadable or untrusted
+    /// main file, a YAML syntax error in it up to the end of `host:`, or an error inside
+    /// `host:`. `curveAvailable` as for `load`.
     package static func loadHostSettings(path: String, curveAvailable: Bool = true) throws(ConfigError) -> HostSettings {
-        try ManifestAssembler(manifestPath: path, curveAvailable: curveAvailable).hostSettingsOnly(text: readManifest(path))
+        let assembler = ManifestAssembler(manifestPath: path, curveAvailable: curveAvailable)
+        if ConfigFileTrust.problem(path) == nil,
+           case .found(let hostNode, _) = YAMLTopLevelReader.value(forKey: "host", inFile: path) {
+            return try assembler.hostSettings(from: hostNode)
+        }
+        return try assembler.hostSettingsOnly(text: readManifest(path))
     }
 }
 
@@ -22,7 +34,11 @@ extension ManifestAssembler {
         } catch {
             throw ConfigError(error.diagnostics)
         }
-        let hostNode = root.mapping?.first { $0.key.scalar?.text == "host" }?.value
+        return try hostSettings(from: root.mapping?.first { $0.key.scalar?.text == "host" }?.value)
+    }
+
+    /// Decodes a `host:` node (nil: none, the defaults) or throws its errors.
+    func hostSettings(from hostNode: YAMLNode?) throws(ConfigError) -> HostSettings {
         let settings = decodeHost(hostNode)
         let errors = context.errors
         if !errors.isEmpty { throw ConfigError(errors) }

@@ -106,7 +106,7 @@ package enum YAMLParser {
 
 /// Builds nodes from the event stream: a stack of open collections, the anchors seen
 /// so far, and the finished documents.
-private struct TreeBuilder {
+struct TreeBuilder {
     /// An open collection waiting for its end event.
     private struct OpenCollection {
         enum Kind { case sequence, mapping }

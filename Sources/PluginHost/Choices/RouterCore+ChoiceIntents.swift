@@ -26,7 +26,7 @@ extension RouterCore {
         let intent: String, client: String?
         switch (requiredText(request.body, "intent"), optionalText(request.body, "client")) {
         case (.failure(let e), _), (_, .failure(let e)): return .failure(e)
-        case (.success(let i), .success(let c)): intent = i; client = c ?? request.options["client"]?.stringValue
+        case (.success(let i), .success(let c)): intent = i; client = c ?? choiceClient(request.options)
         }
         var body: [String: JSON] = ["intent": .string(intent), "client": client.map { .string($0) } ?? .null]
         let claimants = routes[intent] ?? []

@@ -81,7 +81,7 @@ extension RouterCore {
             }
             return .plugin(index)  // `remember: true` is stored by the caller, before dispatch
         }
-        let client = options["client"]?.stringValue
+        let client = choiceClient(options)
         if candidates.count == 1, !defaultIsDisabled(intent, client: client) { return .plugin(candidates[0]) }
         let policy = options["choice"]?.stringValue ?? "ask"
         guard Self.choicePolicies.contains(policy) else {
@@ -284,7 +284,7 @@ extension RouterCore {
             return dispatch(exchange, slot)
         }
         armDeadline(exchange)
-        rememberChoice(intent: exchange.intent, client: exchange.options["client"]?.stringValue,
+        rememberChoice(intent: exchange.intent, client: choiceClient(exchange.options),
                        plugin: slot.spec.id, source: "always") { [unowned self] in
             if exchanges[exchange.hostId] === exchange { dispatch(exchange, slot) }
         }

@@ -22,21 +22,27 @@ package enum LegacyHandlers {
         return catalog
     }
 
-    /// Installs the legacy flow for `catalog` into the router.
-    package static func install(_ catalog: DefinitionCatalog, into hooks: IntentRouterHooks) {
-        hooks.add(LegacyExtension(catalog: catalog))
+    /// Installs the definitions (`DefinitionBook`, read again at each reload) and the
+    /// legacy flow over them into the router; returns the book, for the extensions that
+    /// read definitions too (installed after it).
+    @discardableResult
+    package static func install(_ catalog: DefinitionCatalog, into hooks: IntentRouterHooks) -> DefinitionBook {
+        let book = DefinitionBook(catalog, logger: hooks.logger)
+        hooks.add(book)
+        hooks.add(LegacyExtension(book: book))
+        return book
     }
 }
 
 /// The legacy flow as a router extension: every intent a plugin declares `legacy` runs
 /// through `LegacyFlow` (or explains that its definition is missing).
 final class LegacyExtension: RouterExtension {
-    let catalog: DefinitionCatalog
+    let book: DefinitionBook
     /// The intents each plugin (by id) announced the one-trip `run` phase for in its last
     /// HELLO (docs/protocol.md §8.9); a restarted plugin's HELLO replaces its entry.
     private var oneTrip: [String: Set<String>] = [:]
 
-    init(catalog: DefinitionCatalog) { self.catalog = catalog }
+    init(book: DefinitionBook) { self.book = book }
 
     func checkHello(_ plugin: any PluginView, _ hello: JSON) -> String? {
         let intents = HelloIntents.phases(hello["intents"]).filter { $0.value.contains(.run) }.keys
@@ -48,7 +54,7 @@ final class LegacyExtension: RouterExtension {
         guard style == .legacy else { return nil }
         // The client's `locale` picks an `.intentdefinition`'s translation (docs/definitions.md).
         let locale = exchange.options["locale"]?.stringValue
-        guard let definition = catalog.definition(of: exchange.intent, plugin: plugin.spec.id, locale: locale) else {
+        guard let definition = book.catalog.definition(of: exchange.intent, plugin: plugin.spec.id, locale: locale) else {
             return MissingDefinitionFlow(pluginId: plugin.spec.id)
         }
         // Run-once keys only the handle delivery (docs/protocol.md §4.10): a keyed request

@@ -67,7 +67,9 @@ final class MajordomoClients {
     /// first), and the stand-in identity.
     /// `user`: the connection's User-Id (tcp with CURVE), so that a connection reusing
     /// another's routing id gets a stand-in of its own.
-    func request(peer: Data, user: String? = nil, service: String, serviceFrame: Data, body: Frame,
+    /// `header`: the request header the core checks (empty, or the context the service
+    /// name carried).
+    func request(peer: Data, user: String? = nil, service: String, serviceFrame: Data, header: Frame = Frame(), body: Frame,
                  form: MajordomoReplyForm) -> (id: String, frames: [Frame]) {
         serial += 1
         let id = "mdp-\(String(serial, radix: 36))"
@@ -76,7 +78,7 @@ final class MajordomoClients {
         entry.open += 1
         standIns[key] = entry
         pending[id] = Pending(peer: peer, key: key, service: serviceFrame, standIn: entry.identity, form: form)
-        let msg = WireMessage(kind: .request, requestId: id, intent: service, header: Frame(), body: body)
+        let msg = WireMessage(kind: .request, requestId: id, intent: service, header: header, body: body)
         return (id, msg.frames(after: [Frame(data: entry.identity)]))
     }
 

@@ -125,6 +125,17 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
             name.removeFirst(Self.envelopePrefix.count)
             form = .envelope
         }
+        // `Service?area=Kitchen&satellite=s1`: the request's context (docs/mdp.md), which
+        // MDP has no header for; the reply still names the service as the client sent it.
+        var header = Frame()
+        if let question = name.firstIndex(of: "?") {
+            switch MajordomoContext.parse(name[name.index(after: question)...]) {
+            case .success(let context): header = Frame(data: JSON.object(["context": .object(context)]).canonicalData)
+            case .failure(let problem): return reply(.badFrame, problem.message)
+            }
+            name = String(name[..<question])
+            guard !name.isEmpty else { return reply(.badFrame, "the service name (frame 2) has no intent before its \"?\"") }
+        }
         if let problem = rightsProblem(user, intent: name) { return reply(.forbidden, problem) }
         if name.hasPrefix("mmi.") {
             counters.replies += 1
@@ -154,14 +165,14 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
                 return reply(.busy, "plugin \(claimant.plugin) is at its max_in_flight and \(settings.queueLimit) MDP requests wait already (mdp_queue); try again later",
                              details: ["plugin": .string(claimant.plugin), "limit": .int(Int64(settings.queueLimit)), "setting": "mdp_queue"])
             }
-            let (id, request) = clients.request(peer: peer, user: user, service: name, serviceFrame: service, body: parameters, form: form)
+            let (id, request) = clients.request(peer: peer, user: user, service: name, serviceFrame: service, header: header, body: parameters, form: form)
             core.majordomoGrant(request[0].data, user: user, local: local)
             counters.queuedTotal += 1
             clients.enqueue(request, id: id, intent: name, plugin: claimant.plugin, due: MonotonicClock.now() &+ claimant.timeout)
             counters.queued = clients.queuedCount
             return
         }
-        let (_, request) = clients.request(peer: peer, user: user, service: name, serviceFrame: service, body: parameters, form: form)
+        let (_, request) = clients.request(peer: peer, user: user, service: name, serviceFrame: service, header: header, body: parameters, form: form)
         core.majordomoGrant(request[0].data, user: user, local: local)
         core.clientFrames(request)
     }

@@ -42,22 +42,17 @@ extension IntentAuthenticationPolicy {
                 "\(intent) requires authentication on the local device (requires_local_device_authentication); this host's clients connect over \(access.host.frontend), not this machine's ipc socket",
                 details: ["policy": .string(rawValue)])
         case .requiresAuthentication, .requiresLocalDeviceAuthentication:
-            if access.clientKeysRequired {
-                let name = options["authenticated"]?.stringValue
-                if let name, access.host.clients.first(where: { $0.name == name })?.restricted == true { return nil }
+            switch Authentication(host: access.host, clientKeysRequired: access.clientKeysRequired).check(options) {
+            case .authenticated:
+                return nil
+            case .noRight(let name):
                 return BusError(.forbidden,
                     "\(intent) requires authentication (\(rawValue)) and client \(name ?? "?") has no right to it (restricted: true in host.clients)",
                     details: ["policy": .string(rawValue), "client": .string(name ?? "")])
-            }
-            let given = options["credential"]?.stringValue
-            guard let expected = access.host.clientCredential, let given, constantTimeEquals(given, expected) else {
-                let why = access.host.clientCredential == nil
-                    ? "no client credential is configured in the host (host.client_credential)"
-                    : (given == nil ? "the request carries no credential" : "the credential is wrong")
+            case .credential(let why):
                 return BusError(.authenticationRequired, "\(intent) requires authentication (\(rawValue)): \(why)",
                                 details: ["policy": .string(rawValue)])
             }
-            return nil
         }
     }
 }

@@ -11,7 +11,7 @@ package enum NewStyleSupport {
     /// Called by `IntentHost` before routing starts. `definitions` are the legacy intent
     /// definitions: a migrated intent maps a legacy request's parameters by the types
     /// they declare.
-    package static func install(_ hooks: IntentRouterHooks, definitions: DefinitionCatalog = DefinitionCatalog()) {
+    package static func install(_ hooks: IntentRouterHooks, definitions: DefinitionBook) {
         hooks.add(NewStyleExtension(view: hooks.view, definitions: definitions))
     }
 }
@@ -19,10 +19,10 @@ package enum NewStyleSupport {
 /// New-style handling as a router extension.
 final class NewStyleExtension: RouterExtension {
     private unowned let view: any RouterView
-    private let definitions: DefinitionCatalog
+    private let definitions: DefinitionBook
     private let catalogs = CatalogTable()
 
-    init(view: any RouterView, definitions: DefinitionCatalog) {
+    init(view: any RouterView, definitions: DefinitionBook) {
         self.view = view
         self.definitions = definitions
     }
@@ -43,7 +43,7 @@ final class NewStyleExtension: RouterExtension {
     func flow(style: HandlerStyle, exchange: Exchange, plugin: any PluginView) -> (any ExchangeFlow)? {
         guard style == .new, let catalog = catalogs.byPlugin[plugin.spec.id],
               let (intent, legacy) = catalog.lookup(exchange.intent) else { return nil }
-        let legacyDefinition = legacy.flatMap { definitions.definition(of: $0, plugin: plugin.spec.id) }
+        let legacyDefinition = legacy.flatMap { definitions.catalog.definition(of: $0, plugin: plugin.spec.id) }
         return NewStyleFlow(intent: intent, catalog: catalog, migratedFrom: legacy, legacyDefinition: legacyDefinition,
                             access: AuthenticationPolicy.Access(host: view.manifest.host,
                                                                 clientKeysRequired: view.clientKeysRequired))

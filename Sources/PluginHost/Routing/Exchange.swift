@@ -52,8 +52,8 @@ final class Exchange {
     /// When the host took the request (monotonic ns), for the latency in `HostStats`.
     let startedAt: UInt64
     /// Its header and body bytes, counted in the client's and the host's in-flight bytes
-    /// until it ends (`host.limits.max_in_flight_bytes…`); 0 for one the relay lane took
-    /// (the lane takes only requests under 1 KiB, bounded by its count).
+    /// until it ends (`host.limits.max_in_flight_bytes…`); a promoted lane request
+    /// brings the bytes the lane counted for it (under 1 KiB).
     var requestBytes = 0
 
     init(hostId: UInt64, client: RoutingEnvelope, clientState: ClientState, clientRequestId: String, intent: String,

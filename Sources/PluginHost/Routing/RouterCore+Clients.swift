@@ -48,50 +48,26 @@ extension RouterCore {
     }
 
     /// Why a REQUEST can't be taken before routing looks at it (size, id, header, the
-    /// client's own limits), or nil. `state` is the client's entry.
+    /// client's own limits), or nil. `state` is the client's entry. The rules are
+    /// `Admission`'s, which the relay lane asks too (RouterCore+Lane.swift).
     func requestProblem(_ envelope: RoutingEnvelope, _ msg: WireMessage, _ state: ClientState,
                         options: inout JSON) -> BusError? {
-        let size = msg.header.count + msg.body.count
-        if size > manifest.host.limits.maxMessageSize {
-            return BusError(.tooLarge, "the request is \(size) bytes; this host takes at most \(manifest.host.limits.maxMessageSize) (host.limits.max_message_size)",
-                            details: ["size": .int(Int64(size)), "limit": .int(Int64(manifest.host.limits.maxMessageSize))])
-        }
-        if msg.requestId.isEmpty {
-            return BusError(.badFrame, "the request id (frame 2) must not be empty")
-        }
-        if draining || stopping {
-            return BusError(.shuttingDown, "the host is shutting down; it takes no new requests")
-        }
-        if msg.header.count > 0 {
-            do { options = try msg.headerJSON() } catch {
+        let lane = relayLane.map { lane in
+            envelope.identity.withUnsafeBytes { lane.open(client: $0, hash: ByteHash.hash($0)) }
+        } ?? (count: 0, bytes: 0)
+        let facts = RequestFacts(size: msg.header.count + msg.body.count, hasId: !msg.requestId.isEmpty,
+                                 shuttingDown: draining || stopping, clientBacklog: effects.clientBacklog(envelope.identity),
+                                 clientOpen: state.open.count + lane.count, hostOpen: exchanges.count + (relayLane?.count ?? 0),
+                                 clientBytes: state.openBytes + lane.bytes, hostBytes: openBytes + (relayLane?.bytes ?? 0))
+        return admission.problem(facts) {
+            guard msg.header.count > 0 else { return nil }
+            do throws(JSONParseError) { options = try msg.headerJSON() } catch {
                 return BusError(.badFrame, "the header (frame 4) is \(error.message)")
             }
-            if let problem = RequestHeaderCheck.problem(options) { return BusError(.badFrame, problem) }
+            return RequestHeaderCheck.problem(options).map { BusError(.badFrame, $0) }
         }
-        let waiting = effects.clientBacklog(envelope.identity)
-        if waiting > 0 {
-            return BusError(.busy, "this client is not reading its answers (\(waiting) are waiting for it); read them before sending more",
-                            details: ["waiting": .int(Int64(waiting))])
-        }
-        let limits = manifest.host.limits
-        let clientOpen = state.open.count + (relayLane?.openCount(client: envelope.identity) ?? 0)
-        if clientOpen >= limits.maxOpenPerClient {
-            return BusError(.busy, "this client has \(clientOpen) requests open, the most one client may (host.limits.max_open_per_client); try again when some have ended",
-                            details: ["open": .int(Int64(clientOpen)), "limit": .int(Int64(limits.maxOpenPerClient))])
-        }
-        let hostOpen = exchanges.count + (relayLane?.count ?? 0)
-        if hostOpen >= limits.maxOpenExchanges {
-            return BusError(.busy, "the host has \(hostOpen) requests open, its limit (host.limits.max_open_exchanges); try again later",
-                            details: ["limit": .int(Int64(limits.maxOpenExchanges))])
-        }
-        if state.openBytes + size > limits.maxInFlightBytesPerClient {
-            return BusError(.busy, "this client's open requests hold \(state.openBytes) bytes; with this one's \(size) that passes the limit of \(limits.maxInFlightBytesPerClient) (host.limits.max_in_flight_bytes_per_client); try again when some have ended",
-                            details: ["open_bytes": .int(Int64(state.openBytes)), "limit": .int(Int64(limits.maxInFlightBytesPerClient))])
-        }
-        if openBytes + size > limits.maxInFlightBytes {
-            return BusError(.busy, "the host's open requests hold \(openBytes) bytes, its limit \(limits.maxInFlightBytes) (host.limits.max_in_flight_bytes); try again later",
-                            details: ["limit": .int(Int64(limits.maxInFlightBytes))])
-        }
-        return nil
     }
+
+    /// The admission rules under the limits in force (a reload may change them).
+    var admission: Admission { Admission(limits: manifest.host.limits) }
 }

@@ -52,7 +52,7 @@ extension RouterCore {
     }
 
     func failInFlight(_ slot: PluginSlot, _ error: BusError) {
-        relayLane?.promoteAll()
+        promoteAll()
         for exchange in exchanges.all where exchange.isDelivered && exchange.pluginIndex == slot.index {
             fail(exchange, error)
         }

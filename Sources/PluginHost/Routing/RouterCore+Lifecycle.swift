@@ -167,7 +167,7 @@ extension RouterCore {
     func beginDrain() {
         if draining || stopping { return finishShutdown() }
         draining = true
-        relayLane?.promoteAll()
+        promoteAll()
         let open = exchanges.count
         guard open > 0 else { return finishShutdown() }
         logger.info("shutting down: \(open) open requests may finish within \(manifest.host.drainTimeout.humanText) (a second signal stops at once)")

@@ -41,6 +41,7 @@ extension RouterCore {
     /// nothing. Runs on the router thread: reading a few small files takes milliseconds.
     @discardableResult
     func reload(trigger: String) -> ReloadReport {
+        promoteAll()  // slots, routes and limits may change under the lane's requests
         var report = ReloadReport(trigger: trigger)
         guard !draining, !stopping else {
             report.errors = ["the host is shutting down"]
@@ -52,6 +53,14 @@ extension RouterCore {
         } catch {
             report.errors = error.diagnostics.map(\.description)
             logger.error("reload (\(trigger)): \(manifest.path) has \(report.errors.count) error(s); the running configuration stays:\n\(error.description)")
+            return report
+        }
+        // Extensions read what they need of it first (the definition files): one with
+        // problems refuses the reload as an invalid manifest does.
+        let problems = extensions.flatMap { $0.reloadProblems(new) }
+        guard problems.isEmpty else {
+            report.errors = problems
+            logger.error("reload (\(trigger)): \(problems.count) error(s); the running configuration stays:\n\(problems.joined(separator: "\n"))")
             return report
         }
         report.applied = true
@@ -76,6 +85,7 @@ extension RouterCore {
         updated.warnings = new.warnings
         updated.files = new.files
         manifest = updated
+        for ext in extensions { ext.reloaded(updated) }
         for slot in toStart where slot.pid == nil { startPlugin(slot) }
         logger.info("reload (\(trigger)): \(report.summary)")
         for key in report.needsRestart {
@@ -128,7 +138,6 @@ extension RouterCore {
     /// What a plugin entry has that a running host can't take on: nil when it can be added.
     private func cannotAdd(_ spec: PluginSpec) -> String? {
         var keys: [String] = []
-        if !spec.definitions.isEmpty { keys.append("definitions") }
         if spec.remoteKey != nil { keys.append("remote") }
         if spec.mdpWorker { keys.append("mdp_worker") }
         return keys.isEmpty ? nil : keys.joined(separator: ", ")

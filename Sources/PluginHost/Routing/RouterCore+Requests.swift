@@ -101,16 +101,12 @@ extension RouterCore {
     /// Why `slot` can't take a request for `intent` now (restricted without the right
     /// credential, unavailable, full), or nil.
     func admissionError(_ slot: PluginSlot, intent: String, options: JSON) -> BusError? {
-        if slot.spec.intentsRestrictedWhileLocked.contains(intent), let allowed = grantAllowsRestricted(options) {
-            if !allowed {
-                return BusError(.forbidden, "\(intent) is restricted while locked (\(slot.spec.id)) and client \(options["authenticated"]?.stringValue ?? "?") has no right to it (restricted: true in host.clients)")
-            }
-        } else if slot.spec.intentsRestrictedWhileLocked.contains(intent) {
-            let given = options["credential"]?.stringValue
-            guard let expected = manifest.host.clientCredential, let given, constantTimeEquals(given, expected) else {
-                let why = manifest.host.clientCredential == nil
-                    ? "no client credential is configured in the host (host.client_credential)"
-                    : (options["credential"] == nil ? "the request carries no credential" : "the credential is wrong")
+        if isRestricted(slot, intent) {
+            switch authentication.check(options) {
+            case .authenticated: break
+            case .noRight(let client):
+                return BusError(.forbidden, "\(intent) is restricted while locked (\(slot.spec.id)) and client \(client ?? "?") has no right to it (restricted: true in host.clients)")
+            case .credential(let why):
                 return BusError(.authenticationRequired,
                     "\(intent) is restricted while locked (\(slot.spec.id)): authentication is required; \(why)")
             }
@@ -121,6 +117,23 @@ extension RouterCore {
                                 details: ["plugin": .string(slot.spec.id)])
             }
         }
+        return capacityProblem(slot)
+    }
+
+    /// The one authentication check, under the settings in force.
+    var authentication: Authentication {
+        Authentication(host: manifest.host, clientKeysRequired: clientKeysRequired)
+    }
+
+    /// Whether requests for `intent` to this plugin need a right or the client credential
+    /// (restricted while locked); such intents never take the relay lane.
+    func isRestricted(_ slot: PluginSlot, _ intent: String) -> Bool {
+        slot.spec.intentsRestrictedWhileLocked.contains(intent)
+    }
+
+    /// Why a ready plugin can't take one more request (disabled at run time, full), or
+    /// nil; the relay lane asks this too, for the plugin of a lane route.
+    func capacityProblem(_ slot: PluginSlot) -> BusError? {
         if slot.disabledAtRunTime {
             return BusError(.pluginUnavailable, "plugin \(slot.spec.id) is disabled (ib.plugins.disable)",
                             details: ["plugin": .string(slot.spec.id)])

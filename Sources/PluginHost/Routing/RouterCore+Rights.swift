@@ -57,15 +57,6 @@ extension RouterCore {
         return nil
     }
 
-    /// Whether the request's authenticated client may call a restricted intent (its
-    /// grant's `restricted`), or nil when clients are not authenticated (the shared
-    /// credential decides then).
-    func grantAllowsRestricted(_ options: JSON) -> Bool? {
-        guard clientKeysRequired else { return nil }
-        guard let name = options["authenticated"]?.stringValue else { return false }
-        return manifest.host.clients.first { $0.name == name }?.restricted ?? false
-    }
-
     /// Changing remembered choices beyond one's own needs `manage_choices`.
     func choiceChangeProblem(_ request: ControlRequest) -> BusError? {
         guard clientKeysRequired else { return nil }

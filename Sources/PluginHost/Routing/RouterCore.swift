@@ -19,7 +19,10 @@ final class RouterCore: RouterView {
     /// The manifest in force; replaced by a hot reload (RouterCore+Reload.swift).
     var manifest: Manifest
     let logger: Logger
-    unowned let effects: any RouterEffects
+    /// The shell (or a test's recorder), which owns the core and outlives it: unowned
+    /// without the reference-count check, since it is called several times per message
+    /// (a checked unowned load is an atomic retain and release each time).
+    unowned(unsafe) let effects: any RouterEffects
     /// Posts an event from another thread (the choice writer's); the shell's mailbox.
     let post: @Sendable (RouterEvent) -> Void
 
@@ -39,9 +42,13 @@ final class RouterCore: RouterView {
     /// Bumped whenever routes or plugin connections change: the relay lane's tables are
     /// built for one epoch (Routing/Relay/RelayLane.swift).
     private(set) var routingEpoch: UInt64 = 0
-    /// The shell's relay lane, which forwards plain requests without this core's tables;
-    /// the core hands its requests back (promotes them) before it looks at all open ones.
+    /// The relay lane's requests (Relay/RelayLane.swift): plain requests in compact form,
+    /// beside `exchanges`; promoted into `exchanges` before the core looks at all open ones
+    /// (RouterCore+Lane.swift, RouterCore+LanePromotion.swift). Nil when it is off.
     var relayLane: RelayLane?
+    /// The host intents that read every open request, so a request for one promotes the
+    /// lane's first (declared by extensions: `RouterExtension.intentsReadingOpenRequests`).
+    var hostIntentsReadingOpenRequests: Set<String> = []
     var timers = TimerHeap<RouterTimer>()
     /// Processes whose handshake was rejected and that have not exited yet.
     var rejectedPids: Set<pid_t> = []
@@ -57,6 +64,9 @@ final class RouterCore: RouterView {
     /// What extensions added (flows, HELLO checks, host intents).
     var extensions: [any RouterExtension] = []
     var hostIntents: [String: HostIntent] = [:]
+    /// Requests the host itself sent a plugin for an extension (RouterCore+HostQueries.swift):
+    /// their wire id → the extension's id.
+    var hostQueries: [String: UInt64] = [:]
     /// Counters for `ib.status` and `ib.metrics` (Stats/HostStats.swift): `reject` feeds them
     /// here; completed exchanges reach them through `OperationsExtension.exchangeEnded`.
     var stats: HostStats?
@@ -87,6 +97,7 @@ final class RouterCore: RouterView {
     func install(_ ext: any RouterExtension) {
         extensions.append(ext)
         for (name, intent) in ext.hostIntents { hostIntents[name] = intent }
+        hostIntentsReadingOpenRequests.formUnion(ext.intentsReadingOpenRequests)
     }
 
     /// Starts the enabled plugins. Call once, on the thread that will own the core.
@@ -136,6 +147,7 @@ final class RouterCore: RouterView {
     /// Something that happened off the router thread.
     func handle(_ event: RouterEvent) {
         assertConfined()
+        if event.needsAllRequests { promoteAll() }
         switch event {
         case .pluginExited(let index, let pid, let status):
             rejectedPids.remove(pid)  // reaped: the pid may be reused, never signal it again
@@ -170,7 +182,7 @@ final class RouterCore: RouterView {
     func finishShutdown() {
         guard !stopping else { return }
         stopping = true
-        relayLane?.promoteAll()
+        promoteAll()
         logger.info("shutting down: answering open requests and stopping plugins")
         for exchange in exchanges.all {
             cancelAtPlugin(exchange, reason: "host shutting down")

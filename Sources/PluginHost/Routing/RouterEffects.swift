@@ -21,6 +21,13 @@ protocol RouterEffects: AnyObject {
     func clientBacklog(_ identity: Data) -> Int
     /// Sends frames to a plugin's connection.
     func sendToPlugin(_ identity: Data, _ frames: [Frame]) -> PluginSendOutcome
+    /// Sends on what the relay lane forwards: frames moved from the received message `m`
+    /// and from the lane's `store` (RawForward). Nothing is sent when the first frame, the
+    /// peer's routing id, can't be.
+    func forwardRaw(_ forward: borrowing RawForward, from m: RawMessage, store: MessageStore) -> SendStatus
+    /// Whether answers wait for some client that is not reading (then the lane takes
+    /// nothing: order and `busy` answers stay the general path's).
+    var anyClientBacklog: Bool { get }
     /// Starts a plugin's process with its one-time token; its exit must come back as
     /// `RouterEvent.pluginExited`.
     func spawn(_ spec: PluginSpec, index: Int, token: String) -> Result<pid_t, SpawnError>

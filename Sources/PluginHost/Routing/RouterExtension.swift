@@ -28,8 +28,34 @@ protocol RouterExtension: AnyObject {
     /// Another host changed the shared state: replace what the extension caches of it
     /// (the shortcuts extension's user phrases).
     func stateReloaded(_ reload: StateReload)
+    /// A reload read `new` (docs/lifecycle.md, "Hot reload"): the problems that refuse
+    /// it (nothing changes then), or none. Called on every extension before anything is
+    /// applied.
+    func reloadProblems(_ new: Manifest) -> [String]
+    /// The reload was applied: the router runs `new` (its plugins as applied).
+    func reloaded(_ new: Manifest)
     /// The router has stopped: finish queued work and stop the extension's threads.
     func stop()
+    /// What the extension must see that the relay lane would otherwise forward unseen:
+    /// with `.everyRequest` no intent takes the lane, with `.everyPlainReply` no REPLY is
+    /// forwarded by it (each becomes an `Exchange` and reaches `exchangeEnded`).
+    var needs: RouterExtensionNeeds { get }
+    /// Whether a plain REPLY with this header must reach `exchangeEnded` (the shortcuts
+    /// extension: a header naming a donation). Asked once per plugin and header, when the
+    /// lane would start forwarding that header unseen.
+    func needsToSee(replyHeader: UnsafeRawBufferPointer) -> Bool
+    /// The host intents among `hostIntents` that read every open request (so that a lane
+    /// request is promoted to an `Exchange` first); none by default.
+    var intentsReadingOpenRequests: Set<String> { get }
+}
+
+/// What an extension asks to see of the requests the relay lane would take.
+struct RouterExtensionNeeds: OptionSet {
+    let rawValue: Int
+    /// Every request, as an `Exchange` (no fast path at all).
+    static let everyRequest = RouterExtensionNeeds(rawValue: 1)
+    /// Every plain REPLY, through `exchangeEnded`.
+    static let everyPlainReply = RouterExtensionNeeds(rawValue: 2)
 }
 
 extension RouterExtension {
@@ -40,7 +66,12 @@ extension RouterExtension {
     func exchangeEnded(_ exchange: Exchange, final: WireMessage) {}
     func finished(id: UInt64, result: Result<JSON, BusError>) {}
     func stateReloaded(_ reload: StateReload) {}
+    func reloadProblems(_ new: Manifest) -> [String] { [] }
+    func reloaded(_ new: Manifest) {}
     func stop() {}
+    var needs: RouterExtensionNeeds { [] }
+    func needsToSee(replyHeader: UnsafeRawBufferPointer) -> Bool { false }
+    var intentsReadingOpenRequests: Set<String> { [] }
 }
 
 /// How a host intent is answered.
@@ -99,6 +130,13 @@ protocol RouterView: AnyObject {
     var plugins: [any PluginView] { get }
     /// Clients connect with CURVE keys and their grants decide (RouterCore+Rights).
     var clientKeysRequired: Bool { get }
+    /// Sends a ready instance of `plugin` a REQUEST of the host's own (an `ib.entities`
+    /// query): its REPLY or ERROR comes back as `finished(id:result:)` with `id`, the
+    /// extension's. False when no instance is ready or too many are open; no answer (the
+    /// plugin died or never answers) is the extension's to time out.
+    func queryPlugin(_ plugin: String, intent: String, body: JSON, id: UInt64) -> Bool
+    /// Forgets the host query `id` (timed out): a late answer is dropped.
+    func forgetQuery(id: UInt64)
 }
 
 /// What an extension is handed when it is installed: the read-only view of the router

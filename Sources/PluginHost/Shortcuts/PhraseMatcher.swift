@@ -3,8 +3,9 @@ import IntentBusCore
 import IntentBusSentences
 
 /// One phrase compiled as a sentence template (docs/sentences.md): `${applicationName}`
-/// is a list of the plugin's names, an enum slot a list of its cases (display name or
-/// value), any other slot a wildcard; the rest of the phrase may use hassil's syntax,
+/// is a list of the plugin's names, an enum slot a list of its cases (display name,
+/// synonyms or value), an entity slot the plugin's entities when its query lists them all
+/// (EntityLists.swift), any other slot a wildcard; the rest of the phrase may use hassil's syntax,
 /// `(open|show) ${project} [in ${applicationName}]`. Pure value code, any thread.
 ///
 /// A slot takes one or more words; among the ways a phrase matches, the one with the
@@ -34,14 +35,18 @@ struct PhraseMatcher {
     /// it matches only a request whose context has what `requiresContext` asks and none of
     /// `excludesContext` (hassil's rules, docs/sentences.md).
     init(_ template: PhraseTemplate, applicationNames: [String], slots: [String: ShortcutPhrase.Slot] = [:],
-         requiresContext: [String: JSON] = [:], excludesContext: [String: JSON] = [:]) {
+         entities: [String: SlotList] = [:], requiresContext: [String: JSON] = [:], excludesContext: [String: JSON] = [:]) {
         var lists: [String: SlotList] = [Self.applicationNameList: .values(applicationNames.map { SlotValue(text: $0) })]
         var listSlots: Set<String> = []
         for name in template.slots {
             switch slots[name] {
             case .enumeration(let cases)?:
-                lists[name] = .values(cases.flatMap { [SlotValue(text: $0.title, output: .string($0.value)),
-                                                       SlotValue(text: $0.value, output: .string($0.value))] })
+                lists[name] = .values(cases.flatMap { c in
+                    ([c.title, c.value] + c.synonyms).map { SlotValue(text: $0, output: .string(c.value)) }
+                })
+            case .entity(let type)? where entities[type] != nil:
+                lists[name] = entities[type]  // the plugin's entities, from its query
+                listSlots.insert(name)
             case .list(let declared)?:
                 lists[name] = declared
                 listSlots.insert(name)

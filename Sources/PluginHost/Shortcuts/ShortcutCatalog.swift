@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusManifest
+import IntentBusSentences
 
 /// Every phrase the host can run, by plugin: legacy phrases from the definitions (known
 /// when the host starts) and app shortcuts (replaced at each accepted HELLO).
@@ -15,16 +16,27 @@ final class ShortcutCatalog {
     }
 
     /// Plugin id → its manifest name and synonyms (the first is the name).
-    let names: [String: [String]]
+    private(set) var names: [String: [String]]
     private var legacy: [String: [ShortcutPhrase]] = [:]
     private var app: [String: [ShortcutPhrase]] = [:]
     /// Each plugin's phrases compiled as sentence templates, app shortcuts first.
     private var compiled: [String: [(ShortcutPhrase, PhraseMatcher)]] = [:]
+    /// Plugin id → entity type → the entities its slots take (EntityLists.swift).
+    private var entityLists: [String: [String: SlotList]] = [:]
 
     init(manifest: Manifest) {
+        names = Self.names(manifest)
+    }
+
+    private static func names(_ manifest: Manifest) -> [String: [String]] {
         var names: [String: [String]] = [:]
         for spec in manifest.plugins { names[spec.id] = [spec.name] + spec.synonyms }
-        self.names = names
+        return names
+    }
+
+    /// Takes the names of `manifest`'s plugins (a reload may add, rename or remove some).
+    func rename(_ manifest: Manifest) {
+        names = Self.names(manifest)
     }
 
     /// The rule context for `plugin`: its names, and every other plugin's.
@@ -44,8 +56,25 @@ final class ShortcutCatalog {
         let names = names[plugin] ?? [plugin]
         compiled[plugin] = ((app[plugin] ?? []) + (legacy[plugin] ?? [])).map { phrase in
             (phrase, PhraseMatcher(phrase.template, applicationNames: names, slots: phrase.slots,
+                                   entities: entityLists[plugin] ?? [:],
                                    requiresContext: phrase.requiresContext, excludesContext: phrase.excludesContext))
         }
+    }
+
+    /// Replaces the entity lists of `plugin`'s entity slots (empty: wildcards again).
+    func setEntityLists(_ lists: [String: SlotList], plugin: String) {
+        if lists.isEmpty && entityLists[plugin] == nil { return }
+        entityLists[plugin] = lists.isEmpty ? nil : lists
+        compile(plugin)
+    }
+
+    /// The entity types `plugin`'s phrase slots take.
+    func entityTypes(of plugin: String) -> Set<String> {
+        var out: Set<String> = []
+        for phrase in (app[plugin] ?? []) + (legacy[plugin] ?? []) {
+            for case .entity(let name) in phrase.slots.values { out.insert(name) }
+        }
+        return out
     }
 
     /// Replaces `plugin`'s app shortcuts; returns a warning for each phrase that repeats

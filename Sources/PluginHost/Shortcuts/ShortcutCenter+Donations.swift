@@ -21,6 +21,7 @@ extension ShortcutCenter {
     /// authentication (restricted while locked, `requires_authentication`), the host's
     /// own donation of the intent with its parameters.
     func exchangeEnded(_ exchange: Exchange, final: WireMessage) {
+        noteEntitiesChanged(exchange, final: final)
         let parameters = openParameters.isEmpty ? nil : openParameters.removeValue(forKey: exchange.hostId)
         guard let writer, final.kind == .reply, exchange.choosing == nil else { return }
         // The plain path's header is parsed only when it may carry a donation: a scan of
@@ -153,10 +154,12 @@ extension ShortcutCenter {
             then(result.map { ranked in
                 let list = (ranked.arrayValue ?? []).map { s -> JSON in
                     var o = s.objectValue ?? [:]
+                    let suggested = o.removeValue(forKey: "suggested_phrase")?.stringValue
                     let said = phrase(scope: scope, intent: o["intent"]?.stringValue ?? "", parameters: o["parameters"] ?? .object([:]),
-                                      plugin: o["plugin"]?.stringValue, suggested: o.removeValue(forKey: "suggested_phrase")?.stringValue)
+                                      plugin: o["plugin"]?.stringValue, suggested: suggested)
                     o["phrase"] = said.map { .string($0.0) } ?? .null
                     o["phrase_source"] = said.map { .string($0.1) } ?? .null
+                    if said == nil { o["add_to_siri"] = Self.addToSiri(o, suggested: suggested) }
                     return .object(o)
                 }
                 return ["suggestions": .array(list), "now": .string(ShortcutTime.text(now))]
@@ -175,19 +178,33 @@ extension ShortcutCenter {
     }
 
     /// What to say for a suggestion: the user's own phrase for it, the donation's
-    /// suggested phrase, or a plugin phrase of the intent with its slots filled.
+    /// suggested phrase, or a plugin phrase of the intent with its slots filled; only a
+    /// phrase that, said, runs this intent with these parameters (`resolve` is asked, so
+    /// a phrase whose words mean other values, or no values, is never offered).
     private func phrase(scope: String?, intent: String, parameters: JSON, plugin: String?, suggested: String?) -> (String, String)? {
+        var tried: [(String, String)] = []
         if let user = userPhrases.keys.sorted().lazy.compactMap({ self.userPhrases[$0] })
             .first(where: { $0.intent == intent && $0.parameters == parameters && Self.mayUse($0, scope: scope) }) {
-            return (user.phrase, "user")
+            tried.append((user.phrase, "user"))
         }
-        if let suggested { return (suggested, "suggested") }
+        if let suggested { tried.append((suggested, "suggested")) }
         for app in catalog.all where app.intent == intent && (plugin == nil || app.plugin == plugin) {
             if let said = app.said(with: parameters.objectValue ?? [:], applicationName: catalog.applicationName(app.plugin)) {
-                return (said, app.source.rawValue)
+                tried.append((said, app.source.rawValue))
             }
         }
-        return nil
+        return tried.first { said, _ in
+            guard case .success(let (handOn, _)) = resolve(said, scope: scope) else { return false }
+            return handOn.intent == intent && (plugin == nil || handOn.plugin == nil || handOn.plugin == plugin)
+                && SuggestionPhrase.sameValues(handOn.parameters, parameters)
+        }
+    }
+
+    /// "Add to Siri" for a suggestion no phrase runs: what recording one takes (the
+    /// donation's suggested phrase and identifier, for `ib.shortcuts.add {"donation"}`).
+    static func addToSiri(_ suggestion: [String: JSON], suggested: String?) -> JSON {
+        ["suggested_phrase": suggested.map { .string($0) } ?? .null,
+         "donation": suggested == nil ? .null : suggestion["identifier"] ?? .null]
     }
 
     /// A donation from a JSON object: `parameters`, `identifier`, `group`, `title`,

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusManifest
 
 /// The host side of shortcuts (docs/shortcuts.md): the phrase catalog, the store of user
 /// phrases and donations, and the host intents over them. A router extension: it sees
@@ -33,12 +34,17 @@ final class ShortcutCenter: RouterExtension {
     /// The parameters of open multi-phase exchanges, by host id, for their donation;
     /// removed when the exchange ends, so it holds at most the open exchanges.
     var openParameters: [UInt64: JSON] = [:]
+    /// The definitions in force: legacy phrases are read from them, again at each reload.
+    let definitions: DefinitionBook?
+    /// Entity types whose phrases' slots take the plugin's entities (EntityLists.swift).
+    var entityLists = EntityLists()
 
     /// Opens the store and reads the user phrases (before routing starts), then hands
     /// the store to its writer thread. `state`: the shared PostgreSQL state
     /// (`host.state`), or nil for the file in `stateDirectory`.
-    init(view: any RouterView, stateDirectory: String, state: String? = nil) {
+    init(view: any RouterView, stateDirectory: String, state: String? = nil, definitions: DefinitionBook? = nil) {
         self.view = view
+        self.definitions = definitions
         logger = view.logger
         catalog = ShortcutCatalog(manifest: view.manifest)
         storePath = state ?? (stateDirectory as NSString).appendingPathComponent(ShortcutStore.fileName)
@@ -69,6 +75,30 @@ final class ShortcutCenter: RouterExtension {
         userPhrases = Dictionary(phrases.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
     }
 
+    /// Registers every plugin's legacy phrases from the definitions in force, warning
+    /// about phrases left out and phrases that repeat another plugin's.
+    func registerLegacyPhrases(_ manifest: Manifest) {
+        guard let definitions else { return }
+        catalog.rename(manifest)
+        for spec in manifest.plugins {
+            let outcome = ShortcutRules.legacyPhrases(plugin: spec.id, intents: spec.intentsSupported, definitions: definitions.catalog,
+                                                      context: catalog.context(for: spec.id))
+            for warning in outcome.warnings { logger.warning(warning) }
+            catalog.setLegacy(outcome.phrases, plugin: spec.id)
+        }
+        for spec in manifest.plugins {
+            for conflict in catalog.conflicts(of: spec.id) { logger.warning(conflict) }
+        }
+    }
+
+    /// A reload was applied: the legacy phrases of the plugins now in the manifest, from
+    /// the definitions the reload read (a plugin added in `plugins.d/` brings its own).
+    func reloaded(_ new: Manifest) {
+        let gone = Set(catalog.names.keys).subtracting(new.plugins.map(\.id))
+        for id in gone { catalog.setLegacy([], plugin: id) }
+        registerLegacyPhrases(new)
+    }
+
     /// Runs `job` on the store's thread; `then` gets its result on the router thread.
     func submit(_ job: @escaping @Sendable (ShortcutStore) -> Result<JSON, BusError>,
                 then: @escaping (Result<JSON, BusError>) -> Void) {
@@ -84,6 +114,31 @@ final class ShortcutCenter: RouterExtension {
 
     func finished(id: UInt64, result: Result<JSON, BusError>) {
         pending.removeValue(forKey: id)?(result)
+    }
+
+    /// Sends `plugin` a request of the host's own (`RouterView.queryPlugin`); `then` gets
+    /// its answer on the router thread. Nil when it could not be sent.
+    func askPlugin(_ plugin: String, intent: String, body: JSON, then: @escaping (Result<JSON, BusError>) -> Void) -> UInt64? {
+        nextJob += 1
+        let id = nextJob
+        guard view.queryPlugin(plugin, intent: intent, body: body, id: id) else { return nil }
+        pending[id] = then
+        return id
+    }
+
+    /// Gives up on an `askPlugin` query: its answer, if it still comes, is dropped.
+    func forgetAsk(_ id: UInt64) {
+        pending.removeValue(forKey: id)
+        view.forgetQuery(id: id)
+    }
+
+    /// Runs `work` on the router thread once the current event is handled (after the
+    /// WELCOME that follows an accepted HELLO).
+    func soon(_ work: @escaping () -> Void) {
+        nextJob += 1
+        let id = nextJob
+        pending[id] = { _ in work() }
+        view.post(.extensionFinished(id: id, result: .success(.null)))
     }
 
     func stop() {
@@ -123,6 +178,7 @@ final class ShortcutCenter: RouterExtension {
         guard outcome.errors.isEmpty else { return "invalid app shortcuts: " + outcome.errors.joined(separator: "; ") }
         for warning in outcome.warnings { logger.warning("plugin \(id): \(warning)") }
         for conflict in catalog.setApp(outcome.phrases, plugin: id) { logger.warning(conflict) }
+        declareEntityLists(plugin: id, phrases: outcome.phrases, entities: newStyle.entities)
         var needsAuthentication: Set<String> = []
         for intent in newStyle.intents.values where intent.authentication == .requiresAuthentication {
             needsAuthentication.insert(intent.identifier)
@@ -131,6 +187,10 @@ final class ShortcutCenter: RouterExtension {
         authenticated[id] = needsAuthentication
         return nil
     }
+
+    /// A plain REPLY whose header names a donation is recorded (exchangeEnded), so the
+    /// relay lane must not forward it unseen.
+    func needsToSee(replyHeader: UnsafeRawBufferPointer) -> Bool { Self.mentionsDonation(replyHeader) }
 
     var hostIntents: [String: HostIntent] {
         [

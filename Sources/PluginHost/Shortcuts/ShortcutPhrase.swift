@@ -30,6 +30,8 @@ struct ShortcutPhrase: Sendable {
     struct EnumCase: Sendable {
         let value: String
         let title: String
+        /// Other names for the case (`DisplayRepresentation(title:synonyms:)`).
+        var synonyms: [String] = []
     }
 
     let plugin: String
@@ -51,7 +53,7 @@ struct ShortcutPhrase: Sendable {
         case .entity?: return ["text": .string(said)]
         case .enumeration(let cases)?:
             let key = PhraseText.normalised(said)
-            return cases.first { PhraseText.normalised($0.title) == key || PhraseText.normalised($0.value) == key }
+            return cases.first { c in ([c.title, c.value] + c.synonyms).contains { PhraseText.normalised($0) == key } }
                 .map { .string($0.value) }
         case .text?, .list?, nil: return .string(said)
         }
@@ -68,7 +70,9 @@ struct ShortcutPhrase: Sendable {
             case .enumeration(let cases)?:
                 words = value?.stringValue.flatMap { v in cases.first { $0.value == v }?.title }
             default:
+                // A number or a boolean is said as written (a legacy Integer slot: "Lade 10 Euro auf").
                 words = value?["text"]?.stringValue ?? value?.stringValue
+                    ?? value.flatMap { v in v.intValue != nil || v.doubleValue != nil || v.boolValue != nil ? v.displayText : nil }
             }
             guard let words else { return nil }
             text = text.replacingOccurrences(of: "${\(name)}", with: words)

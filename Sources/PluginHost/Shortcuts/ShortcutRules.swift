@@ -86,7 +86,7 @@ enum ShortcutRules {
                     } else if let e = p.entity, p.type == .entity {
                         slots[name] = .entity(e)
                     } else if let e = p.enumName.flatMap({ catalog.enums[$0] }), p.type == .enumeration {
-                        slots[name] = .enumeration(e.cases.map { .init(value: $0.value, title: $0.title) })
+                        slots[name] = .enumeration(e.cases.map { .init(value: $0.value, title: $0.title, synonyms: $0.synonyms) })
                     } else {
                         problems.append("${\(name)} is a \(p.type) parameter; a slot must be an entity or enum parameter, or have a list (lists)")
                     }

@@ -10,19 +10,11 @@ import IntentBusDefinitions
 package enum ShortcutSupport {
     /// Called by `IntentHost` before routing starts, after `NewStyleSupport.install`
     /// (its metadata check runs first).
-    package static func install(_ hooks: IntentRouterHooks, definitions: DefinitionCatalog) {
+    package static func install(_ hooks: IntentRouterHooks, definitions: DefinitionBook) {
         let manifest = hooks.manifest
         let center = ShortcutCenter(view: hooks.view, stateDirectory: manifest.host.stateDirectory,
-                                    state: manifest.host.state)
-        for spec in manifest.plugins {
-            let outcome = ShortcutRules.legacyPhrases(plugin: spec.id, intents: spec.intentsSupported, definitions: definitions,
-                                                      context: center.catalog.context(for: spec.id))
-            for warning in outcome.warnings { hooks.logger.warning(warning) }
-            center.catalog.setLegacy(outcome.phrases, plugin: spec.id)
-        }
-        for spec in manifest.plugins {
-            for conflict in center.catalog.conflicts(of: spec.id) { hooks.logger.warning(conflict) }
-        }
+                                    state: manifest.host.state, definitions: definitions)
+        center.registerLegacyPhrases(manifest)
         // After NewStyleSupport: its metadata check runs first (the router checks in order).
         hooks.add(center)
     }

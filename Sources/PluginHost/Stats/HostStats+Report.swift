@@ -14,10 +14,18 @@ extension HostStats {
             if case .choosing = exchange.stage { continue }
             if exchange.pluginIndex < openByPlugin.count { openByPlugin[exchange.pluginIndex] += 1 }
         }
+        // The relay lane's requests are counted where they are, not promoted (ib.metrics
+        // runs on a timer and must not push them off the fast path).
+        var laneOpen = 0
+        router.relayLane?.forEachOpen { identity, slot in
+            laneOpen += 1
+            clients.insert(Data(identity))
+            if slot < openByPlugin.count { openByPlugin[slot] += 1 }
+        }
         let host: JSON = [
             "pid": .int(Int64(getpid())), "uptime_s": .double(Self.rounded(uptimeSeconds)),
             "started_at": .string(Self.iso(startedAtWall)),
-            "open_exchanges": .int(Int64(open.count)), "clients_with_open_requests": .int(Int64(clients.count)),
+            "open_exchanges": .int(Int64(open.count + laneOpen)), "clients_with_open_requests": .int(Int64(clients.count)),
             "finals": .int(Int64(finals)), "errors": Self.counts(hostErrors),
             "relay": ["relayed": .int(Int64(relayed)), "promoted": .int(Int64(promoted))],
             // Which host answered, and the others it knows (host.peers, docs/scale-out.md).

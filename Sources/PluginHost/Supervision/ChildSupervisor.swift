@@ -55,12 +55,17 @@ final class ChildSupervisor {
 
     /// Starts a child; `tag` comes back with its exit. `fallback` is called (on another
     /// thread) for a child that could not get a pidfd.
+    /// `executableDescriptor`: exec this open descriptor of `path` (checked by `sha256`),
+    /// not whatever `path` names by then (`ProcessSpec.executableDescriptor`).
     func spawn(path: String, arguments: [String], environment: [String: String], limits: [ResourceLimit],
+               executableDescriptor: Int32? = nil,
                label: String, tag: Int, fallback: @escaping @Sendable (pid_t, ExitStatus) -> Void) throws(SpawnError) -> pid_t {
-        let process = try ChildProcess.spawn(ProcessSpec(
+        var spec = ProcessSpec(
             executable: path, arguments: arguments, environment: environment,
             standardInput: .null, standardOutput: .pipe, standardError: .sameAsOutput,
-            limits: limits, ownProcessGroup: true))
+            limits: limits, ownProcessGroup: true)
+        spec.executableDescriptor = executableDescriptor
+        let process = try ChildProcess.spawn(spec)
         let pid = process.pid
         for failure in process.limitFailures {
             logger.warning("plugin \(label) (pid \(pid)): could not set its \(failure.limit.hostName): \(String(cString: strerror(failure.errno)))")

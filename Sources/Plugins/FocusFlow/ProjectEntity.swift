@@ -12,7 +12,8 @@ struct ProjectEntity: AppEntity {
     var displayRepresentation: DisplayRepresentation {
         DisplayRepresentation(
             title: "\(name)",
-            subtitle: dueDate.map { "Fällig \($0.formatted(date: .abbreviated, time: .omitted))" }
+            // Im Locale der Anfrage (sonst Deutsch, IntentLocale.developmentRegion): "Fällig 15. Dez. 2026".
+            subtitle: dueDate.map { "Fällig \($0.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: .intent)))" }
         )
     }
 

@@ -8,4 +8,6 @@ import AppIntents
 // plugin names every type of this target, and serve(localizations:) keeps the intents,
 // entities and the shortcuts provider among them (docs/appintents.md).
 // English clients (REQUEST header locale "en") get the texts of Localizations/en.lproj.
+// Die Quelltexte sind deutsch: Daten ohne Locale der Anfrage auf Deutsch (docs/appintents.md).
+IntentLocale.developmentRegion = "de_DE"
 IntentPlugin.serve(localizations: Bundle.module.url(forResource: "Localizations", withExtension: nil))

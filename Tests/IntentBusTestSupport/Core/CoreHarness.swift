@@ -73,6 +73,16 @@ final class CoreHarness: RouterEffects {
     }
     func signal(_ pid: pid_t, _ signal: Int32) { signalled.append((pid, signal)) }
 
+    /// Where the relay lane's forwards go when a test turns the lane on: real sockets
+    /// (frontend, backend) the test reads at their DEALER ends; without them a forward
+    /// is refused (`.failed`) and the general path handles the message.
+    var rawSockets: (frontend: ZMQSocket, backend: ZMQSocket)?
+    func forwardRaw(_ forward: borrowing RawForward, from m: RawMessage, store: MessageStore) -> SendStatus {
+        guard let rawSockets else { return .failed(EHOSTUNREACH) }
+        return forward.send(on: forward.side == .plugins ? rawSockets.backend : rawSockets.frontend, from: m, store: store)
+    }
+    var anyClientBacklog: Bool { backlog.values.contains { $0 > 0 } }
+
     // MARK: Driving it
 
     /// A plugin process says HELLO on its own connection (named after its id).

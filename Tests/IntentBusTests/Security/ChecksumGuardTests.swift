@@ -1,4 +1,5 @@
 import Foundation
+import IntentBusProcess
 @testable import PluginHost
 import Testing
 
@@ -19,5 +20,56 @@ struct ChecksumGuardTests {
     @Test("a missing executable is left to the spawn, which names it")
     func missingIsTheSpawnsToReport() {
         #expect(ProcessGuards().checksumProblem(path: "/nonexistent/ib-plugin", expected: String(repeating: "0", count: 64)) == nil)
+    }
+
+    /// A directory of its own, removed by the caller.
+    private static func scratch() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ibexec-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: false)
+        return dir
+    }
+
+    @Test("the file that was hashed is the one that runs: a program renamed over the path after the check does not")
+    func hashedDescriptorRuns() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("plugin").path
+        try FileManager.default.copyItem(atPath: "/bin/true", toPath: path)
+        let sum = try #require(ProcessGuards.digest(of: "/bin/true"))
+        let guards = ProcessGuards()
+        guard case .verified(let file) = guards.openChecked(path: path, expected: sum) else {
+            Issue.record("the right digest was refused")
+            return
+        }
+        defer { close(file.descriptor) }
+        #expect(!file.isScript)
+        // Between the check and the exec, another program takes the path (a rename, as
+        // an update or an attacker would do it): /bin/false, which exits 1.
+        let other = dir.appendingPathComponent("other").path
+        try FileManager.default.copyItem(atPath: "/bin/false", toPath: other)
+        #expect(rename(other, path) == 0)
+        var spec = ProcessSpec(executable: path)
+        spec.executableDescriptor = file.descriptor
+        #expect(try ChildProcess.spawn(spec).wait() == .exited(0), "the checked /bin/true must run")
+        // By path, as the host did before: the swapped program runs.
+        #expect(try ChildProcess.spawn(ProcessSpec(executable: path)).wait() == .exited(1))
+        // And the next start checks the new file, and refuses it.
+        #expect(guards.checksumProblem(path: path, expected: sum)?.contains("not the manifest's sha256") == true)
+    }
+
+    @Test("a #! script is recognised (it runs by path: its interpreter opens it by name)")
+    func scriptsAreRecognised() throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("plugin.sh").path
+        try "#!/bin/sh\nexit 3\n".write(toFile: path, atomically: false, encoding: .utf8)
+        chmod(path, 0o700)
+        let sum = try #require(ProcessGuards.digest(of: path))
+        guard case .verified(let file) = ProcessGuards().openChecked(path: path, expected: sum) else {
+            Issue.record("the right digest was refused")
+            return
+        }
+        close(file.descriptor)
+        #expect(file.isScript)
     }
 }

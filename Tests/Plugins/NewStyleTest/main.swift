@@ -49,6 +49,7 @@ do {
                         shortTitle: s["short_title"]?.stringValue ?? "")
         })
     }
+    if env["NEWSTYLE_CONTEXT"] == "1" { plugin.register(shortcuts: ContextShortcuts.self) }
     if env["NEWSTYLE_APPINTENTS"] == "1" {
         AppDependencyManager.shared.add(dependency: VisitCounter())
         plugin.register(GreetingIntent.self)

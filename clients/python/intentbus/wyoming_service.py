@@ -11,8 +11,10 @@ Home Assistant's `wyoming` integration connects over TCP and sends JSONL events:
   or `not-recognized`.
 * `transcript` → `handled` with the intent's dialog (`ib.say`: the phrase's intent runs in
   its plugin) or `not-handled`. A question the plugin asks (a missing value, a
-  confirmation, a disambiguation, the plugin choice) cannot be asked back over Wyoming, so
-  the request is cancelled and the question is the `not-handled` text.
+  confirmation, a disambiguation, the plugin choice) is the `handled` text, with
+  `continue_conversation` in its context; the request stays open and the next transcript
+  of the same conversation answers it (wyoming_turns.py). With `--questions end`, the
+  request is cancelled instead and the question is the `not-handled` text.
   `--transcript recognize` answers transcripts like `recognize` instead, for a host
   whose intents are Home Assistant's own (Home Assistant then runs them).
 * `ping` → `pong`; anything else, or a malformed event, → `error`.
@@ -44,6 +46,7 @@ from wyoming.server import AsyncEventHandler, AsyncServer
 from intentbus import AsyncClient, BusError, ChoiceRequired, IntentBusError, Prompt, Unanswered, UnknownIntent
 from intentbus._version import __version__
 from intentbus.wyoming_events import EventLimits, WyomingFault, read_event
+from intentbus.wyoming_turns import OpenQuestions
 
 __all__ = ["WyomingSettings", "WyomingHandler", "serve", "main"]
 
@@ -76,6 +79,13 @@ class WyomingSettings:
     idle_timeout: float = 300.0
     #: Connections open now (the handlers count themselves; one event loop, no lock).
     open_connections: int = 0
+    #: `ask`: a plugin's question is asked back and the next transcript answers it;
+    #: `end`: the request ends and the question is the not-handled text.
+    questions: str = "ask"
+    #: Seconds an asked question waits for its answer.
+    question_timeout: float = 60.0
+    #: The open questions of every connection (at most `max_connections`).
+    open_questions: OpenQuestions = field(default_factory=OpenQuestions)
 
     def request_context(self, event_context: Optional[Dict[str, Any]]) -> Dict[str, Any]:
         """The IntentBus request context (docs/protocol.md §4.1) for an event's context:
@@ -183,6 +193,7 @@ class WyomingHandler(AsyncEventHandler):
             _LOG.info("wyoming client %s left mid-event: %s", peer, type(e).__name__)
         finally:
             settings.open_connections -= 1
+            await settings.open_questions.drop(("connection", id(self)))  # its question: cancelled
             self.writer.close()
 
     async def _linger(self) -> None:
@@ -267,13 +278,38 @@ class WyomingHandler(AsyncEventHandler):
                       entities=[Entity(name=str(k), value=v) for k, v in sorted(parameters.items())],
                       context=context)
 
+    def _conversation(self, context: Optional[Dict[str, Any]]) -> Any:
+        """Which open question a transcript may answer: its context's `conversation_id`
+        (Home Assistant opens a connection per turn), else this connection's."""
+        cid = (context or {}).get("conversation_id")
+        if isinstance(cid, (str, int)) and not isinstance(cid, bool) and 0 < len(str(cid)) <= 255:
+            return ("conversation", str(cid))
+        return ("connection", id(self))
+
     async def handle(self, text: str, context: Optional[Dict[str, Any]], header: Dict[str, Any]) -> Eventable:
-        """`ib.say`: runs what the text names; its dialog is the answer."""
+        """`ib.say`: runs what the text names; its dialog is the answer. A question the
+        plugin asks is asked back (docs/wyoming.md "Questions"), and a transcript while
+        one is open answers it."""
+        questions = self.settings.open_questions
+        if self.settings.questions == "ask":
+            key = self._conversation(context)
+            step = await questions.answer(key, text)
+            if step is not None:
+                return step
+            if questions.has_room():
+                return await questions.start(key, context, lambda ask: self._say(text, context, header, ask),
+                                             question_text)
+        # on_prompt returns None: the client cancels the request and raises Unanswered.
+        return await self._say(text, context, header, None)
+
+    async def _say(self, text: str, context: Optional[Dict[str, Any]], header: Dict[str, Any],
+                   ask: Any) -> Eventable:
         try:
-            # on_prompt returns None: the client cancels the request and raises Unanswered.
             reply = await self.client.send("ib.say", {"text": text}, timeout=self.settings.timeout,
-                                           on_prompt=lambda prompt: None, **header)
+                                           on_prompt=ask or (lambda prompt: None), **header)
         except Unanswered as e:
+            if ask is not None:
+                return NotHandled(text="The question was not answered; the request is cancelled.", context=context)
             return NotHandled(text=question_text(e.prompt), context=context)
         except UnknownIntent as e:
             return NotHandled(text=_not_understood(text, _closest(e)), context=context)
@@ -319,6 +355,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--context", action="append", default=[], metavar="KEY=VALUE",
                         help="context every request gets (repeatable): area=Kitchen, satellite=s1")
     parser.add_argument("--max-connections", type=int, default=64, help="connections at once (1…10000)")
+    parser.add_argument("--questions", choices=["ask", "end"], default="ask",
+                        help="a plugin's question: ask it back, the next transcript answers (ask), or end the request (end)")
+    parser.add_argument("--question-timeout", type=float, default=60.0,
+                        help="seconds an asked question waits for its answer (1…3600)")
     parser.add_argument("--idle-timeout", type=float, default=300.0,
                         help="seconds a connection may go without a complete event (1…86400)")
     args = parser.parse_args(argv)
@@ -332,11 +372,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         parser.error("--timeout must be between 0.1 and 3600 seconds")
     if not 1 <= args.max_connections <= 10000:
         parser.error("--max-connections must be between 1 and 10000")
+    if not 1 <= args.question_timeout <= 3600:
+        parser.error("--question-timeout must be between 1 and 3600 seconds")
     if not 1 <= args.idle_timeout <= 86400:
         parser.error("--idle-timeout must be between 1 and 86400 seconds")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     settings = WyomingSettings(languages=args.language or ["en"], transcript=args.transcript, timeout=args.timeout,
-                               context=fixed, max_connections=args.max_connections, idle_timeout=args.idle_timeout)
+                               context=fixed, max_connections=args.max_connections, idle_timeout=args.idle_timeout,
+                               questions=args.questions, question_timeout=args.question_timeout,
+                               open_questions=OpenQuestions(limit=args.max_connections, timeout=args.question_timeout))
     if not args.uri.startswith(("tcp://", "unix://")):
         # wyoming's stdio server has no start() for several connections: not offered.
         parser.error(f"--uri must be tcp://HOST:PORT or unix://PATH, not {args.uri!r}")

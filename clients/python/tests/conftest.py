@@ -44,10 +44,14 @@ def _yaml_list(items):
     return "[" + ", ".join(json.dumps(str(i)) for i in items) + "]"
 
 
-def plugin_entry(id, exec, intents, timeout="10s", env=None, extra=()):
-    """A manifest list item for one plugin."""
+def plugin_entry(id, exec, intents, timeout="10s", env=None, extra=(), inherit=("PYTHONPATH",)):
+    """A manifest list item for one plugin. Plugins get a minimal environment, not the
+    host's (docs/security.md): `inherit` names what they take from it besides, by default
+    the PYTHONPATH that points the Python plugins at the sources under test."""
     lines = [f"  - id: {id}", f"    name: {json.dumps('Plugin ' + id)}", f"    exec: {_yaml_list(exec)}",
              f"    IntentsSupported: {_yaml_list(intents)}", f"    timeout: {timeout}"]
+    if inherit:
+        lines.append(f"    inherit_env: {_yaml_list(inherit)}")
     env = dict(env or {})
     if env:
         lines.append("    env:")
@@ -56,11 +60,11 @@ def plugin_entry(id, exec, intents, timeout="10s", env=None, extra=()):
     return "\n".join(lines)
 
 
-def py_plugin(id, intents=("PyIntent",), timeout="10s", env=None):
+def py_plugin(id, intents=("PyIntent",), timeout="10s", env=None, inherit=("PYTHONPATH",)):
     """The Python test plugin (tests/plugins/pyplugin.py)."""
     env = dict(env or {})
     env["TEST_INTENTS"] = ",".join(intents)
-    return plugin_entry(id, [sys.executable, str(PYPLUGIN)], intents, timeout, env)
+    return plugin_entry(id, [sys.executable, str(PYPLUGIN)], intents, timeout, env, inherit=inherit)
 
 
 def coffee_plugin(id="coffee", timeout="10s", env=None):

@@ -97,6 +97,26 @@ def test_a_request_and_its_reply_from_a_python_plugin(start_host, closing):
     assert client.call("PyIntent", {"after": "crash"})["result"]["params"] == {"after": "crash"}
 
 
+def test_a_context_in_the_service_name_reaches_the_plugin(start_host, closing):
+    """MDP has no request header: `Service?key=value&…` carries the request's context
+    (docs/mdp.md "Context"), checked like a native header's."""
+    host = mdp_host(start_host, [py_plugin("py", intents=["PyIntent"])], wait_ready=["py"])
+    client = closing(MDPClient(host.mdp))
+    reply = client.call("PyIntent?area=Living%20Room&satellite=s1", {"x": 1})
+    assert reply["status"] == "success"
+    assert reply["result"]["context"] == {"area": "Living Room", "satellite": "s1"}
+    assert reply["result"]["params"] == {"x": 1}
+    assert "context" not in client.call("PyIntent", {"x": 1})["result"]
+    for bad, says in [("PyIntent?area", "key=value"), ("PyIntent?a=1&a=2", "twice"), ("?area=x", "no intent"),
+                      ("PyIntent?a=%zz", "key=value"),
+                      ("PyIntent?" + "&".join(f"k{i}=1" for i in range(17)), "at most 16")]:
+        error = client.call(bad, {})
+        assert error["status"] == "error" and error["error"]["code"] == "bad_frame", (bad, error)
+        assert says in error["error"]["message"], (bad, error)
+    # The next request on the same connection is unaffected.
+    assert client.call("PyIntent?area=Kitchen")["result"]["context"] == {"area": "Kitchen"}
+
+
 def test_an_intent_handled_by_a_swift_plugin(start_host, closing):
     host = mdp_host(start_host, [swift_echo_plugin()], wait_ready=["echo"])
     client = closing(MDPClient(host.mdp))

@@ -155,9 +155,16 @@ def test_entity_parameters_resolve_by_id_by_text_and_by_choice(host):
     assert prompts[0].kind == "disambiguation" and prompts[0].option_ids == ["p1", "p2"]
     assert prompts[0].dialog == 'Which project do you mean by "web"?'
     assert reply.body["snippet"]["project"] == "p2"
+    # A text that matches nothing asks again with the query's suggestions (needsValue).
+    prompts, _, reply = converse(host, "StartFocusSessionIntent", {"project": "nothing like it"}, ["chai", "p2"])
+    assert [(p.kind, p.parameter, p.raw.get("reason")) for p in prompts] == [("value", "project", "no_match")] * 2
+    assert prompts[0].dialog == "No Project matches \u201cnothing like it\u201d. Which Project do you mean?"
+    assert prompts[1].dialog == "No Project matches \u201cchai\u201d. Which Project do you mean?"
+    assert prompts[0].option_ids == ["p1", "p2"]
+    assert reply.body["snippet"]["project"] == "p2"
     with pytest.raises(InvalidParameters) as e:
-        host.client().send("StartFocusSessionIntent", {"project": "nothing like it"})
-    assert 'no Project matches "nothing like it"' in e.value.message
+        converse(host, "StartFocusSessionIntent", {"project": "nothing like it"}, ["nothing"] * 11)
+    assert "still has no usable value" in e.value.message
 
 
 def test_entity_queries_over_the_bus(host):

@@ -1,7 +1,8 @@
 """End to end: the Wyoming service (intentbus/wyoming_service.py) as its own process, in
 front of a real host with the new-style test plugin (tests/plugins/pynew.py, its app
 shortcuts), driven by the PyPI `wyoming` package's client, the one Home Assistant uses:
-describe, recognize, transcript → handled, a question turned into not-handled, malformed
+describe, recognize, transcript → handled, a question turned into not-handled (`--questions
+end`; test_e2e_wyoming_questions.py asks it back), malformed
 events and clients that leave mid-event (docs/wyoming.md)."""
 
 import asyncio
@@ -152,7 +153,16 @@ def test_transcript_runs_the_intent_and_answers_its_dialog(service, host):
     assert {d["identifier"] for d in donations} == {"focus-wild", "focus-calm"}
 
 
-def test_a_question_becomes_not_handled_with_the_question_and_the_request_ends(service, host):
+def test_a_question_becomes_not_handled_with_the_question_and_the_request_ends(host):
+    """With `--questions end` (test_e2e_wyoming_questions.py has the default, asking back)."""
+    service = Service(host, "--questions", "end")
+    try:
+        _a_question_ends_the_request(service, host)
+    finally:
+        service.stop()
+
+
+def _a_question_ends_the_request(service, host):
     client = host.client()
     client.send("ib.shortcuts.add", {"phrase": "ask me something", "intent": "QuestionsIntent",
                                      "parameters": {"ask": "value"}})

@@ -4,7 +4,11 @@ normal request must still succeed through every plugin, and the host must still 
 
 Bounded: CASES messages in an ordinary test run; `make fuzz` runs it for
 INTENTBUS_FUZZ_SECONDS. Frames stay small (at most 4 KiB), so the host's memory is not
-what is tested here (the size limit is the router's half of issue 10)."""
+what is tested here (the size limit is the router's half of issue 10).
+
+Throughout, a pinger of its own (ping_watch.py) checks that the host answers `ib.ping`:
+within 100 ms in `make fuzz`'s long run (issue 24's proof); in an ordinary test run, on a
+machine running the whole suite at once, every ping answered within a second."""
 
 import glob
 import json
@@ -17,6 +21,7 @@ from intentbus import Kind
 
 from conftest import REPO, py_plugin, swift_echo_plugin, swift_test_plugin
 from fuzzing import Rounds
+from ping_watch import PingWatch
 
 CASES = 3000
 KINDS = [k.value.encode() for k in Kind] + [b"", b"request", b"REQUESTX", b"\xff"]
@@ -119,6 +124,7 @@ def test_fuzz_host_survives_random_and_mutated_messages_on_both_sockets(start_ho
         sockets.append(s)
     seeds = _seed_messages()
     rounds = Rounds("protocol-live")
+    watch = PingWatch(host.frontend, bound_ms=100 if rounds.fuzzing else 1000)
     try:
         def round_fn(n):
             rng = random.Random(n)
@@ -135,7 +141,10 @@ def test_fuzz_host_survives_random_and_mutated_messages_on_both_sockets(start_ho
                     assert host.process.poll() is None, f"the host died after {rounds.cases} messages"
                 assert time.monotonic() < deadline, "a round of the protocol fuzzer took over 60 s"
 
-        rounds.run(round_fn)
+        with watch:
+            rounds.run(round_fn)
+        print(f"protocol-live: {watch.line()}")
+        assert watch.ok(), watch.line()
         time.sleep(0.2)
         _drain(sockets)
         assert host.process.poll() is None, f"the host died (exit {host.process.returncode})"
@@ -147,6 +156,7 @@ def test_fuzz_host_survives_random_and_mutated_messages_on_both_sockets(start_ho
         assert client.send("TestIntent", {"n": 2}, timeout=10).body["params"] == {"n": 2}
         assert host.process.poll() is None
     finally:
+        watch.stop()
         for s in sockets:
             s.close()
         ctx.term()

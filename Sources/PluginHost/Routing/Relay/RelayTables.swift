@@ -20,42 +20,24 @@ struct RelayRoutes {
     var epoch: UInt64 = .max
     /// By slot index: the identity bytes of the plugin's connection, when it is connected.
     private(set) var peers: [[UInt8]?] = []
-    /// The host limits in force (a reload changes the epoch too).
-    private(set) var maxMessageSize = 0
-    private(set) var maxOpenPerClient = 0
-    private(set) var maxOpenExchanges = 0
 
     init() {}
 
-    /// The lane's routes for `core` as it is now. An intent is in the lane when exactly
-    /// one enabled plugin claims it, with no disabled claimant, and its plugin handles it
-    /// in the plain style with none of what needs the core per request: instances,
-    /// idempotent retry, on-demand stop, Majordomo workers, restriction while locked.
-    init(core: RouterCore, deadlines: inout RelayDeadlines) {
-        let limits = core.manifest.host.limits
-        maxMessageSize = limits.maxMessageSize
-        maxOpenPerClient = limits.maxOpenPerClient
-        maxOpenExchanges = limits.maxOpenExchanges
-        peers = Array(repeating: nil, count: core.slots.count)
-        for (identity, slot) in core.identities where slot < peers.count { peers[slot] = [UInt8](identity) }
-        index = ByteIndex(capacity: core.routes.count)
-        for (intent, candidates) in core.routes.sorted(by: { $0.key < $1.key }) {
-            guard candidates.count == 1, core.disabledClaims[intent] == nil, !intent.hasPrefix("ib.") else { continue }
-            let slot = core.slots[candidates[0]]
-            let spec = slot.spec
-            guard spec.enabled, !slot.retired, !spec.mdpWorker, slot.primaryIndex == nil, slot.instanceSlots.isEmpty,
-                  spec.idempotentIntents.isEmpty, spec.lifecycle.idleTimeout == nil,
-                  !spec.intentsRestrictedWhileLocked.contains(intent), slot.style(for: intent) == .plain else { continue }
-            let timeout = min(spec.timeout.nanoseconds, UInt64(RequestHeaderCheck.maximumTimeoutMs) * 1_000_000)
+    /// Routes for `epoch`: the intents the core lets into the lane (`RouterCore.laneRoutes`),
+    /// each with its plugin and timeout, and the plugins' connection identities by slot.
+    init(epoch: UInt64, intents: [(intent: String, slot: Int, timeout: UInt64)],
+         peers: [[UInt8]?], deadlines: inout RelayDeadlines) {
+        self.epoch = epoch
+        self.peers = peers
+        index = ByteIndex(capacity: intents.count)
+        for (intent, slot, timeout) in intents {
             let bytes = [UInt8](intent.utf8)
             let h = bytes.withUnsafeBytes { ByteHash.hash($0) }
             index.insert(h, Int32(routes.count))
-            routes.append(Route(intent: intent, bytes: bytes, slot: slot.index, timeout: timeout,
+            routes.append(Route(intent: intent, bytes: bytes, slot: slot, timeout: timeout,
                                 queue: deadlines.queue(for: timeout)))
         }
     }
-
-    @inline(__always) func epochMismatch(_ core: RouterCore) -> Bool { epoch != core.routingEpoch }
 
     /// The route for an intent name's bytes, or nil when the lane does not take it.
     @inline(__always) func find(_ intent: UnsafeRawBufferPointer) -> Int? {
@@ -70,6 +52,8 @@ struct RelayClients {
     private var index = ByteIndex()
     private var keys: [[UInt8]] = []
     private(set) var open: [Int32] = []
+    /// Their header and body bytes.
+    private(set) var bytes: [Int32] = []
     private var free: [Int32] = []
     private var sweepAt = 1_024
 
@@ -87,17 +71,26 @@ struct RelayClients {
             c = reused
             keys[Int(c)] = [UInt8](identity)
             open[Int(c)] = 0
+            bytes[Int(c)] = 0
         } else {
             c = Int32(keys.count)
             keys.append([UInt8](identity))
             open.append(0)
+            bytes.append(0)
         }
         index.insert(hash, c)
         return c
     }
 
-    @inline(__always) mutating func opened(_ c: Int32) { open[Int(c)] += 1 }
-    @inline(__always) mutating func closed(_ c: Int32) { open[Int(c)] -= 1 }
+    @inline(__always) mutating func opened(_ c: Int32, bytes n: Int) {
+        open[Int(c)] += 1
+        bytes[Int(c)] += Int32(n)
+    }
+
+    @inline(__always) mutating func closed(_ c: Int32, bytes n: Int) {
+        open[Int(c)] -= 1
+        bytes[Int(c)] -= Int32(n)
+    }
 
     private mutating func sweep() {
         for c in keys.indices where open[c] == 0 && !keys[c].isEmpty {
@@ -124,4 +117,8 @@ struct RelayEntry {
     var keyHash: UInt64 = 0
     /// Its plugin timeout (ns): the route's, or the header's `timeout_ms`.
     var timeout: UInt64 = 0
+    /// Its deadline queue in `RelayDeadlines`.
+    var queue: Int32 = 0
+    /// Its header and body bytes (under 1 KiB).
+    var size: Int32 = 0
 }

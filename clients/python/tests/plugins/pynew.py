@@ -21,6 +21,9 @@ well, "Fokus hier mit …" runs StartFocusSessionIntent in a kitchen (its mood c
 request's context) and ListNotesIntent in an office unless the mood is wild, and the
 focus snippet shows the context perform() saw; "Fokus für 30 Minuten mit …" and "leise
 fokussieren mit …" fill an integer and a string parameter from the shortcut's lists.
+With PYNEW_ENTITIES=1 as well, Garden has the synonym "Garten", the mood wild the synonym
+"stürmisch", and AddProjectIntent (title) adds a project and says in its REPLY that the
+ProjectEntity entities changed, so that "Focus on <the new title> with …" matches.
 Every result's snippet reports what perform() saw and how often it ran.
 """
 
@@ -33,9 +36,10 @@ from intentbus import (APPLICATION_NAME, REQUIRES_AUTHENTICATION, AppIntent, App
 
 SHORTCUTS = os.environ.get("PYNEW_SHORTCUTS")
 CONTEXT = os.environ.get("PYNEW_CONTEXT") == "1"
+ENTITIES = os.environ.get("PYNEW_ENTITIES") == "1"
 
 PROJECTS = [Entity("p1", "Website relaunch", "due 2026-12-15"), Entity("p2", "Web shop"),
-            Entity("p3", "Garden", "spring")]
+            Entity("p3", "Garden", "spring", synonyms=["Garten"] if ENTITIES else None)]
 
 
 class ProjectQuery(EntityQuery):
@@ -53,7 +57,7 @@ class ProjectQuery(EntityQuery):
 
 
 Project = EntityType("ProjectEntity", "Project", ProjectQuery())
-Mood = EnumType("Mood", {"calm": "Calm", "wild": "Wild"})
+Mood = EnumType("Mood", {"calm": "Calm", "wild": "Wild"}, synonyms={"wild": ["stürmisch"]} if ENTITIES else None)
 Question = EnumType("Question", ["value", "confirm_intent", "confirm_param", "disambiguate", "needs_value"],
                     type_display_name="Question")
 
@@ -161,6 +165,17 @@ class Broken(AppIntent):
     nameless = Parameter("", str, optional=True)
 
 
+class AddProject(AppIntent):
+    identifier = "AddProjectIntent"
+    title = "Add a project"
+    name = Parameter("Name", str)
+
+    def perform(self, ctx):
+        with _lock:
+            PROJECTS.append(Entity(f"p{len(PROJECTS) + 1}", self.name))
+        return IntentResult(dialog=f"Added {self.name}.", entities_changed=[Project])
+
+
 class Basket(AppIntent):
     identifier = "BasketIntent"
     title = "Collect projects"
@@ -177,6 +192,8 @@ if os.environ.get("PYNEW_LISTS") == "1":
     plugin.register(Basket)
 for intent in (StartFocusSession, Questions, ListNotes, SecretNote):
     plugin.register(intent)
+if ENTITIES:
+    plugin.register(AddProject)
 if os.environ.get("PYNEW_DATES") == "1":  # opt-in: other tests count the intents
     plugin.register(Schedule)
 if os.environ.get("PYNEW_INVALID") == "1":

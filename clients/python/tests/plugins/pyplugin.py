@@ -77,6 +77,8 @@ def handle(request, ctx):
         out["client"] = request.client
     if request.context:
         out["context"] = request.context
+    if p.get("environ"):
+        out["environ"] = dict(os.environ)
     if "reply_bytes" in p:
         out["pad"] = "x" * int(p["reply_bytes"])
     if "error" in p:

@@ -117,7 +117,9 @@ class NewStyleHandler(Handler):
                                    f"parameter {p.name} still has no usable value after {MAX_RESTARTS} answers",
                                    {"parameter": p.name}) from None
                 prompt = p.value_prompt(needs.dialog)
-                prompt["reason"] = "needs_value"
+                prompt["reason"] = needs.reason
+                if needs.options:
+                    prompt["options"] = needs.options
                 # Ask, then run perform() again from the start with the answer.
                 values[p.name] = ctx.prompt(prompt)
                 continue
@@ -128,7 +130,12 @@ class NewStyleHandler(Handler):
             if isinstance(out, str):
                 return Result.success({"dialog": out})
             if isinstance(out, IntentResult):
-                return Result("success", out.to_json(), reply_header(out.donation, out.delete_donations))
+                header = reply_header(out.donation, out.delete_donations)
+                if out.entities_changed is not None:
+                    header["entities_changed"] = (True if out.entities_changed is True else
+                                                  [e.name if isinstance(e, EntityType) else str(e)
+                                                   for e in out.entities_changed])
+                return Result("success", out.to_json(), header)
             return Result.success(IntentResult(value=out).to_json())
 
 

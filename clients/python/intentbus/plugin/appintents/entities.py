@@ -13,10 +13,12 @@ class EnumType:
 
     `cases` is a mapping value → title, a list of `(value, title)` pairs, or a list of
     values (each its own title). Parameter values are the case values (strings).
+    `synonyms` maps a case value to other names people say for it (App Intents'
+    `DisplayRepresentation(title:synonyms:)`): phrases match them like the title.
     """
 
     def __init__(self, name: str, cases: Union[Dict[str, str], Iterable[Any]],
-                 type_display_name: Optional[str] = None):
+                 type_display_name: Optional[str] = None, synonyms: Optional[Dict[str, List[str]]] = None):
         self.name = name
         self.type_display_name = type_display_name if type_display_name is not None else name
         if isinstance(cases, dict):
@@ -24,6 +26,10 @@ class EnumType:
         else:
             pairs = [tuple(c) if isinstance(c, (tuple, list)) else (c, c) for c in cases]
         self.cases: List[Tuple[str, str]] = [(str(v), str(t)) for v, t in pairs]
+        self.synonyms: Dict[str, List[str]] = {str(k): [str(s) for s in v] for k, v in (synonyms or {}).items()}
+        unknown = set(self.synonyms) - {v for v, _ in self.cases}
+        if unknown:
+            raise ValueError(f"enum {name}: synonyms for cases it does not have: {', '.join(sorted(unknown))}")
 
     def title(self, value: Any) -> str:
         """The title of a case value (the value itself when unknown)."""
@@ -34,8 +40,13 @@ class EnumType:
 
     def metadata(self) -> Dict[str, Any]:
         """The `enums` entry of the HELLO metadata."""
-        return {"name": self.name, "type_display_name": self.type_display_name,
-                "cases": [{"value": v, "title": t} for v, t in self.cases]}
+        cases = []
+        for v, t in self.cases:
+            case: Dict[str, Any] = {"value": v, "title": t}
+            if self.synonyms.get(v):
+                case["synonyms"] = self.synonyms[v]
+            cases.append(case)
+        return {"name": self.name, "type_display_name": self.type_display_name, "cases": cases}
 
     def options(self) -> List[Dict[str, Any]]:
         """The cases as prompt options (`{"id", "title"}`)."""
@@ -46,14 +57,16 @@ class EnumType:
 
 
 class Entity:
-    """An entity value: a stable `id`, a `title` (and `subtitle`) to show, plus any
-    attributes of your own (`Entity("p1", "Website relaunch", due="2026-12-15")`)."""
+    """An entity value: a stable `id`, a `title` (and `subtitle`) to show, other names
+    people say for it (`synonyms`, matched in phrases when the query lists all entities),
+    plus any attributes of your own (`Entity("p1", "Website relaunch", due="2026-12-15")`)."""
 
     def __init__(self, id: Any, title: str, subtitle: Optional[str] = None, *, entity_type: Optional[str] = None,
-                 **data: Any):
+                 synonyms: Optional[List[str]] = None, **data: Any):
         self.id = str(id)
         self.title = title
         self.subtitle = subtitle
+        self.synonyms = [str(s) for s in synonyms or []]
         #: The entity type's name, for the wire form of a returned entity (set when the
         #: runtime resolves a parameter; give it when perform() makes entities itself).
         self._entity_type = entity_type
@@ -73,8 +86,10 @@ class Entity:
         return out
 
     def to_json(self, type_name: str) -> Dict[str, Any]:
-        """The wire form of a returned or listed entity: `{"id", "title", "subtitle"?, "type"}`."""
+        """The wire form of a returned or listed entity: `{"id", "title", "subtitle"?, "synonyms"?, "type"}`."""
         out = self.display()
+        if self.synonyms:
+            out["synonyms"] = self.synonyms
         out["type"] = type_name
         return out
 

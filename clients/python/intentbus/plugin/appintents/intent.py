@@ -23,11 +23,12 @@ class IntentResult:
     enum case, a number …) and a structured `snippet`; each optional. Returning a plain
     string means a dialog; None means an empty result."""
 
-    __slots__ = ("dialog", "value", "snippet", "donation", "delete_donations", "opens_intent", "view")
+    __slots__ = ("dialog", "value", "snippet", "donation", "delete_donations", "opens_intent", "view",
+                 "entities_changed")
 
     def __init__(self, dialog: Optional[str] = None, value: Any = None, snippet: Any = None, *,
                  donation: Any = None, delete_donations: Optional[Dict[str, Any]] = None,
-                 opens_intent: Any = None, view: Any = None):
+                 opens_intent: Any = None, view: Any = None, entities_changed: Any = None):
         self.dialog = dialog
         self.value = value
         self.snippet = snippet
@@ -38,6 +39,10 @@ class IntentResult:
         #: `results.OpensIntent`: the intent the host runs next; `results.SnippetView`.
         self.opens_intent = opens_intent
         self.view = view
+        #: The entity types whose entities this intent changed (`True`: all of the
+        #: plugin's), so that the host asks for them again and phrases take the new ones
+        #: (App Intents' `updateAppShortcutParameters()`); sent in the REPLY header.
+        self.entities_changed = entities_changed
 
     def to_json(self) -> Dict[str, Any]:
         """The REPLY body: `{"dialog", "value", "snippet"}`, absent parts left out."""

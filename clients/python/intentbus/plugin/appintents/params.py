@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import re as _re
-from typing import Any, Dict, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from .entities import Entity, EntityType, EnumType
 from ...lists import value_fields
@@ -148,7 +148,12 @@ class NeedsValue(Exception):
     parameter's value won't do: the runtime asks the user for a new value (a `value`
     PROMPT with `"reason": "needs_value"`) and runs `perform` again from the start."""
 
-    def __init__(self, parameter: Union[str, Parameter], dialog: Optional[str] = None):
+    def __init__(self, parameter: Union[str, Parameter], dialog: Optional[str] = None,
+                 options: Optional[List[Dict[str, Any]]] = None, reason: str = "needs_value"):
         self.parameter = parameter.name if isinstance(parameter, Parameter) else parameter
         self.dialog = dialog
+        # What the question offers (an entity's suggestions when a text matched none) and
+        # why it is asked: `needs_value`, or `no_match` for such a text.
+        self.options = options
+        self.reason = reason
         super().__init__(f"parameter {self.parameter} needs a value")

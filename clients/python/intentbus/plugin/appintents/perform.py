@@ -150,8 +150,16 @@ def _bind(p: Parameter, value: Any, pctx: PerformContext) -> Any:
                                                f"\"{text}\"?", pctx)
             return _tag(chosen, entity)
     given = id if id is not None else text
-    raise BusError(ErrorCode.INVALID_PARAMETERS, f"parameter {p.name}: no {entity.type_display_name} matches "
-                                                 f"\"{given}\"", {"parameter": p.name, "entity": entity.name})
+    # Nothing matches: ask again, as SiriKit's needsValue would, offering the query's
+    # suggestions; perform runs again with the answer (a bounded number of times).
+    try:
+        suggested = list(entity.query.suggested() or [])[:100]
+    except Exception:  # a failing suggestion list must not hide the question
+        suggested = []
+    shown = [e.display() for e in suggested if isinstance(e, Entity)]
+    type_name = entity.type_display_name
+    raise NeedsValue(p, f"No {type_name} matches \u201c{given}\u201d. Which {type_name} do you mean?",
+                     options=shown or None, reason="no_match")
 
 
 def _tag(e: Entity, entity: EntityType) -> Entity:

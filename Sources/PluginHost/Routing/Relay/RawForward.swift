@@ -1,0 +1,76 @@
+import Foundation
+import IntentBusZMQ
+
+/// The router's two sides: clients on the frontend, plugins on the backend.
+enum RouterSide { case clients, plugins }
+
+/// One frame of a raw forward (`RawForward`).
+enum RawPiece {
+    /// Frame `i` of the received message, moved on without a copy.
+    case received(Int)
+    /// A frame kept in the lane's `MessageStore` (entry, part), moved on.
+    case stored(Int, part: Int)
+    /// An empty frame (a REQ peer's delimiter; an empty header).
+    case empty
+    /// A host id, written as the plugin-side request id (base 36).
+    case wireId(UInt64)
+    /// Bytes that outlive the send (a plugin's connection identity), copied.
+    case bytes(UnsafeRawBufferPointer)
+}
+
+/// What the relay lane sends on, as a value: the frames of one message, most of them moved
+/// from the received message or the lane's store, so a lane request costs no `Frame` and
+/// no copy. The core builds it; the shell sends it (`RouterEffects.forwardRaw`), so that
+/// nothing but the shell writes a socket.
+///
+/// The first piece is the peer's routing identity. When it cannot be sent (the peer's pipe
+/// is full, the peer is gone) nothing is sent and nothing is moved, and the core then
+/// handles the message as it always does.
+struct RawForward {
+    let side: RouterSide
+    private(set) var pieces = InlineArray<8, RawPiece>(repeating: .empty)
+    private(set) var count = 0
+
+    init(to side: RouterSide) { self.side = side }
+
+    @inline(__always) mutating func append(_ piece: RawPiece) {
+        pieces[count] = piece
+        count += 1
+    }
+
+    /// Sends the pieces on `socket`: the received message's frames from `m`, stored ones
+    /// from `store`. The outcome is the identity frame's: after it, a ROUTER socket
+    /// takes the rest of the message whole.
+    func send(on socket: ZMQSocket, from m: RawMessage, store: MessageStore) -> SendStatus {
+        for i in 0..<count {
+            let more = i < count - 1
+            let status: SendStatus
+            switch pieces[i] {
+            case .received(let f): status = m.send(f, on: socket, more: more)
+            case .stored(let e, let part): status = store.send(e, part, on: socket, more: more)
+            case .empty: status = socket.sendBytes(UnsafeRawBufferPointer(start: nil, count: 0), more: more)
+            case .bytes(let bytes): status = socket.sendBytes(bytes, more: more)
+            case .wireId(let id):
+                status = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer in
+                    let n = ExchangeTable.writeWireId(id, into: buffer.baseAddress!)
+                    return socket.sendBytes(UnsafeRawBufferPointer(start: buffer.baseAddress, count: n), more: more)
+                }
+            }
+            if i == 0, status != .sent { return status }
+        }
+        return .sent
+    }
+
+    /// The pieces as frames (copies), for effects that record rather than send.
+    func frames(from m: RawMessage, store: MessageStore) -> [Frame] {
+        (0..<count).map { i in
+            switch pieces[i] {
+            case .received(let f): Frame(bytes: m.bytes(f))
+            case .stored(let e, let part): store.frame(e, part)
+            case .empty: Frame()
+            case .bytes(let bytes): Frame(bytes: bytes)
+            case .wireId(let id): Frame(ExchangeTable.wireId(id))
+            }
+        }
+    }
+}
