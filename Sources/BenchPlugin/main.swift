@@ -7,7 +7,10 @@ import IntentBus
 // - With BENCH_STYLES=1, also the legacy-cost scenario's two intents, each doing the least
 //   its style allows, so that what is measured is the flow and not the handler:
 //     BenchLegacyIntent   legacy: resolve `text` as given, no confirm, handle with success
-//                         (its definition is written by intentbus-bench: Bench+Styles.swift)
+//                         (its definition is written by intentbus-bench: Bench+Styles.swift);
+//                         one plugin round trip (`run`, docs/protocol.md §8.9), or with
+//                         BENCH_LEGACY_PHASED=1 announced without phases, as an SDK before
+//                         one-trip did: three (resolve, confirm, handle), for comparison
 //     BenchPerformIntent  new style: perform() returns `text` as the dialog
 // - With BENCH_SOCKET_THREAD=1, runsHandlersOnSocketThread: its handlers run on the socket
 //   thread with no watcher to hand the loop over (the default runs them there too, watched).
@@ -44,7 +47,14 @@ do {
         plugin.runtime.onRaw(intent) { _, _, _, body in body }
     }
     if environment["BENCH_STYLES"] == "1" {
-        plugin.runtime.onLegacy(["BenchLegacyIntent"]) { _ in BenchLegacyHandler() }
+        if environment["BENCH_LEGACY_PHASED"] == "1" {
+            let logger = plugin.runtime.logger, warnings = LegacyCodeWarnings()
+            plugin.runtime.on("BenchLegacyIntent", style: .legacy) { request, context in
+                try await LegacyPhases.serve(request, context, handlerFor: { _ in BenchLegacyHandler() }, logger: logger, warnings: warnings)
+            }
+        } else {
+            plugin.runtime.onLegacy(["BenchLegacyIntent"]) { _ in BenchLegacyHandler() }
+        }
         plugin.register(BenchPerformIntent.self)
     }
     plugin.run()

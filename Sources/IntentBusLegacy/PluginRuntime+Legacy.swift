@@ -28,6 +28,7 @@ extension PluginRuntime {
             }
             declare(responseCodes: LegacyPhases.codes(of: handler), for: intent)
             let logger = self.logger
+            announce(intent, phases: LegacyPhase.served)
             on(intent, style: .legacy) { request, context in
                 try await LegacyPhases.serve(request, context, handlerFor: handlerFor, logger: logger, warnings: warnings)
             }
@@ -48,12 +49,9 @@ package enum LegacyPhases {
         let declared = request.header["codes"]?.arrayValue?.compactMap(\.stringValue)
         switch request.phase.flatMap(LegacyPhase.init(rawValue:)) {
         case .resolve?:
-            let names = request.header["resolve"]?.arrayValue?.compactMap(\.stringValue) ?? intent.parameters.keys.sorted()
-            var resolutions: [String: JSON] = [:]
-            for name in names {
-                resolutions[name] = try await handler.resolve(name, of: intent, context: context).json
-            }
-            return .success(["resolutions": .object(resolutions)])
+            return .success(["resolutions": .object(try await resolve(handler, intent, request, context).mapValues(\.json))])
+        case .run?:
+            return try await run(handler, intent, request, context, declared: declared, logger: logger, warnings: warnings)
         case .confirm?:
             return try await confirm(handler, intent, context, declared: declared, logger: logger, warnings: warnings)
         case .handle?:
@@ -69,6 +67,34 @@ package enum LegacyPhases {
         case nil:
             throw BusError(.pluginError, "\(request.intent) is a legacy intent, but the request names no phase (resolve, confirm, handle or options): \(request.header.canonicalString)")
         }
+    }
+
+    /// The header's `resolve` names, each resolved.
+    private static func resolve(_ handler: some LegacyIntentHandling, _ intent: LegacyIntent, _ request: PluginRequest,
+                                _ context: PluginContext) async throws -> [String: ResolutionResult] {
+        let names = request.header["resolve"]?.arrayValue?.compactMap(\.stringValue) ?? intent.parameters.keys.sorted()
+        var resolutions: [String: ResolutionResult] = [:]
+        for name in names {
+            resolutions[name] = try await handler.resolve(name, of: intent, context: context)
+        }
+        return resolutions
+    }
+
+    /// Resolve, then — while nothing needs the user — confirm and handle, in one answer
+    /// (docs/protocol.md §8.9): `resolutions`, `confirm` and `handle` as far as it got.
+    private static func run(_ handler: some LegacyIntentHandling, _ intent: LegacyIntent, _ request: PluginRequest,
+                            _ context: PluginContext, declared: [String]?, logger: Logger,
+                            warnings: LegacyCodeWarnings) async throws -> PluginReply {
+        let resolutions = try await resolve(handler, intent, request, context)
+        var reply: [String: JSON] = ["resolutions": .object(resolutions.mapValues(\.json))]
+        let required = request.header["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        guard let resolved = LegacyOneTrip.settled(intent, resolutions, required: required) else { return .success(.object(reply)) }
+        let confirmation = try await confirm(handler, resolved, context, declared: declared, logger: logger, warnings: warnings)
+        reply["confirm"] = confirmation.body
+        let ready = confirmation.body["implemented"]?.boolValue == false || confirmation.body["code"]?.stringValue == "ready"
+        guard ready else { return .success(.object(reply)) }
+        reply["handle"] = try await handle(handler, resolved, context, declared: declared, logger: logger, warnings: warnings).body
+        return .success(.object(reply))
     }
 
     /// The cases of `handler`'s response-code enum, as HELLO lists them.

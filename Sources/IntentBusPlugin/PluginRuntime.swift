@@ -44,6 +44,8 @@ public final class PluginRuntime: @unchecked Sendable {
     var asyncHandlers: [String: (HandlerStyle, PluginHandler)] = [:]
     var rawHandlers: [String: RawPluginHandler] = [:]
     var syncHandlers: [String: PluginSyncHandler] = [:]
+    /// The legacy phases HELLO announces per intent (docs/protocol.md §8.9).
+    var announcedPhases: [String: [LegacyPhase]] = [:]
     /// Legacy intent → its handler's response codes, for HELLO (`declare(responseCodes:for:)`).
     private var responseCodes: [String: [String]] = [:]
     let lock = Lock()
@@ -113,6 +115,12 @@ public final class PluginRuntime: @unchecked Sendable {
         syncHandlers[intent] = handler
     }
 
+    /// Announces in HELLO the legacy `phases` the handler of `intent` serves; the host
+    /// sends the one-trip `run` phase only to a plugin that lists it.
+    package func announce(_ intent: String, phases: [LegacyPhase]) {
+        announcedPhases[intent] = phases
+    }
+
     /// Handles `intent` synchronously on the socket thread, with raw frames.
     public func onRaw(_ intent: String, _ handler: @escaping RawPluginHandler) {
         rawHandlers[intent] = handler
@@ -130,7 +138,8 @@ public final class PluginRuntime: @unchecked Sendable {
         var out: [JSON] = rawHandlers.keys.sorted().map { HelloIntents.entry($0, .plain) }
         let styles = asyncHandlers.mapValues(\.0).merging(syncHandlers.mapValues { _ in .plain }) { async, _ in async }
         for name in styles.keys.sorted() where rawHandlers[name] == nil {
-            out.append(HelloIntents.entry(name, styles[name]!, codes: styles[name] == .legacy ? responseCodes[name] : nil))
+            out.append(HelloIntents.entry(name, styles[name]!, codes: styles[name] == .legacy ? responseCodes[name] : nil,
+                                          phases: announcedPhases[name] ?? []))
         }
         return out
     }

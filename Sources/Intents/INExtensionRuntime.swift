@@ -49,6 +49,7 @@ public enum INExtensionRuntime {
                 continue
             }
             INRegisteredIntents.shared.add(dispatch)
+            runtime.announce(dispatch.intentName, phases: LegacyPhase.served)
             runtime.on(dispatch.intentName, style: .legacy) { request, context in
                 let collector = INDonationCollector()
                 var reply = try await INDonationCollector.$current.withValue(collector) {

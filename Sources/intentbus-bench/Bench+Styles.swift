@@ -21,8 +21,8 @@ extension Bench {
               formatString: ${text}
     """
 
-    /// Legacy cost: one legacy request (resolve, confirm, handle: three plugin round trips
-    /// behind one client round trip, docs/protocol.md §8.1) against one new-style
+    /// Legacy cost: one legacy request (resolve, confirm, handle, which the SDK answers in
+    /// one plugin round trip when nothing needs asking, docs/protocol.md §8.9) against one new-style
     /// perform, and the perform against the plain raw echo, all on one host and one plugin
     /// process, alternating request by request.
     ///
@@ -65,15 +65,14 @@ extension Bench {
         log("legacy cost\(suffix): perform vs plain echo")
         let (p, plainEcho) = try latency("new-style perform\(suffix)", subject: perform, baseline: plain, size: 100,
                                          count: settings.styleCount, p50Target: 1.3)
-        // Per phase against the plain echo, measured in the same run (the perform scenario
-        // right above): a phase is one plugin round trip, as a plain request is.
+        // Against the plain echo, measured in the same run (the perform scenario right
+        // above): with nothing to ask, the request is one plugin round trip, as a plain one is.
         if let lp50 = l.p50, let plainP50 = plainEcho.p50, let pp50 = p.p50 {
-            let perPhase = lp50 / 3
-            rows.append(ResultRow(scenario: "legacy: resolve + confirm + handle\(suffix)", metric: "p50 per phase",
-                                  value: Format.micros(perPhase), baseline: "plain echo \(Format.micros(plainP50))",
-                                  ratio: perPhase / plainP50, target: "≤ 1.00×", verdict: perPhase <= plainP50 ? .pass : .fail,
-                                  rawValue: perPhase, rawBaseline: plainP50, unit: "ns",
-                                  note: "the legacy p50 divided by its three plugin round trips (protocol §8.1), against the plain echo's p50 from the perform scenario of the same run (new-style perform p50 there: \(Format.micros(pp50)))"))
+            rows.append(ResultRow(scenario: "legacy: resolve + confirm + handle\(suffix)", metric: "p50 against plain",
+                                  value: Format.micros(lp50), baseline: "plain echo \(Format.micros(plainP50))",
+                                  ratio: lp50 / plainP50, target: "≤ 1.20×", verdict: lp50 <= 1.2 * plainP50 ? .pass : .fail,
+                                  rawValue: lp50, rawBaseline: plainP50, unit: "ns",
+                                  note: "one plugin round trip (`run`, protocol §8.9), against the plain echo's p50 from the perform scenario of the same run (new-style perform p50 there: \(Format.micros(pp50)))"))
         }
         host.stop()
     }

@@ -29,4 +29,20 @@ struct HelloIntentsTests {
         #expect(try HelloIntents.styles(nil).isEmpty)
         #expect(try HelloIntents.styles(["name": "Status"]).isEmpty)
     }
+
+    @Test("legacy phases: what the SDK announces reads back; unknown words are skipped; no phases, none (the phased flow)")
+    func phases() throws {
+        let written: JSON = .array([HelloIntents.entry("Status", .legacy, phases: LegacyPhase.served),
+                                    HelloIntents.entry("Old", .legacy),
+                                    ["name": "Newer", "style": "legacy", "phases": ["run", "teleport", 7]],
+                                    ["name": "Odd", "style": "legacy", "phases": "run"]])
+        #expect(written.arrayValue?[1] == ["name": "Old", "style": "legacy"])
+        let phases = HelloIntents.phases(written)
+        #expect(phases["Status"] == Set(LegacyPhase.allCases))
+        #expect(phases["Status"]?.contains(.run) == true)
+        #expect(phases["Old"] == nil)
+        #expect(phases["Newer"] == [.run])
+        #expect(phases["Odd"] == nil)
+        #expect(try HelloIntents.styles(written)["Status"] == .legacy, "phases do not change how styles read")
+    }
 }

@@ -17,7 +17,7 @@ struct ProtocolWordsTests {
 
     @Test("the legacy phases are the words of docs/protocol.md §8: resolve, confirm, handle, and options (§8.5)")
     func legacyPhases() {
-        #expect(LegacyPhase.allCases.map(\.rawValue) == ["resolve", "confirm", "handle", "options"])
+        #expect(LegacyPhase.allCases.map(\.rawValue) == ["resolve", "confirm", "handle", "options", "run"])
         #expect(LegacyPhase(rawValue: "Resolve") == nil)
     }
 

@@ -7,7 +7,8 @@
 # Instruction counts do not depend on the machine's load, unlike the bench's latencies.
 # Needs valgrind, the release build and a python with pyzmq (PYTHON, default
 # .venv/bin/python from `make python-venv`).
-# BIN: the build to measure (default .build/release); KEEP=1 keeps the profiles.
+# BIN: the build to measure (default .build/release); KEEP=1 keeps the profiles;
+# LEGACY_PHASED=1: the legacy handler announces no phases (three round trips, not one).
 # Usage: bench/styles/instructions.sh [COUNT] [INTENT…]
 #   (default 2000; EchoIntent BenchPerformIntent BenchLegacyIntent)
 set -euo pipefail
@@ -38,7 +39,7 @@ plugins:
     definitions: [$work/definitions.yaml]
     timeout: 60s
     heartbeat: 10s
-    env: {BENCH_STYLES: "1", BENCH_INTENTS: "EchoIntent"}
+    env: {BENCH_STYLES: "1", BENCH_INTENTS: "EchoIntent", BENCH_LEGACY_PHASED: "${LEGACY_PHASED:-0}"}
 YAML
     valgrind --tool=callgrind ${HOST_CALLGRIND_OPTIONS:-} --callgrind-out-file="$dir/host.cg" "$bin/intentbus" host --config "$dir/plugins.yaml" \
         --log-level warning > "$dir/host.log" 2>&1 &

@@ -3,9 +3,11 @@
 /// read it; the rules live here once, so that the three cannot drift apart.
 package enum HelloIntents {
     /// One entry as the SDKs write it.
-    package static func entry(_ name: String, _ style: HandlerStyle, codes: [String]? = nil) -> JSON {
+    package static func entry(_ name: String, _ style: HandlerStyle, codes: [String]? = nil,
+                              phases: [LegacyPhase] = []) -> JSON {
         var o: [String: JSON] = ["name": .string(name), "style": .string(style.rawValue)]
         if let codes { o["codes"] = .array(codes.map { .string($0) }) }
+        if !phases.isEmpty { o["phases"] = .array(phases.map { .string($0.rawValue) }) }
         return .object(o)
     }
 
@@ -23,6 +25,18 @@ package enum HelloIntents {
             out[name] = list.prefix(maximumCodes).compactMap(\.stringValue).filter { !$0.isEmpty && $0.utf8.count <= 128 }
         }
         return out
+    }
+
+    /// The legacy phases each entry lists under `phases` (docs/protocol.md §8.9). Words
+    /// this host does not know are skipped, so that a newer SDK's HELLO is still read; an
+    /// entry without `phases` (an SDK before one-trip) gets none, and the phased flow.
+    package static func phases(_ intents: JSON?) -> [String: Set<LegacyPhase>] {
+        var phases: [String: Set<LegacyPhase>] = [:]
+        for entry in intents?.arrayValue ?? [] {
+            guard let name = entry["name"]?.stringValue, let words = entry["phases"]?.arrayValue else { continue }
+            phases[name] = Set(words.compactMap { $0.stringValue.flatMap(LegacyPhase.init(rawValue:)) })
+        }
+        return phases
     }
 
     /// The style of each declared intent. An entry without `style` is plain; an entry that

@@ -1,7 +1,12 @@
 /// The phases of a legacy (SiriKit-style) request, the `phase` word of its delivery header
 /// (docs/protocol.md §8): the host's legacy flow writes it, the SDK's legacy layer reads it.
+/// `run` is resolve, confirm and handle in one exchange while nothing needs asking (§8.9);
+/// the host sends it only to a plugin whose HELLO lists it among the intent's `phases`.
 package enum LegacyPhase: String, CaseIterable, Sendable {
-    case resolve, confirm, handle, options
+    case resolve, confirm, handle, options, run
+
+    /// What the SDKs announce for a legacy intent in HELLO.
+    package static var served: [LegacyPhase] { allCases }
 }
 
 /// What resolving one legacy parameter concluded, the `result` word of a resolution

@@ -15,6 +15,8 @@ final class LegacyFlow: ExchangeFlow {
     /// What the host is waiting for.
     enum Stage {
         case resolving([String])
+        /// Resolve (these names), confirm and handle in one plugin exchange (LegacyFlow+OneTrip.swift).
+        case running([String])
         /// The plugin's options for a value question's parameter (LegacyFlow+Options.swift).
         case fetchingOptions(Question)
         case confirming
@@ -48,6 +50,9 @@ final class LegacyFlow: ExchangeFlow {
 
     let definition: IntentDefinition
     let pluginId: String
+    /// The plugin announced the `run` phase for this intent and the request carries no
+    /// run key: resolve, confirm and handle go as one exchange while nothing needs asking.
+    let oneTrip: Bool
     var parameters: [String: JSON] = [:]
     var settled: Set<String> = []
     /// The list item the open question is about, and confirmed items (LegacyFlow+Items.swift).
@@ -57,9 +62,10 @@ final class LegacyFlow: ExchangeFlow {
     var stage: Stage = .resolving([])
     private var rounds = 0
 
-    init(definition: IntentDefinition, pluginId: String) {
+    init(definition: IntentDefinition, pluginId: String, oneTrip: Bool = false) {
         self.definition = definition
         self.pluginId = pluginId
+        self.oneTrip = oneTrip
     }
 
     // MARK: - ExchangeFlow
@@ -96,6 +102,7 @@ final class LegacyFlow: ExchangeFlow {
         case .reply:
             switch stage {
             case .resolving(let names): resolved(names, body, exchange, ops)
+            case .running(let names): ran(names, body, message, exchange, ops)
             case .confirming: confirmed(body, exchange, ops)
             case .handling: handled(body, exchange, ops, carried: Self.donationFields(message))
             case .fetchingOptions(let question): optionsArrived(question, body, exchange, ops)
@@ -200,13 +207,14 @@ final class LegacyFlow: ExchangeFlow {
         return .object(h)
     }
 
-    private func resolve(_ names: [String], _ exchange: Exchange, _ ops: any FlowOperations) {
-        guard !names.isEmpty else { return confirm(exchange, ops) }
+    func resolve(_ names: [String], _ exchange: Exchange, _ ops: any FlowOperations) {
+        guard !names.isEmpty || oneTrip else { return confirm(exchange, ops) }
         rounds += 1
         guard rounds <= Self.maximumResolveRounds else {
             return ops.fail(exchange, BusError(.pluginError,
                 "plugin \(pluginId) did not settle \(names.joined(separator: ", ")) after \(Self.maximumResolveRounds) rounds of resolution"))
         }
+        if oneTrip { return run(names, exchange, ops) }
         stage = .resolving(names)
         ops.sendToPlugin(exchange, kind: .request,
                          header: header(.resolve, exchange, extra: ["resolve": .array(names.map { .string($0) })]),
@@ -219,8 +227,24 @@ final class LegacyFlow: ExchangeFlow {
     }
 
     private func resolved(_ names: [String], _ body: JSON, _ exchange: Exchange, _ ops: any FlowOperations) {
+        switch applyResolutions(names, body, exchange) {
+        case .failure(let error): ops.fail(exchange, error)
+        case .success(let question?): askAbout(question, exchange, ops)
+        case .success(nil): continueResolving(exchange, ops)
+        }
+    }
+
+    /// Asks the first question resolution needs.
+    func askAbout(_ question: Question, _ exchange: Exchange, _ ops: any FlowOperations) {
+        items.asking = question.prompt["item"]?.intValue.map { Int($0) }
+        ask(question, exchange, ops)
+    }
+
+    /// Takes a resolve REPLY's `resolutions` for `names`: settles what they settle and
+    /// returns the first question one of them needs (nil: none), or the plugin's mistake.
+    func applyResolutions(_ names: [String], _ body: JSON, _ exchange: Exchange) -> Result<Question?, BusError> {
         guard let resolutions = body["resolutions"]?.objectValue else {
-            return ops.fail(exchange, BusError(.pluginError,
+            return .failure(BusError(.pluginError,
                 "plugin \(pluginId) answered the resolve phase of \(exchange.intent) without a \"resolutions\" object"))
         }
         var question: Question?
@@ -234,7 +258,7 @@ final class LegacyFlow: ExchangeFlow {
                     resolution = whole
                 } else {
                     switch resolvedItems(parameter, items) {
-                    case .failure(let error): return ops.fail(exchange, error)
+                    case .failure(let error): return .failure(error)
                     case .success(let asked): question = question ?? asked
                     }
                     continue
@@ -242,7 +266,7 @@ final class LegacyFlow: ExchangeFlow {
             }
             let result = resolution["result"]?.stringValue ?? ""
             guard let kind = ResolutionKind(rawValue: result) else {
-                return ops.fail(exchange, BusError(.pluginError,
+                return .failure(BusError(.pluginError,
                     "plugin \(pluginId) resolved \(name) with unknown result \"\(result)\" (\(ResolutionKind.words))"))
             }
             let current = parameters[name]
@@ -252,7 +276,7 @@ final class LegacyFlow: ExchangeFlow {
                     switch ParameterCoercion.coerce(value, parameter, in: definition) {
                     case .success(let normalized): parameters[name] = normalized
                     case .failure(let problem):
-                        return ops.fail(exchange, BusError(.pluginError,
+                        return .failure(BusError(.pluginError,
                             "plugin \(pluginId) resolved \(name) to a value that does not fit its definition: \(problem.message)"))
                     }
                 } else if resolution["value"]?.isNull == true {
@@ -275,34 +299,33 @@ final class LegacyFlow: ExchangeFlow {
                 if question == nil { question = confirmationQuestion(parameter, value: value) }
             case .disambiguation:
                 guard let raw = resolution["options"]?.arrayValue, !raw.isEmpty else {
-                    return ops.fail(exchange, BusError(.pluginError,
+                    return .failure(BusError(.pluginError,
                         "plugin \(pluginId) asked to disambiguate \(name) without any options"))
                 }
                 if question == nil { question = disambiguationQuestion(parameter, options: raw) }
             }
         }
-        if let question {
-            items.asking = question.prompt["item"]?.intValue.map { Int($0) }
-            ask(question, exchange, ops)
-        } else {
-            continueResolving(exchange, ops)
-        }
+        return .success(question)
     }
 
     // MARK: - Confirm and handle
 
-    private var codeNames: JSON { .array(definition.codes.map { .string($0.name) }) }
+    var codeNames: JSON { .array(definition.codes.map { .string($0.name) }) }
 
-    private func confirm(_ exchange: Exchange, _ ops: any FlowOperations) {
+    func confirm(_ exchange: Exchange, _ ops: any FlowOperations) {
         stage = .confirming
         ops.sendToPlugin(exchange, kind: .request, header: header(.confirm, exchange, extra: ["codes": codeNames]),
                          body: parametersJSON)
     }
 
-    private func confirmed(_ body: JSON, _ exchange: Exchange, _ ops: any FlowOperations) {
+    /// Goes on after confirm's answer `body`: to handle — or, after a one-trip run, to the
+    /// handle answer `handled` that came with it — or ends with confirm's code.
+    func confirmed(_ body: JSON, _ exchange: Exchange, _ ops: any FlowOperations,
+                   handled ran: (body: JSON, carried: [String: JSON])? = nil) {
+        let next = { ran.map { self.handled($0.body, exchange, ops, carried: $0.carried) } ?? self.handle(exchange, ops) }
         if body["implemented"]?.boolValue == false {
             ops.logger.debug("request \(exchange.clientRequestId) (\(exchange.intent)): confirm not implemented by \(pluginId); handling")
-            return handle(exchange, ops)
+            return next()
         }
         guard let code = body["code"]?.stringValue else {
             return ops.fail(exchange, BusError(.pluginError,
@@ -310,7 +333,7 @@ final class LegacyFlow: ExchangeFlow {
         }
         if code == "ready" {
             ops.logger.debug("request \(exchange.clientRequestId) (\(exchange.intent)): confirmed ready by \(pluginId)")
-            return handle(exchange, ops)
+            return next()
         }
         finish(code: code, response: body["response"], phase: .confirm, exchange, ops)
     }
@@ -330,7 +353,7 @@ final class LegacyFlow: ExchangeFlow {
         return header.filter { $0.key == "donation" || $0.key == "delete_donations" }
     }
 
-    private func handled(_ body: JSON, _ exchange: Exchange, _ ops: any FlowOperations, carried: [String: JSON] = [:]) {
+    func handled(_ body: JSON, _ exchange: Exchange, _ ops: any FlowOperations, carried: [String: JSON] = [:]) {
         guard let code = body["code"]?.stringValue else {
             return ops.fail(exchange, BusError(.pluginError,
                 "plugin \(pluginId) answered the handle phase of \(exchange.intent) without a \"code\""))

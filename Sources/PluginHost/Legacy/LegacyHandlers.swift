@@ -38,8 +38,17 @@ package enum LegacyHandlers {
 /// through `LegacyFlow` (or explains that its definition is missing).
 final class LegacyExtension: RouterExtension {
     let book: DefinitionBook
+    /// The intents each plugin (by id) announced the one-trip `run` phase for in its last
+    /// HELLO (docs/protocol.md §8.9); a restarted plugin's HELLO replaces its entry.
+    private var oneTrip: [String: Set<String>] = [:]
 
     init(book: DefinitionBook) { self.book = book }
+
+    func checkHello(_ plugin: any PluginView, _ hello: JSON) -> String? {
+        let intents = HelloIntents.phases(hello["intents"]).filter { $0.value.contains(.run) }.keys
+        oneTrip[plugin.spec.id] = Set(intents)
+        return nil
+    }
 
     func flow(style: HandlerStyle, exchange: Exchange, plugin: any PluginView) -> (any ExchangeFlow)? {
         guard style == .legacy else { return nil }
@@ -48,6 +57,10 @@ final class LegacyExtension: RouterExtension {
         guard let definition = book.catalog.definition(of: exchange.intent, plugin: plugin.spec.id, locale: locale) else {
             return MissingDefinitionFlow(pluginId: plugin.spec.id)
         }
-        return LegacyFlow(definition: definition, pluginId: plugin.spec.id)
+        // Run-once keys only the handle delivery (docs/protocol.md §4.10): a keyed request
+        // keeps the phased flow, so that a run that stops early can't spend the key.
+        let announced = oneTrip[plugin.spec.id]?.contains(exchange.intent) ?? false
+        return LegacyFlow(definition: definition, pluginId: plugin.spec.id,
+                          oneTrip: announced && exchange.options["run_key"] == nil)
     }
 }

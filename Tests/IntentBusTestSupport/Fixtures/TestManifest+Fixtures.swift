@@ -38,10 +38,11 @@ extension TestManifest.Plugin {
 
     /// The legacy test plugin (Tests/Plugins/LegacyTest), with its definition file unless
     /// `definitions` is false and, when given, the file it logs every phase call to.
-    package static func legacy(_ id: String = "legacytest", callLog: String? = nil, definitions: Bool = true) -> Self {
+    package static func legacy(_ id: String = "legacytest", callLog: String? = nil, definitions: Bool = true,
+                               env: [String: String] = [:]) -> Self {
         Self(id: id, exec: Products.path("plugin-legacytest"), intents: legacyIntents,
              definitions: definitions ? [Products.file("Tests/Plugins/definitions/legacytest.yaml")] : [],
-             env: callLog.map { ["LEGACY_CALL_LOG": $0] } ?? [:])
+             env: env.merging(callLog.map { ["LEGACY_CALL_LOG": $0] } ?? [:]) { _, log in log })
     }
 
     /// An entry for the router core's tests: no process is started (`CoreHarness`), so the

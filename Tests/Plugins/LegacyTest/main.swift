@@ -14,21 +14,28 @@ import IntentBus
 //                   see how dialogs render each type; its definition is the test's own
 //                   (one file per `locale:`)
 // With LEGACY_CALL_LOG set, every phase call is appended to that file as
-// "<intent> <phase>", so that tests can see what the plugin was (not) asked.
+// "<intent> <phase>", so that tests can see what the plugin was (not) asked; with
+// LEGACY_REQUEST_LOG set, every REQUEST it receives is appended there the same way (the
+// one-trip tests count them), and LEGACY_PHASED makes it announce no phases (an old plugin).
 
 let callLog = ProcessInfo.processInfo.environment["LEGACY_CALL_LOG"]
 let logLock = Lock()
 
 func record(_ intent: String, _ phase: String) {
     guard let callLog else { return }
+    append("\(intent) \(phase)", to: callLog)
+}
+
+/// Appends one line to the log at `path`.
+func append(_ text: String, to path: String) {
     logLock.withLock {
-        let line = Data("\(intent) \(phase)\n".utf8)
-        if let handle = FileHandle(forWritingAtPath: callLog) {
+        let line = Data("\(text)\n".utf8)
+        if let handle = FileHandle(forWritingAtPath: path) {
             handle.seekToEndOfFile()
             handle.write(line)
             try? handle.close()
         } else {
-            _ = FileManager.default.createFile(atPath: callLog, contents: line)
+            _ = FileManager.default.createFile(atPath: path, contents: line)
         }
     }
 }
@@ -134,7 +141,7 @@ struct OptionsHandler: LegacyIntentHandling {
 
 do {
     let runtime = try PluginRuntime()
-    runtime.onLegacy(["ResolveIntent", "ConfirmIntent", "TypesIntent", "SecretIntent", "RenderIntent", "OptionsIntent"]) { intent in
+    let handlerFor: @Sendable (String) -> (any LegacyIntentHandling)? = { intent in
         switch intent {
         case "ResolveIntent": ResolveHandler()
         case "ConfirmIntent": ConfirmHandler()
@@ -144,6 +151,24 @@ do {
         case "OptionsIntent": OptionsHandler()
         default: nil
         }
+    }
+    let intents = ["ResolveIntent", "ConfirmIntent", "TypesIntent", "SecretIntent", "RenderIntent", "OptionsIntent"]
+    if let requestLog = ProcessInfo.processInfo.environment["LEGACY_REQUEST_LOG"] {
+        // The same handlers through the same layer, with each REQUEST logged, so that tests
+        // count the plugin's round trips; LEGACY_PHASED announces no phases, as an SDK
+        // before one-trip did (docs/protocol.md §8.9).
+        let phased = ProcessInfo.processInfo.environment["LEGACY_PHASED"] != nil
+        let warnings = LegacyCodeWarnings()
+        let logger = runtime.logger
+        for intent in intents {
+            if !phased { runtime.announce(intent, phases: LegacyPhase.served) }
+            runtime.on(intent, style: .legacy) { request, context in
+                append("\(request.intent) \(request.phase ?? "none")", to: requestLog)
+                return try await LegacyPhases.serve(request, context, handlerFor: handlerFor, logger: logger, warnings: warnings)
+            }
+        }
+    } else {
+        runtime.onLegacy(intents, handlerFor: handlerFor)
     }
     // The raw phase protocol, without the SDK's types.
     runtime.on("CodeIntent", style: .legacy) { request, context in

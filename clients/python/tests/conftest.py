@@ -74,10 +74,10 @@ def coffee_plugin(id="coffee", timeout="10s", env=None):
                         env, extra=[f"definitions: {_yaml_list([COFFEE_DEFINITIONS])}"])
 
 
-def py_legacy_plugin(id="pylegacy", timeout="10s"):
+def py_legacy_plugin(id="pylegacy", timeout="10s", env=None):
     """The Python legacy test plugin (tests/plugins/pylegacy.py) with its definitions."""
     return plugin_entry(id, [sys.executable, str(PYLEGACY)], ["PyResolveIntent", "PyCodeIntent", "PyConfirmIntent"],
-                        timeout, extra=[f"definitions: {_yaml_list([PYLEGACY_DEFINITIONS])}"])
+                        timeout, env, extra=[f"definitions: {_yaml_list([PYLEGACY_DEFINITIONS])}"])
 
 
 PYNEW_INTENTS = ("StartFocusSessionIntent", "QuestionsIntent", "ListNotesIntent", "LegacyNotesIntent",

@@ -30,6 +30,8 @@ What goes over the wire for each phase:
 - confirm: `{"implemented": false}` when the handler has no `confirm`, else
   `{"code": "ready"}` or `{"code": …, "response": {…}}`;
 - handle: `{"code": …, "response": {…}}`;
+- run (one trip, protocol.md §8.9): resolve, then confirm and handle while nothing
+  needs the user; `{"resolutions": …, "confirm": …, "handle": …}` as far as it got;
 - options: the header's `parameter` names a parameter whose definition says the plugin
   provides its options (`dynamicOptions`); the reply is `{"options": [{"id", "title",
   "subtitle"?, "value"?}…]}` (SiriKit's `provide<Parameter>OptionsCollection`), from
@@ -50,6 +52,7 @@ from ..errors import BusError, ErrorCode
 from ..lists import resolution_json
 from .context import Context
 from .handlers import Handler
+from .legacy_run import PHASES, run_phase
 from .types import HandlerStyle, Request, Result
 
 __all__ = ["Resolution", "Response", "LegacyIntent", "LegacyHandler", "LegacyFunctionHandler"]
@@ -275,18 +278,28 @@ class LegacyHandler(Handler):
         if phase == "resolve":
             return Result.success(self._resolve_phase(request, intent))
         if phase == "confirm":
-            if not self.implements_confirm:
-                return Result.success({"implemented": False})
-            response = self.confirm(intent)
-            return Result.success(self._response_body(response or Response.ready(), intent, "confirm"))
+            return Result.success(self._confirm_phase(intent))
         if phase == "handle":
-            response = self.handle(intent)
-            return Result.success(self._response_body(response, intent, "handle"))
+            return Result.success(self._handle_phase(intent))
         if phase == "options":
             return Result.success(self._options_phase(request, intent))
+        if phase == "run":
+            return Result.success(run_phase(self, request, intent))
         raise BusError(ErrorCode.PLUGIN_ERROR,
                        f"{request.intent} is handled in the legacy style, but the request names no phase "
                        f"(resolve, confirm, handle or options); header: {request.header!r}")
+
+    def declaration(self, intent: str) -> Dict[str, Any]:
+        # The phases tell the host it may send `run` (one trip, protocol.md §8.9).
+        return {"name": intent, "style": self.style.value, "phases": PHASES}
+
+    def _confirm_phase(self, intent: LegacyIntent) -> Dict[str, Any]:
+        if not self.implements_confirm:
+            return {"implemented": False}
+        return self._response_body(self.confirm(intent) or Response.ready(), intent, "confirm")
+
+    def _handle_phase(self, intent: LegacyIntent) -> Dict[str, Any]:
+        return self._response_body(self.handle(intent), intent, "handle")
 
     def _options_phase(self, request: Request, intent: LegacyIntent) -> Dict[str, Any]:
         name = request.header.get("parameter")

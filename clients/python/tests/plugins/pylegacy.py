@@ -9,6 +9,10 @@ defined in tests/definitions/pylegacy.yaml.
   PyInviteIntent   (with PYLEGACY_LISTS=1) a list parameter resolved item by item
   PyOptionsIntent  (with PYLEGACY_OPTIONS=1) dynamic options: `flavour`'s from
                    options_flavour (a dict and a plain value), none for `size`
+
+With PYLEGACY_REQUEST_LOG set, every REQUEST PyResolveIntent and PyConfirmIntent receive
+is appended there as "<intent> <phase>" (the one-trip tests count round trips); with
+PYLEGACY_PHASED=1 their HELLO entries name no phases, as an SDK before one-trip wrote them.
 """
 
 import os
@@ -91,10 +95,29 @@ class OptionsHandler(LegacyHandler):
         return Response.success(flavour=intent.flavour, size=intent.size)
 
 
-plugin.add("PyResolveIntent", ResolveHandler())
+REQUEST_LOG = os.environ.get("PYLEGACY_REQUEST_LOG")
+PHASED = os.environ.get("PYLEGACY_PHASED") == "1"
+
+
+def observed(handler):
+    """The handler, logging each REQUEST and (PHASED) announcing no phases."""
+    serve = handler.serve
+
+    def logged(request, ctx):
+        if REQUEST_LOG:
+            with open(REQUEST_LOG, "a") as log:
+                log.write(f"{request.intent} {request.phase}\n")
+        return serve(request, ctx)
+    handler.serve = logged
+    if PHASED:
+        handler.declaration = lambda intent: {"name": intent, "style": "legacy"}
+    return handler
+
+
+plugin.add("PyResolveIntent", observed(ResolveHandler()))
 if os.environ.get("PYLEGACY_OPTIONS") == "1":
     plugin.add("PyOptionsIntent", OptionsHandler())
 if os.environ.get("PYLEGACY_LISTS") == "1":
     plugin.add("PyInviteIntent", InviteHandler())
-plugin.add("PyConfirmIntent", ConfirmHandler())
+plugin.add("PyConfirmIntent", observed(ConfirmHandler()))
 plugin.run()

@@ -1,0 +1,47 @@
+import Foundation
+import IntentBusCore
+import IntentBusWire
+
+/// Legacy in one round trip (docs/protocol.md §8.9): for a plugin that announced the
+/// `run` phase, each resolve round is a `run` request instead. The plugin resolves the
+/// names it is given and, when none of them needs the user, confirms and handles at once
+/// and answers all three in one REPLY. The host takes that REPLY apart exactly as three
+/// phase REPLYs — it checks every resolved value, renders the code's dialog — and where the
+/// plugin stopped (a resolution that needs the user, a confirm that is not ready), it goes
+/// on as the phased flow does: asks the client, then sends the next `run`.
+extension LegacyFlow {
+    /// Asks the plugin to resolve `names` (none: only confirm and handle are left), then
+    /// confirm and handle while nothing needs asking.
+    func run(_ names: [String], _ exchange: Exchange, _ ops: any FlowOperations) {
+        stage = .running(names)
+        let required = definition.parameters.filter(\.required).map { JSON.string($0.name) }
+        ops.sendToPlugin(exchange, kind: .request,
+                         header: header(.run, exchange, extra: ["resolve": .array(names.map { .string($0) }),
+                                                             "required": .array(required), "codes": codeNames]),
+                         body: parametersJSON)
+    }
+
+    /// The plugin's answer to `run`: `resolutions`, then `confirm` and `handle` as far as
+    /// it got.
+    func ran(_ names: [String], _ body: JSON, _ message: WireMessage, _ exchange: Exchange, _ ops: any FlowOperations) {
+        let wentOn = body["confirm"] != nil || body["handle"] != nil
+        // A plugin that confirmed or handled past a question has acted without the user's
+        // answer; asking now could only make it act twice.
+        let ranPast = BusError(.pluginError,
+            "plugin \(pluginId) confirmed or handled \(exchange.intent) in its run although a parameter still needs the user")
+        switch applyResolutions(names, body, exchange) {
+        case .failure(let error):
+            return ops.fail(exchange, error)
+        case .success(let question?):
+            return wentOn ? ops.fail(exchange, ranPast) : askAbout(question, exchange, ops)
+        case .success(nil):
+            break
+        }
+        let open = definition.parameters.map(\.name).filter { !settled.contains($0) }
+        guard open.isEmpty else { return wentOn ? ops.fail(exchange, ranPast) : resolve(open, exchange, ops) }
+        // Settled, but the plugin stopped before confirm: the phased confirm takes over.
+        guard let confirmation = body["confirm"] else { return confirm(exchange, ops) }
+        let handled = body["handle"].map { (body: $0, carried: Self.donationFields(message)) }
+        confirmed(confirmation, exchange, ops, handled: handled)
+    }
+}
