@@ -26,7 +26,8 @@ def settled(params: Dict[str, Any], resolutions: Dict[str, Any], required: List[
     out = dict(params)
     for name, resolution in resolutions.items():
         if isinstance(resolution, list):
-            current = out.get(name) if isinstance(out.get(name), list) else []
+            given = out.get(name)
+            current: List[Any] = given if isinstance(given, list) else []
             if len(resolution) != len(current):
                 return None
             for item, result in zip(current, resolution):
