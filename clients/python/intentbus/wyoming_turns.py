@@ -90,7 +90,7 @@ class Turn:
         """`on_prompt`: says the question, waits for the answer (None: cancelled)."""
         self.prompt = prompt
         text = self.question_text(prompt)
-        for attempt in range(MAX_REASKS + 1):
+        for _attempt in range(MAX_REASKS + 1):
             await self.steps.put(self.question(text))
             try:
                 said = await asyncio.wait_for(self.answers.get(), self.timeout)
