@@ -356,8 +356,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="context every request gets (repeatable): area=Kitchen, satellite=s1")
     parser.add_argument("--max-connections", type=int, default=64, help="connections at once (1…10000)")
     parser.add_argument("--questions", choices=["ask", "end"], default="ask",
-                        help="a plugin's question: ask it back, the next transcript answers (ask), "
-                             "or end the request (end)")
+                        help="a plugin's question: ask it back for the next transcript (ask) or end the request")
     parser.add_argument("--question-timeout", type=float, default=60.0,
                         help="seconds an asked question waits for its answer (1…3600)")
     parser.add_argument("--idle-timeout", type=float, default=300.0,
