@@ -246,8 +246,10 @@ def test_intentbus_validate_the_demo_coffee_plugin():
     """The legacy coffee plugin of the demo manifest: describe mode applies to any Python plugin."""
     r = _validate("--config", str(REPO / "plugins.yaml"), "coffee", "--json")
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout) == {"plugin": "coffee", "intents": [{"name": "OrderCoffeeIntent", "style": "legacy"}],
-                                    "metadata": {}}
+    # A legacy handler announces its phases, `run` among them (docs/protocol.md §8.9).
+    phases = ["resolve", "confirm", "handle", "options", "run"]
+    assert json.loads(r.stdout) == {"plugin": "coffee", "metadata": {},
+                                    "intents": [{"name": "OrderCoffeeIntent", "style": "legacy", "phases": phases}]}
 
 
 def test_describe_mode_prints_one_canonical_json_line():

