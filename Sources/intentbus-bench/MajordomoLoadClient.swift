@@ -18,10 +18,11 @@ final class MajordomoLoadClient {
     }
 
     /// `count` requests one after the other, or `seconds`; the round-trip time of each
-    /// successful reply (`"status":"success"`), in nanoseconds.
+    /// successful reply (the echoed body), in nanoseconds.
     func latencyRound(service: String, body: Frame, count: Int, seconds: Double) throws -> ([UInt64], ReplyCounts) {
         var samples: [UInt64] = []
         var counts = ReplyCounts()
+        let expected = body.string
         let stopAt = MonotonicClock.now() + UInt64(seconds * 1e9)
         while counts.sent < count && MonotonicClock.now() < stopAt {
             let start = MonotonicClock.now()
@@ -33,8 +34,10 @@ final class MajordomoLoadClient {
                 if counts.firstError == nil { counts.firstError = "not an MDPC01 reply (\(frames.count) frames)" }
                 continue
             }
+            // The default reply form (docs/mdp.md, `mdp_reply: body`) is the handler's bytes
+            // as they are: an echo answers with the request's body; an error is one JSON frame.
             let reply = frames[3].string
-            if reply.contains("\"status\":\"success\"") {
+            if reply == expected {
                 samples.append(MonotonicClock.now() - start)
                 counts.ok += 1
             } else if reply.contains("\"code\":\"busy\"") {
