@@ -122,7 +122,8 @@ extension RouterCore {
             forward.append(.empty)                // the plugin's header: empty
             forward.append(.received(base + 5))   // body
             // A full or vanished plugin is found at the routing id, before anything is queued.
-            return effects.forwardRaw(forward, from: m, store: lane.store) == .sent
+            if case .sent = effects.forwardRaw(forward, from: m, store: lane.store) { return true }
+            return false
         }
         guard sent else {
             lane.unreserve(e)

@@ -42,6 +42,9 @@ struct RawForward {
     /// from `store`. The outcome is the identity frame's: after it, a ROUTER socket
     /// takes the rest of the message whole.
     func send(on socket: ZMQSocket, from m: RawMessage, store: MessageStore) -> SendStatus {
+        // Through a span: `pieces[i]` on a borrowed InlineArray copies all of it (8 pieces,
+        // ~200 bytes, a memcpy) for each frame sent, 14 per request, which callgrind showed.
+        let pieces = self.pieces.span
         for i in 0..<count {
             let more = i < count - 1
             let status: SendStatus
@@ -56,7 +59,8 @@ struct RawForward {
                     return socket.sendBytes(UnsafeRawBufferPointer(start: buffer.baseAddress, count: n), more: more)
                 }
             }
-            if i == 0, status != .sent { return status }
+            // A pattern, not `!=`: SendStatus's synthesized `==` is a witness call across modules.
+            if i == 0, case .sent = status {} else if i == 0 { return status }
         }
         return .sent
     }
