@@ -1,5 +1,6 @@
 import Foundation
 import IntentBus
+import IntentBusProcess
 
 extension Bench {
     /// The definition of bench-plugin's legacy intent: one String parameter and one
@@ -64,7 +65,7 @@ extension Bench {
                                  count: settings.styleCount, p50Target: nil)
         log("legacy cost\(suffix): perform vs plain echo")
         let (p, plainEcho) = try latency("new-style perform\(suffix)", subject: perform, baseline: plain, size: 100,
-                                         count: settings.styleCount, p50Target: 1.3)
+                                         count: settings.styleCount, p50Target: 1.15)
         // Against the plain echo, measured in the same run (the perform scenario right
         // above): with nothing to ask, the request is one plugin round trip, as a plain one is.
         if let lp50 = l.p50, let plainP50 = plainEcho.p50, let pp50 = p.p50 {
@@ -74,6 +75,24 @@ extension Bench {
                                   rawValue: lp50, rawBaseline: plainP50, unit: "ns",
                                   note: "one plugin round trip (`run`, protocol §8.9), against the plain echo's p50 from the perform scenario of the same run (new-style perform p50 there: \(Format.micros(pp50)))"))
         }
+        if !socketThread { try styleThroughput(host: host, perform: perform, legacy: legacy) }
         host.stop()
+    }
+
+    /// perform() and legacy at `window` in flight against the same-shape relay, in the same
+    /// run (issue 30's goals: perform >= 0.7x, legacy with nothing asked >= 0.5x).
+    private func styleThroughput(host: BenchChild, perform: Subject, legacy: Subject) throws {
+        let (relayEndpoint, relayChildren) = try startRelay("styles-relay")
+        var relay = try connect("relay", relayEndpoint, intent: "EchoIntent", watching: relayChildren)
+        (relay.middle, relay.farEnd) = ([relayChildren[0].pid], [relayChildren[1].pid])
+        for (subject, minRatio) in [(perform, 0.7), (legacy, 0.5)] {
+            var s = subject
+            (s.middle, s.farEnd, s.roles) = ([host.pid], ProcessUsage.childPids(host.pid), ("host", "plugin"))
+            log("\(s.name), \(settings.window) in flight, against the relay")
+            _ = try throughput("\(s.name), \(settings.window) in flight, 100 B", subject: s, baseline: relay, size: 100,
+                               window: settings.window, count: settings.throughputCount, bytes: false, minRatio: minRatio)
+        }
+        try fleet().closeConnections()
+        for child in relayChildren { child.stop() }
     }
 }
