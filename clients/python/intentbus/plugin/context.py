@@ -72,6 +72,7 @@ class Context:
                 raise RuntimeError("one prompt at a time per request")
             self._waiting = True
             self._has_answer = False
+        self.plugin._handover.release()  # it waits for the loop's thread: not on it
         try:
             self.plugin._post(Message.build(Kind.PROMPT, self.request.id, self.request.intent, None, prompt),
                               self.link)
@@ -131,6 +132,7 @@ class Context:
     def sleep(self, seconds: float) -> None:
         """Sleeps, but wakes and raises `RequestCancelled` as soon as the request is cancelled."""
         deadline = time.monotonic() + seconds
+        self.plugin._handover.release()  # a cancellation must be read meanwhile
         with self._cond:
             while self._cancelled is None:
                 remaining = deadline - time.monotonic()
