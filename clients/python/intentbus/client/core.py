@@ -9,7 +9,6 @@ body is, which request an id-less ERROR belongs to — are written once, here.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import secrets
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple, TypeVar
@@ -100,12 +99,11 @@ class ConversationCore:
             self.refusals.append(refusal(msg, self.request_id, self.intent))
             return None
         try:
-            event = to_event(msg, self.request_id, self.intent)
+            event = to_event(msg, self.request_id, self.intent, tuple(self.results), self.host)
         except BusError as e:
             self.error = e
             raise
         if isinstance(event, Reply):
-            event = dataclasses.replace(event, earlier=tuple(self.results), host=self.host)
             self.reply = event
         elif isinstance(event, IntermediateResult):
             self.results.append(event)
