@@ -164,6 +164,14 @@ async def start_peers(args, procs: Processes, work: str) -> List[dict]:
     peers.append({"name": "gRPC host → gRPC plugin (grpcio, go-plugin shape)", "short": "grpc", "call": g.call,
                   "procs": [ghost, gplugin]})
 
+    if args.only:
+        wanted = set(args.only.split(","))
+        for p in peers:
+            if p["short"] not in wanted and "close" in p:
+                closing = p["close"]()
+                if asyncio.iscoroutine(closing):
+                    await closing
+        peers = [p for p in peers if p["short"] in wanted]
     for p in peers:
         await wait_answering(p["name"], p["call"], p["procs"])
     return peers
@@ -263,7 +271,8 @@ async def main_async(args) -> int:
         print(f"\nPeers, {started}: {os.cpu_count()} CPUs, load {' '.join('%.2f' % x for x in load_before)} → "
               f"{' '.join('%.2f' % x for x in os.getloadavg())}, {result['durationSeconds']:.0f} s\n")
         print(table(summary))
-        print("\n" + python_against_dbus(summary))
+        if {"intentbus-python", "dbus"} <= {s["short"] for s in summary}:
+            print("\n" + python_against_dbus(summary))
         os.makedirs(args.out, exist_ok=True)
         stamp = started.replace(":", "").replace("-", "")
         for name in (f"peers-{stamp}.json", "peers-latest.json"):
@@ -291,6 +300,8 @@ def main() -> None:
     parser.add_argument("--out", default="bench/results")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="a few seconds: checks that everything answers")
+    parser.add_argument("--only", default="", help="measure only these peers (short names, comma-separated: "
+                        "intentbus, intentbus-python, pyzmq-relay, dbus, majordomo, grpc); the first is the baseline")
     args = parser.parse_args()
     args.bin = os.path.abspath(args.bin)
     args.out = os.path.abspath(args.out)

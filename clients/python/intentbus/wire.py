@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import unicodedata
 from enum import Enum
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from .errors import ErrorCode, JSONValueError, WireError
 
@@ -75,15 +74,15 @@ def canonical_json(value: Any) -> bytes:
     """
     failure: Optional[BaseException] = None
     try:
-        text = _ENCODER.encode(value)
+        text = _encode(value)
         data = text.encode("utf-8")  # a lone surrogate fails here
     except (ValueError, TypeError, UnicodeEncodeError, RecursionError) as e:
         failure, text, data = e, "", b""
     # What the encoder lets through can only be there with non-ASCII text (a key that
     # clashes in normalization), a run of 19 digits (an integer beyond 64 bits) or many
     # brackets (deep nesting): C-speed checks, and the full walk only then.
-    if failure is not None or not text.isascii() or _LONG_DIGITS.search(text) is not None \
-            or text.count("[") + text.count("{") > MAX_JSON_DEPTH:
+    if failure is not None or not text.isascii() or _NINETEEN_DIGITS in data.translate(_DIGITS_AS_ZEROS) \
+            or data.count(b"[") + data.count(b"{") > MAX_JSON_DEPTH:
         problem = _unrepresentable(value, writing=True)
         if problem is not None:
             raise JSONValueError(ErrorCode.BAD_FRAME, f"not valid JSON: {problem}")
@@ -102,6 +101,17 @@ def parse_json(data: bytes) -> Any:
     if not data:
         return {}
     data = bytes(data)
+    if data.isascii() and b"\\u" not in data and data.count(b"[") + data.count(b"{") <= MAX_JSON_DEPTH:
+        # Nothing here that only the object hook and the walk can judge (C-speed checks).
+        text = data.decode("ascii")
+        try:
+            try:  # the C scanner itself; `decode` (whitespace, errors) when it did not take it all
+                value, end = _PLAIN_SCAN(text, 0)
+            except StopIteration:
+                end = -1
+            return value if end == len(text) else _PLAIN_DECODER.decode(text)
+        except ValueError as e:
+            raise WireError(ErrorCode.BAD_FRAME, f"not valid JSON: {e}") from None
     try:
         value = _DECODER.decode(data.decode("utf-8"))
     except RecursionError:
@@ -162,7 +172,42 @@ def _object(pairs: List[Tuple[str, Any]]) -> Dict[str, Any]:
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float,
                             object_pairs_hook=_object)
-_LONG_DIGITS = re.compile(r"[0-9]{19}")
+#: A run of 19 digits, looked for in the text with every digit made a zero (C speed; a
+#: regular expression cost as much as the encoding).
+_DIGITS_AS_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+_NINETEEN_DIGITS = b"0" * 19
+#: The parser without the object hook, for ASCII frames without escapes: a key that may
+#: clash in normalization is not ASCII or is written with an escape, and so is a lone
+#: surrogate; numbers and constants go through the same hooks as in `_DECODER`. Same
+#: values and errors, without a Python call per object.
+_PLAIN_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int, parse_float=_parse_float)
+_PLAIN_SCAN: Callable[[str, int], Tuple[Any, int]] = _PLAIN_DECODER.scan_once  # type: ignore[attr-defined]
+
+
+def _encoder_call() -> Callable[[Any], str]:
+    """`_ENCODER.encode` without the Python layers around the C encoder (its closures
+    made again at every call), when this Python's C encoder takes the arguments that
+    JSONEncoder gives it; else `_ENCODER.encode`."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    basestring = getattr(json.encoder, "c_encode_basestring", None)
+    if make is None or basestring is None:
+        return _ENCODER.encode
+
+    def encode(value: Any) -> str:
+        if type(value) is str:
+            return str(basestring(value))
+        chunks = make({}, _ENCODER.default, basestring, None, ":", ",", True, False, False)(value, 0)
+        return "".join(chunks)
+    try:
+        if encode({"b": [1, 2.5, None, True], "a": "\u00e9/"}) == _ENCODER.encode({"b": [1, 2.5, None, True],
+                                                                                   "a": "\u00e9/"}):
+            return encode
+    except (TypeError, ValueError):
+        pass
+    return _ENCODER.encode
+
+
+_encode = _encoder_call()
 
 
 def _normalization_clash(obj: Dict[Any, Any]) -> bool:

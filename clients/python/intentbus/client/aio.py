@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections import deque
-from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Union, cast
+from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Union
 
 import zmq
 
@@ -32,8 +32,6 @@ from .links import HostLink
 
 __all__ = ["AsyncClient"]
 
-_EVENTS = int(zmq.EVENTS)
-_POLLIN = int(zmq.POLLIN)
 _HEARTBEAT = Message.build(Kind.HEARTBEAT).encode()
 
 
@@ -247,13 +245,19 @@ class AsyncClient(ClientBase):
         if link is None:
             return
         sock = link.socket
-        while not sock.closed and cast(int, sock.getsockopt(_EVENTS)) & _POLLIN:
+        if sock.closed:
+            return
+        heard = False
+        while True:
+            # Until EAGAIN, which re-arms the edge-triggered ZMQ_FD: no ZMQ_EVENTS read per
+            # message (pyzmq makes an enum of each option it reads).
             try:
                 frames = recv_frames(sock, NOBLOCK)
             except zmq.Again:
-                return
-            if self._loop is not None:
+                break
+            if not heard and self._loop is not None:
                 self._book.heard(endpoint, self._loop.time())
+                heard = True
             try:
                 msg, conv = self._core.route(frames)
             except ProtocolViolation as e:

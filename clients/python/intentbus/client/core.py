@@ -9,14 +9,13 @@ body is, which request an id-less ERROR belongs to — are written once, here.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import secrets
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Tuple, TypeVar
 
 from ..errors import BusError, ProtocolViolation, WireError
 from ..results import IntermediateResult
-from ..wire import Kind, Message
+from ..wire import Kind, Message, canonical_json
 from .events import Answer, Event, Prompt, Reply, refusal, to_event
 from .hosts import READ_ONLY_HOST_INTENTS
 
@@ -100,12 +99,11 @@ class ConversationCore:
             self.refusals.append(refusal(msg, self.request_id, self.intent))
             return None
         try:
-            event = to_event(msg, self.request_id, self.intent)
+            event = to_event(msg, self.request_id, self.intent, tuple(self.results), self.host)
         except BusError as e:
             self.error = e
             raise
         if isinstance(event, Reply):
-            event = dataclasses.replace(event, earlier=tuple(self.results), host=self.host)
             self.reply = event
         elif isinstance(event, IntermediateResult):
             self.results.append(event)
@@ -148,6 +146,8 @@ class ClientCore:
         self._prefix = secrets.token_hex(4)
         self._counter = itertools.count(1)
         self.open: Dict[str, ConversationCore] = {}
+        #: REQUEST headers by the options that made them (`start`).
+        self._headers: Dict[Tuple[Any, ...], bytes] = {}
         #: Messages that arrived for requests that had already ended (or were never
         #: sent from here). A host that keeps the one-final-answer rule leaves this empty.
         self.stray_messages: List[Message] = []
@@ -162,15 +162,28 @@ class ClientCore:
         a driver's subclass of it); its `request` is the REQUEST to send. `idempotent`
         (default: only the read-only host intents) lets it be sent again to another
         host when its own is lost."""
-        header = request_header(timeout, plugin, choice, remember,
-                                client_id if client_id is not None else self.client_id, credential, locale, context)
-        if self.several_hosts and idempotent is not False:
-            # Made once; the resend is this same message, so it carries the same key.
-            header = dict(header or {}, run_key=secrets.token_hex(16))
+        client = client_id if client_id is not None else self.client_id
+        keyed = self.several_hosts and idempotent is not False
+        # The same options give the same header: its bytes are kept (a few option sets
+        # per client), not written again for every request.
+        options = None if keyed or context else (type(timeout), timeout, plugin, choice, remember, client,
+                                                 credential, locale)
+        try:
+            header_bytes = self._headers.get(options) if options is not None else None
+        except TypeError:  # an option that is no value at all: request_header says what is wrong
+            options = header_bytes = None
+        if header_bytes is None:
+            header = request_header(timeout, plugin, choice, remember, client, credential, locale, context)
+            if keyed:
+                # Made once; the resend is this same message, so it carries the same key.
+                header = dict(header or {}, run_key=secrets.token_hex(16))
+            header_bytes = b"" if header is None else canonical_json(header)
+            if options is not None and len(self._headers) < 32:
+                self._headers[options] = header_bytes
         rid = request_id or f"{self._prefix}-{next(self._counter)}"
         if rid in self.open:
             raise ValueError(f"request id {rid!r} is already open on this client")
-        request = Message.build(Kind.REQUEST, rid, intent, header, {} if params is None else params)
+        request = Message(Kind.REQUEST, rid, intent, header_bytes, canonical_json({} if params is None else params))
         conv = make(rid, intent, request)
         if idempotent is not None:
             conv.idempotent = idempotent

@@ -169,17 +169,18 @@ def refusal(msg: Message, request_id: str, intent: str) -> BusError:
     return BusError.from_body(body, request_id=request_id, intent=intent)
 
 
-def to_event(msg: Message, request_id: str, intent: str) -> Event:
+def to_event(msg: Message, request_id: str, intent: str, earlier: Tuple[IntermediateResult, ...] = (),
+             host: Optional[str] = None) -> Event:
     """What a message from the host means for the request: a `Progress`, a `Prompt` or
-    the `Reply`; a final ERROR is raised as its `BusError` subclass."""
+    the `Reply` (with `earlier` and `host`); a final ERROR is raised as its `BusError` subclass."""
     if msg.kind is Kind.REPLY:
         header = _parse(msg.header_json, "REPLY header")
         if not isinstance(header, dict):
             raise ProtocolViolation("the REPLY header is not a JSON object")
         body = _parse(msg.body_json, "REPLY body")
-        return Reply(status=header.get("status", "success"),
-                     plugin=header.get("plugin") if isinstance(header.get("plugin"), str) else None,
-                     header=header, body=body, request_id=request_id, intent=intent)
+        plugin = header.get("plugin")
+        return Reply(header.get("status", "success"), plugin if isinstance(plugin, str) else None,
+                     header, body, request_id, intent, earlier, host)
     if msg.kind is Kind.ERROR:
         raise BusError.from_body(_parse(msg.body_json, "ERROR body"), request_id=request_id, intent=intent)
     if msg.kind is Kind.PROGRESS:

@@ -68,6 +68,9 @@ class HostBook:
 
     def choose(self, exclude: Iterable[str] = (), now: float = 0.0) -> Optional[str]:
         """The host for a new request (or a resent one), None when every host is excluded."""
+        if len(self.endpoints) == 1:  # the usual client: no choice to make
+            only = self.endpoints[0]
+            return None if only in exclude else only
         left = [e for e in self.endpoints if e not in set(exclude)]
         if not left:
             return None

@@ -14,11 +14,14 @@ The host starts the plugin with `INTENTBUS_BACKEND`, `INTENTBUS_PLUGIN_ID`,
 `INTENTBUS_TOKEN` and `INTENTBUS_HOST_PID` in its environment; `Plugin()` reads them,
 `run()` connects a DEALER socket, performs HELLO → WELCOME, and serves requests.
 
-Threading: the thread that calls `run()` owns the ZeroMQ socket and is the only one
-that touches it. Each request runs on a worker thread of its own (workers.py reuses
-them), so a handler may block (on `ctx.prompt(...)`, on I/O) while other requests proceed. Workers hand their
-messages back to the socket thread through a queue and a wake-up pipe that the
-socket thread polls beside the socket.
+Threading: one thread at a time owns the ZeroMQ socket and runs the socket loop (the
+thread that calls `run()` waits for it). Handlers run on that thread by default, with
+no thread switch per request; a handler that blocks (on `ctx.prompt(...)`, on I/O) or
+computes for more than 10–20 ms keeps its thread and the loop goes on on a new one
+(handover.py), so other requests and heartbeats proceed. With `inline_handlers=False`
+each request runs on a worker thread instead (workers.py reuses them). Threads other
+than the loop's hand their messages to it through a queue and a wake-up pipe that the
+loop polls beside the socket.
 
 Handler styles: a handler object's class decides its style (`HandlerStyle`): plain
 (`PlainHandler`, handlers.py), legacy (`LegacyHandler`, legacy.py: resolve → confirm →
@@ -49,6 +52,7 @@ from .appintents import NewStyleRegistry, install
 from .backends import backend_links
 from .context import Context
 from .handlers import Handler
+from .handover import LoopHandover
 from .log_format import _logger_for
 from .process import _die_with_parent
 from .run_once import RunOnce
@@ -73,7 +77,7 @@ class Plugin(PluginRuntime):
 
     def __init__(self, environ: Optional[Dict[str, str]] = None, *, plugin_id: Optional[str] = None,
                  backend: Optional[str] = None, token: Optional[str] = None,
-                 metadata: Optional[Dict[str, Any]] = None):
+                 metadata: Optional[Dict[str, Any]] = None, inline_handlers: bool = True):
         env = os.environ if environ is None else environ
         self.backend = backend or env.get("INTENTBUS_BACKEND", "")
         self.plugin_id = plugin_id or env.get("INTENTBUS_PLUGIN_ID", "")
@@ -97,6 +101,11 @@ class Plugin(PluginRuntime):
         self._run_once = RunOnce()
         self._stop_requested: Optional[str] = None
         self._workers = Workers(self.plugin_id or "plugin")
+        #: Handlers run on the socket loop's thread, which moves to another thread when one
+        #: of them holds it (handover.py); False: every request on a worker thread.
+        self.inline_handlers = inline_handlers
+        self._handover = LoopHandover(self.plugin_id or "plugin")
+        self._reply_headers: Dict[str, bytes] = {}
 
     # -- registration ------------------------------------------------------------------
 

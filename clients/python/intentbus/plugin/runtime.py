@@ -1,13 +1,16 @@
-"""The socket side of a `Plugin` (intentbus.plugin): the loop on the socket thread, the
-dispatch of host messages, and the worker threads that run handlers.
+"""The socket side of a `Plugin` (intentbus.plugin): the socket loop, the dispatch of
+host messages, and where handlers run.
 
-The thread that calls `Plugin.run()` owns the ZeroMQ socket and is the only one that
-touches it; workers hand their messages back through a queue and a wake-up pipe that
-the socket thread polls beside the socket.
+One thread at a time owns the ZeroMQ sockets and runs the loop (handover.py). A handler
+runs on that thread (no thread switch per request) unless `inline_handlers` is off or
+the request did not come through the loop; a handler that holds the thread makes the
+loop move to another. Threads other than the loop's hand their messages back through
+a queue and a wake-up pipe that the loop polls beside the sockets.
 """
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import os
 import queue
@@ -23,11 +26,12 @@ from ..frames import NOBLOCK, recv_frames, send_frames
 from .backends import BackendLink
 from .context import Context
 from .handlers import Handler
+from .handover import LoopHandover
 from .process import _alive
 from .run_once import RunOnce, readdressed, run_key
 from .types import Request, RequestCancelled
 from .workers import Workers
-from ..wire import Kind, Message, json_type_name
+from ..wire import Kind, Message, canonical_json, json_type_name
 
 if TYPE_CHECKING:
     from .api import Plugin
@@ -38,6 +42,8 @@ _HEARTBEAT = Message.build(Kind.HEARTBEAT).encode()
 _DISCONNECT = Message.build(Kind.DISCONNECT).encode()
 #: How long a host that got our HELLO may take to answer before it gets another.
 _HELLO_WAIT = 10.0
+#: Seconds between looks at whether the host is still alive (besides PR_SET_PDEATHSIG).
+_HOST_CHECK = 0.25
 
 
 class PluginRuntime:
@@ -60,6 +66,12 @@ class PluginRuntime:
     #: Runs by run key: a request resent through another host runs once (run_once.py).
     _run_once: RunOnce
     _workers: Workers
+    #: Which thread runs the socket loop (handover.py).
+    _handover: LoopHandover
+    #: Handlers run on the loop's thread (False: always on worker threads).
+    inline_handlers: bool
+    #: REPLY headers by status (`_reply_header`).
+    _reply_headers: Dict[str, bytes]
 
     def _host_gone(self) -> bool:
         """Whether the host has died: our parent changed (the kernel reparented us), or
@@ -71,7 +83,13 @@ class PluginRuntime:
     def _loop(self, links: List[BackendLink]) -> int:
         """Serves until the host disconnects (one backend) or the plugin is stopped.
         With several backends each host's loss is its own: the others go on, and the
-        lost one is greeted with a new HELLO when it is back."""
+        lost one is greeted with a new HELLO when it is back. The loop runs on a thread
+        of its own, moved to another when a handler holds it (handover.py)."""
+        return self._handover.run(lambda: self._serve_links(links))
+
+    def _serve_links(self, links: List[BackendLink]) -> Optional[int]:
+        """The loop on the thread that owns it: the exit code, or None once a handler
+        job took this thread and the loop went on on another one."""
         several = len(links) > 1
         poller = zmq.Poller()
         poller.register(self._wake_r, zmq.POLLIN)
@@ -79,6 +97,8 @@ class PluginRuntime:
             poller.register(link.socket, zmq.POLLIN)
             if link.monitor is not None:
                 poller.register(link.monitor, zmq.POLLIN)
+        owns = self._handover.owns
+        next_check = 0.0
         while True:
             events = dict(poller.poll(1000 if not several else 250))
             if self._wake_r in events:
@@ -92,7 +112,7 @@ class PluginRuntime:
                     self._link_lost(link, "its connection dropped")
                 if link.socket in events:
                     sock = cast("zmq.Socket[bytes]", link.socket)
-                    while True:
+                    while True:  # every message waiting, one poll for all of them
                         try:
                             frames = recv_frames(sock, NOBLOCK)
                         except zmq.Again:
@@ -100,6 +120,9 @@ class PluginRuntime:
                         code = self._dispatch(frames, link, several)
                         if code is not None:
                             return code
+                        if not owns():
+                            return None  # a handler kept this thread; the loop is elsewhere
+                        self._flush(links)  # what the handler answered, at once
             if several:
                 self._greet(links)
             if self._stop_requested is not None:
@@ -109,9 +132,12 @@ class PluginRuntime:
                     if link.state == "ready":
                         send_frames(cast("zmq.Socket[bytes]", link.socket), _DISCONNECT)
                 return 0
-            if self._host_gone():
-                self.logger.error(f"the host (pid {self.host_pid}) is gone; stopping")
-                return 3
+            now = time.monotonic()
+            if now >= next_check:  # /proc is read: not at every wake-up
+                next_check = now + _HOST_CHECK
+                if self._host_gone():
+                    self.logger.error(f"the host (pid {self.host_pid}) is gone; stopping")
+                    return 3
 
     def _greet(self, links: List[BackendLink]) -> None:
         """HELLO to every host that is not ready: once it is connected (the socket takes
@@ -149,11 +175,9 @@ class PluginRuntime:
         raise NotImplementedError  # Plugin's
 
     def _flush(self, links: List[BackendLink]) -> None:
-        while True:
-            try:
-                item = self._outbox.get_nowait()
-            except queue.Empty:
-                return
+        outbox = self._outbox
+        while not outbox.empty():  # only this thread takes from it
+            item = outbox.get_nowait()
             if item is None:
                 continue
             index, msg = item
@@ -259,15 +283,35 @@ class PluginRuntime:
             ctx._run_key = key
         with self._live_lock:
             self._live[(link, request.id)] = ctx
-        self._workers.submit(self._work, handler, request, ctx)
+        if self.inline_handlers and self._handover.owns():
+            self._run_inline(handler, request, ctx)
+        else:
+            self._workers.submit(self._work, handler, request, ctx)
 
-    def _work(self, handler: Handler, request: Request, ctx: Context) -> None:
+    def _run_inline(self, handler: Handler, request: Request, ctx: Context) -> None:
+        """Runs a handler job on the loop's thread (handover.py): its answer goes into the
+        outbox, which the loop sends right after; if the loop moved to another thread
+        meanwhile, that thread is woken to send it."""
+        self._handover.job_started()
+        try:
+            contextvars.Context().run(self._work, handler, request, ctx, False)
+        finally:
+            if not self._handover.job_ended():
+                self._wake()
+
+    def _work(self, handler: Handler, request: Request, ctx: Context, wake: bool = True) -> None:
+        """Runs one request's handler and posts its final answer (`wake`: wake the
+        loop's thread for it; not when this is that thread)."""
         try:
             result = handler.serve(request, ctx)
-            header = dict(result.header)
-            header["status"] = result.status
-            header["plugin"] = self.plugin_id
-            out = Message.build(Kind.REPLY, request.id, request.intent, header, result.body)
+            if result.header:
+                header = dict(result.header)
+                header["status"] = result.status
+                header["plugin"] = self.plugin_id
+                out = Message.build(Kind.REPLY, request.id, request.intent, header, result.body)
+            else:  # the usual reply header, written once
+                out = Message(Kind.REPLY, request.id, request.intent, self._reply_header(result.status),
+                              canonical_json(result.body))
         except RequestCancelled as e:
             self.logger.debug(f"request {request.id} ended: {e}", extra={"request": request.id})
             out = Message.build(Kind.ERROR, request.id, request.intent, None,
@@ -281,14 +325,23 @@ class PluginRuntime:
                                 BusError(ErrorCode.PLUGIN_ERROR, f"{type(e).__name__}: {e}").body)
         if ctx._run_key is not None:
             for waiter_link, waiter_id in self._run_once.finish(ctx._run_key, out):
-                self._post(readdressed(out, waiter_id), waiter_link)
+                self._post(readdressed(out, waiter_id), waiter_link, wake)
         if not ctx._detached:
-            self._post(out, ctx.link)
+            self._post(out, ctx.link, wake)
 
-    def _post(self, msg: Message, link: int = 0) -> None:
-        """Hands a message for the host behind backend `link` to the socket thread. Any thread."""
+    def _reply_header(self, status: str) -> bytes:
+        """The REPLY header `{"plugin", "status"}` for `status`, made once per status."""
+        header = self._reply_headers.get(status)
+        if header is None:
+            header = self._reply_headers[status] = canonical_json({"status": status, "plugin": self.plugin_id})
+        return header
+
+    def _post(self, msg: Message, link: int = 0, wake: bool = True) -> None:
+        """Hands a message for the host behind backend `link` to the socket thread. Any
+        thread (`wake=False` only on the loop's own thread, which flushes it next)."""
         self._outbox.put((link, msg))
-        self._wake()
+        if wake:
+            self._wake()
 
     def _wake(self) -> None:
         try:

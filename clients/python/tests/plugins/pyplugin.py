@@ -16,6 +16,8 @@ behaves as the request asks:
   {"disconnect": true}   say DISCONNECT to the host instead of answering
   {"reply_bytes": N}     add N bytes of padding to the reply ("pad"): large answers from small requests
   {"echo_header": true}  add the delivery header to the reply ("header")
+  {"block_ms": N}        block the thread N ms (time.sleep: the SDK does not know it waits)
+  {"thread": true}       add the name of the thread the handler ran on ("thread")
   {"tag": T}             with TEST_RUN_LOG set: append "PID TAG" to that file as the handler starts
                          (as the Swift test plugin does), so that a harness counts what really ran
 PyAsyncIntent is handled by an `async def` handler: {"await_s": N} awaits asyncio.sleep(N)
@@ -25,6 +27,7 @@ Every reply names the plugin and echoes the parameters.
 
 import asyncio
 import os
+import threading
 import time
 
 from intentbus import BusError, ErrorCode, Plugin, Result
@@ -57,6 +60,8 @@ def handle(request, ctx):
             raise
     if "sleep_ms" in p:
         ctx.sleep(p["sleep_ms"] / 1000)
+    if "block_ms" in p:
+        time.sleep(p["block_ms"] / 1000)
     if p.get("poll"):
         ctx.progress("polling")
         started = time.monotonic()
@@ -67,6 +72,8 @@ def handle(request, ctx):
     out = {"plugin": plugin.plugin_id, "intent": request.intent, "params": p}
     if p.get("echo_header"):
         out["header"] = request.header
+    if p.get("thread"):
+        out["thread"] = threading.current_thread().name
     if "ask" in p:
         out["answer"] = ctx.ask_value(p["ask"], f"What is {p['ask']}?", "String")
     if "choose" in p:
