@@ -64,9 +64,13 @@ var targets: [Target] = [
     // The legacy intent definitions: the YAML format and Xcode's, locales and dialog
     // formats, parameter coercion, the standard intents; no router, no libzmq.
     .target(name: "IntentBusDefinitions", dependencies: ["IntentBusCore", "IntentBusManifest", "IntentDefinitionFormat"]),
+    // What users taught the host, kept: one SQLiteDatabase, the PostgreSQL back end
+    // (host.state), the schema, the choice and shortcut stores and the worker thread they
+    // commit on; no libzmq, no router.
+    .target(name: "IntentBusStore", dependencies: ["IntentBusCore", "CSQLite", "CPostgres"]),
     .target(name: "PluginHost", dependencies: ["IntentBusCore", "IntentBusZMQ", "IntentBusWire", "IntentBusClient", "IntentBusMetadata",
                                                "IntentBusManifest", "IntentBusDefinitions", "IntentBusSentences",
-                                               "IntentBusProcess", "CSQLite", "CPostgres", "CSodium", "CLinuxSupport"],
+                                               "IntentBusStore", "IntentBusProcess", "CSodium", "CLinuxSupport"],
             // Release only: the router's state is owned by its one thread, and the run-time
             // exclusivity checks on its class properties cost ~2,000 instructions per request
             // (docs/performance.md). Debug builds, and so the tests, keep the checks.
@@ -79,8 +83,9 @@ var targets: [Target] = [
     // harness and the fixtures (docs/testing.md). A plain target, so that any test target may use it.
     .target(name: "IntentBusTestSupport", dependencies: ["IntentBus", "PluginHost", "IntentBusProcess"], path: "Tests/IntentBusTestSupport"),
     .testTarget(name: "IntentBusManifestTests", dependencies: ["IntentBusManifest", "IntentBusTestSupport"]),
+    .testTarget(name: "IntentBusStoreTests", dependencies: ["IntentBusStore", "IntentBusCore", "IntentBusTestSupport"]),
     .testTarget(name: "IntentBusDefinitionsTests", dependencies: ["IntentBusDefinitions", "IntentBusManifest", "IntentDefinitionFormat", "IntentBusTestSupport"]),
-    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "IntentBusSentences", "IntentBusProcess", "PluginHost", "IntentBusManifest", "IntentBusDefinitions", "IntentBusCLI", "IntentBusTestSupport"]),
+    .testTarget(name: "IntentBusTests", dependencies: ["IntentBus", "IntentBusSentences", "IntentBusProcess", "PluginHost", "IntentBusManifest", "IntentBusDefinitions", "IntentBusStore", "IntentBusCLI", "IntentBusTestSupport"]),
     // The benchmark (docs/performance.md): the driver and load client, the bare zmq_proxy
     // relay and its echo workers (the baseline: one decoding like the SDK, one not decoding
     // at all), the load processes, and a raw echo plugin claiming many intents.

@@ -87,7 +87,7 @@ build() {
             libs+=("$objects"/CLinuxSupport.build/*.c.o -lzmq)
         fi
         if grep -q "import PluginHost" "fuzz/$target/main.swift"; then
-            mapfile -t -O "${#libs[@]}" libs < <(for m in IntentBusProcess IntentDefinitionFormat IntentBusManifest IntentBusDefinitions IntentBusSentences PluginHost; do objects_of "$m"; done)
+            mapfile -t -O "${#libs[@]}" libs < <(for m in IntentBusProcess IntentDefinitionFormat IntentBusManifest IntentBusDefinitions IntentBusSentences IntentBusStore PluginHost; do objects_of "$m"; done)
             libs+=(-lyaml -lsqlite3 -lsodium -lpq)
         fi
         # ld.gold warns about every ASan helper symbol it cannot export; those lines are noise.

@@ -25,8 +25,8 @@ final class IntentRequestState: @unchecked Sendable {
     var header: [String: JSON] {
         lock.withLock {
             var header: [String: JSON] = [:]
-            if let donation { header["donation"] = donation.json }
-            if let deletion { header["delete_donations"] = deletion.json }
+            if let donation { header[.donation] = donation.json }
+            if let deletion { header[.deleteDonations] = deletion.json }
             return header
         }
     }

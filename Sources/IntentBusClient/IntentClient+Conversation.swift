@@ -17,8 +17,8 @@ extension IntentClient {
                 do { body = try msg.bodyJSON() } catch {
                     throw .protocolViolation("\(msg.kind.rawValue) body is not JSON: \(error)")
                 }
-                var reply = IntentReply(status: header["status"]?.stringValue ?? "success",
-                                        plugin: header["plugin"]?.stringValue, header: header, body: body)
+                var reply = IntentReply(status: header[.status]?.stringValue ?? "success",
+                                        plugin: header[.plugin]?.stringValue, header: header, body: body)
                 if msg.kind == .result {
                     // Not final: the opened intent's answer follows under the same id.
                     conversation.earlier.append(reply)

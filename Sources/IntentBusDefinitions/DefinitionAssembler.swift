@@ -346,7 +346,7 @@ package final class DefinitionAssembler {
                 let probe = IntentDefinition(name: "", title: "", description: nil, category: "generic", examplePhrases: [],
                                              parameters: [], responseParameters: [], codes: [], enums: enums, types: types,
                                              isStandard: isStandard, mark: name.mark)
-                switch ParameterCoercion.coerce(Self.json(defaultNode), parameter, in: probe) {
+                switch ParameterCoercion.coerce(defaultNode.json, parameter, in: probe) {
                 case .success(let value): parameter.defaultValue = value
                 case .failure(let problem):
                     context.withPath(.key("default")) { context.error("invalid default: \(problem.message)", at: defaultNode.mark) }
@@ -370,25 +370,5 @@ package final class DefinitionAssembler {
     static func intentNameProblem(_ name: String) -> String? {
         if let problem = ManifestAssembler.intentNameProblem(name) { return problem }
         return identifierProblem(name)
-    }
-
-    /// A YAML value as JSON, with YAML's core schema deciding numbers and booleans.
-    package static func json(_ node: YAMLNode) -> JSON {
-        switch node.content {
-        case .scalar(let scalar):
-            if node.isNull { return .null }
-            if node.isUntypedPlainScalar {
-                if let b = Bool(yamlCoreText: scalar.text) { return .bool(b) }
-                if let i = Int(yamlCoreText: scalar.text) { return .int(Int64(i)) }
-                if let d = Double(yamlCoreText: scalar.text) { return .double(d) }
-            }
-            return .string(scalar.text)
-        case .sequence(let items):
-            return .array(items.map(json))
-        case .mapping(let pairs):
-            var object: [String: JSON] = [:]
-            for pair in pairs { if let key = pair.key.scalar?.text { object[key] = json(pair.value) } }
-            return .object(object)
-        }
     }
 }

@@ -36,7 +36,7 @@ enum XcodeDefinitionBridge {
     static func shape(_ node: YAMLNode) -> ShapedNode {
         let origin = "\(node.mark.line):\(node.mark.column)"
         switch node.content {
-        case .scalar: return .scalar(DefinitionAssembler.json(node), origin: origin)
+        case .scalar: return .scalar(node.json, origin: origin)
         case .sequence(let items): return ShapedNode(.list(items.map(shape)), origin: origin)
         case .mapping(let pairs):
             return ShapedNode(.map(pairs.map { ShapedNode.Entry($0.key.scalar?.text ?? "", shape($0.value)) }), origin: origin)

@@ -47,8 +47,8 @@ public struct PluginReply: Sendable {
     /// which a handler cannot override.
     static func header(status: Status, pluginId: String, extra: [String: JSON] = [:]) -> JSON {
         var h = extra
-        h["status"] = .string(status.rawValue)
-        h["plugin"] = .string(pluginId)
+        h[.status] = .string(status.rawValue)
+        h[.plugin] = .string(pluginId)
         return .object(h)
     }
     public static func failure(_ body: JSON = .object([:])) -> PluginReply { PluginReply(status: .failure, body: body) }

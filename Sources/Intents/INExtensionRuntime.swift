@@ -57,8 +57,8 @@ public enum INExtensionRuntime {
                         try await LegacyPhases.serve(request, context, handlerFor: { _ in adapter }, logger: logger, warnings: warnings)
                     }
                 }
-                if let donation = collector.last { reply.header["donation"] = donation.json }
-                if let deletion = collector.deletion { reply.header["delete_donations"] = deletion.json }
+                if let donation = collector.last { reply.header[.donation] = donation.json }
+                if let deletion = collector.deletion { reply.header[.deleteDonations] = deletion.json }
                 return reply
             }
         }

@@ -3,6 +3,7 @@ import IntentBusCore
 import IntentBusZMQ
 import IntentBusClient
 import IntentBusManifest
+import IntentBusStore
 
 /// Why the host could not start.
 package struct HostStartError: Error, Sendable, CustomStringConvertible {

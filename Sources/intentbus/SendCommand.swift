@@ -170,7 +170,7 @@ enum SendCommand {
             printError("(\(reply.body["code"]?.stringValue ?? reply.status) from \(reply.plugin ?? "?"))")
         }
         if !reply.succeeded { printError("the intent reported failure (\(reply.plugin ?? "?"))") }
-        for notice in reply.header["deprecations"]?.arrayValue ?? [] { printError("note: \(notice.displayText)") }
+        for notice in reply.header[.deprecations]?.arrayValue ?? [] { printError("note: \(notice.displayText)") }
     }
 
     /// Prints the dialog, or, when there is none, the body as a person reads it

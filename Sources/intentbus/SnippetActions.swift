@@ -21,7 +21,7 @@ enum SnippetActions {
     /// Prints a RESULT: its dialog (or body), and on stderr what it opens.
     static func printEarlier(_ result: IntentReply) {
         SendCommand.printDialog(result)
-        let opens = result.header["opens"]?.stringValue ?? "?"
+        let opens = result.header[.opens]?.stringValue ?? "?"
         printError("(\(result.body["code"]?.stringValue ?? result.status) from \(result.plugin ?? "?"); opens \(opens))")
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import IntentBus
 @testable import PluginHost
 import Testing
+import IntentBusStore
 
 /// Remembered choices are written on the writer's own thread: the router thread only
 /// queues them, and the in-memory book changes when the commit comes back (issue 10:

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusStore
 
 /// The byte scan that spares `ShortcutCenter.exchangeEnded` parsing a successful REPLY
 /// header: only a header that may say "failure" (literally, or through an escape) is parsed.

@@ -1,8 +1,9 @@
+import Foundation
 import Testing
 import IntentBus
 
 /// The protocol's words that host, SDK and CLI share from IntentBusCore: the legacy phases,
-/// the resolution kinds, the prompt kinds, the yes/no words (docs/design.md, "Modules").
+/// the resolution kinds, the prompt kinds, the reply-header keys, the yes/no words (docs/design.md, "Modules").
 @Suite("Protocol words")
 struct ProtocolWordsTests {
     @Test("every ResolutionResult the SDK writes names a kind the host reads, and each kind is written")
@@ -26,6 +27,26 @@ struct ProtocolWordsTests {
         #expect(PromptKind.allCases.map(\.rawValue) == ["value", "confirmation", "disambiguation", "plugin_choice"])
         #expect(PromptKind(rawValue: "pluginChoice") == nil)
         #expect(PromptKind.pluginChoice.json == "plugin_choice")
+    }
+
+    @Test("the reply-header keys are the wire words docs/protocol.md names, each in backquotes there")
+    func replyHeaderKeys() throws {
+        #expect(ReplyHeaderKey.allCases.map(\.rawValue) == [
+            "status", "plugin", "code", "deprecations", "opens", "opened_by", "migrated_from", "handled_by",
+            "unmapped_parameters", "donation", "delete_donations", "entities_changed",
+        ])
+        #expect(ReplyHeaderKey.donationKeys == ["donation", "delete_donations"])
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/protocol.md")
+        let protocolText = try String(contentsOf: docs, encoding: .utf8)
+        for key in ReplyHeaderKey.allCases { #expect(protocolText.contains("`\(key.rawValue)`"), "\(key.rawValue)") }
+        // The host's and the SDK's scans of a REPLY header's bytes look for "donation",
+        // which both donation keys contain (ShortcutCenter.mentionsDonation).
+        #expect(ReplyHeaderKey.donationKeys.allSatisfy { $0.contains("donation") })
+        // Typed access reads and writes the same fields as the strings.
+        var header = ReplyHeaderKey.header([.status: "success", .plugin: "ib"])
+        header[.entitiesChanged] = true
+        #expect(JSON.object(header) == ["status": "success", "plugin": "ib", "entities_changed": true])
+        #expect(JSON.object(header)[.plugin] == "ib" && header[.code] == nil)
     }
 
     @Test("yes and no in English, German and French, in any case; anything else is no answer")

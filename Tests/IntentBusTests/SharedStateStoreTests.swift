@@ -3,6 +3,7 @@ import Testing
 import IntentBus
 @testable import PluginHost
 import IntentBusTestSupport
+import IntentBusStore
 
 /// What only a database shared by several hosts has: concurrent writers, change
 /// announcements, a server that goes away and comes back, credentials kept out of the

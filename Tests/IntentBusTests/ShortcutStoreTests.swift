@@ -3,6 +3,7 @@ import Testing
 import IntentBus
 @testable import PluginHost
 import IntentBusTestSupport
+import IntentBusStore
 
 private func withStore<R>(_ body: (ShortcutStore, String) throws -> R) throws -> R {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ShortcutStoreTests-\(UUID().uuidString)").path

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IntentBus
 @testable import PluginHost
+import IntentBusStore
 
 /// A HELLO body for a new-style plugin with OpenProjectIntent (entity `project`, string
 /// `note`), ShowCartAppIntent (enum `currency`), and these shortcuts.

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusStore
 
 /// The remembered "always" choices as the router uses them: an in-memory copy for
 /// look-ups, written through to a `ChoiceStore` for durability.

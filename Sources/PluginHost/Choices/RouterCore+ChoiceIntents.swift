@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusStore
 
 /// The host intents for choices (docs/protocol.md §6): `ib.explain`, `ib.choices.list`,
 /// `ib.choices.set` and `ib.choices.reset`. What `intentbus explain` and

@@ -350,7 +350,7 @@ final class LegacyFlow: ExchangeFlow {
     /// when the header's bytes name a donation.
     static func donationFields(_ message: WireMessage) -> [String: JSON] {
         guard ShortcutCenter.mentionsDonation(message.header), let header = try? message.headerJSON().objectValue else { return [:] }
-        return header.filter { $0.key == "donation" || $0.key == "delete_donations" }
+        return header.filter { ReplyHeaderKey.donationKeys.contains($0.key) }
     }
 
     func handled(_ body: JSON, _ exchange: Exchange, _ ops: any FlowOperations, carried: [String: JSON] = [:]) {
@@ -386,8 +386,8 @@ final class LegacyFlow: ExchangeFlow {
             ops.logger.warning("plugin \(pluginId) answered \(exchange.intent) with \(name) but gave no \(missing.sorted().joined(separator: ", ")) for its dialog")
         }
         let status = code.success ? "success" : "failure"
-        var header: [String: JSON] = ["status": .string(status), "plugin": .string(pluginId), "code": .string(name)]
-        if !deprecations.isEmpty { header["deprecations"] = .array(deprecations.map { .string($0) }) }
+        var header = ReplyHeaderKey.header([.status: .string(status), .plugin: .string(pluginId), .code: .string(name)])
+        if !deprecations.isEmpty { header[.deprecations] = .array(deprecations.map { .string($0) }) }
         header.merge(carried) { own, _ in own }
         var body: [String: JSON] = ["code": .string(name), "code_value": .int(Int64(code.value)), "success": .bool(code.success),
                                     "dialog": .string(full.text), "concise_dialog": .string(concise.text),

@@ -301,7 +301,7 @@ final class MajordomoBroker {
     /// packed, unchanged; for a native client one frame of JSON (none: `{}`).
     private func reply(_ id: String, _ worker: Worker, _ body: [Frame]) -> WireMessage {
         let plugin = pluginIds[worker.slot] ?? "?"
-        let header = Frame(data: JSON.object(["plugin": .string(plugin), "status": "success"]).canonicalData)
+        let header = Frame(data: JSON.object(ReplyHeaderKey.header([.plugin: .string(plugin), .status: "success"])).canonicalData)
         if worker.packed {
             return WireMessage(kind: .reply, requestId: id, intent: worker.service, header: header, body: bodies.pack(body))
         }

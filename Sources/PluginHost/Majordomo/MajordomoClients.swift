@@ -192,9 +192,9 @@ final class MajordomoClients {
             return .string(String(decoding: frame.data, as: UTF8.self))
         }
         let result = frames.count == 1 ? value(frames[0]) : .array(frames.map(value))
-        var out: [String: JSON] = ["status": header["status"] ?? "success", "result": result]
-        if let plugin = header["plugin"] { out["plugin"] = plugin }
-        if let code = header["code"] { out["code"] = code }
+        var out: [String: JSON] = ["status": header[.status] ?? "success", "result": result]
+        if let plugin = header[.plugin] { out["plugin"] = plugin }
+        if let code = header[.code] { out["code"] = code }
         if let dialog = result["dialog"]?.stringValue { out["dialog"] = .string(dialog) }
         return .object(out)
     }

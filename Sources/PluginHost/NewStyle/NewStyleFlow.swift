@@ -149,15 +149,15 @@ final class NewStyleFlow: ExchangeFlow {
         case .reply:
             var header = ((try? message.headerJSON()) ?? .object([:])).objectValue ?? [:]
             if let migratedFrom {
-                header["migrated_from"] = .string(migratedFrom)
-                header["handled_by"] = .string(intent.identifier)
+                header[.migratedFrom] = .string(migratedFrom)
+                header[.handledBy] = .string(intent.identifier)
                 if !unmapped.isEmpty {
-                    header["unmapped_parameters"] = .array(unmapped)
+                    header[.unmappedParameters] = .array(unmapped)
                     let names = unmapped.compactMap { $0["name"]?.stringValue }.joined(separator: ", ")
                     ops.logger.warning("request \(exchange.clientRequestId): \(migratedFrom) → \(intent.identifier): parameters not mapped: \(names)")
                 }
             }
-            if header["status"] == nil { header["status"] = "success" }
+            if header[.status] == nil { header[.status] = "success" }
             ops.finish(exchange, header: .object(header), body: body)
         case .error:
             ops.fail(exchange, BusError(json: body))

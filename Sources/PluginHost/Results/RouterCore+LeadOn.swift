@@ -30,10 +30,10 @@ extension RouterCore {
         case .success(let o): opened = o
         case .failure(let problem): return pluginFault("an unusable opens_intent: \(problem)")
         }
-        if header["status"]?.stringValue == "failure" {
+        if header[.status]?.stringValue == "failure" {
             return pluginFault("a failed result that opens \(opened.intent); only a successful result may open an intent")
         }
-        if let code = header["code"]?.stringValue, code != "continueInApp" {
+        if let code = header[.code]?.stringValue, code != "continueInApp" {
             return pluginFault("response code \(code) and opens_intent; a legacy handler hands over with continueInApp")
         }
         let step: JSON = ["intent": .string(exchange.intent), "plugin": .string(pluginId)]
@@ -46,8 +46,8 @@ extension RouterCore {
             return true
         }
         var resultHeader = header.objectValue ?? [:]
-        resultHeader["opens"] = .string(opened.intent)
-        if !exchange.openedBy.isEmpty { resultHeader["opened_by"] = .array(exchange.openedBy) }
+        resultHeader[.opens] = .string(opened.intent)
+        if !exchange.openedBy.isEmpty { resultHeader[.openedBy] = .array(exchange.openedBy) }
         logger.info("request \(exchange.clientRequestId): \(exchange.intent) (\(pluginId)) opens \(opened.intent)",
                     [("request", exchange.clientRequestId)])
         complete(exchange, WireMessage(kind: .result, requestId: exchange.clientRequestId, intent: exchange.intent,
@@ -83,7 +83,7 @@ extension RouterCore {
         guard final.kind == .reply else { return }
         // The header was checked on its way in (a JSON object, or empty).
         var header = final.header.count == 0 ? [:] : ((try? final.headerJSON())?.objectValue ?? [:])
-        header["opened_by"] = .array(exchange.openedBy)
+        header[.openedBy] = .array(exchange.openedBy)
         final.header = Frame(data: JSON.object(header).canonicalData)
     }
 }

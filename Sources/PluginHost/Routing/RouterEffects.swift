@@ -4,6 +4,7 @@ import IntentBusZMQ
 import IntentBusWire
 import IntentBusProcess
 import IntentBusManifest
+import IntentBusStore
 
 /// What the router core asks the world to do. The core (`RouterCore`) does no I/O of its
 /// own: it takes events (frames from a client or a plugin, a due timer, a child's exit, a

@@ -2,6 +2,7 @@ internal import CLinuxSupport
 import Foundation
 import IntentBusCore
 import IntentBusZMQ
+import IntentBusStore
 
 /// Keeps the host's connections within its `ConnectionBudget` and its messages within
 /// `host.limits.max_message_frames`: sets up the connection gate (ConnectionGate, which

@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
 import IntentBusManifest
-import IntentBusDefinitions
 import IntentBusSentences
 
 /// Home Assistant's sentence corpus for one language (sentences/, tests/ and the test
@@ -72,7 +71,7 @@ package struct SentenceCorpus {
         templates.lists["name"] = .values(Self.names(fixtures["entities"], context: { entity in
             var context: [String: JSON] = [:]
             if let id = entity["id"]?.scalar?.text, let domain = id.split(separator: ".").first { context["domain"] = .string(String(domain)) }
-            if let attributes = entity["attributes"] { context.merge(DefinitionAssembler.json(attributes).objectValue ?? [:]) { a, _ in a } }
+            if let attributes = entity["attributes"] { context.merge(attributes.json.objectValue ?? [:]) { a, _ in a } }
             return context
         }))
         do {
@@ -88,8 +87,8 @@ package struct SentenceCorpus {
         for path in SentenceFileLoader.yamlFiles(in: tests) where !(path as NSString).lastPathComponent.hasPrefix("_") {
             for test in try Self.yaml(path)["tests"]?.sequence ?? [] {
                 guard let intent = test["intent"], let name = intent["name"]?.scalar?.text else { continue }
-                let slots = intent["slots"].map(DefinitionAssembler.json)?.objectValue ?? [:]
-                let context = intent["context"].map(DefinitionAssembler.json)?.objectValue ?? [:]
+                let slots = intent["slots"]?.json.objectValue ?? [:]
+                let context = intent["context"]?.json.objectValue ?? [:]
                 for s in test["sentences"]?.sequence ?? [] {
                     guard let text = s.scalar?.text else { continue }
                     cases.append(Case(sentence: text, intent: name, slots: slots, context: context,

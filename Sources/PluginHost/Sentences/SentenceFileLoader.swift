@@ -1,7 +1,6 @@
 import Foundation
 import IntentBusCore
 import IntentBusManifest
-import IntentBusDefinitions
 import IntentBusSentences
 
 /// Reads sentence files in Home Assistant's format (`intents:` with `data:` blocks,
@@ -68,7 +67,7 @@ package enum SentenceFileLoader {
     }
 
     private static func object(_ node: YAMLNode?) -> [String: JSON] {
-        node.map(DefinitionAssembler.json)?.objectValue ?? [:]
+        node?.json.objectValue ?? [:]
     }
 
     private static func block(_ intent: String, _ node: YAMLNode) throws(SentenceError) -> IntentTemplates.Block {
@@ -94,10 +93,10 @@ package enum SentenceFileLoader {
                     if text.contains(where: { "()[]{}<>|".contains($0) }) {
                         out.append(SlotValue(input: try sentence(value).expression, output: nil))
                     } else {
-                        out.append(SlotValue(text: text, output: DefinitionAssembler.json(value).stringValue.map(JSON.string) ?? .string(text)))
+                        out.append(SlotValue(text: text, output: value.json.stringValue.map(JSON.string) ?? .string(text)))
                     }
                 } else if let input = value["in"] {
-                    out.append(SlotValue(input: try sentence(input).expression, output: value["out"].map(DefinitionAssembler.json),
+                    out.append(SlotValue(input: try sentence(input).expression, output: value["out"]?.json,
                                          context: object(value["context"])))
                 } else {
                     throw SentenceError(.malformed, at: at, "a list value is text or has \"in\"")
@@ -105,8 +104,8 @@ package enum SentenceFileLoader {
             }
             return .values(out)
         }
-        if let range = node["range"] { return .range(try SlotRange(json: DefinitionAssembler.json(range), at: at)) }
-        if node["wildcard"].map(DefinitionAssembler.json) == .bool(true) { return .wildcard }
+        if let range = node["range"] { return .range(try SlotRange(json: range.json, at: at)) }
+        if node["wildcard"]?.json == .bool(true) { return .wildcard }
         throw SentenceError(.malformed, at: at, "a list has \"values\", \"range\" or \"wildcard: true\"")
     }
 }

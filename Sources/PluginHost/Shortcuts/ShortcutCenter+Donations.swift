@@ -2,6 +2,7 @@ import Foundation
 import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
+import IntentBusStore
 
 /// Donations and suggestions: `ib.donate`, `ib.donations.list`, `ib.donations.delete`,
 /// `ib.suggestions`, and the donations the host records itself.
@@ -33,20 +34,20 @@ extension ShortcutCenter {
         // is written by the host, so a successful one is not parsed again here.
         let header: JSON
         if mentionsDonation || Self.contains(final.header, "failure") || Self.contains(final.header, "\\") {
-            guard let parsed = try? final.headerJSON(), parsed["status"]?.stringValue != "failure" else { return }
+            guard let parsed = try? final.headerJSON(), parsed[.status]?.stringValue != "failure" else { return }
             header = parsed
         } else {
             header = .object([:])
         }
         let plugin = view.plugins[exchange.pluginIndex].spec
         let client = exchange.options["client"]?.stringValue
-        if let deletion = header["delete_donations"] {
+        if let deletion = header[.deleteDonations] {
             switch Self.selector(deletion) {
             case .success(let selector): writer.submit(.deleteDonations(selector, plugin: plugin.id))
             case .failure(let e): logger.warning("plugin \(plugin.id): delete_donations ignored: \(e.message)")
             }
         }
-        if var given = header["donation"]?.objectValue {
+        if var given = header[.donation]?.objectValue {
             if given["parameters"] == nil, let parameters { given["parameters"] = parameters }
             switch donation(from: .object(given), intent: exchange.intent, plugin: plugin.id, client: client, source: .plugin) {
             case .success(let d): writer.submit(.donate(d))

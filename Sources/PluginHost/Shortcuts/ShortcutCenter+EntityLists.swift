@@ -9,7 +9,7 @@ import IntentBusSentences
 extension ShortcutCenter {
     /// The REPLY header field by which a plugin says its entities changed: `true` (all its
     /// entity types) or an array of entity type names.
-    static let entitiesChangedField = "entities_changed"
+    static let entitiesChangedField = ReplyHeaderKey.entitiesChanged.rawValue
 
     /// At HELLO: the entity types of the plugin's phrase slots whose query lists all.
     func declareEntityLists(plugin: String, phrases: [ShortcutPhrase], entities: [String: NewStyleEntity]) {

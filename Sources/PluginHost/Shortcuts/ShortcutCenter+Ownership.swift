@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusStore
 
 /// Whose user phrases, donations and suggestions a request may see and change
 /// (docs/security.md, docs/shortcuts.md). With CURVE clients, each belongs to the client

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusStore
 
 /// `ib.shortcuts.list|add|edit|delete`: phrases users record ("Add to Siri").
 extension ShortcutCenter {

@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusManifest
+import IntentBusStore
 
 /// The host side of shortcuts (docs/shortcuts.md): the phrase catalog, the store of user
 /// phrases and donations, and the host intents over them. A router extension: it sees

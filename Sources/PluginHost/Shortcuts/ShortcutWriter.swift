@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusStore
 
 /// What the shortcut store's thread does, in the order submitted.
 enum ShortcutJob: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusStore
 
 /// Ranks what a user is likely to want now from their donations: by frequency (every
 /// donation counts), recency (a donation's weight halves every `halfLife`), and time of

@@ -3,6 +3,7 @@ import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
 import IntentBusMetadata
+import IntentBusStore
 
 /// What another host changed in the shared state, read afresh: the whole table, so that
 /// a notification lost while the database was away costs nothing (every reconnection

@@ -2,8 +2,8 @@ import Foundation
 
 /// A `ShortcutStore` operation that failed: a stable code, the database file, and the
 /// SQLite error underneath when there is one.
-struct ShortcutStoreError: Error, Sendable, CustomStringConvertible {
-    enum Code: String, Sendable {
+package struct ShortcutStoreError: Error, Sendable, CustomStringConvertible {
+    package enum Code: String, Sendable {
         /// The store could not be opened (directory, permissions, a newer schema).
         case unavailable
         /// A read or write failed.
@@ -14,19 +14,19 @@ struct ShortcutStoreError: Error, Sendable, CustomStringConvertible {
         case stateUnavailable
     }
 
-    let code: Code
-    let path: String
-    let detail: String
-    let sqlite: SQLiteError?
+    package let code: Code
+    package let path: String
+    package let detail: String
+    package let sqlite: SQLiteError?
 
-    init(_ code: Code, path: String, detail: String, sqlite: SQLiteError? = nil) {
+    package init(_ code: Code, path: String, detail: String, sqlite: SQLiteError? = nil) {
         self.code = code
         self.path = path
         self.detail = detail
         self.sqlite = sqlite
     }
 
-    var description: String {
+    package var description: String {
         "\(code.rawValue) at \(path): \(detail)" + (sqlite.map { " [\($0)]" } ?? "")
     }
 }

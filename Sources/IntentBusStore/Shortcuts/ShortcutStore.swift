@@ -2,21 +2,33 @@ import Foundation
 import IntentBusCore
 
 /// A phrase a user recorded for an intent with fixed parameters ("Add to Siri").
-struct UserPhrase: Sendable, Equatable {
+package struct UserPhrase: Sendable, Equatable {
     /// The phrase as the user wrote it.
-    let phrase: String
-    let intent: String
+    package let phrase: String
+    package let intent: String
     /// A JSON object: the parameters the intent runs with.
-    let parameters: JSON
+    package let parameters: JSON
     /// The plugin it runs on, or nil for whichever the usual choice picks.
-    let plugin: String?
+    package let plugin: String?
     /// The client that recorded it, when it gave an identity.
-    let client: String?
-    let createdAt: Date
-    let updatedAt: Date
+    package let client: String?
+    package let createdAt: Date
+    package let updatedAt: Date
+
+    /// Creates a phrase from its parts.
+    package init(phrase: String, intent: String, parameters: JSON, plugin: String?, client: String?,
+                 createdAt: Date, updatedAt: Date) {
+        self.phrase = phrase
+        self.intent = intent
+        self.parameters = parameters
+        self.plugin = plugin
+        self.client = client
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
 
     /// The normalised words the phrase is stored and matched by.
-    var key: String { PhraseText.normalised(phrase) }
+    package var key: String { PhraseText.normalised(phrase) }
 }
 
 /// User phrases and donations, in SQLite beside the remembered choices
@@ -28,19 +40,19 @@ struct UserPhrase: Sendable, Equatable {
 /// `maximumDonations` donations (the oldest are dropped first).
 ///
 /// Threading: not thread-safe; the host uses it from the router thread only.
-final class ShortcutStore {
-    static let fileName = "shortcuts.sqlite3"
-    static var schemaVersion: Int64 { StateSchema.shortcuts.version }
-    static let maximumUserPhrases = 500
-    static let maximumDonations = 2_000
+package final class ShortcutStore {
+    package static let fileName = "shortcuts.sqlite3"
+    package static var schemaVersion: Int64 { StateSchema.shortcuts.version }
+    package static let maximumUserPhrases = 500
+    package static let maximumDonations = 2_000
 
-    let path: String
+    package let path: String
     private let db: any StateDatabase
     /// Set when a corrupt file was moved aside at open.
-    private(set) var recoveryNote: String?
+    package private(set) var recoveryNote: String?
 
     /// Opens (or creates) the store in `directory`.
-    init(directory: String) throws(ShortcutStoreError) {
+    package init(directory: String) throws(ShortcutStoreError) {
         path = (directory as NSString).appendingPathComponent(Self.fileName)
         do { try ChoiceStore.prepareDirectory(directory) } catch {
             throw ShortcutStoreError(.unavailable, path: directory, detail: error.detail)
@@ -63,7 +75,7 @@ final class ShortcutStore {
 
     /// A store on a PostgreSQL database shared with other hosts (`host.state`); connects
     /// on first use (see `ChoiceStore.init(postgres:)`).
-    init(postgres: PostgresDatabase) {
+    package init(postgres: PostgresDatabase) {
         path = postgres.location
         db = postgres
     }
@@ -92,10 +104,10 @@ final class ShortcutStore {
         }
     }
 
-    func close() { db.close() }
+    package func close() { db.close() }
 
     /// Runs `body`, turning what it throws into a `ShortcutStoreError`.
-    func access<R>(_ operation: String, _ body: (any StateDatabase) throws -> R) throws(ShortcutStoreError) -> R {
+    package func access<R>(_ operation: String, _ body: (any StateDatabase) throws -> R) throws(ShortcutStoreError) -> R {
         do { return try body(db) } catch let error as ShortcutStoreError {
             throw error
         } catch let error as PostgresError where error.newerSchema != nil {
@@ -112,20 +124,20 @@ final class ShortcutStore {
         }
     }
 
-    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
-    static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    package static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+    package static func date(_ milliseconds: Int64) -> Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
     // MARK: User phrases
 
     /// Every user phrase, by its words.
-    func userPhrases() throws(ShortcutStoreError) -> [UserPhrase] {
+    package func userPhrases() throws(ShortcutStoreError) -> [UserPhrase] {
         try access("list user phrases") { db in
             try db.query("SELECT \(Self.phraseColumns) FROM user_phrases ORDER BY key", row: Self.userPhrase)
         }
     }
 
     /// The user phrase whose words are `key`, or nil.
-    func userPhrase(key: String) throws(ShortcutStoreError) -> UserPhrase? {
+    package func userPhrase(key: String) throws(ShortcutStoreError) -> UserPhrase? {
         try access("find a user phrase") { db in
             try db.query("SELECT \(Self.phraseColumns) FROM user_phrases WHERE key = ?", [.text(key)], row: Self.userPhrase).first
         }
@@ -142,7 +154,7 @@ final class ShortcutStore {
 
     /// Stores `phrase`, replacing the one stored under `replacing` (its key) when given.
     /// Refuses a new phrase beyond `maximumUserPhrases`.
-    func save(_ phrase: UserPhrase, replacing: String? = nil) throws(ShortcutStoreError) {
+    package func save(_ phrase: UserPhrase, replacing: String? = nil) throws(ShortcutStoreError) {
         try access("save a user phrase") { db in
             try db.transaction {
                 if let replacing { try db.run("DELETE FROM user_phrases WHERE key = ?", [.text(replacing)]) }
@@ -163,7 +175,7 @@ final class ShortcutStore {
     }
 
     /// Deletes the user phrase stored under `key`; returns whether there was one.
-    func deleteUserPhrase(key: String) throws(ShortcutStoreError) -> Bool {
+    package func deleteUserPhrase(key: String) throws(ShortcutStoreError) -> Bool {
         try access("delete a user phrase") { db in
             try db.transaction {
                 let removed = try db.run("DELETE FROM user_phrases WHERE key = ?", [.text(key)])

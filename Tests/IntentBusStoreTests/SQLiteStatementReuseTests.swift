@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PluginHost
+@testable import IntentBusStore
 
 /// `SQLiteDatabase` keeps the statements `run` and `query` compile, and reuses them.
 @Suite("SQLiteDatabase: compiled statements reused")

@@ -2,14 +2,14 @@ import Foundation
 
 /// Why a database could not be opened: damage, which `ChoiceStore.init` repairs by
 /// starting over, or anything else, which it reports.
-enum ChoiceStoreOpenFailure: Error {
+package enum ChoiceStoreOpenFailure: Error {
     case corrupt(reason: String, sqlite: SQLiteError?)
     case failed(ChoiceStoreError)
 }
 
 extension ChoiceStore {
     /// Makes sure `directory` exists, is a directory, and is writable.
-    static func prepareDirectory(_ directory: String) throws(ChoiceStoreError) {
+    package static func prepareDirectory(_ directory: String) throws(ChoiceStoreError) {
         let files = FileManager.default
         var isDirectory: ObjCBool = false
         if files.fileExists(atPath: directory, isDirectory: &isDirectory) {
@@ -36,7 +36,7 @@ extension ChoiceStore {
 
     /// Opens `path`, switches it to WAL with `synchronous=FULL`, checks it, and brings
     /// the schema up to date.
-    static func open(_ path: String) -> Result<SQLiteDatabase, ChoiceStoreOpenFailure> {
+    package static func open(_ path: String) -> Result<SQLiteDatabase, ChoiceStoreOpenFailure> {
         // Checked before SQLite sees the file: closing a connection to a file that is
         // not a database deletes the WAL beside it, which is evidence worth keeping.
         if hasForeignHeader(path) {
@@ -106,7 +106,7 @@ extension ChoiceStore {
     /// cache and is deleted. A WAL left in place would be replayed into the new file.
     ///
     /// - Returns: the new path of the database file.
-    static func moveAside(_ path: String) throws(ChoiceStoreError) -> String {
+    package static func moveAside(_ path: String) throws(ChoiceStoreError) -> String {
         let files = FileManager.default
         let stamp = timestamp(Date())
         var target = "\(path).corrupt-\(stamp)"

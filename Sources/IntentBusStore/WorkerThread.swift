@@ -15,7 +15,7 @@ import Foundation
 /// Threading: `submit` and `stop` from any thread; `run` only on the worker thread.
 /// `@unchecked Sendable`: `queue`, `stopping`, `finished` and `refused` are guarded by
 /// `condition`.
-final class WorkerThread<Job: Sendable>: @unchecked Sendable {
+package final class WorkerThread<Job: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [Job] = []
     private var stopping = false
@@ -30,7 +30,7 @@ final class WorkerThread<Job: Sendable>: @unchecked Sendable {
 
     /// Starts the thread; `run` gets each batch and how many jobs were refused since the
     /// previous one. `linger` (seconds, 0 for none) and `isUrgent`: see the type's comment.
-    init(name: String, limit: Int, linger: TimeInterval = 0, isUrgent: @escaping @Sendable (Job) -> Bool = { _ in true },
+    package init(name: String, limit: Int, linger: TimeInterval = 0, isUrgent: @escaping @Sendable (Job) -> Bool = { _ in true },
          run: @escaping @Sendable ([Job], Int) -> Void) {
         self.limit = limit
         self.linger = max(0, linger)
@@ -44,7 +44,7 @@ final class WorkerThread<Job: Sendable>: @unchecked Sendable {
     /// Queues `job`; false (and counted) when `limit` jobs already wait or the thread is
     /// stopping.
     @discardableResult
-    func submit(_ job: Job) -> Bool {
+    package func submit(_ job: Job) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !stopping, queue.count < limit else {
@@ -57,7 +57,7 @@ final class WorkerThread<Job: Sendable>: @unchecked Sendable {
     }
 
     /// Finishes the queued jobs, then stops the thread; returns once it has.
-    func stop() {
+    package func stop() {
         condition.lock()
         stopping = true
         condition.broadcast()
@@ -94,7 +94,7 @@ final class WorkerThread<Job: Sendable>: @unchecked Sendable {
 
 /// A value handed to a worker thread that, from then on, is the only one to use it (a
 /// store's SQLite connection). `@unchecked Sendable` on that promise.
-final class WorkerOwned<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+package final class WorkerOwned<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }

@@ -33,7 +33,7 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
 
     /// Whether `sqlState` says the server went away: a connection exception, or a server
     /// shutting down or starting up.
-    static func meansUnavailable(_ sqlState: String?) -> Bool {
+    package static func meansUnavailable(_ sqlState: String?) -> Bool {
         guard let sqlState else { return false }
         return sqlState.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(sqlState)
     }

@@ -5,7 +5,7 @@ extension ShortcutStore {
     /// Records `donation` and drops the oldest beyond `maximumDonations`. Returns it
     /// with its row id.
     @discardableResult
-    func donate(_ donation: Donation) throws(ShortcutStoreError) -> Donation {
+    package func donate(_ donation: Donation) throws(ShortcutStoreError) -> Donation {
         try access("donate") { db in
             try db.transaction {
                 var stored = donation
@@ -18,7 +18,7 @@ extension ShortcutStore {
 
     /// Records several donations in one transaction (one fsync), then drops the oldest
     /// beyond `maximumDonations`.
-    func donate(batch: [Donation]) throws(ShortcutStoreError) {
+    package func donate(batch: [Donation]) throws(ShortcutStoreError) {
         try access("donate") { db in
             try db.transaction {
                 var last: Int64 = 0
@@ -42,7 +42,7 @@ extension ShortcutStore {
     }
 
     /// Donations, newest first; `plugin` narrows them to one plugin's.
-    func donations(plugin: String? = nil) throws(ShortcutStoreError) -> [Donation] {
+    package func donations(plugin: String? = nil) throws(ShortcutStoreError) -> [Donation] {
         try access("list donations") { db in
             let filter = plugin == nil ? "" : "WHERE plugin = ?"
             return try db.query("""
@@ -60,7 +60,7 @@ extension ShortcutStore {
     /// Deletes the donations `selector` picks, only `plugin`'s when given (a plugin
     /// deletes its own), only `client`'s when given (a CURVE client deletes its own).
     /// Returns how many were removed.
-    func deleteDonations(_ selector: DonationSelector, plugin: String? = nil, client: String? = nil) throws(ShortcutStoreError) -> Int {
+    package func deleteDonations(_ selector: DonationSelector, plugin: String? = nil, client: String? = nil) throws(ShortcutStoreError) -> Int {
         var conditions: [String] = []
         var values: [StateValue] = []
         switch selector {

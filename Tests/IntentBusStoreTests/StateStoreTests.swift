@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IntentBus
-@testable import PluginHost
+import IntentBusCore
+@testable import IntentBusStore
 import IntentBusTestSupport
 
 /// Which back end a case of `StateStoreTests` runs on.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PluginHost
+@testable import IntentBusStore
 
 /// `WorkerThread` with a linger: jobs nobody waits for gather; an urgent one runs them at once.
 @Suite("WorkerThread: lingering batches")

@@ -26,7 +26,7 @@ package final class ChoiceStore: @unchecked Sendable {
     /// The name of the database file inside the store's directory.
     package static let fileName = "choices.sqlite3"
     /// The schema this code writes (`StateSchema.choices`).
-    static var schemaVersion: Int64 { StateSchema.choices.version }
+    package static var schemaVersion: Int64 { StateSchema.choices.version }
 
     /// The directory given to `init`.
     package let directory: String

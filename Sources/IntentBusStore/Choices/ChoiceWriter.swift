@@ -1,7 +1,7 @@
 import Foundation
 
 /// A change to the remembered choices, made on the writer's thread.
-enum ChoiceWrite: Sendable {
+package enum ChoiceWrite: Sendable {
     case remember(intent: String, client: String?, plugin: String, source: String)
     case reset(intent: String, client: String?)
     case resetAll
@@ -11,7 +11,7 @@ enum ChoiceWrite: Sendable {
 }
 
 /// What a committed change did.
-enum ChoiceWriteOutcome: Sendable {
+package enum ChoiceWriteOutcome: Sendable {
     case remembered(RememberedChoice)
     case removed(Int)
     case reloaded([RememberedChoice])
@@ -26,13 +26,13 @@ enum ChoiceWriteOutcome: Sendable {
 ///
 /// Threading: `submit` and `stop` from any thread (the queue is a `WorkerThread`);
 /// `store` is used only by the worker thread.
-final class ChoiceWriter: Sendable {
+package final class ChoiceWriter: Sendable {
     /// Writes waiting at most; the per-client write rate keeps far below it.
-    static let maximumQueued = 10_000
+    package static let maximumQueued = 10_000
     private let worker: WorkerThread<(UInt64, ChoiceWrite)>
     private let done: @Sendable (UInt64, Result<ChoiceWriteOutcome, ChoiceStoreError>) -> Void
 
-    init(store: ChoiceStore, done: @escaping @Sendable (UInt64, Result<ChoiceWriteOutcome, ChoiceStoreError>) -> Void) {
+    package init(store: ChoiceStore, done: @escaping @Sendable (UInt64, Result<ChoiceWriteOutcome, ChoiceStoreError>) -> Void) {
         self.done = done
         worker = WorkerThread(name: "intentbus-choice-writer", limit: Self.maximumQueued) { jobs, _ in
             for (id, write) in jobs { done(id, ChoiceWriter.perform(write, on: store)) }
@@ -40,15 +40,15 @@ final class ChoiceWriter: Sendable {
     }
 
     /// Queues a write; its outcome goes to `done` with `id` (at once, as a failure, when
-    /// the queue is full).
-    func submit(_ id: UInt64, _ write: ChoiceWrite) {
+    /// the queue is full or the writer has stopped).
+    package func submit(_ id: UInt64, _ write: ChoiceWrite) {
         if !worker.submit((id, write)) {
-            done(id, .failure(ChoiceStoreError(.queryFailed, path: "", detail: "too many writes are waiting")))
+            done(id, .failure(ChoiceStoreError(.queryFailed, path: "", detail: "the writer has stopped, or too many writes are waiting")))
         }
     }
 
     /// Finishes the queued writes, then stops the thread; returns once it has.
-    func stop() { worker.stop() }
+    package func stop() { worker.stop() }
 
     private static func perform(_ write: ChoiceWrite, on store: ChoiceStore) -> Result<ChoiceWriteOutcome, ChoiceStoreError> {
         do {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PluginHost
+@testable import IntentBusStore
 
 @Suite("SQLiteDatabase for ChoiceStore")
 struct ChoiceStoreSQLiteTests {

@@ -36,13 +36,13 @@ package struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible 
 /// Threading: not thread-safe. A connection is used from one thread at a time; the
 /// owner (for example `ChoiceStore`) serialises access with its own lock. Statements
 /// keep the connection alive and must be used under the same rule.
-final class SQLiteDatabase: StateDatabase {
+package final class SQLiteDatabase: StateDatabase {
     /// The database file, as given to `init`.
-    let path: String
+    package let path: String
     /// SQLite's SQL.
-    var dialect: StateDialect { .sqlite }
+    package var dialect: StateDialect { .sqlite }
     /// The database file.
-    var location: String { path }
+    package var location: String { path }
     private var handle: OpaquePointer?
     /// Statements compiled by `run` and `query`, by their SQL text, kept for the next call
     /// with the same text: compiling took more instructions than running a donation's
@@ -54,7 +54,7 @@ final class SQLiteDatabase: StateDatabase {
     ///
     /// Opening does not read the file: a file that is not a database is reported by
     /// the first statement that touches it.
-    init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+    package init(path: String, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
         self.path = path
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -86,7 +86,7 @@ final class SQLiteDatabase: StateDatabase {
     }
 
     /// Closes the connection. Later calls fail with `SQLITE_MISUSE`. Idempotent.
-    func close() {
+    package func close() {
         // close_v2 defers the real close until outstanding statements are finalised,
         // so a statement that outlives this call cannot touch freed memory.
         finalizeCompiled()
@@ -95,17 +95,17 @@ final class SQLiteDatabase: StateDatabase {
     }
 
     /// Whether `close()` has been called.
-    var isClosed: Bool { handle == nil }
+    package var isClosed: Bool { handle == nil }
 
     /// Runs one or more SQL statements that return no rows the caller needs.
-    func exec(_ sql: String) throws(SQLiteError) {
+    package func exec(_ sql: String) throws(SQLiteError) {
         let db = try openHandle("sqlite3_exec")
         let rc = sqlite3_exec(db, sql, nil, nil, nil)
         if rc != SQLITE_OK { throw error(rc, "sqlite3_exec \(sql)") }
     }
 
     /// Compiles `sql` into a statement bound to this connection.
-    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    package func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         let db = try openHandle("sqlite3_prepare_v2")
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v2(db, sql, -1, &stmt, nil)
@@ -131,7 +131,7 @@ final class SQLiteDatabase: StateDatabase {
 
     /// Runs a statement with `parameters` and returns how many rows it changed.
     @discardableResult
-    func run(_ sql: String, _ parameters: [StateValue]) throws(SQLiteError) -> Int {
+    package func run(_ sql: String, _ parameters: [StateValue]) throws(SQLiteError) -> Int {
         let statement = try reusable(sql)
         try statement.bind(parameters)
         while try statement.step() {}
@@ -140,7 +140,7 @@ final class SQLiteDatabase: StateDatabase {
 
     /// Runs a query and maps every row with `row`. The `SQLiteRow` is valid only
     /// inside the closure.
-    func query<T>(
+    package func query<T>(
         _ sql: String, _ parameters: [StateValue] = [],
         row transform: (any StateRow) -> T
     ) throws(SQLiteError) -> [T] {
@@ -152,25 +152,25 @@ final class SQLiteDatabase: StateDatabase {
     }
 
     /// The first column of the first row as text, for `PRAGMA` queries.
-    func scalarText(_ sql: String) throws(SQLiteError) -> String? {
+    package func scalarText(_ sql: String) throws(SQLiteError) -> String? {
         try query(sql) { $0.text(0) }.first ?? nil
     }
 
     /// `PRAGMA user_version`: one store per file, so `store` names nothing here.
-    func schemaVersion(store: String) throws(SQLiteError) -> Int64 {
+    package func schemaVersion(store: String) throws(SQLiteError) -> Int64 {
         try query("PRAGMA user_version") { $0.int(0) }.first ?? 0
     }
 
     /// Sets `PRAGMA user_version`.
-    func setSchemaVersion(_ version: Int64, store: String) throws(SQLiteError) {
+    package func setSchemaVersion(_ version: Int64, store: String) throws(SQLiteError) {
         try exec("PRAGMA user_version = \(version)")
     }
 
     /// Nothing: only this host writes the file, and it knows its own changes.
-    func announceChange(_ table: String) {}
+    package func announceChange(_ table: String) {}
 
     /// Rows changed by the most recent INSERT, UPDATE or DELETE.
-    var changes: Int { handle.map { Int(sqlite3_changes64($0)) } ?? 0 }
+    package var changes: Int { handle.map { Int(sqlite3_changes64($0)) } ?? 0 }
 
     /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`. If `body` or the commit throws,
     /// the transaction is rolled back and the error rethrown.
@@ -178,7 +178,7 @@ final class SQLiteDatabase: StateDatabase {
     /// `IMMEDIATE` takes the write lock up front, so a writer waits (up to the busy
     /// timeout) at `BEGIN` instead of failing with `SQLITE_BUSY` half-way through.
     /// Transactions do not nest.
-    func transaction<R>(_ body: () throws -> R) throws -> R {
+    package func transaction<R>(_ body: () throws -> R) throws -> R {
         let db = try openHandle("BEGIN IMMEDIATE")
         precondition(sqlite3_get_autocommit(db) != 0, "SQLiteDatabase.transaction does not nest")
         try run("BEGIN IMMEDIATE", [])
@@ -225,7 +225,7 @@ private var sqliteTransient: sqlite3_destructor_type {
 /// A compiled statement. Finalised when released.
 ///
 /// Threading: the same rule as its `SQLiteDatabase`.
-final class SQLiteStatement {
+package final class SQLiteStatement {
     // Strong reference: the connection must outlive its statements.
     private let database: SQLiteDatabase
     private let statement: OpaquePointer
@@ -258,7 +258,7 @@ final class SQLiteStatement {
     }
 
     /// Binds `values` to the statement's `?` parameters, in order.
-    func bind(_ values: [StateValue]) throws(SQLiteError) {
+    package func bind(_ values: [StateValue]) throws(SQLiteError) {
         let expected = Int(sqlite3_bind_parameter_count(statement))
         guard values.count == expected else {
             throw SQLiteError(code: SQLITE_RANGE, extendedCode: SQLITE_RANGE,
@@ -286,7 +286,7 @@ final class SQLiteStatement {
 
     /// Advances to the next row. Returns `true` when a row is available and `false`
     /// when the statement has finished.
-    func step() throws(SQLiteError) -> Bool {
+    package func step() throws(SQLiteError) -> Bool {
         switch sqlite3_step(statement) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
@@ -300,19 +300,19 @@ final class SQLiteStatement {
 
 /// Read access to the current row of a statement. Valid only until the next `step()`,
 /// which is why it is only ever handed to a closure.
-struct SQLiteRow: StateRow {
+package struct SQLiteRow: StateRow {
     fileprivate let statement: OpaquePointer
 
     /// Column `index` (0-based) as text, or `nil` when it is NULL.
-    func text(_ index: Int32) -> String? {
+    package func text(_ index: Int32) -> String? {
         guard let bytes = sqlite3_column_text(statement, index) else { return nil }
         let count = Int(sqlite3_column_bytes(statement, index))
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
     /// Column `index` (0-based) as an integer; NULL reads as 0.
-    func int(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
+    package func int(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
 
     /// Whether column `index` (0-based) is NULL.
-    func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
+    package func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
 }

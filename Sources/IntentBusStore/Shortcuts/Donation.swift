@@ -3,31 +3,49 @@ import IntentBusCore
 
 /// An interaction that happened, kept so the host can suggest it again (SiriKit's
 /// `INInteraction.donate`, an `NSUserActivity` eligible for prediction).
-struct Donation: Sendable, Equatable {
+package struct Donation: Sendable, Equatable {
     /// Who donated: the host after a request succeeded, a plugin in its REPLY header, or
     /// a client with `ib.donate`.
-    enum Source: String, Sendable { case host, plugin, client }
+    package enum Source: String, Sendable { case host, plugin, client }
 
-    var id: Int64 = 0
+    package var id: Int64 = 0
     /// The donor's persistent identifier, for deleting it later.
-    var identifier: String?
+    package var identifier: String?
     /// A group identifier, for deleting several together.
-    var group: String?
-    let intent: String
+    package var group: String?
+    package let intent: String
     /// A JSON object.
-    let parameters: JSON
-    var plugin: String?
-    var client: String?
-    var title: String?
+    package let parameters: JSON
+    package var plugin: String?
+    package var client: String?
+    package var title: String?
     /// The suggested invocation phrase, which "Add to Siri" offers by default.
-    var phrase: String?
+    package var phrase: String?
     /// Whether it may be suggested (`isEligibleForPrediction`).
-    var eligibleForPrediction = true
-    let source: Source
-    let at: Date
+    package var eligibleForPrediction = true
+    package let source: Source
+    package let at: Date
+
+    /// Creates a donation from its parts; `id` is the store's, 0 until it is stored.
+    package init(id: Int64 = 0, identifier: String? = nil, group: String? = nil, intent: String, parameters: JSON,
+                 plugin: String? = nil, client: String? = nil, title: String? = nil, phrase: String? = nil,
+                 eligibleForPrediction: Bool = true, source: Source, at: Date) {
+        self.id = id
+        self.identifier = identifier
+        self.group = group
+        self.intent = intent
+        self.parameters = parameters
+        self.plugin = plugin
+        self.client = client
+        self.title = title
+        self.phrase = phrase
+        self.eligibleForPrediction = eligibleForPrediction
+        self.source = source
+        self.at = at
+    }
 
     /// The donation for clients (`ib.donations.list`, `ib.donate`'s answer).
-    var json: JSON {
+    package var json: JSON {
         var o: [String: JSON] = ["id": .int(id), "intent": .string(intent), "parameters": parameters,
                                  "source": .string(source.rawValue), "eligible_for_prediction": .bool(eligibleForPrediction),
                                  "at": .string(ShortcutTime.text(at))]
@@ -42,7 +60,7 @@ struct Donation: Sendable, Equatable {
 }
 
 /// Which donations a delete removes.
-enum DonationSelector: Sendable, Equatable {
+package enum DonationSelector: Sendable, Equatable {
     case identifiers([String])
     case group(String)
     case plugin(String)
@@ -50,14 +68,14 @@ enum DonationSelector: Sendable, Equatable {
 }
 
 /// Timestamps for people and for tests: ISO 8601 UTC with milliseconds.
-enum ShortcutTime {
-    static func text(_ date: Date) -> String {
+package enum ShortcutTime {
+    package static func text(_ date: Date) -> String {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return f.string(from: date)
     }
 
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let d = f.date(from: text) { return d }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PluginHost
+@testable import IntentBusStore
 
 /// Runs `body` with a fresh, empty directory that is removed afterwards, so that tests
 /// can run in parallel without sharing files.
