@@ -70,7 +70,9 @@ package final class IntentHost {
         let shortcuts = "\(host.stateDirectory)/\(ShortcutStore.fileName)"
         StateDirectory.restrict([shortcuts, shortcuts + "-wal", shortcuts + "-shm"], mode: 0o600)
         hooks.extensions.forEach(router.install)
-        router.install(OperationsExtension(core: router, logBook: logBook))
+        let operations = OperationsExtension(view: router, logBook: logBook)
+        router.install(operations)
+        router.stats = operations.stats
 
         for warning in manifest.warnings { logger.warning("\(warning)") }
         for (intent, indices) in router.routes.sorted(by: { $0.key < $1.key }) where indices.count > 1 {

@@ -42,7 +42,7 @@ extension RouterCore {
                 "style": .string(slot.style(for: intent).rawValue), "state": .string(slot.stateName),
                 "priority": .int(Int64(slot.spec.priority)),
             ]
-            if case .failed(let reason) = slot.state { o["reason"] = .string(reason) }
+            if let reason = slot.failureReason { o["reason"] = .string(reason) }
             if !slot.spec.enabled { o["reason"] = "disabled in the manifest (enabled: false)" }
             if slot.disabledAtRunTime { o["reason"] = "disabled at run time (ib.plugins.disable)" }
             return .object(o)

@@ -175,7 +175,7 @@ extension RouterCore {
         guard let slot = slots.first(where: { $0.spec.id == id }) else { return "removed from the manifest" }
         guard slot.spec.intentsSupported.contains(intent) else { return "it no longer lists \(intent) in IntentsSupported" }
         if !slot.spec.enabled { return "disabled in the manifest" }
-        if case .failed(let reason) = slot.state {
+        if let reason = slot.failureReason {
             if startFailed, retryFailedSpawn(slot) { return nil }
             return "it is failing: \(reason)"
         }

@@ -15,11 +15,9 @@ extension RouterCore {
     func majordomoAttach(_ index: Int, identity: Data) {
         assertConfined()
         let slot = slots[index]
-        guard slot.spec.mdpWorker, !slot.disabledAtRunTime, case .remote(nil) = slot.state else { return }
+        guard slot.spec.mdpWorker, slot.life.workerAttached(identity: identity) else { return }
         slot.styles = Dictionary(uniqueKeysWithValues: slot.spec.intentsSupported.map { ($0, HandlerStyle.plain) })
-        slot.state = .remote(identity: identity)
         slot.lastHeard = effects.now()
-        slot.lastError = nil
         identities[identity] = index
         logger.info("plugin \(slot.spec.id) is ready: MDP workers serve \(slot.spec.intentsSupported.joined(separator: ", "))")
         let waiting = slot.waiting
@@ -33,9 +31,8 @@ extension RouterCore {
     func majordomoDetach(_ index: Int) {
         assertConfined()
         let slot = slots[index]
-        guard slot.spec.mdpWorker, case .remote(let identity?) = slot.state, slot.inFlight == 0 else { return }
+        guard slot.spec.mdpWorker, slot.inFlight == 0, let identity = slot.life.workerDetached() else { return }
         identities.removeValue(forKey: identity)
-        slot.state = .remote(identity: nil)
         logger.info("plugin \(slot.spec.id) is waiting: no MDP worker is connected")
     }
 
@@ -55,7 +52,7 @@ extension RouterCore {
                 continue
             }
             switch slot.state {
-            case .failed, .disabled, .remote(nil): continue
+            case .spawnFailed, .breakerOpen, .rejected, .disabled, .remote(nil): continue
             default: return true
             }
         }

@@ -124,14 +124,9 @@ extension RouterCore {
             fail(exchange, BusError(.conversationExpired,
                 "nobody answered the question within \(manifest.host.conversationTimeout.humanText); the conversation has expired"))
         case .restart(let index):
-            let slot = slots[index]
-            if case .backoff = slot.state, !stopping { startPlugin(slot) }
+            restartDue(slots[index])
         case .handshakeDeadline(let index, let generation):
-            let slot = slots[index]
-            guard slot.spawnGeneration == generation, case .starting(let pid) = slot.state else { return }
-            slot.lastError = "no HELLO within 10 s of starting"
-            logger.error("plugin \(slot.spec.id) (pid \(pid)) did not say HELLO within 10 s; killing it")
-            effects.signal(pid, SIGKILL)
+            handshakeDeadlineDue(slots[index], generation: generation)
         case .stopPlugins(let signal):
             for slot in slots {
                 guard let pid = slot.pid else { continue }

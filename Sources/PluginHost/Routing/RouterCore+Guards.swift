@@ -6,28 +6,14 @@ import IntentBusProcess
 /// (Supervision/ProcessGuards.swift).
 extension RouterCore {
     /// At a heartbeat check: a process whose resident memory is above its
-    /// `memory_limit` is killed, and its exit is reported as that breach. True when it was.
+    /// `memory_limit` is killed, and its exit is reported as that breach (the supervisor
+    /// keeps it with the process). True when it was.
     func overMemoryLimit(_ slot: PluginSlot, pid: pid_t) -> Bool {
         guard let limit = slot.spec.guards.memoryLimit, pid > 0, let resident = effects.residentBytes(pid),
               resident > limit else { return false }
         let breach = "memory_limit exceeded: \(Self.mebibytes(resident)) resident, the limit is \(Self.mebibytes(limit))"
-        slot.limitBreach = breach
-        logger.error("plugin \(slot.spec.id) (pid \(pid)): \(breach); killing it (SIGKILL)")
-        effects.signal(pid, SIGKILL)
+        perform(slot.life.limitBreached(breach), slot)
         return true
-    }
-
-    /// What to add to a crash report when the process broke a limit: the memory breach the
-    /// host found, or SIGXCPU, which only `cpu_limit` sends. Clears the breach.
-    func limitNote(_ slot: PluginSlot, _ status: ExitStatus) -> String {
-        if let breach = slot.limitBreach {
-            slot.limitBreach = nil
-            return ": \(breach)"
-        }
-        if case .signalled(SIGXCPU) = status, let limit = slot.spec.guards.cpuLimit {
-            return ": cpu_limit exceeded (\(limit.humanText) of CPU time)"
-        }
-        return ""
     }
 
     static func mebibytes(_ bytes: UInt64) -> String {

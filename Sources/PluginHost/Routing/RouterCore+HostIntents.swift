@@ -87,7 +87,7 @@ extension RouterCore {
         // Clients that know several hosts resend these after losing a host (docs/protocol.md).
         if !slot.spec.idempotentIntents.isEmpty { o["idempotent"] = .array(slot.spec.idempotentIntents.sorted().map { .string($0) }) }
         if !slot.instanceSlots.isEmpty { o["instances"] = instancesSummary(slot) }
-        if case .failed(let reason) = slot.state { o["reason"] = .string(reason) }
+        if let reason = slot.failureReason { o["reason"] = .string(reason) }
         if let e = slot.lastError { o["last_error"] = .string(e) }
         if !slot.spec.intentsRestrictedWhileLocked.isEmpty {
             o["restricted"] = .array(slot.spec.intentsRestrictedWhileLocked.map { .string($0) })

@@ -30,35 +30,20 @@ extension RouterCore {
     }
 
     private func restart(_ slot: PluginSlot) -> String {
-        slot.breakerOpen = false
-        slot.crashTimes.removeAll()
-        if let pid = slot.pid {
-            stop(slot, pid: pid, why: .restart, graceful: true)
-            return "restarting"
-        }
-        if slot.disabledAtRunTime { return "disabled; enable it first" }
-        startPlugin(slot)
-        return "starting"
+        let (done, actions) = slot.life.restart()
+        perform(actions, slot)
+        return done
     }
 
     private func enable(_ slot: PluginSlot) -> String {
-        guard slot.disabledAtRunTime else { return "already enabled" }
-        slot.disabledAtRunTime = false
-        slot.state = .stopped
-        if slot.spec.lifecycle.activation == .eager { startPlugin(slot) }
-        return "enabled"
+        let (done, actions) = slot.life.enable(eager: slot.spec.lifecycle.activation == .eager)
+        perform(actions, slot)
+        return done
     }
 
     private func disable(_ slot: PluginSlot) -> String {
-        guard !slot.disabledAtRunTime else { return "already disabled" }
-        slot.disabledAtRunTime = true
-        slot.breakerOpen = false
-        failWaiting(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) was disabled", details: ["plugin": .string(slot.spec.id)]))
-        if let pid = slot.pid {
-            stop(slot, pid: pid, why: .disable, graceful: true)
-            return "disabled; stopping"
-        }
-        slot.state = .disabled
-        return "disabled"
+        let (done, actions) = slot.life.disable()
+        perform(actions, slot)
+        return done
     }
 }

@@ -7,8 +7,6 @@ import IntentBusProcess
 /// The plugin side: messages from plugins, and the plugin lifecycle (spawn, handshake,
 /// crash, restart).
 extension RouterCore {
-    static let handshakeTimeout: UInt64 = 10_000_000_000
-
     /// A message a plugin sent (its frames, connection identity first).
     func pluginFrames(_ frames: [Frame]) {
         assertConfined()
@@ -95,30 +93,19 @@ extension RouterCore {
     func startPlugin(_ slot: PluginSlot) {
         let spec = slot.spec
         slot.token = Self.makeToken()
-        slot.spawnGeneration += 1
-        if slot.lastError?.hasPrefix("handshake rejected") == true { slot.lastError = "previous " + slot.lastError! }
-        let index = slot.index
-        switch effects.spawn(spec, index: index, token: slot.token) {
+        _ = slot.life.willSpawn()
+        switch effects.spawn(spec, index: slot.index, token: slot.token) {
         case .success(let pid):
-            slot.state = .starting(pid: pid)
-            slot.lastSpawnFailure = nil
-            logger.info("started plugin \(spec.id) (pid \(pid)): \(spec.exec.commandLine)")
-            timers.schedule(at: deadline(after: Self.handshakeTimeout),
-                            .handshakeDeadline(index: index, generation: slot.spawnGeneration))
+            perform(slot.life.spawned(pid: pid, command: spec.exec.commandLine), slot)
         case .failure(let error):
-            slot.state = .failed(reason: error.description)
-            slot.lastError = error.description
-            slot.lastSpawnFailure = effects.now()
-            logger.error("plugin \(spec.id) can't start: \(error) (declared at \(spec.mark))")
-            failWaiting(slot, BusError(.pluginUnavailable, "plugin \(spec.id) is unavailable: \(error)",
-                                       details: ["plugin": .string(spec.id)]))
+            perform(slot.life.spawnFailed(error.description, at: effects.now(), declaredAt: "\(spec.mark)"), slot)
         }
     }
 
     /// A plugin whose binary was missing is tried again when a request needs it, at most
     /// once a second, so that building it later is enough. Returns true if it is starting.
     func retryFailedSpawn(_ slot: PluginSlot) -> Bool {
-        guard let failedAt = slot.lastSpawnFailure, effects.now() - failedAt > 1_000_000_000 else { return false }
+        guard slot.life.mayRetrySpawn(now: effects.now()) else { return false }
         startPlugin(slot)
         if case .starting = slot.state { return true }
         return false
@@ -127,7 +114,7 @@ extension RouterCore {
     func handshake(_ envelope: RoutingEnvelope, _ msg: WireMessage, user: String? = nil) {
         func refuse(_ code: String, _ reason: String, slot: PluginSlot?) {
             logger.error("rejected HELLO\(slot.map { " from plugin \($0.spec.id)" } ?? ""): \(reason)")
-            if let slot { slot.lastError = "handshake rejected: \(reason)" }
+            slot?.life.helloRefused(reason)
             _ = effects.sendToPlugin(envelope.identity, WireMessage(kind: .reject, header: nil,
                 body: ["code": .string(code), "reason": .string(reason)]).frames)
         }
@@ -150,11 +137,11 @@ extension RouterCore {
             }
             pid = 0
         } else {
-            guard case .starting(let started) = slot.state,
+            guard case .starting(let started, _) = slot.state,
                   let token = hello["token"]?.stringValue, constantTimeEquals(token, slot.token) else {
                 return refuse("bad_token", "the token is wrong: only the process the host started may connect as \(id)", slot: slot)
             }
-            pid = started
+            pid = started.pid
         }
         let styles: [String: HandlerStyle]
         do {
@@ -166,28 +153,22 @@ extension RouterCore {
         if !missing.isEmpty {
             let reason = "no handler for \(missing.joined(separator: ", ")), which the manifest lists in IntentsSupported"
             refuse("missing_handler", reason, slot: slot)
-            rejected(slot, pid: pid, reason: reason)
-            return
+            return perform(slot.life.helloRejected(reason), slot)
         }
         if let problem = extensions.lazy.compactMap({ $0.checkHello(slot, hello) }).first {
             refuse("bad_metadata", problem, slot: slot)
-            rejected(slot, pid: pid, reason: problem)
-            return
+            return perform(slot.life.helloRejected(problem), slot)
         }
         slot.styles = styles
         slot.metadata = hello["metadata"] ?? .object([:])
-        if case .remote = slot.state {
-            slot.state = .remote(identity: envelope.identity)
-        } else {
-            slot.state = .ready(pid: pid, identity: envelope.identity)
-        }
+        let closing = slot.life.helloAccepted(identity: envelope.identity)
         identities[envelope.identity] = slot.index
         slot.connectionUser = user
         _ = effects.sendToPlugin(envelope.identity, WireMessage(kind: .welcome, header: nil,
                                                                 body: ["protocol": .int(WireProtocol.version)]).frames)
         logger.info("plugin \(id) is ready (pid \(pid)): \(styles.keys.sorted().joined(separator: ", "))")
         startHeartbeats(slot)
-        closeBreaker(slot)
+        perform(closing, slot)
         let waiting = slot.waiting
         slot.waiting.removeAll()
         for hostId in waiting {
@@ -200,66 +181,15 @@ extension RouterCore {
     func connectionLost(_ slot: PluginSlot, _ identity: Data) {
         identities.removeValue(forKey: identity)
         slot.connectionUser = nil
-        if let pid = slot.pid { slot.state = .starting(pid: pid) }
-        if case .remote = slot.state { slot.state = .remote(identity: nil) }
+        slot.life.connectionLost()
         failInFlight(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) disconnected while handling this request",
                                     details: ["plugin": .string(slot.spec.id)]))
     }
 
     func pluginExited(_ slot: PluginSlot, pid: pid_t, status: ExitStatus) {
-        guard slot.pid == pid else { return }  // a previous process of this plugin
-        if let identity = slot.identity { identities.removeValue(forKey: identity) }
-        if stopping {
-            slot.state = .stopped
-            logger.info("plugin \(slot.spec.id) (pid \(pid)) stopped: \(status)")
-            return
-        }
-        if case .stopping(_, let why) = slot.state, why != .hung {
-            return stoppedOnPurpose(slot, pid: pid, why: why, status: status)
-        }
-        let now = effects.now()
-        let how = "\(status)\(limitNote(slot, status))"  // a limit it broke, if any
-        let window = slot.spec.lifecycle.crashWindow.nanoseconds
-        slot.crashTimes = slot.crashTimes.filter { now - $0 < window } + [now]
-        // A rejected handshake is the real story; the exit that follows is its consequence.
-        if let rejection = slot.lastError, rejection.hasPrefix("handshake rejected"), slot.identity == nil {
-            slot.lastError = "\(rejection); pid \(pid) then \(how)"
-        } else if case .stopping(_, .hung) = slot.state {
-            slot.lastError = "pid \(pid) hung and was stopped (\(status))"
-        } else {
-            slot.lastError = "pid \(pid) \(how)"
-        }
-        logger.error("plugin \(slot.spec.id) (pid \(pid)) \(how)")
-        retryIdempotent(slot, pid: pid, why: status.description)
-        failInFlight(slot, BusError(.pluginCrashed,
-            "plugin \(slot.spec.id) (pid \(pid)) \(how) while handling this request",
-            details: ["plugin": .string(slot.spec.id), "exit": status.json]))
-        if case .failed = slot.state {
-            failWaiting(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(slot.lastError ?? "")"))
-            return
-        }
-        // Found hung while the host drains: its requests have their answers, and nothing
-        // new will come for it; a restart would only be stopped again.
-        if draining, case .stopping(_, .hung) = slot.state, slot.waiting.isEmpty {
-            slot.state = .stopped
-            logger.info("plugin \(slot.spec.id) is not restarted: the host is stopping")
-            return
-        }
-        if slot.crashTimes.count >= slot.spec.lifecycle.crashLimit {
-            return openBreaker(slot, last: status)
-        }
-        let delay = min(UInt64(100_000_000) << UInt64(min(slot.crashTimes.count - 1, 6)), 5_000_000_000)
-        slot.state = .backoff
-        slot.restarts += 1
-        timers.schedule(at: now + delay, .restart(index: slot.index))
-    }
-
-    /// A HELLO was refused: a spawned plugin is failed and stopped; a remote one may
-    /// connect again (fixed) and stays waited for.
-    private func rejected(_ slot: PluginSlot, pid: pid_t, reason: String) {
-        if case .remote = slot.state { return }
-        slot.state = .failed(reason: "handshake rejected: \(reason)")
-        stopRejected(pid)
+        let context = PluginSupervisor.ExitContext(hostStopping: stopping, draining: draining, hasWaiting: !slot.waiting.isEmpty,
+                                                   lifecycle: slot.spec.lifecycle, cpuLimit: slot.spec.guards.cpuLimit)
+        perform(slot.life.exited(pid: pid, status: status, now: effects.now(), context), slot)
     }
 
     /// A rejected plugin is told why (REJECT) and should exit by itself; SIGTERM at once

@@ -112,8 +112,7 @@ extension RouterCore {
                 report.needsRestart.append("plugins[\(spec.id)] (added again, with \(hostKeys))")
                 return
             }
-            slot.retired = false
-            slot.disabledAtRunTime = false
+            slot.life.unretire(disabledAtRunTime: false)
             replace(slot, with: spec, toStart: &toStart)
             report.added.append(spec.id)
             return
@@ -155,46 +154,10 @@ extension RouterCore {
     /// (eager, or requests waiting) once it has exited.
     func replace(_ slot: PluginSlot, with spec: PluginSpec, toStart: inout [PluginSlot]) {
         slot.spec = spec
-        slot.breakerOpen = false
-        slot.crashTimes.removeAll()
-        slot.lastSpawnFailure = nil
-        let id = spec.id
-        guard spec.enabled else {
-            failWaiting(slot, BusError(.pluginUnavailable, "plugin \(id) was disabled in the manifest (reload)", details: ["plugin": .string(id)]))
-            if let pid = slot.pid {
-                failInFlight(slot, BusError(.pluginUnavailable, "plugin \(id) was disabled in the manifest (reload) while handling this request",
-                                            details: ["plugin": .string(id)]))
-                stop(slot, pid: pid, why: .disable, graceful: true)
-            } else {
-                slot.state = .disabled
-            }
-            return
-        }
-        if let pid = slot.pid {
-            failInFlight(slot, BusError(.pluginUnavailable, "plugin \(id) is being restarted for its changed manifest entry (reload) while handling this request",
-                                        details: ["plugin": .string(id)]))
-            let again = spec.lifecycle.activation == .eager || !slot.waiting.isEmpty
-            stop(slot, pid: pid, why: again ? .restart : .idle, graceful: true)
-            return
-        }
-        switch slot.state {
-        case .backoff:
-            break  // its restart timer starts the new entry
-        case .remote(let identity):
-            // It must say HELLO again for its new intents: ask it to reconnect.
-            if let identity {
-                failInFlight(slot, BusError(.pluginUnavailable, "remote plugin \(id) must connect again for its changed manifest entry (reload)",
-                                            details: ["plugin": .string(id)]))
-                identities.removeValue(forKey: identity)
-                _ = effects.sendToPlugin(identity, WireMessage(kind: .disconnect, header: nil, body: nil).frames)
-            }
-            slot.state = .remote(identity: nil)
-        case .disabled where slot.disabledAtRunTime:
-            break  // ib.plugins.disable still holds
-        default:
-            slot.state = .stopped
-            if startsEagerly(slot) || !slot.waiting.isEmpty { toStart.append(slot) }
-        }
+        let again = spec.lifecycle.activation == .eager || !slot.waiting.isEmpty
+        let (actions, startable) = slot.life.replaced(enabled: spec.enabled, again: again)
+        perform(actions, slot)
+        if startable, startsEagerly(slot) || !slot.waiting.isEmpty { toStart.append(slot) }
     }
 
     /// A plugin gone from the manifest: its requests end now with a clear error (they
@@ -203,24 +166,7 @@ extension RouterCore {
         let id = slot.spec.id
         logger.info(slot.primaryIndex == nil ? "plugin \(id) is no longer in the manifest; stopping it"
                                              : "plugin \(id) has fewer instances now; stopping one (pid \(slot.pid.map(String.init) ?? "-"))")
-        slot.retired = true
-        slot.breakerOpen = false
-        let error = BusError(.pluginUnavailable, "plugin \(id) was removed from the manifest (reload)", details: ["plugin": .string(id)])
-        failWaiting(slot, error)
-        failInFlight(slot, BusError(.pluginUnavailable, "plugin \(id) was removed from the manifest (reload) while handling this request",
-                                    details: ["plugin": .string(id)]))
-        switch slot.state {
-        case .remote(let identity?):
-            identities.removeValue(forKey: identity)
-            _ = effects.sendToPlugin(identity, WireMessage(kind: .disconnect, header: nil, body: nil).frames)
-            slot.state = .disabled
-        default:
-            if let pid = slot.pid {
-                stop(slot, pid: pid, why: .removed, graceful: true)
-            } else {
-                slot.state = .disabled
-            }
-        }
+        perform(slot.life.retire(), slot)
     }
 
     /// Brings `primary`'s instance slots in line with its entry: as many as `instances`
@@ -235,8 +181,7 @@ extension RouterCore {
             }
             let spec = instanceSpec(primary.spec, number: n + 1)
             if slot.retired {
-                slot.retired = false
-                slot.disabledAtRunTime = primary.disabledAtRunTime
+                slot.life.unretire(disabledAtRunTime: primary.disabledAtRunTime)
                 replace(slot, with: spec, toStart: &toStart)
             } else if restarted {
                 replace(slot, with: spec, toStart: &toStart)

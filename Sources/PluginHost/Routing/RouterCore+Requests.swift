@@ -111,7 +111,7 @@ extension RouterCore {
                     "\(intent) is restricted while locked (\(slot.spec.id)): authentication is required; \(why)")
             }
         }
-        if case .failed(let reason) = slot.state {
+        if let reason = slot.failureReason {
             if !retryFailedSpawn(slot) {
                 return BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)",
                                 details: ["plugin": .string(slot.spec.id)])

@@ -67,8 +67,9 @@ final class RouterCore: RouterView {
     /// Requests the host itself sent a plugin for an extension (RouterCore+HostQueries.swift):
     /// their wire id → the extension's id.
     var hostQueries: [String: UInt64] = [:]
-    /// Counters for `ib.status` and `ib.metrics` (Stats/HostStats.swift): `reject` feeds them
-    /// here; completed exchanges reach them through `OperationsExtension.exchangeEnded`.
+    /// Counters for `ib.status` and `ib.metrics` (Stats/HostStats.swift), handed over by
+    /// whoever installs `OperationsExtension`: `reject` feeds them here; completed
+    /// exchanges reach them through `OperationsExtension.exchangeEnded`.
     var stats: HostStats?
     /// The Majordomo endpoint's counters, when `host.mdp` is set (ib.status `mdp`).
     var majordomoCounters: MajordomoCounters?
@@ -92,6 +93,7 @@ final class RouterCore: RouterView {
     }
 
     var plugins: [any PluginView] { slots }
+    var snapshot: RouterSnapshot { RouterSnapshot(self) }
 
     /// Adds an extension: its host intents and, at HELLO and dispatch, its checks and flows.
     func install(_ ext: any RouterExtension) {

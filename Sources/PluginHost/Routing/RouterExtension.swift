@@ -137,6 +137,9 @@ protocol RouterView: AnyObject {
     func queryPlugin(_ plugin: String, intent: String, body: JSON, id: UInt64) -> Bool
     /// Forgets the host query `id` (timed out): a late answer is dropped.
     func forgetQuery(id: UInt64)
+    /// The plugins and open requests now, as a value (Stats/RouterSnapshot.swift), for
+    /// status reports.
+    var snapshot: RouterSnapshot { get }
 }
 
 /// What an extension is handed when it is installed: the read-only view of the router

@@ -2,42 +2,30 @@ import Foundation
 import IntentBusCore
 
 extension HostStats {
-    /// The status report: the host, then each plugin (docs/operations.md has the fields).
-    func report(_ router: RouterCore) -> JSON {
-        var clients = Set<Data>()
-        // Slots added by a hot reload (or instances) may lie beyond the counters made at
-        // start: they show with empty counters, never out of range.
-        var openByPlugin = [Int](repeating: 0, count: max(plugins.count, router.slots.count))
-        let open = router.exchanges.all
-        for exchange in open {
-            clients.insert(exchange.client.identity)
-            if case .choosing = exchange.stage { continue }
-            if exchange.pluginIndex < openByPlugin.count { openByPlugin[exchange.pluginIndex] += 1 }
-        }
-        // The relay lane's requests are counted where they are, not promoted (ib.metrics
-        // runs on a timer and must not push them off the fast path).
-        var laneOpen = 0
-        router.relayLane?.forEachOpen { identity, slot in
-            laneOpen += 1
-            clients.insert(Data(identity))
-            if slot < openByPlugin.count { openByPlugin[slot] += 1 }
-        }
+    /// The status report: the host, then each plugin (docs/operations.md has the fields),
+    /// from what the router shows (`RouterView.snapshot`).
+    func report(_ router: some RouterView) -> JSON { report(router.snapshot) }
+
+    /// The status report from a snapshot of the router.
+    func report(_ router: RouterSnapshot) -> JSON {
         let host: JSON = [
             "pid": .int(Int64(getpid())), "uptime_s": .double(Self.rounded(uptimeSeconds)),
             "started_at": .string(Self.iso(startedAtWall)),
-            "open_exchanges": .int(Int64(open.count + laneOpen)), "clients_with_open_requests": .int(Int64(clients.count)),
+            "open_exchanges": .int(Int64(router.openRequests)), "clients_with_open_requests": .int(Int64(router.clientsWithOpenRequests)),
             "finals": .int(Int64(finals)), "errors": Self.counts(hostErrors),
             "relay": ["relayed": .int(Int64(relayed)), "promoted": .int(Int64(promoted))],
             // Which host answered, and the others it knows (host.peers, docs/scale-out.md).
-            "frontend": .string(router.manifest.host.frontend),
-            "peers": .array(router.manifest.host.peers.map { .string($0) }),
+            "frontend": .string(router.frontend),
+            "peers": .array(router.peers.map { .string($0) }),
         ]
-        let entries = router.slots.filter { !$0.retired }.map { slot -> JSON in
+        let entries = router.plugins.map { slot -> JSON in
+            // Slots added by a hot reload (or instances) may lie beyond the counters made
+            // at start: they show with empty counters, never out of range.
             let c = slot.index < plugins.count ? plugins[slot.index] : PluginCounters()
             var o: [String: JSON] = [
-                "id": .string(slot.spec.id), "state": .string(slot.stateName),
+                "id": .string(slot.id), "state": .string(slot.state),
                 "restarts": .int(Int64(slot.restarts)), "in_flight": .int(Int64(slot.inFlight)),
-                "open": .int(Int64(openByPlugin[slot.index])),
+                "open": .int(Int64(slot.open)),
                 "served": .int(Int64(c.served)), "errors": Self.counts(c.errors),
                 "busy": .int(Int64(c.errors[ErrorCode.busy.rawValue] ?? 0)),
             ]
@@ -53,7 +41,7 @@ extension HostStats {
             return .object(o)
         }
         var report: [String: JSON] = ["host": host, "plugins": .array(entries)]
-        if let mdp = router.majordomoCounters { report["mdp"] = mdp.json }
+        if let mdp = router.majordomo { report["mdp"] = mdp }
         return .object(report)
     }
 

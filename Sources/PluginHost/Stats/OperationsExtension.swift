@@ -3,21 +3,22 @@ import IntentBusWire
 
 /// The host intents for operating the host (docs/operations.md): `ib.status` and
 /// `ib.metrics` from `HostStats`, and `ib.logs` from the `PluginLogBook`. It feeds the
-/// counters from `exchangeEnded`; installing it hands the core its `HostStats` for
-/// `RouterCore.reject`, where requests end before they have an exchange.
+/// counters from `exchangeEnded`; whoever installs it hands the core its `stats` for
+/// `RouterCore.reject`, where requests end before they have an exchange
+/// (IntentHost.swift).
 ///
-/// Runs on the router thread, like every extension. It reads the core's plugin slots and
-/// open exchanges for the report; it changes nothing but `core.stats`, once.
+/// Runs on the router thread, like every extension. It sees the router read-only
+/// (`RouterView`): its reports are built from `RouterView.snapshot`, a value.
 final class OperationsExtension: RouterExtension {
-    private unowned let core: RouterCore
-    private let stats: HostStats
+    private unowned let view: any RouterView
+    /// The counters; the core records refusals in them too.
+    let stats: HostStats
     private let logBook: PluginLogBook
 
-    init(core: RouterCore, logBook: PluginLogBook) {
-        self.core = core
+    init(view: any RouterView, logBook: PluginLogBook) {
+        self.view = view
         self.logBook = logBook
-        stats = HostStats(pluginIds: core.slots.map(\.spec.id))
-        core.stats = stats
+        stats = HostStats(pluginIds: view.plugins.map(\.spec.id))
     }
 
     /// Every final answer, just before it is sent (`RouterExtension.exchangeEnded`).
@@ -27,11 +28,11 @@ final class OperationsExtension: RouterExtension {
 
     var hostIntents: [String: HostIntent] {
         [
-            "ib.status": .answer { [unowned self] _ in .success(stats.report(core)) },
+            "ib.status": .answer { [unowned self] _ in .success(stats.report(view.snapshot)) },
             "ib.metrics": .answer { [unowned self] _ in
-                .success(["text": .string(PrometheusExposition.render(stats.report(core)))])
+                .success(["text": .string(PrometheusExposition.render(stats.report(view.snapshot)))])
             },
-            "ib.logs": .answer { [unowned self] request in logBook.answer(request, pluginIds: core.slots.map(\.spec.id)) },
+            "ib.logs": .answer { [unowned self] request in logBook.answer(request, pluginIds: view.plugins.map(\.spec.id)) },
         ]
     }
 }
