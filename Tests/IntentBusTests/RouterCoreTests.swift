@@ -144,7 +144,7 @@ struct RouterCoreTests {
         #expect(h.lastRequest(to: "b") != nil)
         #expect(!h.take().contains { $0.to == "c" && $0.msg.kind == .prompt })
         let explain = ControlRequest(intent: "ib.explain", options: [:], body: ["intent": "I"])
-        let explained = try h.core.explainIntent(explain).get()
+        let explained = try ChoiceIntents(core: h.core).explainIntent(explain).get()
         #expect(explained["decision"]?["plugin"] == "b")
         #expect(explained["candidates"]?.arrayValue?.first { $0["id"] == "a" }?["reason"] == "disabled at run time (ib.plugins.disable)")
         h.client("c", .request, "d2", "ib.plugins.disable", body: ["plugin": "b"])
@@ -152,7 +152,7 @@ struct RouterCoreTests {
         h.client("c", .request, "r2")
         let error = BusError(json: try #require(finals(h.take()).last).bodyJSON())
         #expect(error.code == .pluginUnavailable && error.message.contains("ib.plugins.disable"), "\(error)")
-        #expect(try h.core.explainIntent(explain).get()["decision"]?["rule"] == "disabled")
+        #expect(try ChoiceIntents(core: h.core).explainIntent(explain).get()["decision"]?["rule"] == "disabled")
     }
 
     @Test("a plugin can't answer another plugin's request, nor say HELLO as another plugin")
@@ -225,7 +225,7 @@ struct RouterCoreTests {
                 let id = "r\(Int.random(in: 0..<12, using: &rng))"
                 switch Int.random(in: 0..<9, using: &rng) {
                 case 0, 1:
-                    let fresh = !(h.core.clients.existing(Data(client.utf8))?.open[id] != nil)
+                    let fresh = !(h.core.book.clients.existing(Data(client.utf8))?.open[id] != nil)
                     h.client(client, .request, id, ["I", "J", "K"].randomElement(using: &rng)!,
                              header: Bool.random(using: &rng) ? ["plugin": "a"] : nil)
                     if fresh { expected["\(client)/\(id)", default: 0] += 1 }

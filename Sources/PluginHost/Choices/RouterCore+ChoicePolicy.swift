@@ -2,16 +2,6 @@ import Foundation
 import IntentBusCore
 import IntentBusWire
 
-/// The outcome of picking a plugin among those that claim an intent.
-enum PluginChoice {
-    /// Route to this slot.
-    case plugin(Int)
-    /// Nobody decides for the client: send it this `plugin_choice` PROMPT.
-    case ask(JSON)
-    /// End the request with this error.
-    case failure(BusError)
-}
-
 /// What an exchange in the "choosing" stage remembers: the plugins offered, and how
 /// many unusable answers the client has sent.
 final class PluginChoiceStage {
@@ -26,146 +16,48 @@ final class PluginChoiceStage {
     }
 }
 
-/// How a default is decided for a contested intent, without side effects on the
-/// client: used for routing and, unchanged, for `ib.explain`.
-struct ChoiceDecision {
-    enum Outcome {
-        /// This slot handles the request.
-        case plugin(Int)
-        /// The client is asked (`choice: ask`).
-        case ask
-        /// The request fails with `choice_required` (`choice: fail` or `default`).
-        case fail
-    }
-
-    let outcome: Outcome
-    /// `single`, `remembered`, `preset`, `priority`, `prompt` or `choice_required`.
-    let rule: String
-    /// One sentence for people.
-    let explanation: String
-    /// Why the remembered or preset default does not apply any more, when that is the
-    /// reason nobody decides.
-    let staleReason: String?
-}
-
-/// Choosing among plugins that claim the same intent (docs/choices.md): the header's
-/// `plugin`, a remembered "always" choice, the manifest's preset default, priority
-/// under `choice: default`, or a `plugin_choice` PROMPT. Also the host intents
-/// `ib.explain` and `ib.choices.*`.
+/// Carrying out the choice policy (ChoicePolicy.swift) when several plugins claim an
+/// intent (docs/choices.md): the core finds the default that applies, retries a failed
+/// spawn, stores "always" choices and sends the prompt; the policy decides.
 ///
 /// Everything here runs on the router thread. Uncontested intents never get here past
-/// the first two checks of `choosePlugin`.
+/// the first two checks of `choosePlugin`, and build no policy.
 extension RouterCore {
-    /// Most unusable answers to one plugin-choice prompt before the request fails.
-    static let maximumBadChoiceAnswers = 3
-    static let choicePolicies = ["ask", "fail", "default"]
-
     // MARK: - Routing
 
-    /// Picks the plugin for a request. A `plugin` named in the header wins (and is
-    /// remembered with `remember: true`); a single claimant is taken; otherwise
-    /// `decideChoice` applies the remembered or preset default and the policy.
-    func choosePlugin(_ intent: String, candidates: [Int], options: JSON) -> PluginChoice {
-        if let named = options["plugin"]?.stringValue {
-            guard let index = candidates.first(where: { slots[$0].spec.id == named }) else {
-                if let slot = slots.first(where: { $0.spec.id == named }), !slot.spec.enabled,
-                   slot.spec.intentsSupported.contains(intent) {
-                    return .failure(BusError(.pluginUnavailable, "plugin \(named) is disabled in the manifest (enabled: false)",
-                        details: ["plugin": .string(named), "candidates": candidateList(candidates, intent: intent)]))
-                }
-                let exists = slots.contains { $0.spec.id == named }
-                return .failure(BusError(.unknownPlugin, exists
-                    ? "plugin \(named) does not claim \(intent)"
-                    : "there is no plugin \"\(named)\"",
-                    details: ["candidates": candidateList(candidates, intent: intent)]))
-            }
-            return .plugin(index)  // `remember: true` is stored by the caller, before dispatch
-        }
-        let client = choiceClient(options)
-        if candidates.count == 1, !defaultIsDisabled(intent, client: client) { return .plugin(candidates[0]) }
-        let policy = options["choice"]?.stringValue ?? "ask"
-        guard Self.choicePolicies.contains(policy) else {
-            return .failure(BusError(.badFrame, "the header's \"choice\" is ask, fail or default, not \(options["choice"]?.canonicalString ?? "")"))
-        }
-        let decision = decideChoice(intent, candidates: candidates, client: client,
-                                    policy: policy, startFailed: true)
-        switch decision.outcome {
-        case .plugin(let index):
-            logger.debug("\(intent): \(decision.explanation)")
-            return .plugin(index)
-        case .ask:
-            return .ask(choicePrompt(intent, candidates: candidates, staleReason: decision.staleReason, problem: nil))
-        case .fail:
-            var message = "\(candidates.count) plugins claim \(intent) (\(candidates.map { slots[$0].spec.id }.joined(separator: ", "))); name one with the header's \"plugin\""
-            var details: [String: JSON] = ["candidates": candidateList(candidates, intent: intent)]
-            if let stale = decision.staleReason {
-                message = "\(stale); " + message
-                details["reason"] = .string(stale)
-            }
-            return .failure(BusError(.choiceRequired, message, details: .object(details)))
-        }
+    /// The policy over the current plugins for `candidates` of `intent`.
+    func choicePolicy(_ intent: String, _ candidates: [Int]) -> ChoicePolicy {
+        ChoicePolicy(intent: intent, candidates: candidates, slots: slots)
     }
 
-    /// Decides who handles a contested intent for `client` under `policy`, in this order:
-    /// the remembered choice (the client's own, else everyone's), the manifest's preset
-    /// default, then — only with `choice: default` — the highest `priority`. A remembered
-    /// or preset default that is gone or failing stops the search: the host asks again
-    /// (or fails) and says why, and never routes elsewhere silently.
+    /// Picks the plugin for a request. A `plugin` named in the header wins (and is
+    /// remembered with `remember: true`); a single claimant is taken; otherwise the
+    /// policy applies the remembered or preset default and the header's `choice`.
+    func choosePlugin(_ intent: String, candidates: [Int], options: JSON) -> PluginChoice {
+        if let named = options["plugin"]?.stringValue { return choicePolicy(intent, candidates).named(named) }
+        let client = choiceClient(options)
+        if candidates.count == 1, !defaultIsDisabled(intent, client: client) { return .plugin(candidates[0]) }
+        guard let mode = ChoicePolicy.Mode(header: options["choice"]) else { return .failure(ChoicePolicy.badMode(options["choice"])) }
+        let policy = choicePolicy(intent, candidates)
+        let decision = policy.decide(mode, default: applicableDefault(intent, client: client, startFailed: true))
+        if case .plugin = decision.outcome { logger.debug("\(intent): \(decision.explanation)") }
+        return policy.choice(decision)
+    }
+
+    /// The default that applies to `client`'s requests for `intent`: its remembered
+    /// choice (its own, else everyone's), else the manifest's preset, with why its plugin
+    /// can't serve now.
     ///
     /// - Parameter startFailed: whether a plugin whose binary was missing may be tried
     ///   again now (routing); `ib.explain` passes false so that asking has no effect.
-    func decideChoice(_ intent: String, candidates: [Int], client: String?, policy: String,
-                      startFailed: Bool) -> ChoiceDecision {
-        let nobody: ChoiceDecision.Outcome = policy == "ask" ? .ask : .fail
-        let nobodyRule = policy == "ask" ? "prompt" : "choice_required"
+    func applicableDefault(_ intent: String, client: String?, startFailed: Bool) -> ChoicePolicy.Default? {
         if let remembered = choiceBook.lookup(intent: intent, client: client) {
-            let whose = remembered.client.map { "client \($0)" } ?? "every client"
-            // `unavailability` explains why a plugin is not a candidate; a plugin that is not
-            // among the candidates for any other reason is unavailable too, never a crash.
-            let found = candidates.first { slots[$0].spec.id == remembered.plugin }
-            let why = unavailability(of: remembered.plugin, intent: intent, startFailed: startFailed)
-                ?? (found == nil ? "not a candidate for \(intent)" : nil)
-            guard why == nil, let index = found else {
-                let stale = "Your default for \(intent), \(remembered.plugin), is no longer available (\(why ?? ""))"
-                return ChoiceDecision(outcome: nobody, rule: nobodyRule,
-                                      explanation: "\(stale): \(policy == "ask" ? "the client is asked to choose again" : "the request fails with choice_required")",
-                                      staleReason: stale)
-            }
-            return ChoiceDecision(outcome: .plugin(index), rule: "remembered",
-                                  explanation: "\(remembered.plugin) is the remembered default for \(whose) (set by \(remembered.source) on \(Self.timestamp(remembered.setAt)))",
-                                  staleReason: nil)
+            return ChoicePolicy.Default(plugin: remembered.plugin, remembered: remembered,
+                                        unavailable: unavailability(of: remembered.plugin, intent: intent, startFailed: startFailed))
         }
-        if let preset = manifest.host.presetDefaults[intent] {
-            let found = candidates.first { slots[$0].spec.id == preset }
-            let why = unavailability(of: preset, intent: intent, startFailed: startFailed)
-                ?? (found == nil ? "not a candidate for \(intent)" : nil)
-            guard why == nil, let index = found else {
-                let stale = "The manifest's default for \(intent), \(preset), is not available (\(why ?? ""))"
-                return ChoiceDecision(outcome: nobody, rule: nobodyRule,
-                                      explanation: "\(stale): \(policy == "ask" ? "the client is asked to choose" : "the request fails with choice_required")",
-                                      staleReason: stale)
-            }
-            return ChoiceDecision(outcome: .plugin(index), rule: "preset",
-                                  explanation: "\(preset) is the manifest's preset default (host.defaults), and nobody chose otherwise",
-                                  staleReason: nil)
-        }
-        if policy == "default", let top = candidates.map({ slots[$0].spec.priority }).max() {
-            let best = candidates.filter { slots[$0].spec.priority == top }
-            if best.count == 1 {
-                return ChoiceDecision(outcome: .plugin(best[0]), rule: "priority",
-                                      explanation: "\(slots[best[0]].spec.id) has the highest priority (\(top)) and there is no remembered or preset default",
-                                      staleReason: nil)
-            }
-            let tied = best.map { slots[$0].spec.id }.joined(separator: ", ")
-            return ChoiceDecision(outcome: .fail, rule: "choice_required",
-                                  explanation: "no remembered or preset default, and \(tied) share the highest priority (\(top)): the request fails with choice_required",
-                                  staleReason: nil)
-        }
-        return ChoiceDecision(outcome: nobody, rule: nobodyRule,
-                              explanation: policy == "ask"
-                                ? "no remembered or preset default: the client is asked to choose (plugin_choice prompt)"
-                                : "no remembered or preset default: the request fails with choice_required",
-                              staleReason: nil)
+        guard let preset = manifest.host.presetDefaults[intent] else { return nil }
+        return ChoicePolicy.Default(plugin: preset, remembered: nil,
+                                    unavailable: unavailability(of: preset, intent: intent, startFailed: startFailed))
     }
 
     /// Why plugin `id` can't serve `intent` now, or nil when it can: gone from the
@@ -214,20 +106,6 @@ extension RouterCore {
 
     // MARK: - The prompt
 
-    /// The `plugin_choice` PROMPT body (docs/protocol.md §4.4).
-    func choicePrompt(_ intent: String, candidates: [Int], staleReason: String?, problem: String?) -> JSON {
-        var dialog = "\(candidates.count) plugins can handle \(intent). Which one do you want to use?"
-        if let staleReason { dialog = "\(staleReason); choose again." }
-        if let problem { dialog = "\(problem). Which plugin should handle \(intent)?" }
-        var body: [String: JSON] = [
-            "kind": PromptKind.pluginChoice.json, "intent": .string(intent), "dialog": .string(dialog),
-            "options": candidateList(candidates, intent: intent), "remember": ["once", "always"],
-        ]
-        if let staleReason { body["reason"] = .string(staleReason) }
-        if let problem { body["error"] = .string(problem) }
-        return .object(body)
-    }
-
     /// Puts a new exchange in the choosing stage and asks its client.
     func askForPlugin(_ exchange: Exchange, candidates: [Int], prompt: JSON) {
         guard case .pending(let header, let body) = exchange.stage else { return }
@@ -241,33 +119,17 @@ extension RouterCore {
     /// for "always"), or ask again when the answer is unusable.
     func pluginChoiceAnswer(_ msg: WireMessage, _ exchange: Exchange) {
         guard case .choosing(let stage, let header, let body) = exchange.stage else { return }
-        let ids = stage.candidates.map { slots[$0].spec.id }
-        let answer = try? msg.bodyJSON()
-        var problem: String?
-        var chosen: Int?
-        var always = false
-        if let value = answer?["value"]?.stringValue {
-            chosen = stage.candidates.first { slots[$0].spec.id == value }
-            if chosen == nil { problem = "\"\(value)\" is not one of the choices (\(ids.joined(separator: ", ")))" }
-        } else {
-            problem = "The answer needs \"value\": one of \(ids.joined(separator: ", "))"
-        }
-        switch answer?["remember"] {
-        case nil, .string("once")?, .bool(false)?: break
-        case .string("always")?, .bool(true)?: always = true
-        case let other?: problem = problem ?? "\"remember\" is \"once\" or \"always\", not \(other.canonicalString)"
-        }
-        if let problem {
+        let index: Int, always: Bool
+        switch choicePolicy(exchange.intent, stage.candidates).answer(try? msg.bodyJSON(), badAnswers: stage.badAnswers,
+                                                                       staleReason: stage.staleReason) {
+        case .chosen(let chosen, let remember): (index, always) = (chosen, remember)
+        case .askAgain(let prompt):
             stage.badAnswers += 1
-            guard stage.badAnswers < Self.maximumBadChoiceAnswers else {
-                return fail(exchange, BusError(.choiceRequired,
-                    "no usable plugin choice after \(stage.badAnswers) answers (last: \(problem))",
-                    details: ["candidates": candidateList(stage.candidates, intent: exchange.intent)]))
-            }
-            return promptClient(exchange, prompt: choicePrompt(exchange.intent, candidates: stage.candidates,
-                                                               staleReason: stage.staleReason, problem: problem))
+            return promptClient(exchange, prompt: prompt)
+        case .failure(let error):
+            stage.badAnswers += 1
+            return fail(exchange, error)
         }
-        let index = chosen!
         exchange.stage = .pending(header: header, body: body)
         exchange.pluginIndex = index
         let slot = slots[index]
@@ -286,21 +148,10 @@ extension RouterCore {
         armDeadline(exchange)
         rememberChoice(intent: exchange.intent, client: choiceClient(exchange.options),
                        plugin: slot.spec.id, source: "always") { [unowned self] in
-            if exchanges[exchange.hostId] === exchange { dispatch(exchange, slot) }
+            if book[exchange.hostId] === exchange { dispatch(exchange, slot) }
         }
     }
 
-    /// The candidates as the client sees them: id, display name (`name` and `title`, the
-    /// key disambiguation options use), handler style and state.
-    func candidateList(_ candidates: [Int], intent: String) -> JSON {
-        .array(candidates.map { i in
-            ["id": .string(slots[i].spec.id), "name": .string(slots[i].spec.name), "title": .string(slots[i].spec.name),
-             "style": .string(slots[i].style(for: intent).rawValue), "state": .string(slots[i].stateName)]
-        })
-    }
-
-    /// RFC 3339 in UTC with milliseconds. One format style for every call: making an
-    /// ISO8601DateFormatter per call cost ~0.1 ms, per entry of `ib.choices.list`.
-    static func timestamp(_ date: Date) -> String { date.formatted(timestampStyle) }
-    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    /// The candidates as the client sees them (`ChoicePolicy.candidateList`).
+    func candidateList(_ candidates: [Int], intent: String) -> JSON { choicePolicy(intent, candidates).candidateList }
 }

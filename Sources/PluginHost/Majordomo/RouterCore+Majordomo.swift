@@ -23,7 +23,7 @@ extension RouterCore {
         let waiting = slot.waiting
         slot.waiting.removeAll()
         for hostId in waiting {
-            if let exchange = exchanges[hostId] { begin(exchange, slot) }
+            if let exchange = book[hostId] { begin(exchange, slot) }
         }
     }
 
@@ -92,13 +92,13 @@ extension RouterCore {
     /// connection without a client's User-Id gets none (every request: `forbidden`).
     func majordomoGrant(_ identity: Data, user: String?, local: Bool) {
         guard clientKeysRequired else { return }
-        let state = clients.state(for: identity)
+        let state = book.clients.state(for: identity)
         if local {
             state.grant = ClientGrant(name: "mdp", publicKey: "")
         } else if let user, user.hasPrefix("client:") {
             let name = String(user.dropFirst("client:".count))
             state.grant = manifest.host.clients.first { $0.name == name }
-            if state.grant != nil { state.rates = clients.rates(for: name) }
+            if state.grant != nil { state.rates = book.clients.rates(for: name) }
         } else {
             state.grant = nil
         }

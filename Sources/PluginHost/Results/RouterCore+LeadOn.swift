@@ -55,8 +55,7 @@ extension RouterCore {
         startRequest(exchange.client, WireMessage(kind: .request, requestId: exchange.clientRequestId, intent: opened.intent,
                                                   header: openedHeader(exchange, opened, pluginId: pluginId),
                                                   body: opened.parameters))
-        if let hostId = clients.existing(exchange.client.identity)?.open[exchange.clientRequestId],
-           let next = exchanges[hostId] {
+        if let next = book.open(client: exchange.client.identity, requestId: exchange.clientRequestId) {
             next.openedBy = chain
         }
         return true

@@ -39,7 +39,7 @@ extension RouterCore {
         // An id the protocol forbids (too long, not UTF-8) is never echoed.
         var requestId = ""
         if frames.count > 2, frames[2].count <= WireProtocol.maxNameLength, let id = frames[2].validUTF8 { requestId = id }
-        let isOpen = clients.existing(envelope.identity)?.open[requestId] != nil
+        let isOpen = book.clients.existing(envelope.identity)?.open[requestId] != nil
         if kind == .request, !requestId.isEmpty, !isOpen {
             return effects.sendToClient(envelope, WireMessage(kind: .error, requestId: requestId, intent: "",
                                                       header: nil, body: error.busError.json))
@@ -57,8 +57,8 @@ extension RouterCore {
         } ?? (count: 0, bytes: 0)
         let facts = RequestFacts(size: msg.header.count + msg.body.count, hasId: !msg.requestId.isEmpty,
                                  shuttingDown: draining || stopping, clientBacklog: effects.clientBacklog(envelope.identity),
-                                 clientOpen: state.open.count + lane.count, hostOpen: exchanges.count + (relayLane?.count ?? 0),
-                                 clientBytes: state.openBytes + lane.bytes, hostBytes: openBytes + (relayLane?.bytes ?? 0))
+                                 clientOpen: state.open.count + lane.count, hostOpen: book.count + (relayLane?.count ?? 0),
+                                 clientBytes: state.openBytes + lane.bytes, hostBytes: book.openBytes + (relayLane?.bytes ?? 0))
         return admission.problem(facts) {
             guard msg.header.count > 0 else { return nil }
             do throws(JSONParseError) { options = try msg.headerJSON() } catch {

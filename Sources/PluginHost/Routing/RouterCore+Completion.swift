@@ -8,31 +8,25 @@ import IntentBusManifest
 /// timers: a request's deadline, a conversation's expiry, restarts and stops.
 extension RouterCore {
 
-    /// Sends the final message and forgets the exchange.
+    /// Sends the final message and forgets the exchange; the book says whether it was
+    /// still open (an exchange ends once) and what its end means for its plugin.
     func complete(_ exchange: Exchange, _ final: WireMessage) {
-        guard exchanges.remove(exchange.hostId) != nil else { return }
-        exchange.clientState.open.removeValue(forKey: exchange.clientRequestId)
-        exchange.clientState.openBytes -= exchange.requestBytes
-        openBytes -= exchange.requestBytes
+        guard let closing = book.close(exchange, final: final.kind) else { return }
         let slot = slots[exchange.pluginIndex]
-        switch exchange.stage {
-        case .delivered, .prompting:
+        switch closing.release {
+        case .inFlight:
             slot.inFlight -= 1
             if slot.inFlight == 0, slot.spec.lifecycle.idleTimeout != nil { noteIdle(slot) }
-        case .pending:
+        case .waiting:
             if let i = slot.waiting.firstIndex(of: exchange.hostId) { slot.waiting.remove(at: i) }
-        case .choosing:
+        case .nothing:
             break
         }
-        exchange.generation += 1
         if !exchange.openedBy.isEmpty { noteChain(exchange, final) }
         for ext in extensions { ext.exchangeEnded(exchange, final: final) }
-        // A REQ client gets no RESULT (like PROGRESS): it must alternate send and receive.
         // A client whose routing id a new connection took over is gone: its answer would
         // reach the newcomer (RouterCore+ConnectionBinding.swift).
-        if !exchange.clientState.gone, final.kind != .result || !exchange.client.isRequestReply {
-            effects.sendToClient(exchange.client, final)
-        }
+        if closing.tellClient { effects.sendToClient(exchange.client, final) }
         if draining { drainProgress() }
     }
 
@@ -53,9 +47,7 @@ extension RouterCore {
 
     func failInFlight(_ slot: PluginSlot, _ error: BusError) {
         promoteAll()
-        for exchange in exchanges.all where exchange.isDelivered && exchange.pluginIndex == slot.index {
-            fail(exchange, error)
-        }
+        for exchange in book.delivered(to: slot.index) { fail(exchange, error) }
         slot.inFlight = 0
     }
 
@@ -63,7 +55,7 @@ extension RouterCore {
         let waiting = slot.waiting
         slot.waiting.removeAll()
         for hostId in waiting {
-            if let exchange = exchanges[hostId] { fail(exchange, error) }
+            if let exchange = book[hostId] { fail(exchange, error) }
         }
     }
 
@@ -72,42 +64,16 @@ extension RouterCore {
     func armDeadline(_ exchange: Exchange) { armDeadline(exchange, at: deadline(after: exchange.timeout)) }
 
     /// Arms the exchange's deadline for the moment `at` (monotonic ns).
-    func armDeadline(_ exchange: Exchange, at: UInt64) {
-        exchange.generation += 1
-        timers.schedule(at: at,
-                        .requestDeadline(hostId: exchange.hostId, generation: exchange.generation))
-        compactTimersIfStale()
-    }
+    func armDeadline(_ exchange: Exchange, at: UInt64) { book.armDeadline(exchange, at: at) }
 
     func armConversationExpiry(_ exchange: Exchange) {
-        exchange.generation += 1
-        timers.schedule(at: deadline(after: manifest.host.conversationTimeout.nanoseconds),
-                        .conversationExpiry(hostId: exchange.hostId, generation: exchange.generation))
-        compactTimersIfStale()
-    }
-
-    /// A finished request leaves its deadline in the heap until it would fire. Under load
-    /// that is one stale entry per request for a whole timeout: at 70,000 requests/s and a
-    /// 10 s timeout, hundreds of thousands of entries and tens of MB (docs/performance.md).
-    /// Dropping them once they outnumber the open requests keeps the heap proportional to
-    /// the work in progress, at an amortised O(1) per request.
-    private func compactTimersIfStale() {
-        guard timers.count > 4_096 + 4 * exchanges.count else { return }
-        timers.compact { timer in
-            if case .requestDeadline(let hostId, let generation) = timer {
-                return exchanges[hostId]?.generation == generation
-            }
-            if case .conversationExpiry(let hostId, let generation) = timer {
-                return exchanges[hostId]?.generation == generation
-            }
-            return true  // plugin timers are few and check their own generation
-        }
+        book.armExpiry(exchange, at: deadline(after: manifest.host.conversationTimeout.nanoseconds))
     }
 
     func fire(_ timer: RouterTimer) {
         switch timer {
-        case .requestDeadline(let hostId, let generation):
-            guard let exchange = exchanges[hostId], exchange.generation == generation else { return }
+        case .requestDeadline:
+            guard let exchange = book.exchange(of: timer) else { return }  // stale: closed or re-armed
             let slot = slots[exchange.pluginIndex]
             let waited = Duration.nanoseconds(Int64(exchange.timeout))
             let why = slot.spec.mdpWorker
@@ -118,8 +84,8 @@ extension RouterCore {
             cancelAtPlugin(exchange, reason: "timeout")
             fail(exchange, BusError(.timeout, why, details: ["plugin": .string(slot.spec.id),
                                                              "timeout_ms": .int(Int64(exchange.timeout / 1_000_000))]))
-        case .conversationExpiry(let hostId, let generation):
-            guard let exchange = exchanges[hostId], exchange.generation == generation else { return }
+        case .conversationExpiry:
+            guard let exchange = book.exchange(of: timer) else { return }
             cancelAtPlugin(exchange, reason: "conversation expired")
             fail(exchange, BusError(.conversationExpired,
                 "nobody answered the question within \(manifest.host.conversationTimeout.humanText); the conversation has expired"))
@@ -143,7 +109,7 @@ extension RouterCore {
             breakerRetryDue(slots[index])
         case .drainOver:
             if !stopping {
-                logger.warning("the drain is over with \(exchanges.count) requests still open; they end now")
+                logger.warning("the drain is over with \(book.count) requests still open; they end now")
                 finishShutdown()
             }
         case .stopRejected(let pid):

@@ -19,21 +19,19 @@ import IntentBusCore
 extension RouterCore {
     /// A client message's User-Id on a CURVE frontend, checked against its routing id's.
     func bindClient(_ identity: Data, user: String?) {
-        let state = clients.state(for: identity)
+        let state = book.clients.state(for: identity)
         if !state.bound {
             (state.user, state.bound) = (user, true)
             return
         }
         guard state.user != user else { return }
         logger.warning("a connection authenticated as \(user ?? "nobody") reused the routing id \(Self.hex(identity)) of one authenticated as \(state.user ?? "nobody"), which has gone: its \(state.open.count) open requests are cancelled and the new connection gets nothing of it")
-        state.gone = true
-        for hostId in Array(state.open.values) {
-            guard let exchange = exchanges[hostId] else { continue }
+        let (open, fresh) = book.clientGone(state)
+        (fresh.user, fresh.bound) = (user, true)
+        for exchange in open {
             cancelAtPlugin(exchange, reason: "the client has gone away")
             fail(exchange, BusError(.cancelled, "the client's connection has gone"))
         }
-        let fresh = clients.replace(identity)
-        (fresh.user, fresh.bound) = (user, true)
     }
 
     /// A plugin message on a CURVE backend: false (drop it) when its routing id belongs to

@@ -45,7 +45,7 @@ extension RouterCore {
             let limits = manifest.host.limits
             // Remembered-choice changes are rate-limited per client; other deferred host
             // intents have limits of their own.
-            guard !msg.intent.hasPrefix("ib.choices.") || clients.state(for: envelope.identity).takeWriteToken(now: effects.now(), perSecond: limits.choiceWritesPerSecond,
+            guard !msg.intent.hasPrefix("ib.choices.") || book.clients.state(for: envelope.identity).takeWriteToken(now: effects.now(), perSecond: limits.choiceWritesPerSecond,
                                                                        burst: limits.choiceWriteBurst) else {
                 return reject(envelope, msg, choiceWriteRateError())
             }

@@ -103,13 +103,13 @@ extension RouterCore {
         // A reused id is the general path's to refuse (after promotion).
         let known = lane.count > 0 ? lane.clients.find(identity, hash: identityHash) : nil
         if let known, lane.findOpen(keyHash, client: known, requestId: requestId) != nil { return false }
-        let coreState = exchanges.count > 0 ? clients.existing(Data(identity)) : nil
+        let coreState = book.count > 0 ? book.clients.existing(Data(identity)) : nil
         if let coreState, coreState.open[String(decoding: requestId, as: UTF8.self)] != nil { return false }
         let mine = known.map { (count: Int(lane.clients.open[Int($0)]), bytes: Int(lane.clients.bytes[Int($0)])) } ?? (count: 0, bytes: 0)
         let facts = RequestFacts(size: size, hasId: requestId.count > 0, shuttingDown: draining || stopping,
                                  clientBacklog: 0, clientOpen: mine.count + (coreState?.open.count ?? 0),
-                                 hostOpen: exchanges.count + lane.count,
-                                 clientBytes: mine.bytes + (coreState?.openBytes ?? 0), hostBytes: openBytes + lane.bytes)
+                                 hostOpen: book.count + lane.count,
+                                 clientBytes: mine.bytes + (coreState?.openBytes ?? 0), hostBytes: book.openBytes + lane.bytes)
         guard admission.problem(facts) == nil, capacityProblem(slot) == nil else { return false }
         let (e, id) = lane.reserve()
         let sent = peer.withUnsafeBytes { peerBytes in

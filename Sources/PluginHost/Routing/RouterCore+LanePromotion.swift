@@ -17,20 +17,16 @@ extension RouterCore {
         let requestId = String(decoding: lane.store.bytes(e, 1), as: UTF8.self)
         let route = lane.routes.routes[Int(entry.route)]
         lane.release(e)  // before the core's tables count it
-        let state = clients.state(for: identity)
+        let state = book.clients.state(for: identity)
         // The header as the general path would have read it: empty, or only `timeout_ms`.
         let options: JSON = entry.timeout == route.timeout ? .object([:]) : ["timeout_ms": .int(Int64(entry.timeout / 1_000_000))]
         let exchange = Exchange(hostId: id, client: RoutingEnvelope(identity: identity, isRequestReply: entry.isRequestReply),
                                 clientState: state, clientRequestId: requestId, intent: route.intent,
                                 pluginIndex: Int(entry.slot), timeout: entry.timeout, options: options,
                                 stage: .delivered, startedAt: entry.startedAt)
-        exchange.requestBytes = Int(entry.size)
-        state.openBytes += exchange.requestBytes
-        openBytes += exchange.requestBytes
         stats?.promoted += 1
-        exchanges.insertPromoted(exchange)
-        state.open[requestId] = id
-        armDeadline(exchange, at: entry.deadline)
+        book.open(exchange, bytes: Int(entry.size), promoted: true)
+        book.armDeadline(exchange, at: entry.deadline)
     }
 
     /// Promotes every open lane request (before the core looks at all of them: an exit, a

@@ -31,7 +31,7 @@ extension RouterCore {
         switch msg.kind {
         case .reply, .error, .prompt, .progress:
             if !hostQueries.isEmpty, let id = hostQueries[msg.requestId] { return hostQueryAnswered(id, msg, slot) }
-            guard let exchange = exchanges[wireId: msg.requestId], exchange.pluginIndex == index, exchange.isDelivered else {
+            guard let exchange = book[wireId: msg.requestId], exchange.pluginIndex == index, exchange.isDelivered else {
                 logger.debug("\(msg.kind.rawValue) for request \(msg.requestId) from \(slot.spec.id) arrived after it ended; dropped")
                 return
             }

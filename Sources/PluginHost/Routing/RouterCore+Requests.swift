@@ -6,7 +6,7 @@ import IntentBusWire
 /// A client's REQUEST, ANSWER and CANCEL: admission, routing, and delivery to the plugin.
 extension RouterCore {
     func startRequest(_ envelope: RoutingEnvelope, _ msg: WireMessage, frames: [Frame] = []) {
-        let state = clients.state(for: envelope.identity)
+        let state = book.clients.state(for: envelope.identity)
         let grant = grant(for: state, frames: frames)
         if state.open[msg.requestId] != nil {
             // Not final: the id belongs to the open request, which goes on.
@@ -46,7 +46,7 @@ extension RouterCore {
             // Another host may have remembered a choice a moment ago: look before asking
             // (milliseconds; a database that is away fails the look at once, then it asks).
             return choiceBook.refresh { [unowned self] in
-                guard exchanges[exchange.hostId] === exchange else { return }
+                guard book[exchange.hostId] === exchange else { return }
                 switch choosePlugin(msg.intent, candidates: candidates, options: options) {
                 case .ask(let prompt): askForPlugin(exchange, candidates: candidates, prompt: prompt)
                 case .failure(let error): fail(exchange, error)
@@ -77,7 +77,7 @@ extension RouterCore {
         }
         armDeadline(exchange)
         rememberChoice(intent: msg.intent, client: client, plugin: plugin, source: "always") { [unowned self] in
-            if exchanges[exchange.hostId] === exchange { dispatch(exchange, slot, received: msg) }
+            if book[exchange.hostId] === exchange { dispatch(exchange, slot, received: msg) }
         }
     }
 
@@ -85,16 +85,12 @@ extension RouterCore {
     func openExchange(_ envelope: RoutingEnvelope, _ msg: WireMessage, pluginIndex: Int, options: JSON,
                       header: Frame, body: Frame, state known: ClientState? = nil) -> Exchange {
         // The caller usually has the client's state already: one table lookup per request.
-        let state = known ?? clients.state(for: envelope.identity)
-        let exchange = Exchange(hostId: exchanges.nextId(), client: envelope, clientState: state,
+        let state = known ?? book.clients.state(for: envelope.identity)
+        let exchange = Exchange(hostId: book.nextId(), client: envelope, clientState: state,
                                 clientRequestId: msg.requestId, intent: msg.intent, pluginIndex: pluginIndex,
                                 timeout: requestTimeout(slots[pluginIndex], options: options), options: options,
                                 stage: .pending(header: header, body: body))
-        exchanges.insert(exchange)
-        state.open[msg.requestId] = exchange.hostId
-        exchange.requestBytes = msg.header.count + msg.body.count
-        state.openBytes += exchange.requestBytes
-        openBytes += exchange.requestBytes
+        book.open(exchange, bytes: msg.header.count + msg.body.count)
         return exchange
     }
 
@@ -208,7 +204,7 @@ extension RouterCore {
     }
 
     func clientAnswer(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
-        guard let hostId = clients.existing(envelope.identity)?.open[msg.requestId], let exchange = exchanges[hostId] else {
+        guard let exchange = book.open(client: envelope.identity, requestId: msg.requestId) else {
             return refuse(envelope, kind: "ANSWER", requestId: msg.requestId, intent: msg.intent, BusError(.conversationExpired,
                 "no open conversation \"\(msg.requestId)\": it has ended or expired, or never existed"))
         }
@@ -222,18 +218,23 @@ extension RouterCore {
         }
         if exchange.choosing != nil { return pluginChoiceAnswer(msg, exchange) }
         exchange.stage = .delivered
-        armDeadline(exchange)
         if let flow = exchange.flow {
+            // The flow's next step arms the deadline itself (a message to the plugin, a
+            // new question); only a step that does neither is armed here, so an answer
+            // arms it once, not twice.
+            let armed = exchange.generation
             flow.clientAnswer(msg, exchange, self)
+            if exchange.generation == armed, book[exchange.hostId] === exchange { armDeadline(exchange) }
             return
         }
+        armDeadline(exchange)
         let slot = slots[exchange.pluginIndex]
         sendToPlugin(slot, WireMessage(kind: .answer, requestId: exchange.wireId, intent: exchange.intent,
                                        header: Frame(), body: msg.body), exchange: exchange)
     }
 
     func clientCancel(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
-        guard let hostId = clients.existing(envelope.identity)?.open[msg.requestId], let exchange = exchanges[hostId] else {
+        guard let exchange = book.open(client: envelope.identity, requestId: msg.requestId) else {
             // Already ended (its final answer was sent: a second CANCEL too), or never open.
             return refuse(envelope, kind: "CANCEL", requestId: msg.requestId, intent: msg.intent, BusError(.conversationExpired,
                 "no open request \"\(msg.requestId)\" to cancel: it has ended (its final answer was sent) or never existed"))

@@ -25,7 +25,7 @@ extension RouterCore {
         guard user.hasPrefix("client:") else { return nil }
         let name = String(user.dropFirst("client:".count))
         state.grant = manifest.host.clients.first { $0.name == name }
-        if state.grant != nil { state.rates = clients.rates(for: name) }
+        if state.grant != nil { state.rates = book.clients.rates(for: name) }
         return state.grant
     }
 

@@ -33,10 +33,14 @@ final class RouterCore: RouterView {
     /// Intent name → indices of the disabled plugins (`enabled: false`) claiming it. They
     /// are not in `routes`, but are named in errors and in `ib.explain`.
     var disabledClaims: [String: [Int]] = [:]
-    var exchanges = ExchangeTable()
-    /// The header and body bytes of every open exchange (`Exchange.requestBytes`).
-    var openBytes = 0
-    var clients = ClientTable()
+    /// The open requests, their clients and the timers (ExchangeBook.swift).
+    var book = ExchangeBook()
+    /// The book's exchanges and timers, for the plugin-lifecycle code and the stats.
+    var exchanges: ExchangeTable { _read { yield book.table } }
+    var timers: TimerHeap<RouterTimer> {
+        _read { yield book.timers }
+        _modify { yield &book.timers }
+    }
     /// Plugin connections (backend identities) → slot index, after HELLO.
     var identities: [Data: Int] = [:] { didSet { routingEpoch &+= 1 } }
     /// Bumped whenever routes or plugin connections change: the relay lane's tables are
@@ -49,7 +53,6 @@ final class RouterCore: RouterView {
     /// The host intents that read every open request, so a request for one promotes the
     /// lane's first (declared by extensions: `RouterExtension.intentsReadingOpenRequests`).
     var hostIntentsReadingOpenRequests: Set<String> = []
-    var timers = TimerHeap<RouterTimer>()
     /// Processes whose handshake was rejected and that have not exited yet.
     var rejectedPids: Set<pid_t> = []
     /// Remembered plugin choices (Choices/); replaced by one backed by the state
@@ -169,13 +172,13 @@ final class RouterCore: RouterView {
     }
 
     /// The earliest timer, in monotonic nanoseconds, or nil.
-    var nextDeadline: UInt64? { timers.nextDeadline }
+    var nextDeadline: UInt64? { book.timers.nextDeadline }
 
     /// Runs the timers that are due.
     func fireDueTimers() {
         assertConfined()
-        guard !timers.isEmpty else { return }
-        for timer in timers.popDue(now: effects.now()) { fire(timer) }
+        guard !book.timers.isEmpty else { return }
+        for timer in book.popDue(now: effects.now()) { fire(timer) }
     }
 
     // MARK: - Shutdown
@@ -186,7 +189,7 @@ final class RouterCore: RouterView {
         stopping = true
         promoteAll()
         logger.info("shutting down: answering open requests and stopping plugins")
-        for exchange in exchanges.all {
+        for exchange in book.all {
             cancelAtPlugin(exchange, reason: "host shutting down")
             fail(exchange, BusError(.shuttingDown, "the host is shutting down"))
         }
