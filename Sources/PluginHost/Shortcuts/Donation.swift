@@ -24,11 +24,14 @@ struct Donation: Sendable, Equatable {
     /// Whether it may be suggested (`isEligibleForPrediction`).
     var eligibleForPrediction = true
     let source: Source
+    /// The last time; a coalesced row of the host's own donations (`DonationMerger`)
+    /// stands for `count` donations within one window, the last at `at`.
     let at: Date
+    var count = 1
 
     /// The donation for clients (`ib.donations.list`, `ib.donate`'s answer).
     var json: JSON {
-        var o: [String: JSON] = ["id": .int(id), "intent": .string(intent), "parameters": parameters,
+        var o: [String: JSON] = ["id": .int(id), "intent": .string(intent), "parameters": parameters, "count": .int(Int64(count)),
                                  "source": .string(source.rawValue), "eligible_for_prediction": .bool(eligibleForPrediction),
                                  "at": .string(ShortcutTime.text(at))]
         if let identifier { o["identifier"] = .string(identifier) }
@@ -39,6 +42,18 @@ struct Donation: Sendable, Equatable {
         if let phrase { o["suggested_phrase"] = .string(phrase) }
         return .object(o)
     }
+}
+
+/// A donation the host makes itself after a request succeeded: the request's body as
+/// the client sent it. The router thread hands over the bytes; the writer thread parses
+/// them, once per distinct body in a batch, and coalesces (`DonationMerger`).
+struct HostDonation: Sendable {
+    let intent: String
+    let plugin: String
+    let client: String?
+    /// The request body (a JSON object, or no donation).
+    let parameters: Data
+    let at: Date
 }
 
 /// Which donations a delete removes.
