@@ -45,6 +45,7 @@ extension Bench {
             IntentsSupported: [EchoIntent, BenchLegacyIntent, BenchPerformIntent]
             definitions: [\(definition)]
             timeout: 30s
+            max_in_flight: 4096
             env: {BENCH_STYLES: "1", BENCH_INTENTS: "EchoIntent", BENCH_SOCKET_THREAD: "\(socketThread ? 1 : 0)"}
         """)
         let plain = try connect("plain echo", endpoint, intent: "EchoIntent", watching: [host])
@@ -75,7 +76,18 @@ extension Bench {
                                   rawValue: lp50, rawBaseline: plainP50, unit: "ns",
                                   note: "one plugin round trip (`run`, protocol §8.9), against the plain echo's p50 from the perform scenario of the same run (new-style perform p50 there: \(Format.micros(pp50)))"))
         }
-        if !socketThread { try styleThroughput(host: host, perform: perform, legacy: legacy) }
+        if !socketThread {
+            // Issue 30's other perform goal is throughput at 200 in flight; the plain echo
+            // here is the same host and plugin process, so the ratio is the flow's cost.
+            let roles = ([host.pid], ProcessUsage.childPids(host.pid), ("host", "plugin"))
+            var performLoad = perform, plainLoad = plain
+            (performLoad.middle, performLoad.farEnd, performLoad.roles) = roles
+            (plainLoad.middle, plainLoad.farEnd, plainLoad.roles) = roles
+            log("legacy cost: perform vs plain echo, \(settings.window) in flight")
+            _ = try throughput("new-style perform, \(settings.window) in flight, 100 B", subject: performLoad, baseline: plainLoad,
+                               size: 100, window: settings.window, count: settings.throughputCount, bytes: false, minRatio: nil)
+            try styleThroughput(host: host, perform: perform, legacy: legacy)
+        }
         host.stop()
     }
 
@@ -89,7 +101,7 @@ extension Bench {
             var s = subject
             (s.middle, s.farEnd, s.roles) = ([host.pid], ProcessUsage.childPids(host.pid), ("host", "plugin"))
             log("\(s.name), \(settings.window) in flight, against the relay")
-            _ = try throughput("\(s.name), \(settings.window) in flight, 100 B", subject: s, baseline: relay, size: 100,
+            _ = try throughput("\(s.name) against the relay, \(settings.window) in flight, 100 B", subject: s, baseline: relay, size: 100,
                                window: settings.window, count: settings.throughputCount, bytes: false, minRatio: minRatio)
         }
         try fleet().closeConnections()

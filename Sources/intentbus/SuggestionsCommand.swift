@@ -98,7 +98,9 @@ enum SuggestionsCommand {
             }
         case "ib.donations.list":
             for d in body["donations"]?.arrayValue ?? [] {
-                print("\(d["at"]?.displayText ?? "")  \(ShortcutsCommand.describe(d))  [\(d["source"]?.displayText ?? "")\(d["identifier"]?.stringValue.map { ", id \($0)" } ?? "")\(d["group"]?.stringValue.map { ", group \($0)" } ?? "")]")
+                // A row of the host's coalesced donations: how many, the last at `at`.
+                let times = d["count"]?.intValue.flatMap { $0 > 1 ? ", ×\($0)" : nil } ?? ""
+                print("\(d["at"]?.displayText ?? "")  \(ShortcutsCommand.describe(d))  [\(d["source"]?.displayText ?? "")\(times)\(d["identifier"]?.stringValue.map { ", id \($0)" } ?? "")\(d["group"]?.stringValue.map { ", group \($0)" } ?? "")]")
             }
         case "ib.donate":
             print("donated \(ShortcutsCommand.describe(body["donation"] ?? .null))")

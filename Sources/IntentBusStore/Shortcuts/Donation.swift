@@ -24,12 +24,15 @@ package struct Donation: Sendable, Equatable {
     /// Whether it may be suggested (`isEligibleForPrediction`).
     package var eligibleForPrediction = true
     package let source: Source
+    /// The last time; a coalesced row of the host's own donations (`DonationMerger`)
+    /// stands for `count` donations within one window, the last at `at`.
     package let at: Date
+    package var count = 1
 
     /// Creates a donation from its parts; `id` is the store's, 0 until it is stored.
     package init(id: Int64 = 0, identifier: String? = nil, group: String? = nil, intent: String, parameters: JSON,
                  plugin: String? = nil, client: String? = nil, title: String? = nil, phrase: String? = nil,
-                 eligibleForPrediction: Bool = true, source: Source, at: Date) {
+                 eligibleForPrediction: Bool = true, source: Source, at: Date, count: Int = 1) {
         self.id = id
         self.identifier = identifier
         self.group = group
@@ -42,11 +45,12 @@ package struct Donation: Sendable, Equatable {
         self.eligibleForPrediction = eligibleForPrediction
         self.source = source
         self.at = at
+        self.count = count
     }
 
     /// The donation for clients (`ib.donations.list`, `ib.donate`'s answer).
     package var json: JSON {
-        var o: [String: JSON] = ["id": .int(id), "intent": .string(intent), "parameters": parameters,
+        var o: [String: JSON] = ["id": .int(id), "intent": .string(intent), "parameters": parameters, "count": .int(Int64(count)),
                                  "source": .string(source.rawValue), "eligible_for_prediction": .bool(eligibleForPrediction),
                                  "at": .string(ShortcutTime.text(at))]
         if let identifier { o["identifier"] = .string(identifier) }
@@ -56,6 +60,22 @@ package struct Donation: Sendable, Equatable {
         if let title { o["title"] = .string(title) }
         if let phrase { o["suggested_phrase"] = .string(phrase) }
         return .object(o)
+    }
+}
+
+/// A donation the host makes itself after a request succeeded: the request's body as
+/// the client sent it. The router thread hands over the bytes; the writer thread parses
+/// them, once per distinct body in a batch, and coalesces (`DonationMerger`).
+package struct HostDonation: Sendable {
+    package let intent: String
+    package let plugin: String
+    package let client: String?
+    /// The request body (a JSON object, or no donation).
+    package let parameters: Data
+    package let at: Date
+
+    package init(intent: String, plugin: String, client: String?, parameters: Data, at: Date) {
+        (self.intent, self.plugin, self.client, self.parameters, self.at) = (intent, plugin, client, parameters, at)
     }
 }
 

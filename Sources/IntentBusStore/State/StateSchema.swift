@@ -128,5 +128,10 @@ package struct StateSchema: Sendable {
             CREATE INDEX IF NOT EXISTS donations_identifier ON donations (identifier);
             CREATE INDEX IF NOT EXISTS donations_group ON donations (group_id);
             """,
+    ], [
+        // 2: a row may stand for several of the host's own donations (DonationMerger);
+        // the rows already there are one donation each.
+        .sqlite: "ALTER TABLE donations ADD COLUMN times INTEGER NOT NULL DEFAULT 1;",
+        .postgresql: "ALTER TABLE donations ADD COLUMN IF NOT EXISTS times INTEGER NOT NULL DEFAULT 1;",
     ]])
 }

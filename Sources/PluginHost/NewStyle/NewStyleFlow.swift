@@ -37,6 +37,10 @@ final class NewStyleFlow: ExchangeFlow {
     private var hostQuestion: NewStyleParameter?
     /// The last PROMPT body the plugin sent, to check the client's answer to it.
     private var pluginQuestion: JSON?
+    /// The client's body, when the checks left every value as given: the REQUEST then
+    /// carries this frame itself instead of the same parameters written again
+    /// (docs/performance.md, "perform() again").
+    private var unchangedBody: Frame?
 
     init(intent: NewStyleIntent, catalog: NewStyleCatalog, migratedFrom: String?, legacyDefinition: IntentDefinition? = nil,
          access: AuthenticationPolicy.Access) {
@@ -70,18 +74,28 @@ final class NewStyleFlow: ExchangeFlow {
                                                       problems: [PromptVocabulary.problem(unknown, expected: nil, "unknown")])))
             }
         }
+        // Unchanged: not migrated, and every given value checked to itself; a dropped null,
+        // a default or a question changes the body.
+        var unchanged = migratedFrom == nil
         for p in intent.parameters {
             if let value = given[p.name], !value.isNull {
                 switch ParameterCheck.check(value, p, catalog: catalog) {
-                case .success(let v): values[p.name] = v
+                case .success(let v):
+                    values[p.name] = v
+                    if v != value { unchanged = false }
                 case .failure(let why): return ops.fail(exchange, invalid(p, why))
                 }
-            } else if let d = p.defaultValue {
-                values[p.name] = d
-            } else if !p.optional {
-                toAsk.append(p)
+            } else {
+                if given[p.name] != nil { unchanged = false }
+                if let d = p.defaultValue {
+                    values[p.name] = d
+                    unchanged = false
+                } else if !p.optional {
+                    toAsk.append(p)
+                }
             }
         }
+        if unchanged, toAsk.isEmpty { unchangedBody = body }
         askNextOrPerform(exchange, ops)
     }
 
@@ -119,6 +133,10 @@ final class NewStyleFlow: ExchangeFlow {
         RequestContext.deliver(from: exchange.options, into: &header)
         RunKey.deliver(from: exchange.options, into: &header)
         if let migratedFrom { header["migrated_from"] = .string(migratedFrom) }
+        if let body = unchangedBody {
+            unchangedBody = nil
+            return ops.sendToPlugin(exchange, kind: .request, header: .object(header), forwarding: body)
+        }
         ops.sendToPlugin(exchange, kind: .request, header: .object(header), body: .object(values))
     }
 
@@ -139,6 +157,7 @@ final class NewStyleFlow: ExchangeFlow {
     }
 
     func pluginMessage(_ message: WireMessage, _ exchange: Exchange, _ ops: any FlowOperations) {
+        if message.kind == .reply { return finishReply(message, exchange, ops) }
         let body = (try? message.bodyJSON()) ?? .object([:])
         switch message.kind {
         case .prompt:
@@ -146,24 +165,32 @@ final class NewStyleFlow: ExchangeFlow {
             ops.promptClient(exchange, prompt: body)
         case .progress:
             ops.progressToClient(exchange, body: body)
-        case .reply:
-            var header = ((try? message.headerJSON()) ?? .object([:])).objectValue ?? [:]
-            if let migratedFrom {
-                header[.migratedFrom] = .string(migratedFrom)
-                header[.handledBy] = .string(intent.identifier)
-                if !unmapped.isEmpty {
-                    header[.unmappedParameters] = .array(unmapped)
-                    let names = unmapped.compactMap { $0["name"]?.stringValue }.joined(separator: ", ")
-                    ops.logger.warning("request \(exchange.clientRequestId): \(migratedFrom) → \(intent.identifier): parameters not mapped: \(names)")
-                }
-            }
-            if header[.status] == nil { header[.status] = "success" }
-            ops.finish(exchange, header: .object(header), body: body)
         case .error:
             ops.fail(exchange, BusError(json: body))
         default:
             break
         }
+    }
+
+    /// The plugin's REPLY goes to the client itself: its body unread (as on the plain
+    /// path), its header as written when it has a status and no migration note is due,
+    /// else the header with them.
+    private func finishReply(_ message: WireMessage, _ exchange: Exchange, _ ops: any FlowOperations) {
+        let parsed = (try? message.headerJSON())?.objectValue
+        if migratedFrom == nil, let parsed, parsed["status"] != nil { return ops.finish(exchange, forwarding: message) }
+        var header = parsed ?? [:]
+        if let migratedFrom {
+            header["migrated_from"] = .string(migratedFrom)
+            header["handled_by"] = .string(intent.identifier)
+            if !unmapped.isEmpty {
+                header["unmapped_parameters"] = .array(unmapped)
+                let names = unmapped.compactMap { $0["name"]?.stringValue }.joined(separator: ", ")
+                ops.logger.warning("request \(exchange.clientRequestId): \(migratedFrom) → \(intent.identifier): parameters not mapped: \(names)")
+            }
+        }
+        if header["status"] == nil { header["status"] = "success" }
+        message.header = Frame(json: .object(header))
+        ops.finish(exchange, forwarding: message)
     }
 
     func clientAnswer(_ message: WireMessage, _ exchange: Exchange, _ ops: any FlowOperations) {

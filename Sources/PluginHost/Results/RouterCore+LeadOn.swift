@@ -13,6 +13,13 @@ extension RouterCore {
     /// Checks a flow's final result for a `view` and an `opens_intent`. Returns true when
     /// it has ended the exchange itself: a bad view or opening (`plugin_error`), a chain
     /// that is too long, or an opened intent now under way.
+    /// Whether a REPLY body may hold what `resultTakesOver` reads (`view`,
+    /// `opens_intent`): a scan of its bytes, so that the usual result moves on unparsed.
+    /// A backslash may spell a key in escapes, so a body with one is read.
+    static func mayLeadOn(_ body: Frame) -> Bool {
+        body.withBytes { $0.contains("view") || $0.contains("opens_intent") || $0.contains("\\") }
+    }
+
     func resultTakesOver(_ exchange: Exchange, header: JSON, body: JSON) -> Bool {
         guard case .object(let fields) = body, fields["view"] != nil || fields["opens_intent"] != nil else { return false }
         let pluginId = slots[exchange.pluginIndex].spec.id

@@ -168,9 +168,14 @@ extension RouterCore {
 
 extension RouterCore: FlowOperations {
     func sendToPlugin(_ exchange: Exchange, kind: MessageKind, header: JSON?, body: JSON?) {
+        sendToPlugin(exchange, kind: kind, header: header, forwarding: body.map { Frame(json: $0) } ?? Frame())
+    }
+
+    func sendToPlugin(_ exchange: Exchange, kind: MessageKind, header: JSON?, forwarding body: Frame) {
         armDeadline(exchange)
         sendToPlugin(slots[exchange.pluginIndex], WireMessage(kind: kind, requestId: exchange.wireId, intent: exchange.intent,
-                                                            header: header, body: body), exchange: exchange)
+                                                            header: header.map { Frame(json: $0) } ?? Frame(), body: body),
+                     exchange: exchange)
     }
 
     func promptClient(_ exchange: Exchange, prompt: JSON) {
@@ -190,6 +195,16 @@ extension RouterCore: FlowOperations {
         if resultTakesOver(exchange, header: header, body: body) { return }
         complete(exchange, WireMessage(kind: .reply, requestId: exchange.clientRequestId, intent: exchange.intent,
                                        header: header, body: body))
+    }
+
+    func finish(_ exchange: Exchange, forwarding message: WireMessage) {
+        if Self.mayLeadOn(message.body) {
+            let body = (try? message.bodyJSON()) ?? .object([:])
+            if resultTakesOver(exchange, header: (try? message.headerJSON()) ?? .object([:]), body: body) { return }
+        }
+        message.requestId = exchange.clientRequestId
+        message.intent = exchange.intent
+        complete(exchange, message)
     }
 
     func pluginSpec(of exchange: Exchange) -> PluginSpec { slots[exchange.pluginIndex].spec }

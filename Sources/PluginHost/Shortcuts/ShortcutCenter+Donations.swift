@@ -10,10 +10,13 @@ extension ShortcutCenter {
     /// Most identifiers one delete may name.
     static let maximumIdentifiers = 100
 
-    /// Keeps the parameters of a legacy or new-style request as the client sent them.
+    /// Keeps the parameters of a legacy or new-style request as the client sent them: the
+    /// bytes, which the writer's thread parses (the flow has parsed them on this thread
+    /// already: a second parse here was a share of every request). No larger than a
+    /// donation's parameters may be.
     func flowStarting(_ exchange: Exchange, body: Frame) {
-        guard writer != nil, let parsed = try? JSON.parse(body.data), parsed.objectValue != nil else { return }
-        openParameters[exchange.hostId] = parsed
+        guard writer != nil, body.count <= Self.maximumParametersBytes else { return }
+        openParameters[exchange.hostId] = body.data
     }
 
     /// Records what a finished exchange donates: a donation the plugin put in its REPLY
@@ -48,15 +51,17 @@ extension ShortcutCenter {
             }
         }
         if var given = header[.donation]?.objectValue {
-            if given["parameters"] == nil, let parameters { given["parameters"] = parameters }
+            if given["parameters"] == nil, let parameters, let parsed = try? JSON.parse(parameters), parsed.objectValue != nil {
+                given["parameters"] = parsed
+            }
             switch donation(from: .object(given), intent: exchange.intent, plugin: plugin.id, client: client, source: .plugin) {
             case .success(let d): writer.submit(.donate(d))
             case .failure(let e): logger.warning("plugin \(plugin.id): donation ignored: \(e.message)")
             }
         } else if let parameters, !plugin.intentsRestrictedWhileLocked.contains(exchange.intent),
                   !(authenticated[plugin.id]?.contains(exchange.intent) ?? false) {
-            writer.submit(.donate(Donation(intent: exchange.intent, parameters: parameters, plugin: plugin.id, client: client,
-                                           source: .host, at: clock())))
+            writer.submit(.hostDonation(HostDonation(intent: exchange.intent, plugin: plugin.id, client: client,
+                                                     parameters: parameters, at: clock())))
         }
     }
 

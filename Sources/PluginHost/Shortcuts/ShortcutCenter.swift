@@ -32,9 +32,10 @@ final class ShortcutCenter: RouterExtension {
     /// Plugin id → the intents its HELLO declares `requires_authentication` (never
     /// donated by the host).
     var authenticated: [String: Set<String>] = [:]
-    /// The parameters of open multi-phase exchanges, by host id, for their donation;
-    /// removed when the exchange ends, so it holds at most the open exchanges.
-    var openParameters: [UInt64: JSON] = [:]
+    /// The request bodies of open multi-phase exchanges (as the client sent them), by
+    /// host id, for their donation; removed when the exchange ends, so it holds at most
+    /// the open exchanges. Parsed on the writer's thread, not here (DonationMerger).
+    var openParameters: [UInt64: Data] = [:]
     /// The definitions in force: legacy phrases are read from them, again at each reload.
     let definitions: DefinitionBook?
     /// Entity types whose phrases' slots take the plugin's entities (EntityLists.swift).

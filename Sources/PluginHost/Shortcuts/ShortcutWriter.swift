@@ -7,6 +7,9 @@ enum ShortcutJob: Sendable {
     /// Record a donation; nobody waits for it. Consecutive ones commit in one
     /// transaction, so that one fsync covers a burst of requests.
     case donate(Donation)
+    /// Record the host's own donation of a successful request; coalesced with the
+    /// others of its plugin, intent, client, parameters and window (`DonationMerger`).
+    case hostDonation(HostDonation)
     /// Delete a plugin's donations (its REPLY header asked); nobody waits for it.
     case deleteDonations(DonationSelector, plugin: String)
     /// Anything else, answered through the router under `id`.
@@ -39,11 +42,11 @@ final class ShortcutWriter: @unchecked Sendable {
 
     init(store: ShortcutStore, logger: Logger, post: @escaping @Sendable (RouterEvent) -> Void) {
         self.store = store
-        let owned = WorkerOwned(store)
+        let owned = WorkerOwned((store, DonationMerger()))
         worker = WorkerThread(name: "intentbus-shortcut-writer", limit: Self.maximumQueued, linger: Self.linger,
                               isUrgent: { if case .work = $0 { true } else { false } }) { jobs, lost in
             if lost > 0 { logger.warning("shortcut store: \(lost) donation(s) dropped, the writer's queue was full") }
-            ShortcutWriter.perform(jobs, store: owned.value, logger: logger, post: post)
+            ShortcutWriter.perform(jobs, store: owned.value.0, merger: owned.value.1, logger: logger, post: post)
         }
     }
 
@@ -57,18 +60,22 @@ final class ShortcutWriter: @unchecked Sendable {
         store.close()
     }
 
-    private static func perform(_ jobs: [ShortcutJob], store: ShortcutStore, logger: Logger,
+    private static func perform(_ jobs: [ShortcutJob], store: ShortcutStore, merger: DonationMerger, logger: Logger,
                                 post: @Sendable (RouterEvent) -> Void) {
         var batch: [Donation] = []
+        var host: [HostDonation] = []
         func flush() {
-            guard !batch.isEmpty else { return }
-            do { try store.donate(batch: batch) } catch { logger.error("shortcut store: \(error)") }
+            guard !batch.isEmpty || !host.isEmpty else { return }
+            do { try store.donate(batch: batch, host: host, merger: merger) } catch { logger.error("shortcut store: \(error)") }
             batch.removeAll()
+            host.removeAll()
         }
         for job in jobs {
             switch job {
             case .donate(let donation):
                 batch.append(donation)
+            case .hostDonation(let donation):
+                host.append(donation)
             case .deleteDonations(let selector, let plugin):
                 flush()
                 do {

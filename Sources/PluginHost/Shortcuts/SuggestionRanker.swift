@@ -3,7 +3,7 @@ import IntentBusCore
 import IntentBusStore
 
 /// Ranks what a user is likely to want now from their donations: by frequency (every
-/// donation counts), recency (a donation's weight halves every `halfLife`), and time of
+/// donation counts, a coalesced row as many as it stands for), recency (a donation's weight halves every `halfLife`), and time of
 /// day (a donation made near this hour of the day counts up to twice). Pure value code.
 struct SuggestionRanker {
     /// One suggestion: an intent with its parameters (and plugin), and why.
@@ -47,14 +47,15 @@ struct SuggestionRanker {
             distance = min(distance, 24 - distance)
             let timeOfDay = max(0, 1 - distance / hourWindow)
             groups[key, default: Group()].members.append(d)
-            groups[key]!.score += recency * (1 + timeOfDay)
+            // A coalesced row of the host's donations counts as its `count` donations.
+            groups[key]!.score += Double(d.count) * recency * (1 + timeOfDay)
         }
         let suggestions = groups.values.map { g -> Suggestion in
             let newest = g.members.max { $0.at < $1.at }!
             let titled = g.members.sorted { $0.at > $1.at }
             return Suggestion(intent: newest.intent, parameters: newest.parameters,
                               plugin: titled.first { $0.plugin != nil }?.plugin,
-                              score: (g.score * 1000).rounded() / 1000, count: g.members.count, last: newest.at,
+                              score: (g.score * 1000).rounded() / 1000, count: g.members.reduce(0) { $0 + $1.count }, last: newest.at,
                               title: titled.first { $0.title != nil }?.title,
                               suggestedPhrase: titled.first { $0.phrase != nil }?.phrase,
                               identifier: titled.first { $0.identifier != nil }?.identifier)
