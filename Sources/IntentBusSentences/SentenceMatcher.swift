@@ -9,7 +9,7 @@ import IntentBusCore
 /// required words are missing are never walked (`SentenceIndex.match`). One matcher serves
 /// every template of a said text: what it fills on the way (captured slots, the stack of
 /// list values being said, trie hits) lives in arrays it keeps, so a step allocates
-/// nothing, and words, lists and slots are numbers (docs/sentences.md, "Performance").
+/// nothing, and words, lists and slots are numbers (docs/sentences.md, speed and memory).
 struct SentenceMatcher {
     /// A slot filled on the current path, as numbers. The slot's text and value are made
     /// only when the path completes (`finish`): most captures are undone by a later mismatch.
