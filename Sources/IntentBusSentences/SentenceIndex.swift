@@ -147,7 +147,7 @@ public struct SentenceIndex: Sendable {
         var candidates = requireNothing
         for id in forms.forms[0].ids where id >= 0 && present[Int(id) >> 6] & (1 << UInt64(id & 63)) == 0 {
             present[Int(id) >> 6] |= 1 << UInt64(id & 63)
-            candidates += byWord[Int(id)]
+            if Int(id) < byWord.count { candidates += byWord[Int(id)] }  // a word only a later `setList` brought is no template's
         }
         candidates.sort()  // load order, as every template was once walked (the result does not depend on it)
         var matcher = SentenceMatcher(said: said, lists: lists, slotNames: tables.slots.names, context: context,
