@@ -1,18 +1,27 @@
 import IntentBusCore
 
 /// A list ready for matching: plain values in a word trie (so "living room" is found by
-/// walking the said words, not by trying every area), template values compiled.
-struct CompiledList: Sendable {
+/// walking the said words, not by trying every area), template values compiled. A class:
+/// the walk looks a list up at every list node, and a reference costs one retain.
+final class CompiledList: Sendable {
+    /// A value said as a template ("(closed|shut)"), walked like a sentence's part.
+    struct Templated: Sendable {
+        let program: MatchProgram
+        let value: Int32
+    }
+
     enum Kind: Sendable {
-        case values(trie: WordTrie, templated: [(SentenceNode, Int)])
+        case values(trie: WordTrie, templated: [Templated])
         case range(SlotRange)
         case wildcard
     }
 
     let kind: Kind
     let values: [SlotValue]
+    /// Whether value i carries context (checked against the block, added to the match's).
+    let hasContext: [Bool]
 
-    init(_ list: SlotList, compiler: SentenceCompiler) throws(SentenceError) {
+    init(_ list: SlotList, compiler: SentenceCompiler, tables: inout MatchTables) throws(SentenceError) {
         switch list {
         case .range(let range):
             guard range.to >= range.from, range.step > 0, range.to - range.from <= SlotRange.maxSpan else {
@@ -21,51 +30,25 @@ struct CompiledList: Sendable {
             }
             kind = .range(range)
             values = []
+            hasContext = []
         case .wildcard:
             kind = .wildcard
             values = []
+            hasContext = []
         case .values(let list):
-            var trie = WordTrie()
-            var templated: [(SentenceNode, Int)] = []
+            var plain: [(words: [Int32], value: Int)] = []
+            var templated: [Templated] = []
             for (index, value) in list.enumerated() {
                 let node = try compiler.compile(value.input)
                 if case .words(let words, _) = node, !words.isEmpty {
-                    trie.insert(words, value: index)
+                    plain.append((words.map { tables.words.id($0) }, index))
                 } else {
-                    templated.append((node, index))
+                    templated.append(Templated(program: MatchProgram(node, tables: &tables), value: Int32(index)))
                 }
             }
-            kind = .values(trie: trie, templated: templated)
+            kind = .values(trie: WordTrie(plain), templated: templated)
             values = list
-        }
-    }
-}
-
-/// Words → value indices, one word per level.
-struct WordTrie: Sendable {
-    private var children: [[String: Int]] = [[:]]
-    private var terminals: [[Int]] = [[]]
-
-    mutating func insert(_ words: [String], value: Int) {
-        var node = 0
-        for word in words {
-            if let next = children[node][word] { node = next; continue }
-            children.append([:])
-            terminals.append([])
-            children[node][word] = children.count - 1
-            node = children.count - 1
-        }
-        terminals[node].append(value)
-    }
-
-    /// Every (end, value) for values said from `start` on in `words`.
-    func matches(_ words: [SentenceText.Token], from start: Int, into out: inout [(Int, Int)]) {
-        var node = 0
-        var position = start
-        while position < words.count, let next = children[node][words[position].key] {
-            node = next
-            position += 1
-            for value in terminals[node] { out.append((position, value)) }
+            hasContext = list.map { !$0.context.isEmpty }
         }
     }
 }

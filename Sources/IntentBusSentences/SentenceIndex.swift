@@ -6,36 +6,49 @@ public struct SentenceIndex: Sendable {
     /// One template ready to walk, with what its block says (a class: the match loop
     /// looks at every template, and copying one would retain each field).
     final class CompiledSentence: Sendable {
-        let node: SentenceNode
-        /// The words any match must contain, as indices into the index's vocabulary.
-        let required: [Int]
-        /// The words a match can start with (nil: anything), checked before walking.
-        let first: Set<String>?
+        let program: MatchProgram
+        /// The words any match must contain, as numbers (`MatchTables.words`).
+        let required: [Int32]
         let text: String
         let location: SentenceLocation
         let order: Int
-        let edges: (first: String?, last: String?, only: Bool)
+        /// The lists at the very start and end (hassil's wildcard-edge skip-word rule).
+        let edges: (first: Int32?, last: Int32?, only: Bool)
         let block: IntentTemplates.Block
-        let blockLists: [String: CompiledList]?
+        /// The block's own lists by list number (nil: the block has none).
+        let blockLists: [CompiledList?]?
 
-        init(node: SentenceNode, required: [Int], text: String, location: SentenceLocation, order: Int,
-             block: IntentTemplates.Block, blockLists: [String: CompiledList]?) {
-            self.node = node
-            self.required = required
-            first = node.firstWords
+        init(node: SentenceNode, text: String, location: SentenceLocation, order: Int,
+             block: IntentTemplates.Block, blockLists: [CompiledList?]?, tables: inout MatchTables) {
+            program = MatchProgram(node, tables: &tables)
+            required = node.requiredWords.sorted().map { tables.words.id($0) }
             self.text = text
             self.location = location
             self.order = order
-            edges = node.edgeLists
+            let edges = node.edgeLists
+            self.edges = (edges.first.map { tables.lists.id($0) }, edges.last.map { tables.lists.id($0) }, edges.only)
             self.block = block
             self.blockLists = blockLists
+        }
+
+        /// The list `id` as this template sees it: its block's own, else the index's.
+        @inline(__always)
+        func list(_ id: Int32, _ lists: [CompiledList?]) -> CompiledList? {
+            if let own = blockLists, Int(id) < own.count, let list = own[Int(id)] { return list }
+            return Int(id) < lists.count ? lists[Int(id)] : nil
         }
     }
 
     let sentences: [CompiledSentence]
-    private(set) var lists: [String: CompiledList]
-    /// Every required word, numbered: the prefilter tests bits, not strings.
-    let vocabulary: [String: Int]
+    /// The prefilter, inverted: the templates under the rarest word each requires (by word
+    /// number), and those that require none. A said text walks only the rows of its words,
+    /// not every template.
+    let byWord: [[Int32]]
+    let requireNothing: [Int32]
+    /// The index's lists by list number (nil: a dynamic list not filled yet).
+    private(set) var lists: [CompiledList?]
+    /// Words, list and slot names, numbered.
+    private(set) var tables: MatchTables
     let skipWords: [[String]]
     let compiler: SentenceCompiler
     /// The slot whose real value makes a match better (hassil's `best_slot_name`; HA: "name").
@@ -65,42 +78,59 @@ public struct SentenceIndex: Sendable {
                 if error.code == .recursiveRule { throw error }
             }
         }
-        var lists: [String: CompiledList] = [:]
-        for (name, list) in templates.lists { lists[name] = try CompiledList(list, compiler: compiler) }
+        // Every list name is numbered first (sorted, so the numbering is the same at
+        // every load); words and slots as the templates and values are lowered.
+        var tables = MatchTables()
+        for name in names.sorted() { _ = tables.lists.id(name) }
+        var lists = [CompiledList?](repeating: nil, count: tables.lists.count)
+        for (name, list) in templates.lists.sorted(by: { $0.key < $1.key }) {
+            lists[Int(tables.lists.id(name))] = try CompiledList(list, compiler: compiler, tables: &tables)
+        }
         self.lists = lists
-        var compiledSentences: [(SentenceNode, IntentTemplates.Sentence, IntentTemplates.Block, [String: CompiledList]?)] = []
+        var sentences: [CompiledSentence] = []
         for block in templates.blocks {
             let local = SentenceCompiler(rules: templates.rules.merging(block.rules) { _, n in n }, listNames: names,
                                          foldDiacritics: foldDiacritics)
-            var compiled: [String: CompiledList]?
+            var own: [CompiledList?]?
             if !block.lists.isEmpty {
-                compiled = [:]
-                for (name, list) in block.lists { compiled?[name] = try CompiledList(list, compiler: local) }
+                var compiled = [CompiledList?](repeating: nil, count: tables.lists.count)
+                for (name, list) in block.lists.sorted(by: { $0.key < $1.key }) {
+                    compiled[Int(tables.lists.id(name))] = try CompiledList(list, compiler: local, tables: &tables)
+                }
+                own = compiled
             }
             for sentence in block.sentences {
-                compiledSentences.append((try local.compile(sentence.expression), sentence, block, compiled))
+                let node = try local.compile(sentence.expression)
+                sentences.append(CompiledSentence(node: node, text: sentence.text, location: sentence.location,
+                                                  order: sentences.count, block: block, blockLists: own, tables: &tables))
             }
         }
-        var vocabulary: [String: Int] = [:]
-        var sentences: [CompiledSentence] = []
-        for (node, sentence, block, compiled) in compiledSentences {
-            let required = node.requiredWords.sorted().map { word -> Int in
-                if let id = vocabulary[word] { return id }
-                vocabulary[word] = vocabulary.count
-                return vocabulary.count - 1
-            }
-            sentences.append(CompiledSentence(node: node, required: required, text: sentence.text, location: sentence.location,
-                                              order: sentences.count, block: block, blockLists: compiled))
-        }
-        self.vocabulary = vocabulary
         self.sentences = sentences
+        self.tables = tables
+        var uses = [Int](repeating: 0, count: tables.words.count)
+        for sentence in sentences { for id in sentence.required { uses[Int(id)] += 1 } }
+        var byWord = [[Int32]](repeating: [], count: tables.words.count), requireNothing: [Int32] = []
+        for (i, sentence) in sentences.enumerated() {
+            if let rarest = sentence.required.min(by: { (uses[Int($0)], $0) < (uses[Int($1)], $1) }) {
+                byWord[Int(rarest)].append(Int32(i))
+            } else {
+                requireNothing.append(Int32(i))
+            }
+        }
+        self.byWord = byWord
+        self.requireNothing = requireNothing
         skipWords = templates.skipWords.map { SentenceText.words($0, foldDiacritics: foldDiacritics) }.filter { !$0.isEmpty }
             .sorted { $0.count > $1.count }
     }
 
     /// Replaces (or adds) the list `name`: a plugin's entities changed, a list was refreshed.
     public mutating func setList(_ name: String, _ list: SlotList) throws(SentenceError) {
-        lists[name] = try CompiledList(list, compiler: compiler)
+        var tables = self.tables
+        let id = Int(tables.lists.id(name))
+        let compiled = try CompiledList(list, compiler: compiler, tables: &tables)
+        self.tables = tables
+        if id >= lists.count { lists += [CompiledList?](repeating: nil, count: id + 1 - lists.count) }
+        lists[id] = compiled
     }
 
     /// How many sentence templates are loaded.
@@ -111,32 +141,42 @@ public struct SentenceIndex: Sendable {
     public func match(_ text: String, context: [String: JSON] = [:], limit: Int = 16) -> [SentenceMatch] {
         let said = SentenceText(text, foldDiacritics: foldDiacritics)
         guard !said.tokens.isEmpty, said.tokens.count <= Self.maxWords else { return [] }
-        let variants = SkipWords(skipWords, said.tokens)
-        var present = [UInt64](repeating: 0, count: vocabulary.count / 64 + 1)
-        for token in said.tokens { if let id = vocabulary[token.key] { present[id >> 6] |= 1 << UInt64(id & 63) } }
-        var found: [SentenceMatch] = []
-        for sentence in sentences where sentence.required.allSatisfy({ present[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 }) {
+        let forms = SkipWords(skipWords, said.tokens, tables: tables)
+        // The prefilter: a bit per word of the templates, set for the words said.
+        var present = [UInt64](repeating: 0, count: tables.words.count / 64 + 1)
+        var candidates = requireNothing
+        for id in forms.forms[0].ids where id >= 0 && present[Int(id) >> 6] & (1 << UInt64(id & 63)) == 0 {
+            present[Int(id) >> 6] |= 1 << UInt64(id & 63)
+            if Int(id) < byWord.count { candidates += byWord[Int(id)] }  // a word only a later `setList` brought is no template's
+        }
+        candidates.sort()  // load order, as every template was once walked (the result does not depend on it)
+        var matcher = SentenceMatcher(said: said, lists: lists, slotNames: tables.slots.names, context: context,
+                                      preferredSlot: preferredSlot)
+        var found: [(rank: SentenceMatch.Rank, match: SentenceMatch)] = []
+        for candidate in candidates {
+            let sentence = sentences[Int(candidate)]
+            guard sentence.required.allSatisfy({ present[Int($0) >> 6] & (1 << UInt64($0 & 63)) != 0 }) else { continue }
             if !context.isEmpty {
                 guard SentenceContext.allows(sentence.block.requiresContext, context, allowMissing: true),
                       SentenceContext.excludes(sentence.block.excludesContext, context) else { continue }
             }
-            var best: SentenceMatch?
-            for tokens in variants.candidates(for: sentence.edges, isWildcard: isWildcard) {
-                if let first = sentence.first, let word = tokens.first?.key, !first.contains(word) { continue }
-                var run = SentenceMatcher(said: said, tokens: tokens, lists: lists, sentence: sentence, context: context)
-                if let m = run.best(preferredSlot: preferredSlot),
-                   best.map({ m.rank(preferredSlot: preferredSlot) < $0.rank(preferredSlot: preferredSlot) }) ?? true {
-                    best = m
-                }
+            var best: (rank: SentenceMatch.Rank, match: SentenceMatch)?
+            let edges = sentence.edges
+            for form in forms.candidates(firstIsWildcard: isWildcard(edges.first), lastIsWildcard: isWildcard(edges.last),
+                                         only: edges.only) {
+                let words = forms.forms[form]
+                if let first = sentence.program.start, let word = words.ids.first,
+                   !MatchProgram.contains(first, from: 0, count: first.count, word) { continue }
+                if let m = matcher.best(sentence, words), best.map({ m.rank < $0.rank }) ?? true { best = m }
             }
             if let best { found.append(best) }
         }
-        found.sort { $0.rank(preferredSlot: preferredSlot) < $1.rank(preferredSlot: preferredSlot) }
-        return Array(found.prefix(limit))
+        found.sort { $0.rank < $1.rank }
+        return found.prefix(limit).map { $0.match }
     }
 
-    private func isWildcard(_ name: String?) -> Bool {
-        guard let name, let list = lists[name], case .wildcard = list.kind else { return false }
+    private func isWildcard(_ id: Int32?) -> Bool {
+        guard let id, Int(id) < lists.count, let list = lists[Int(id)], case .wildcard = list.kind else { return false }
         return true
     }
 }

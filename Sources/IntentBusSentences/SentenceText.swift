@@ -29,7 +29,9 @@ public struct SentenceText: Sendable {
     }
 
     static func fold(_ word: Substring, diacritics: Bool) -> String {
-        var s = word.lowercased().replacingOccurrences(of: "’", with: "'")
+        var s = word.lowercased()
+        // Foundation's replacing is a bridged call per word; most words have no ’.
+        if s.utf8.contains(0xE2) { s = s.replacingOccurrences(of: "’", with: "'") }
         if diacritics {
             s = s.folding(options: [.diacriticInsensitive, .widthInsensitive], locale: nil).replacingOccurrences(of: "ß", with: "ss")
         }

@@ -2,24 +2,28 @@
 /// anywhere, or only at the start or end when a template begins or ends with a wildcard
 /// (a message may well contain "please").
 struct SkipWords {
-    let original: [SentenceText.Token]
-    let removed: [SentenceText.Token]
-    private let skip: [[String]]
+    /// The said words in the forms a template may be tried against, worked out once per
+    /// said text: as said, without skip words anywhere, without them at the end only (a
+    /// template that starts with a wildcard), at the start only (one that ends with one).
+    let forms: [SaidWords]
 
-    init(_ skip: [[String]], _ tokens: [SentenceText.Token]) {
-        self.skip = skip
-        original = tokens
-        removed = skip.isEmpty ? tokens : Self.remove(skip, from: tokens, start: true, end: true)
+    init(_ skip: [[String]], _ tokens: [SentenceText.Token], tables: MatchTables) {
+        let said = SaidWords(tokens: tokens, ids: tables.ids(tokens))
+        guard !skip.isEmpty else { forms = [said]; return }
+        func form(start: Bool, end: Bool) -> SaidWords {
+            let kept = Self.remove(skip, from: tokens, start: start, end: end)
+            return kept.count == tokens.count ? said : SaidWords(tokens: kept, ids: tables.ids(kept))
+        }
+        forms = [said, form(start: true, end: true), form(start: false, end: true), form(start: true, end: false)]
     }
 
-    /// The word sequences to try for a template with these edges, in hassil's order.
-    func candidates(for edges: (first: String?, last: String?, only: Bool), isWildcard: (String?) -> Bool) -> [[SentenceText.Token]] {
-        guard !skip.isEmpty else { return [original] }
-        let changed = removed.count != original.count
-        if edges.only, isWildcard(edges.first) { return [original] }
-        if isWildcard(edges.first) { return [Self.remove(skip, from: original, start: false, end: true)] }
-        if isWildcard(edges.last) { return [Self.remove(skip, from: original, start: true, end: false)] }
-        return changed ? [original, removed] : [original]
+    /// Which `forms` to try for a template with these edges, in hassil's order.
+    func candidates(firstIsWildcard: Bool, lastIsWildcard: Bool, only: Bool) -> Range<Int> {
+        guard forms.count > 1 else { return 0..<1 }
+        if only, firstIsWildcard { return 0..<1 }
+        if firstIsWildcard { return 2..<3 }
+        if lastIsWildcard { return 3..<4 }
+        return forms[1].tokens.count != forms[0].tokens.count ? 0..<2 : 0..<1
     }
 
     /// `tokens` without skip phrases: anywhere (`start` and `end`), or repeatedly at one edge.
@@ -55,4 +59,10 @@ struct SkipWords {
         }
         return Array(slice)
     }
+}
+
+/// Said words with their numbers (`MatchTables.ids`).
+struct SaidWords {
+    let tokens: [SentenceText.Token]
+    let ids: [Int32]
 }

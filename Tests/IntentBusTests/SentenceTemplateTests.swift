@@ -102,6 +102,30 @@ import Testing
         #expect(i.match("open garden shed").first?.values["project"] == "Garden shed")
     }
 
+    /// The compiled walk's own bookkeeping (docs/sentences.md, speed and memory): a list value
+    /// said as a template that names another list comes back to the sentence after it, with
+    /// both slots; a block's own list hides the shared list of that name.
+    @Test func nestedListValuesAndBlockLists() throws {
+        var templates = IntentTemplates(lists: [
+            "color": .values([SlotValue(text: "red"), SlotValue(text: "dark blue", output: "navy")]),
+            "thing": .values([SlotValue(input: try IntentTemplates.Sentence("[the] {color} (lamp|light)").expression, output: "lamp"),
+                              SlotValue(text: "the fan")]),
+        ])
+        templates.blocks = [
+            IntentTemplates.Block(intent: "On", sentences: [try .init("switch on {thing} now")]),
+            IntentTemplates.Block(intent: "Paint", sentences: [try .init("paint it {color}")],
+                                  lists: ["color": .values([SlotValue(text: "green")])]),
+        ]
+        let i = try SentenceIndex(templates)
+        let m = try #require(i.match("switch on the dark blue light now").first)
+        #expect(m.values == ["thing": "lamp", "color": "navy"])
+        #expect(i.match("switch on red lamp now").first?.values == ["thing": "lamp", "color": "red"])
+        #expect(i.match("switch on the fan now").first?.values == ["thing": "the fan"])
+        #expect(i.match("switch on the dark blue light").isEmpty)
+        #expect(i.match("paint it green").first?.values == ["color": "green"])
+        #expect(i.match("paint it red").isEmpty)
+    }
+
     @Test func todaysPhrasesAreTemplates() throws {
         let i = try SentenceIndex(IntentTemplates(blocks: [.init(intent: "OpenProjectIntent",
                                                                  sentences: [try .init("Öffne {project} in FocusFlow")])],
