@@ -19,9 +19,10 @@ extension PluginRuntime {
         // The same check as for an async handler: the host's plain path forwards bodies
         // unread (docs/protocol.md §5.2).
         let header: JSON, params: JSON
+        var paramsCanonical = false
         do {
             header = try state.frames[4].parseJSON()
-            params = try state.frames[5].parseJSON()
+            params = try state.frames[5].parseJSON(isCanonical: &paramsCanonical)
             guard case .object = params else { throw ParametersNotObject(found: params.typeName) }
         } catch {
             let err = BusError(.invalidParameters, "the parameters body must be a JSON object: \(error)")
@@ -50,8 +51,12 @@ extension PluginRuntime {
         for out in outbox.takeLocal() { try send(out, on: socket, state: state) }
         switch result {
         case .success(let reply) where reply.header.isEmpty:
-            try answerInPlace(kind: state.replyKind, header: state.constantHeader(reply.status), body: reply.body,
-                              state: state, socket: socket)
+            // The parameters handed back (an echo, or a handler that passes them on):
+            // the body frame already holds their canonical text, so it goes back as is.
+            // (`Optional.none`, not `nil`: JSON is ExpressibleByNilLiteral, `nil` would be null.)
+            let unchanged = paramsCanonical && reply.body.writesSameBytes(as: params)
+            try answerInPlace(kind: state.replyKind, header: state.constantHeader(reply.status),
+                              body: unchanged ? Optional<JSON>.none : reply.body, state: state, socket: socket)
         default:
             let out = Self.finalMessage(result, request: request, pluginId: pluginId, logger: logger)
             try answerInPlace(kind: out.kind == .reply ? state.replyKind : state.errorKind,
@@ -63,15 +68,16 @@ extension PluginRuntime {
 
     /// Sends an answer in the request's frames, which are reused: signature, request id
     /// and intent go back as they came; kind and header are copied from constant frames
-    /// (`header` nil: empty); the body is written in place.
-    private func answerInPlace(kind: Frame, header: Frame?, body: JSON, state: PluginLoopState, socket: ZMQSocket) throws {
+    /// (`header` nil: empty); the body is written in place (`body` nil: the request's body
+    /// frame is sent back as it is).
+    private func answerInPlace(kind: Frame, header: Frame?, body: JSON?, state: PluginLoopState, socket: ZMQSocket) throws {
         state.frames[1].setContent(copyOf: kind)
         if let header {
             state.frames[4].setContent(copyOf: header)
         } else {
             state.frames[4].setContent(bytes: EmptyCollection<UInt8>())
         }
-        state.frames[5].setContent(bytes: body.canonicalBytes)
+        if let body { state.frames[5].setContent(bytes: body.canonicalBytes) }
         try socket.send(state.frames)
     }
 }

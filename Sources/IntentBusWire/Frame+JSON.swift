@@ -16,4 +16,16 @@ extension Frame {
         }
         return try result.get()
     }
+
+    /// `parseJSON()`, also telling whether the frame holds exactly the value's canonical
+    /// text (`JSON.parse(bytes:isCanonical:)`), so that the frame itself can be sent back
+    /// for a value that comes back unchanged.
+    package func parseJSON(isCanonical: inout Bool) throws(JSONParseError) -> JSON {
+        var canonical = false
+        let result = withBytes { raw -> Result<JSON, JSONParseError> in
+            do throws(JSONParseError) { return .success(try JSON.parse(bytes: raw, isCanonical: &canonical)) } catch { return .failure(error) }
+        }
+        isCanonical = canonical
+        return try result.get()
+    }
 }

@@ -83,23 +83,26 @@ public final class Frame {
         }
     }
 
-    /// The room before a counted frame's bytes, where its size is kept.
-    private static let countedPrefix = 16
-
-    /// A frame whose content libzmq frees through `releaseCounted`, which subtracts its
-    /// size from `held` (HeldBytes.swift). The bytes are copied once.
+    /// A frame that shares `frame`'s bytes and tells `held` when libzmq is done with them
+    /// (HeldBytes.swift): the count rises by the size now and falls in `releaseCounted`.
+    ///
+    /// No copy of the bytes: a private `zmq_msg_copy` of `frame` (libzmq shares a large
+    /// message's content by reference count) keeps them alive, and the new frame points
+    /// at them with a free function that closes that copy. Copying them cost the host a
+    /// `malloc` and a `memcpy` per direction of every request of 1 KiB or more, and, for
+    /// a large one, fresh pages from the kernel each time (docs/performance.md, "The SDK's
+    /// plain handler on large bodies"). Only the frame's bytes must not change while
+    /// libzmq holds them, which is libzmq's rule for a copied message too: a `Frame`'s
+    /// content is replaced (`setContent`), never written into, once it was received.
     package init(copyOf frame: Frame, heldIn held: HeldBytes) {
-        let count = frame.count
-        let base = malloc(count + Self.countedPrefix)!
-        base.storeBytes(of: count, as: Int.self)
-        let data = base + Self.countedPrefix
-        frame.withBytes { if $0.count > 0 { data.copyMemory(from: $0.baseAddress!, byteCount: $0.count) } }
+        let keeper = CountedKeeper.make(sharing: frame, held: held)
+        let data = zmq_msg_data(CountedKeeper.message(of: keeper))
+        let count = zmq_msg_size(CountedKeeper.message(of: keeper))
         held.add(count)
-        let hint = Unmanaged.passRetained(held).toOpaque()
         withMsg { msg in
-            if zmq_msg_init_data(msg, data, count, Frame.releaseCounted, hint) != 0 {
+            if zmq_msg_init_data(msg, data, count, Frame.releaseCounted, keeper) != 0 {
                 // Only ENOMEM: nothing is owned by libzmq then.
-                Frame.releaseCounted(data, hint)
+                Frame.releaseCounted(data, keeper)
                 zmq_msg_init(msg)
             }
         }
@@ -107,11 +110,9 @@ public final class Frame {
 
     /// libzmq's free function for counted frames: on libzmq's I/O thread (or the sender's,
     /// when a send fails), once per frame.
-    private static let releaseCounted: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { data, hint in
-        guard let data, let hint else { return }
-        let base = data - Frame.countedPrefix
-        Unmanaged<HeldBytes>.fromOpaque(hint).takeRetainedValue().release(base.load(as: Int.self))
-        free(base)
+    private static let releaseCounted: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, hint in
+        guard let hint else { return }
+        CountedKeeper.release(hint.assumingMemoryBound(to: CountedKeeper.self))
     }
 
     deinit {

@@ -9,7 +9,11 @@
 # and a python with pyzmq (PYTHON, default .venv/bin/python from `make python-venv`).
 # Usage: bench/sdk/instructions.sh [COUNT]   (default 20000; a few minutes)
 #   KINDS="plain sdk raw" (default) picks the far ends; BIN the build (default
-#   .build/release); KEEP=1 keeps the profiles.
+#   .build/release); KEEP=1 keeps the profiles; SIZE the body in bytes (default 100;
+#   use a smaller COUNT for 1 MB); PROFILE=host measures the host instead, in front of
+#   the same far end run without valgrind; ALONE=1 measures the plugin with
+#   bench/sdk/alone.py in the host's place (the host's 10 s HELLO deadline is too short
+#   for valgrind on a loaded machine; libzmq's side of the socket is the same).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 count=${1:-20000}
@@ -18,7 +22,10 @@ bin=${BIN:-$PWD/.build/release}
 work=$(mktemp -d /tmp/ibsdk-XXXXXX)
 if [ -n "${KEEP:-}" ]; then echo "profiles in $work"; else trap 'rm -rf "$work"' EXIT; fi
 # Valgrind 3.19 can't read the release build's DWARF: measure copies without it.
-bin=$(bench/stripped-bin.sh "$bin" "$work/bin" intentbus plugin-echo bench-worker)
+names="plugin-echo"
+[ -n "${ALONE:-}" ] || names+=" intentbus"
+[[ " ${KINDS:-raw} " == *" raw "* ]] && names+=" bench-worker"
+bin=$(bench/stripped-bin.sh "$bin" "$work/bin" $names)
 
 total() {  # total() KIND REQUESTS → instructions of the plugin process
     local kind=$1 n=$2 exec
@@ -28,23 +35,33 @@ total() {  # total() KIND REQUESTS → instructions of the plugin process
         *) exec="$bin/bench-worker --no-decode --plugin" ;;
     esac
     mkdir -p "$work/$kind-$n"
+    if [ -n "${ALONE:-}" ]; then  # no host: alone.py plays it (no 10 s HELLO deadline)
+        timeout 900 "$python" bench/sdk/alone.py "$work/$kind-$n" "$n" 50 "${SIZE:-100}" \
+            valgrind --tool=callgrind --callgrind-out-file="$work/$kind-$n/out.cg" $exec > /dev/null 2>&1
+        callgrind_annotate "$work/$kind-$n/out.cg" | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
+        return
+    fi
+    local valgrind="valgrind --tool=callgrind --callgrind-out-file=$work/$kind-$n/out.cg"
+    local host_prefix=""
+    if [ "${PROFILE:-plugin}" = host ]; then host_prefix=$valgrind; else exec="$valgrind $exec"; fi
     cat > "$work/$kind-$n/plugins.yaml" <<YAML
 host:
   state_dir: $work/$kind-$n/state
 plugins:
   - id: echo
-    exec: valgrind --tool=callgrind --callgrind-out-file=$work/$kind-$n/out.cg $exec
+    exec: $exec
     IntentsSupported: [EchoIntent]
     timeout: 60s
     max_in_flight: 4096
     heartbeat: 30s         # valgrind is slow; a loaded machine more so
 YAML
-    "$bin/intentbus" host --config "$work/$kind-$n/plugins.yaml" --log-level warning > "$work/$kind-$n/host.log" 2>&1 &
+    $host_prefix "$bin/intentbus" host --config "$work/$kind-$n/plugins.yaml" --log-level warning > "$work/$kind-$n/host.log" 2>&1 &
     local host=$!
     local socket="$work/$kind-$n/state/frontend.sock"
-    for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.1; done
-    timeout 300 "$python" bench/sdk/load.py "ipc://$socket" "$n" 50 > /dev/null || { kill "$host"; wait "$host" || true; exit 1; }
+    for _ in $(seq 600); do [ -S "$socket" ] && break; sleep 0.1; done
+    timeout 300 "$python" bench/sdk/load.py "ipc://$socket" "$n" 50 "${SIZE:-100}" > /dev/null || { kill "$host"; wait "$host" || true; exit 1; }
     kill "$host"           # SIGTERM: the host stops its plugin, and callgrind writes its file
+    # (under PROFILE=host, $host is valgrind itself, which passes the signal on)
     wait "$host" || true
     for _ in $(seq 100); do [ -s "$work/$kind-$n/out.cg" ] && break; sleep 0.1; done
     sleep 1

@@ -68,6 +68,19 @@ extension JSON {
         return try parser.parseDocument()
     }
 
+    /// Parses the bytes in `raw` as `parse(bytes:)` does, and sets `isCanonical` to whether
+    /// they are exactly the value's `canonicalBytes`: then a value sent back unchanged
+    /// (`writesSameBytes(as:)`) can go out as these bytes, without writing it again.
+    /// Empty bytes are an empty object, whose canonical text is `{}`: not canonical.
+    package static func parse(bytes raw: UnsafeRawBufferPointer, isCanonical: inout Bool) throws(JSONParseError) -> JSON {
+        isCanonical = false
+        if raw.isEmpty { return .object([:]) }
+        var parser = JSONParser(raw.bindMemory(to: UInt8.self))
+        let value = try parser.parseDocument()
+        isCanonical = parser.isCanonical
+        return value
+    }
+
     /// Parses a UTF-8 string.
     public static func parse(_ text: String) throws(JSONParseError) -> JSON {
         try parse(Data(text.utf8))

@@ -12,6 +12,11 @@ struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var i = 0
     private var depth = 0
+    /// Whether the bytes read so far are exactly what `JSONWriter` writes for their value
+    /// (no whitespace, keys in strictly ascending order, the writer's escapes and number
+    /// forms): a value that comes back unchanged can then go out as the received bytes
+    /// (`JSON.parse(bytes:isCanonical:)`).
+    private(set) var isCanonical = true
     /// The deepest nesting of arrays and objects accepted (the Python SDK's limit too).
     static let maxDepth = 512
 
@@ -31,7 +36,9 @@ struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
+        let start = i
         while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+        if i != start { isCanonical = false }
     }
 
     private mutating func parseValue() throws(JSONParseError) -> JSON {
@@ -69,10 +76,16 @@ struct JSONParser {
         // Room for a small object's keys from the start: growing an empty dictionary key by
         // key re-hashed it at 1, 2 and 4 keys (callgrind: a third of a header's parse).
         var object = [String: JSON](minimumCapacity: 4)
+        var previousKey: String?
         while true {
             skipWhitespace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else { throw error("expected a string key") }
             let key = try parseString()
+            // The writer sorts keys by their UTF-8 bytes and writes a repeated key once.
+            if isCanonical {
+                if let previousKey, !previousKey.utf8.lexicographicallyPrecedes(key.utf8) { isCanonical = false }
+                previousKey = key
+            }
             skipWhitespace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
             i += 1
@@ -113,30 +126,24 @@ struct JSONParser {
 
     private mutating func parseString() throws(JSONParseError) -> String {
         i += 1  // opening quote
-        // Most strings have no escape: make the String straight from the bytes, and skip
-        // the UTF-8 validator for ASCII. Anything else takes the general loop below.
-        var end = i, ascii = true, plain = true
-        while end < bytes.count {
-            let b = bytes[end]
-            if b == UInt8(ascii: "\"") { break }
-            if b == UInt8(ascii: "\\") || b < 0x20 { plain = false; break }
-            if b >= 0x80 { ascii = false }
-            end += 1
-        }
-        if plain && end < bytes.count {
+        // Most strings have no escape: find the run's end in bulk (`JSONByteScan`) and make
+        // the String straight from the bytes, skipping the UTF-8 validator for ASCII.
+        var nonASCII = false
+        var end = JSONByteScan.plainRunEnd(bytes, from: i, nonASCII: &nonASCII)
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
             let run = UnsafeBufferPointer(rebasing: bytes[i..<end])
-            let text: String
-            if ascii {
-                text = String(decoding: run, as: UTF8.self)
-            } else {
-                guard let valid = String(validating: run, as: UTF8.self) else { throw error("string is not valid UTF-8") }
-                text = valid
-            }
             i = end + 1
+            if !nonASCII { return String(decoding: run, as: UTF8.self) }
+            guard let text = String(validating: run, as: UTF8.self) else { throw error("string is not valid UTF-8") }
             return text
         }
+        // Escapes: the unescaped runs between them are copied in bulk, the String is made
+        // (and validated) once at the end.
         var out: [UInt8] = []
+        out.reserveCapacity(end - i + 16)
         while true {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[i..<end]))
+            i = end
             guard i < bytes.count else { throw error("unterminated string") }
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {
@@ -145,38 +152,56 @@ struct JSONParser {
                 return s
             }
             if b < 0x20 { throw error("control character in a string") }
-            if b != UInt8(ascii: "\\") { out.append(b); i += 1; continue }
-            i += 1
-            guard i < bytes.count else { throw error("unterminated escape") }
-            let e = bytes[i]
-            i += 1
-            switch e {
-            case UInt8(ascii: "\""): out.append(0x22)
-            case UInt8(ascii: "\\"): out.append(0x5C)
-            case UInt8(ascii: "/"): out.append(0x2F)
-            case UInt8(ascii: "b"): out.append(0x08)
-            case UInt8(ascii: "f"): out.append(0x0C)
-            case UInt8(ascii: "n"): out.append(0x0A)
-            case UInt8(ascii: "r"): out.append(0x0D)
-            case UInt8(ascii: "t"): out.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try parseHex4()
-                if (0xD800...0xDBFF).contains(scalar) {
-                    guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
-                        throw error("unpaired surrogate in \\u escape")
-                    }
-                    i += 2
-                    let low = try parseHex4()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid low surrogate") }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00...0xDFFF).contains(scalar) {
+            try parseEscape(into: &out)
+            end = JSONByteScan.plainRunEnd(bytes, from: i, nonASCII: &nonASCII)
+        }
+    }
+
+    /// Reads the escape at `i` (a backslash) and appends what it stands for. The writer
+    /// escapes only `"`, `\` and control characters, with the short forms where JSON has
+    /// them and lowercase `\u00xx` otherwise: any other escape is not canonical.
+    private mutating func parseEscape(into out: inout [UInt8]) throws(JSONParseError) {
+        i += 1
+        guard i < bytes.count else { throw error("unterminated escape") }
+        let e = bytes[i]
+        i += 1
+        switch e {
+        case UInt8(ascii: "\""): out.append(0x22)
+        case UInt8(ascii: "\\"): out.append(0x5C)
+        case UInt8(ascii: "/"): out.append(0x2F); isCanonical = false
+        case UInt8(ascii: "b"): out.append(0x08)
+        case UInt8(ascii: "f"): out.append(0x0C)
+        case UInt8(ascii: "n"): out.append(0x0A)
+        case UInt8(ascii: "r"): out.append(0x0D)
+        case UInt8(ascii: "t"): out.append(0x09)
+        case UInt8(ascii: "u"):
+            let digits = i
+            var scalar = try parseHex4()
+            if (0xD800...0xDBFF).contains(scalar) {
+                guard i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") else {
                     throw error("unpaired surrogate in \\u escape")
                 }
-                out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
-            default:
-                throw error("invalid escape")
+                i += 2
+                let low = try parseHex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw error("invalid low surrogate") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw error("unpaired surrogate in \\u escape")
             }
+            if isCanonical && !Self.writerUsesHexEscape(scalar, digits: UnsafeBufferPointer(rebasing: bytes[digits..<i])) {
+                isCanonical = false
+            }
+            UTF8.encode(Unicode.Scalar(scalar)!) { out.append($0) }
+        default:
+            throw error("invalid escape")
         }
+    }
+
+    /// Whether `\u` followed by `digits` is how the writer escapes `scalar`: only control
+    /// characters without a short form, in lowercase hex.
+    private static func writerUsesHexEscape(_ scalar: UInt32, digits: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard scalar < 0x20, ![0x08, 0x09, 0x0A, 0x0C, 0x0D].contains(scalar) else { return false }
+        return !digits.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }
     }
 
     private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
@@ -226,9 +251,16 @@ struct JSONParser {
         // never read as an inexact decimal; so is a decimal beyond Double's range.
         if isInteger {
             guard let v = Int64(text) else { throw error("integer outside the 64-bit range") }
+            if v == 0 && bytes[start] == UInt8(ascii: "-") { isCanonical = false }  // "-0" is written "0"
             return .int(v)
         }
         guard let d = Double(text), d.isFinite else { throw error("number outside the range of a 64-bit decimal") }
+        if isCanonical {
+            // A decimal has many spellings ("1e2", "100.00"): canonical only as the writer spells it.
+            var writer = JSONWriter(capacity: 32)
+            writer.write(.double(d))
+            if !writer.bytes.elementsEqual(bytes[start..<i]) { isCanonical = false }
+        }
         return .double(d)
     }
 

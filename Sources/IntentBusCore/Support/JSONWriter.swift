@@ -73,42 +73,38 @@ struct JSONWriter {
     }
 
     /// A string in quotes. Only `"`, `\` and the control characters are escaped; they are
-    /// all ASCII, and no byte of a multi-byte UTF-8 sequence is ASCII, so the string is
-    /// escaped byte by byte.
+    /// all ASCII, and no byte of a multi-byte UTF-8 sequence is ASCII, so the runs between
+    /// them are copied in bulk as they are (`JSONByteScan`).
     private mutating func writeString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
-        let plain = s.utf8.withContiguousStorageIfAvailable { Self.needsNoEscape($0) }
-            ?? !s.utf8.contains(where: Self.isEscaped)
-        if plain {
-            bytes.append(contentsOf: s.utf8)
-        } else {
-            for byte in s.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): append("\\\"")
-                case UInt8(ascii: "\\"): append("\\\\")
-                case UInt8(ascii: "\n"): append("\\n")
-                case UInt8(ascii: "\r"): append("\\r")
-                case UInt8(ascii: "\t"): append("\\t")
-                case 0x08: append("\\b")
-                case 0x0C: append("\\f")
-                case ..<0x20:
-                    append("\\u00")
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0xF)])
-                default: bytes.append(byte)
-                }
+        var s = s  // native Strings give their UTF-8 in place: no copy
+        s.withUTF8 { utf8 in
+            var start = 0, nonASCII = false
+            while true {
+                let end = JSONByteScan.plainRunEnd(utf8, from: start, nonASCII: &nonASCII)
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end]))
+                guard end < utf8.count else { break }
+                writeEscape(utf8[end])
+                start = end + 1
             }
         }
         bytes.append(UInt8(ascii: "\""))
     }
 
-    private static func isEscaped(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
-    }
-
-    private static func needsNoEscape(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        for byte in buffer where isEscaped(byte) { return false }
-        return true
+    private mutating func writeEscape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): append("\\\"")
+        case UInt8(ascii: "\\"): append("\\\\")
+        case UInt8(ascii: "\n"): append("\\n")
+        case UInt8(ascii: "\r"): append("\\r")
+        case UInt8(ascii: "\t"): append("\\t")
+        case 0x08: append("\\b")
+        case 0x0C: append("\\f")
+        default:
+            append("\\u00")
+            let hex: StaticString = "0123456789abcdef"
+            bytes.append(hex.utf8Start[Int(byte >> 4)])
+            bytes.append(hex.utf8Start[Int(byte & 0xF)])
+        }
     }
 }

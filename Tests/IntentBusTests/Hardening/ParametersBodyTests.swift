@@ -56,6 +56,27 @@ struct ParametersBodyTests {
         #expect(try host.plugin("tp")?["state"]?.stringValue == "ready")
     }
 
+    @Test("the ordinary echo answers with the canonical text: a canonical body goes back as it came, any other rewritten")
+    func echoAnswersCanonicalText() throws {
+        let host = try TestHost(TestManifest(Self.echo), waitReady: ["echo"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer()
+        let large = "{\"p\":\"" + String(repeating: "x", count: 1 << 20) + "\"}"
+        let cases: [(String, String)] = [
+            (large, large),  // sent back as the request's own frame
+            (#"{"a":"x","b":[1,2.5,null]}"#, #"{"a":"x","b":[1,2.5,null]}"#),
+            (#"{ "b" : 1e2, "a":"x"}"#, #"{"a":"x","b":100.0}"#),
+            (#"{"p":"\u00e9\/","p":"last"}"#, #"{"p":"last"}"#),
+            (#"{"p":"\u00e9\/"}"#, "{\"p\":\"é/\"}"),
+            (#"{"n":-0}"#, #"{"n":0}"#),
+        ]
+        for (i, (body, expected)) in cases.enumerated() {
+            let answer = try send(dealer, id: "canonical-\(i)", intent: "EchoIntent", body: Array(body.utf8))
+            #expect(answer.kind == .reply, "\(i): \(answer.kind)")
+            #expect(answer.body.data == Data(expected.utf8), "\(i): \(String(decoding: answer.body.data.prefix(80), as: UTF8.self))")
+        }
+    }
+
     @Test("plugin-echo --raw (the benchmark's) still moves any body back unread")
     func rawEchoStaysRaw() throws {
         let host = try TestHost(TestManifest(Self.echo.with { $0.exec += " --raw" }),
