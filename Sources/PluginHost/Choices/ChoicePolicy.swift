@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusStore
 import IntentBusWire
 
 /// The outcome of picking a plugin among those that claim an intent.

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusStore
 import IntentBusWire
 
 /// What an exchange in the "choosing" stage remembers: the plugins offered, and how
