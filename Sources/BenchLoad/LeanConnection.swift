@@ -23,6 +23,9 @@ final class LeanConnection {
     private let intent: [UInt8]
     /// Kept so that the context outlives its sockets (`zmq_ctx_term` waits for them).
     private let context: LeanContext
+    /// Requests go as one packed frame and answers come as one (docs/protocol.md §2.1):
+    /// on CURVE, where libzmq encrypts each frame on its own.
+    private let packed: Bool
 
     /// What one answer was.
     enum Answer {
@@ -45,6 +48,7 @@ final class LeanConnection {
         socket = s
         self.context = context
         self.intent = Array(intent.utf8)
+        packed = curve?.packed ?? false
         received = .allocate(capacity: Self.maxFrames)
         for i in 0..<Self.maxFrames { zmq_msg_init(received + i) }
         var hwm: Int32 = 100_000, linger: Int32 = 0
@@ -92,6 +96,7 @@ final class LeanConnection {
             }
             return length
         }
+        if packed { return try sendPacked(id: id, digits: digits, idLength: idLength, body: body) }
         try withUnsafeBytes(of: &digits) { try raw($0.baseAddress, idLength, more: true) }
         try intent.withUnsafeBytes { try raw($0.baseAddress, $0.count, more: true) }
         try raw(nil, 0, more: true)
@@ -99,6 +104,29 @@ final class LeanConnection {
         zmq_msg_init(&msg)
         zmq_msg_copy(&msg, body.msg)
         defer { zmq_msg_close(&msg) }
+        while zmq_msg_send(&msg, socket, 0) < 0 {
+            guard zmq_errno() == EINTR else { throw LoadFailure("zmq_msg_send: \(String(cString: zmq_strerror(zmq_errno())))") }
+        }
+        return id
+    }
+
+    /// The same REQUEST as one packed frame (its bytes written once, the body copied in).
+    private func sendPacked(id: UInt64, digits: (UInt64, UInt64, UInt64), idLength: Int, body: LoadBody) throws -> UInt64 {
+        var digits = digits
+        let kind: StaticString = "REQUEST"
+        let size = PackedFrame.size(kind: kind.utf8CodeUnitCount, requestId: idLength, intent: intent.count,
+                                    header: 0, body: body.count)!
+        var msg = zmq_msg_t()
+        zmq_msg_init_size(&msg, size)
+        defer { zmq_msg_close(&msg) }
+        withUnsafeBytes(of: &digits) { id in
+            intent.withUnsafeBytes { intent in
+                PackedFrame.write(into: zmq_msg_data(&msg), kind: UnsafeRawBufferPointer(start: kind.utf8Start, count: kind.utf8CodeUnitCount),
+                                  requestId: UnsafeRawBufferPointer(rebasing: id.prefix(idLength)), intent: intent,
+                                  header: UnsafeRawBufferPointer(start: nil, count: 0),
+                                  body: UnsafeRawBufferPointer(start: zmq_msg_data(body.msg), count: body.count))
+            }
+        }
         while zmq_msg_send(&msg, socket, 0) < 0 {
             guard zmq_errno() == EINTR else { throw LoadFailure("zmq_msg_send: \(String(cString: zmq_strerror(zmq_errno())))") }
         }
@@ -131,6 +159,7 @@ final class LeanConnection {
             count += 1
             if zmq_msg_more(slot) == 0 { break }
         }
+        if packed, count == 1 { return try packedAnswer(expectedBodySize: expectedBodySize) }
         guard count == WireProtocol.frameCount, let id = decimal(received + 2) else {
             return .failed(id: 0, why: "a message of \(count) frames that is not an IntentBus answer")
         }
@@ -141,6 +170,26 @@ final class LeanConnection {
         }
         if equals(received + 1, "ERROR") {
             let body = text(received + 5)
+            if body.contains("\"code\":\"busy\"") { return .busy(id: id) }
+            return .failed(id: id, why: "ERROR \(body.prefix(200))")
+        }
+        return .notFinal
+    }
+
+    /// An answer that came as one packed frame, read in place.
+    private func packedAnswer(expectedBodySize: Int) throws -> Answer {
+        let bytes = UnsafeRawBufferPointer(start: zmq_msg_data(received), count: zmq_msg_size(received))
+        guard let layout = try? PackedFrame.layout(bytes), let id = decimal(bytes[layout.requestId]) else {
+            return .failed(id: 0, why: "a packed frame that is not an IntentBus answer")
+        }
+        let kind = String(decoding: bytes[layout.kind], as: UTF8.self)
+        if kind == "REPLY" {
+            let size = layout.body.count
+            if expectedBodySize < 0 || size == expectedBodySize { return .ok(id: id) }
+            return .failed(id: id, why: "REPLY body of \(size) bytes, expected \(expectedBodySize)")
+        }
+        if kind == "ERROR" {
+            let body = String(decoding: bytes[layout.body], as: UTF8.self)
             if body.contains("\"code\":\"busy\"") { return .busy(id: id) }
             return .failed(id: id, why: "ERROR \(body.prefix(200))")
         }
@@ -158,11 +207,15 @@ final class LeanConnection {
     }
 
     private func decimal(_ msg: UnsafeMutablePointer<zmq_msg_t>) -> UInt64? {
-        let n = zmq_msg_size(msg)
-        guard n > 0, n <= 19, let p = zmq_msg_data(msg)?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        decimal(UnsafeRawBufferPointer(start: zmq_msg_data(msg), count: zmq_msg_size(msg))[...])
+    }
+
+    private func decimal(_ digits: Slice<UnsafeRawBufferPointer>) -> UInt64? {
+        let n = digits.count
+        guard n > 0, n <= 19 else { return nil }
         var value: UInt64 = 0
-        for i in 0..<n {
-            let d = p[i] &- UInt8(ascii: "0")
+        for b in digits {
+            let d = b &- UInt8(ascii: "0")
             guard d < 10 else { return nil }
             value = value * 10 + UInt64(d)
         }

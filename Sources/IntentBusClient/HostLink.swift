@@ -18,6 +18,13 @@ final class HostLink {
     private let name: String
     /// When this host was last lost or unreachable (monotonic ns); nil: never.
     var lastFailure: UInt64?
+    /// The packed form (docs/protocol.md §2.1), on CURVE connections: announced with a
+    /// packed HEARTBEAT before the first message; used once the host answers one packed
+    /// message in the packed form (a host that does not pack answers in six frames, and
+    /// the client goes on in six).
+    private var announced = false
+    /// The host sent a packed message on this connection: it reads packed ones.
+    private(set) var hostPacks = false
 
     init(endpoint: String, name: String, context: ZMQContext,
          curve: (keys: CurveKeyPair, serverKey: String)?) throws(ZMQError) {
@@ -53,6 +60,7 @@ final class HostLink {
     func reset() throws(ZMQError) {
         closeSockets()
         generation += 1
+        (announced, hostPacks) = (false, false)
         (socket, monitor) = try Self.open(endpoint, name: "\(name)-\(generation)", context: context, curve: curve)
     }
 
@@ -70,7 +78,31 @@ final class HostLink {
     /// (no connection to it).
     func send(_ frames: [Frame], wait: Duration) throws(ZMQError) -> Bool {
         try socket.setSendTimeout(milliseconds: Int32(clamping: wait.wholeMilliseconds))
-        return try socket.send(frames)
+        if curve != nil, !announced, let beat = Frame.packing(WireMessage(kind: .heartbeat, header: nil, body: nil).frames[...]) {
+            guard try socket.send([beat]) else { return false }
+            announced = true
+        }
+        return try socket.send(outgoing(frames))
+    }
+
+    /// Sends one message at once (`dontWait`: false when the host's queue is full).
+    @discardableResult
+    func send(_ frames: [Frame], dontWait: Bool) throws(ZMQError) -> Bool {
+        try socket.send(outgoing(frames), dontWait: dontWait)
+    }
+
+    /// The frames to send: one packed frame once the host packs, else the six.
+    private func outgoing(_ frames: [Frame]) -> [Frame] {
+        guard hostPacks, let packed = Frame.packing(frames[...]) else { return frames }
+        return [packed]
+    }
+
+    /// Decodes a message the host sent, in either form; a packed one says the host packs.
+    func decode(_ frames: [Frame]) throws(WireError) -> WireMessage {
+        guard frames.count == 1, frames[0].isPacked else { return try WireMessage.decode(frames[...]) }
+        let six = try frames[0].unpacked()
+        hostPacks = true
+        return try WireMessage.decode(six[...])
     }
 
     /// The monitor is stopped before it is closed: libzmq sends its events with a blocking

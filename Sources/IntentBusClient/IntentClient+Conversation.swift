@@ -44,12 +44,12 @@ extension IntentClient {
                     // The request ended while the prompt was open: its final answer is next.
                     if stashedFinal != nil { continue }
                     let cancel = WireMessage(kind: .cancel, requestId: requestId, intent: intent, header: nil, body: nil)
-                    _ = try? link.socket.send(cancel.frames, dontWait: true)
+                    _ = try? link.send(cancel.frames, dontWait: true)
                     _ = try? receive(link, requestId: requestId, wait: .seconds(2))
                     throw .unanswered(prompt)
                 }
                 let reply = WireMessage(kind: .answer, requestId: requestId, intent: intent, header: nil, body: answer)
-                do { try link.socket.send(reply.frames) } catch { throw .transport(error) }
+                do { try link.send(reply.frames, dontWait: false) } catch { throw .transport(error) }
             case .refused:
                 // Not final: a message of ours was not taken (an answer that came too
                 // late, say); the request itself still ends with REPLY or ERROR.
@@ -68,9 +68,9 @@ extension IntentClient {
     public func requestEnded() -> Bool {
         guard let current else { return false }
         if stashedFinal != nil { return true }
-        let socket = links[active].socket
-        while let frames = try? socket.receive(dontWait: true) {
-            guard let msg = try? WireMessage.decode(frames[...]), msg.requestId == current else { continue }
+        let link = links[active]
+        while let frames = try? link.socket.receive(dontWait: true) {
+            guard let msg = try? link.decode(frames), msg.requestId == current else { continue }
             if msg.kind == .reply || msg.kind == .error {
                 stashedFinal = msg
                 return true
@@ -84,7 +84,7 @@ extension IntentClient {
         guard cancelSentFor != requestId else { return }
         cancelSentFor = requestId
         let cancel = WireMessage(kind: .cancel, requestId: requestId, intent: intent, header: nil, body: nil)
-        _ = try? link.socket.send(cancel.frames, dontWait: true)
+        _ = try? link.send(cancel.frames, dontWait: true)
     }
 
     /// Waits for the next message about `requestId` from `link`'s host, skipping stale
@@ -119,7 +119,7 @@ extension IntentClient {
             }
             if now - lastBeat >= beat {
                 // Dropped, not waited for, when the host's queue is full: silence then tells.
-                _ = try? link.socket.send(WireMessage(kind: .heartbeat, header: nil, body: nil).frames, dontWait: true)
+                _ = try? link.send(WireMessage(kind: .heartbeat, header: nil, body: nil).frames, dontWait: true)
                 lastBeat = now
             }
             let untilBeat = lastBeat + beat - min(now, lastBeat + beat)
@@ -141,7 +141,7 @@ extension IntentClient {
             do { frames = try link.socket.receive(dontWait: true) } catch { throw .transport(error) }
             guard let frames else { return nil }
             let msg: WireMessage
-            do { msg = try WireMessage.decode(frames[...]) } catch { throw .protocolViolation("\(error)") }
+            do { msg = try link.decode(frames) } catch { throw .protocolViolation("\(error)") }
             // An ERROR with an empty id answers a message the host could not parse.
             if msg.requestId == requestId || (msg.kind == .error && msg.requestId.isEmpty) { return msg }
         }

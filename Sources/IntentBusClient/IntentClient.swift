@@ -19,6 +19,9 @@ public final class IntentClient {
     public let endpoints: [String]
     /// The host the last request went to (the first one before any request).
     public var endpoint: String { links[active].endpoint }
+    /// Whether the connection to the current host speaks the packed form (docs/protocol.md
+    /// §2.1): a CURVE client announces it, and packs once the host has answered in it.
+    package var speaksPackedForm: Bool { links[active].hostPacks }
     let links: [HostLink]
     /// The index in `links` of the host that holds (or last held) a request.
     var active = 0

@@ -85,6 +85,7 @@ extension Frame {
     /// A metadata property of the message this frame came with (`zmq_msg_gets`): for
     /// example "User-Id", which the ZAP handler set for the peer's connection.
     public func property(_ name: String) -> String? {
-        withMsg { msg in zmq_msg_gets(msg, name).map { String(cString: $0) } }
+        if let metadataSource { return metadataSource.property(name) }
+        return withMsg { msg in zmq_msg_gets(msg, name).map { String(cString: $0) } }
     }
 }

@@ -15,6 +15,9 @@ public final class Frame {
     /// thread at a time and the pointer is used only inside libzmq calls, so the runtime
     /// exclusivity check on every access buys nothing here.
     @exclusivity(unchecked) private var raw = zmq_msg_t()
+    /// The frame whose connection metadata this one answers for (`property`): set on a
+    /// frame split from a packed frame (`RawMessage.unpack`), which libzmq gives none.
+    package var metadataSource: Frame?
 
     /// Calls `body` with the address of the frame's `zmq_msg_t`, for libzmq calls. The
     /// pointer is valid only inside `body` and never kept: every libzmq call on a frame,

@@ -19,16 +19,25 @@ package final class RawMessage {
     @exclusivity(unchecked) package private(set) var count = 0
     /// The message had more frames than `capacity`.
     @exclusivity(unchecked) package private(set) var isTruncated = false
+    /// The message came as one packed frame (`unpack()`), split into the six.
+    @exclusivity(unchecked) package private(set) var wasPacked = false
+    /// The packed frame as received, kept for its connection metadata (`property`): the
+    /// frames split from it are new messages, which libzmq gives no metadata.
+    private let packed: UnsafeMutablePointer<zmq_msg_t>
 
     package init(capacity: Int = 9) {
         self.capacity = capacity
         msgs = .allocate(capacity: capacity)
         for i in 0..<capacity { zmq_msg_init(msgs + i) }
+        packed = .allocate(capacity: 1)
+        zmq_msg_init(packed)
     }
 
     deinit {
         for i in 0..<capacity { zmq_msg_close(msgs + i) }
         msgs.deallocate()
+        zmq_msg_close(packed)
+        packed.deallocate()
     }
 
     /// Receives the next whole message from `socket` without waiting.
@@ -38,6 +47,11 @@ package final class RawMessage {
         var n = 0
         var truncated = false
         defer { (count, isTruncated) = (n, truncated) }
+        if wasPacked {
+            wasPacked = false
+            zmq_msg_close(packed)
+            zmq_msg_init(packed)
+        }
         while true {
             // Frames past `capacity` are received into the last one and dropped.
             let target = msgs + min(n, capacity - 1)
@@ -66,7 +80,72 @@ package final class RawMessage {
     /// A metadata property of frame `i`'s message (`zmq_msg_gets`), such as "User-Id", which
     /// the ZAP handler set for the peer's connection; nil when the connection has none.
     package func property(_ i: Int, _ name: String) -> String? {
-        zmq_msg_gets(msgs + i, name).map { String(cString: $0) }
+        zmq_msg_gets(wasPacked ? packed : msgs + i, name).map { String(cString: $0) }
+    }
+
+    /// Splits a packed message (docs/protocol.md §2.1: the envelope, then one frame that
+    /// starts with "IB1P") into the six frames in place, so that everything after reads
+    /// it as if it had come in six. Small fields are copied; a body of 1 KiB or more is
+    /// shared with the packed frame (no copy), which stays alive until it is released.
+    ///
+    /// - Returns: false when the message is not packed (it is left as it is).
+    /// - Throws: `bad_frame` when the packed frame's lengths do not fit it; the message is
+    ///   left as received.
+    package func unpack() throws(WireError) -> Bool {
+        guard !isTruncated, count == 2 || (count == 3 && size(1) == 0), count + 5 <= capacity else { return false }
+        let last = count - 1
+        guard PackedFrame.isPacked(bytes(last)) else { return false }
+        let layout = try PackedFrame.layout(bytes(last))
+        zmq_msg_close(packed)
+        zmq_msg_init(packed)
+        zmq_msg_move(packed, msgs + last)
+        let base = zmq_msg_data(packed)!
+        Self.signature.withUnsafeBytes { set(last, $0) }
+        for (k, range) in layout.fields.enumerated() {
+            let target = msgs + last + 1 + k
+            zmq_msg_close(target)
+            if range.count >= Self.sharedFieldBytes, let keeper = Self.keeper(of: packed) {
+                if zmq_msg_init_data(target, base + range.lowerBound, range.count, Self.releaseKeeper, keeper) == 0 { continue }
+                Self.releaseKeeper(nil, keeper)
+            }
+            zmq_msg_init_size(target, range.count)
+            if range.count > 0 { zmq_msg_data(target)!.copyMemory(from: base + range.lowerBound, byteCount: range.count) }
+        }
+        count = last + 6
+        wasPacked = true
+        return true
+    }
+
+    private static let signature = Array(WireProtocol.signature.utf8)
+
+    /// Fields this large are shared with the packed frame rather than copied.
+    private static let sharedFieldBytes = 1_024
+
+    /// A reference to `msg`'s content (a `zmq_msg_copy` on the heap) for a frame that
+    /// points into it.
+    private static func keeper(of msg: UnsafeMutablePointer<zmq_msg_t>) -> UnsafeMutablePointer<zmq_msg_t>? {
+        let keeper = UnsafeMutablePointer<zmq_msg_t>.allocate(capacity: 1)
+        zmq_msg_init(keeper)
+        guard zmq_msg_copy(keeper, msg) == 0 else {
+            keeper.deallocate()
+            return nil
+        }
+        return keeper
+    }
+
+    /// libzmq's free function for shared fields: drops the packed frame's reference (on
+    /// whichever thread libzmq releases the frame).
+    private static let releaseKeeper: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, hint in
+        guard let keeper = hint?.assumingMemoryBound(to: zmq_msg_t.self) else { return }
+        zmq_msg_close(keeper)
+        keeper.deallocate()
+    }
+
+    /// Replaces frame `i` with a copy of `bytes`.
+    private func set(_ i: Int, _ bytes: UnsafeRawBufferPointer) {
+        zmq_msg_close(msgs + i)
+        zmq_msg_init_size(msgs + i, bytes.count)
+        if bytes.count > 0 { zmq_msg_data(msgs + i)!.copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
     }
 
     /// Whether frame `i` holds exactly `literal`.
@@ -96,6 +175,12 @@ package final class RawMessage {
             let frame = Frame()
             frame.withMsg { _ = zmq_msg_move($0, msgs + i) }
             frames.append(frame)
+        }
+        if wasPacked, frames.count > 1 {
+            // Frame 1 is where the core reads the connection's User-Id.
+            let keeper = Frame()
+            keeper.withMsg { _ = zmq_msg_copy($0, packed) }
+            frames[1].metadataSource = keeper
         }
         if isTruncated { frames.append(Frame()) }
         count = 0

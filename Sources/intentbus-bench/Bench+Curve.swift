@@ -6,10 +6,14 @@ import IntentBusProcess
 struct BenchCurve {
     let server: String
     let client: CurveKeyPair
+    /// The load speaks the packed form (docs/protocol.md §2.1); `INTENTBUS_BENCH_CURVE_FRAMES=6`
+    /// measures the six-frame form instead.
+    var packed = ProcessInfo.processInfo.environment["INTENTBUS_BENCH_CURVE_FRAMES"] != "6"
 
     /// As the load processes' round command carries it.
     var json: JSON {
-        ["server": .string(server), "public": .string(client.publicKey), "secret": .string(client.secretKey)]
+        ["server": .string(server), "public": .string(client.publicKey), "secret": .string(client.secretKey),
+         "packed": .bool(packed)]
     }
 }
 
@@ -18,21 +22,10 @@ extension Bench {
     /// tcp://127.0.0.1, once with CURVE (the default for tcp, the load listed in
     /// host.clients) and once with `insecure: true`, measured side by side.
     func runCurve() throws {
-        let keys = try CurveKeyPair.generate()
         let plainFrontend = "tcp://127.0.0.1:\(try Self.freeTCPPort())"
-        let curveFrontend = "tcp://127.0.0.1:\(try Self.freeTCPPort())"
         let (_, plainHost) = try startHost("tcp-plain", plugins: echoPluginEntry(), frontend: plainFrontend,
                                            hostLines: ["insecure: true"])
-        let (_, curveHost) = try startHost("tcp-curve", plugins: echoPluginEntry(), frontend: curveFrontend, hostLines: [
-            "clients:", "  - name: bench", "    public_key: \"\(keys.publicKey)\"", "    intents: [EchoIntent]",
-        ])
-        let publicKeyFile = "\(work)/tcp-curve/state/host.pub"
-        try waitForFile(publicKeyFile, seconds: 20, watching: curveHost)
-        usleep(100_000)  // written, then renamed into place: give the write its moment
-        guard let server = CurveKeyPair.readKey(path: publicKeyFile) else {
-            throw BenchFailure("\(publicKeyFile) holds no public key")
-        }
-        let curve = BenchCurve(server: server, client: keys)
+        let (curveFrontend, curveHost, curve) = try startCurveHost("tcp-curve")
         var plain = try connect("host over tcp", plainFrontend, intent: "EchoIntent", watching: [plainHost])
         var secure = try connect("host over tcp+CURVE", curveFrontend, intent: "EchoIntent", watching: [curveHost],
                                  curve: curve)
@@ -50,6 +43,23 @@ extension Bench {
                            minRatio: nil)
         try fleet().closeConnections()
         for child in [plainHost, curveHost] { child.stop() }
+    }
+
+    /// A host with the echo plugin behind a CURVE frontend on tcp://127.0.0.1, its
+    /// `host.clients` listing a fresh key pair for the load (`prefix`: a profiler).
+    func startCurveHost(_ name: String, prefix: [String] = []) throws -> (String, BenchChild, BenchCurve) {
+        let keys = try CurveKeyPair.generate()
+        let frontend = "tcp://127.0.0.1:\(try Self.freeTCPPort())"
+        let (_, host) = try startHost(name, plugins: echoPluginEntry(), prefix: prefix, frontend: frontend, hostLines: [
+            "clients:", "  - name: bench", "    public_key: \"\(keys.publicKey)\"", "    intents: [EchoIntent]",
+        ])
+        let publicKeyFile = "\(work)/\(name)/state/host.pub"
+        try waitForFile(publicKeyFile, seconds: prefix.isEmpty ? 20 : 120, watching: host)
+        usleep(100_000)  // written, then renamed into place: give the write its moment
+        guard let server = CurveKeyPair.readKey(path: publicKeyFile) else {
+            throw BenchFailure("\(publicKeyFile) holds no public key")
+        }
+        return (frontend, host, BenchCurve(server: server, client: keys))
     }
 
     /// A tcp port on 127.0.0.1 that nothing listens on now (`LoopbackPort`).

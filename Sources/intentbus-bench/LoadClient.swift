@@ -51,9 +51,12 @@ final class LoadClient {
     private var nextId = 0
     /// How long a round waits for a missing answer before it counts it as missing.
     let replyTimeoutMs: Int32 = 3_000
+    /// Sends and expects the packed form (docs/protocol.md §2.1), as CURVE clients do.
+    private let packed: Bool
 
     init(context: ZMQContext, endpoint: String, curve: BenchCurve? = nil) throws {
         self.endpoint = endpoint
+        packed = curve?.packed ?? false
         socket = try ZMQSocket(context, .dealer)
         if let curve { try socket.makeCurveClient(curve.client, serverKey: curve.server) }
         try socket.setHighWaterMarks(send: 100_000, receive: 100_000)
@@ -77,7 +80,11 @@ final class LoadClient {
         nextId += 1
         let frames = [Frame(WireProtocol.signature), Frame(MessageKind.request.rawValue), Frame(String(nextId)),
                       Frame(intent), Frame(), body.copy()]  // zmq_msg_copy shares the bytes: no copy here
-        try socket.send(frames)
+        if packed, let one = Frame.packing(frames[...]) {
+            try socket.send([one])
+        } else {
+            try socket.send(frames)
+        }
         return nextId
     }
 
@@ -88,7 +95,8 @@ final class LoadClient {
 
     /// Receives one message; nil when nothing arrived within the reply timeout.
     private func receive(expectedBodySize: Int) throws -> Answer? {
-        guard let frames = try socket.receive() else { return nil }
+        guard var frames = try socket.receive() else { return nil }
+        if frames.count == 1, frames[0].isPacked { frames = try frames[0].unpacked() }
         guard frames.count == WireProtocol.frameCount, let id = Int(frames[2].string) else {
             return .failed(id: -1, why: "a message of \(frames.count) frames that is not an IntentBus answer")
         }

@@ -2,6 +2,7 @@ import Foundation
 import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
+import IntentBusManifest
 
 /// The one entry for what the sockets deliver, and the relay lane's requests: which
 /// routes may take the fast path, admitting a request into the lane (the same `Admission`
@@ -70,6 +71,24 @@ extension RouterCore {
 
     // MARK: - Client → plugin
 
+    /// A keyed (CURVE) client's request may take the lane once the general path has bound
+    /// its connection and read its grant (at its first message), when this message comes
+    /// with that same User-Id, the grant allows the intent and has no `rate` to count: the
+    /// checks the general path makes (RouterCore+Rights.swift, +ConnectionBinding.swift),
+    /// whose answers are then the same. Returns the delivery header the core would write
+    /// (`{"client":NAME}`, RouterCore+Requests.swift `pluginHeader`); nil leaves the request
+    /// to the general path, which checks and answers it as always.
+    private func keyedDeliveryHeader(_ m: RawMessage, intent: UnsafeRawBufferPointer, state: ClientState?,
+                                     _ lane: RelayLane) -> [UInt8]? {
+        guard let state, state.bound, !state.gone, let grant = state.grant, grant.ratePerSecond == nil,
+              state.user != nil, state.user == m.property(1, "User-Id"),
+              grant.allows(String(decoding: intent, as: UTF8.self)) else { return nil }
+        if let known = lane.clientHeaders[grant.name] { return known }
+        let header = [UInt8](JSON.object(["client": .string(grant.name)]).canonicalData)
+        lane.clientHeaders[grant.name] = header
+        return header
+    }
+
     /// Takes a plain REQUEST into the lane and forwards it: false leaves it untouched, for
     /// the general path (which then answers it as it always does).
     private func laneRequest(_ m: RawMessage, _ lane: RelayLane) -> Bool {
@@ -77,9 +96,8 @@ extension RouterCore {
         let base = m.count == 8 && m.size(1) == 0 ? 2 : 1
         guard m.count == base + 6, !m.isTruncated, m.frame(base, equals: "IB1"),
               m.frame(base + 1, equals: "REQUEST") else { return false }
-        // A keyed client's rights are read from its connection; a client not reading keeps
-        // its order and its `busy` answers on the general path.
-        guard !clientKeysRequired, !effects.anyClientBacklog else { return false }
+        // A client not reading keeps its order and its `busy` answers on the general path.
+        guard !effects.anyClientBacklog else { return false }
         if lane.routes.epoch != routingEpoch { rebuildLane(lane) }
         let requestId = m.bytes(base + 2)
         let size = m.size(base + 4) + m.size(base + 5)
@@ -103,8 +121,14 @@ extension RouterCore {
         // A reused id is the general path's to refuse (after promotion).
         let known = lane.count > 0 ? lane.clients.find(identity, hash: identityHash) : nil
         if let known, lane.findOpen(keyHash, client: known, requestId: requestId) != nil { return false }
-        let coreState = book.count > 0 ? book.clients.existing(Data(identity)) : nil
+        let coreState = book.count > 0 || clientKeysRequired ? book.clients.existing(Data(identity)) : nil
         if let coreState, coreState.open[String(decoding: requestId, as: UTF8.self)] != nil { return false }
+        // A keyed (CURVE) client's request carries its name to the plugin, as the core's does.
+        var deliveryHeader: [UInt8] = []
+        if clientKeysRequired {
+            guard let header = keyedDeliveryHeader(m, intent: m.bytes(base + 3), state: coreState, lane) else { return false }
+            deliveryHeader = header
+        }
         let mine = known.map { (count: Int(lane.clients.open[Int($0)]), bytes: Int(lane.clients.bytes[Int($0)])) } ?? (count: 0, bytes: 0)
         let facts = RequestFacts(size: size, hasId: requestId.count > 0, shuttingDown: draining || stopping,
                                  clientBacklog: 0, clientOpen: mine.count + (coreState?.open.count ?? 0),
@@ -113,17 +137,20 @@ extension RouterCore {
         guard admission.problem(facts) == nil, capacityProblem(slot) == nil else { return false }
         let (e, id) = lane.reserve()
         let sent = peer.withUnsafeBytes { peerBytes in
-            var forward = RawForward(to: .plugins)
-            forward.append(.bytes(peerBytes))
-            forward.append(.received(base))       // IB1
-            forward.append(.received(base + 1))   // REQUEST
-            forward.append(.wireId(id))
-            forward.append(.received(base + 3))   // intent
-            forward.append(.empty)                // the plugin's header: empty
-            forward.append(.received(base + 5))   // body
-            // A full or vanished plugin is found at the routing id, before anything is queued.
-            if case .sent = effects.forwardRaw(forward, from: m, store: lane.store) { return true }
-            return false
+            deliveryHeader.withUnsafeBytes { headerBytes in
+                var forward = RawForward(to: .plugins)
+                forward.append(.bytes(peerBytes))
+                forward.append(.received(base))       // IB1
+                forward.append(.received(base + 1))   // REQUEST
+                forward.append(.wireId(id))
+                forward.append(.received(base + 3))   // intent
+                // The plugin's header: empty, or a keyed client's name.
+                forward.append(headerBytes.isEmpty ? .empty : .bytes(headerBytes))
+                forward.append(.received(base + 5))   // body
+                // A full or vanished plugin is found at the routing id, before anything is queued.
+                if case .sent = effects.forwardRaw(forward, from: m, store: lane.store) { return true }
+                return false
+            }
         }
         guard sent else {
             lane.unreserve(e)

@@ -48,6 +48,8 @@ final class RouterShell: RouterEffects {
     /// The backend is CURVE: each plugin message's User-Id is checked against its
     /// connection's (Routing/RouterCore+ConnectionBinding.swift), before the lane.
     private let backendKeyed: Bool
+    /// Clients that speak the packed form (docs/protocol.md §2.1), answered in it.
+    private var packed = PackedClients()
 
     init(manifest: Manifest, logger: Logger, context: ZMQContext, sockets: BoundSockets,
          logBook: PluginLogBook) throws(ZMQError) {
@@ -155,12 +157,29 @@ final class RouterShell: RouterEffects {
                 logger.error("receive failed: \(error)")
                 return
             }
+            if side == .clients, !unpackClientMessage() { continue }
             if side == .plugins, backendKeyed, received.count > 1,
                !core.pluginMessageBound(Data(received.bytes(0)), user: received.property(1, "User-Id")) {
                 continue  // the next receive releases its frames
             }
             core.receive(side, received)
         }
+    }
+
+    /// A client's packed message becomes its six frames before anything reads it, and
+    /// the client is answered packed from then on (`PackedClients`); a malformed one is
+    /// refused with `bad_frame` saying which length does not fit (false: nothing more to do).
+    private func unpackClientMessage() -> Bool {
+        let wasPacked: Bool
+        do throws(WireError) { wasPacked = try received.unpack() } catch {
+            let frames = received.takeFrames()
+            guard let (envelope, _) = RoutingEnvelope.split(frames) else { return false }
+            packed.heard(envelope.identity, packed: true)
+            core.undecodable(envelope, ArraySlice<Frame>(), error)
+            return false
+        }
+        if wasPacked || !packed.isEmpty { packed.heard(Data(received.bytes(0)), packed: wasPacked) }
+        return true
     }
 
     // MARK: - RouterEffects
@@ -227,7 +246,21 @@ final class RouterShell: RouterEffects {
     func signal(_ pid: pid_t, _ signal: Int32) { children.signal(pid, signal) }
 
     func forwardRaw(_ forward: borrowing RawForward, from m: RawMessage, store: MessageStore) -> SendStatus {
-        forward.send(on: forward.side == .plugins ? backend : frontend, from: m, store: store)
+        if forward.side == .clients, !packed.isEmpty {
+            // A client that packs: its answer as one packed frame (copies; the lane's
+            // stored parts are released as a send would have moved them).
+            let frames = forward.frames(from: m, store: store)
+            let identity = frames[0].data
+            if packed.contains(identity) {
+                let status: SendStatus
+                do { status = try frontend.send(packed.outgoing(frames, to: identity), dontWait: true) ? .sent : .full } catch {
+                    status = .failed(error.code)
+                }
+                if status == .sent { forward.release(store) }
+                return status
+            }
+        }
+        return forward.send(on: forward.side == .plugins ? backend : frontend, from: m, store: store)
     }
 
     var anyClientBacklog: Bool { !backlogs.isEmpty }
@@ -256,6 +289,7 @@ final class RouterShell: RouterEffects {
     /// Sends to a client, the large frames as counted copies (QueuedBytes); false when
     /// its pipe is full or libzmq holds its share of bytes for it already.
     private func sendCounted(_ frames: [Frame], to identity: Data) throws(ZMQError) -> Bool {
+        let frames = packed.outgoing(frames, to: identity)
         guard QueuedBytes.isLarge(frames) else { return try frontend.send(to: identity, frames, dontWait: true) }
         let limits = manifest.host.limits
         guard queued.fits(QueuedBytes.size(frames), for: identity, limit: limits.clientQueueBytes,

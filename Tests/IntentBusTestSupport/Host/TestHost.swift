@@ -26,14 +26,17 @@ package final class TestHost {
 
     /// The same with the manifest's text as it is, for manifests the builder does not
     /// write (remote or Majordomo entries, odd shapes); it must keep `state_dir: state`.
+    /// `waitServing: false` for a host the test reaches itself (a CURVE frontend, where
+    /// `client()` has no keys): only started.
     package init(yaml: String, dir: TempDir = TempDir(), waitReady: [String] = [],
-                 environment: [String: String] = [:]) throws {
+                 environment: [String: String] = [:], waitServing: Bool = true) throws {
         self.dir = dir
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         manifestPath = dir.write("plugins.yaml", yaml)
         try start()
+        guard waitServing else { return }
         try waitUntilServing()
         for id in waitReady { try waitForPlugin(id, state: "ready") }
     }

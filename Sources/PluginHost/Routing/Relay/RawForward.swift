@@ -65,6 +65,13 @@ struct RawForward {
         return .sent
     }
 
+    /// Empties the stored pieces, as a send moves them (after the pieces went as copies).
+    func release(_ store: MessageStore) {
+        for i in 0..<count {
+            if case .stored(let e, let part) = pieces[i] { store.release(e, part) }
+        }
+    }
+
     /// The pieces as frames (copies), for effects that record rather than send.
     func frames(from m: RawMessage, store: MessageStore) -> [Frame] {
         (0..<count).map { i in

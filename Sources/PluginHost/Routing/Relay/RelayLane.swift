@@ -35,6 +35,10 @@ final class RelayLane {
     /// By slot index: the REPLY header the lane forwards without a look (one the core
     /// checked for that plugin, `PluginSlot.goodReplyHeader`, that no extension must see).
     private var goodHeaders: [[UInt8]?] = []
+    /// By grant name: the delivery header of a keyed (CURVE) client's requests,
+    /// `{"client":NAME}` (RouterCore+Lane.swift `keyedDeliveryHeader`); one per name in
+    /// `host.clients`.
+    var clientHeaders: [String: [UInt8]] = [:]
 
     init() {}
 

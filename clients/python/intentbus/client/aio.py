@@ -21,7 +21,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Union
 import zmq
 
 from ..errors import IntentBusError, NoAnswer, ProtocolViolation, Unanswered
-from ..frames import NOBLOCK, recv_frames, send_frames
+from ..frames import NOBLOCK, recv_frames
 from ..results import IntermediateResult
 from ..wire import Kind, Message
 from .blocking import DEFAULT_TIMEOUT
@@ -173,7 +173,7 @@ class AsyncClient(ClientBase):
         deadline = loop.time() + self.connect_wait
         while True:
             try:
-                send_frames(self._links[endpoint].socket, frames, NOBLOCK)
+                self._links[endpoint].send(frames, NOBLOCK)
                 break
             except zmq.Again:
                 if loop.time() >= deadline:
@@ -259,7 +259,7 @@ class AsyncClient(ClientBase):
                 self._book.heard(endpoint, self._loop.time())
                 heard = True
             try:
-                msg, conv = self._core.route(frames)
+                msg, conv = self._core.route(link.packing_incoming(frames))
             except ProtocolViolation as e:
                 self.malformed.append(e)
                 continue
@@ -288,7 +288,7 @@ class AsyncClient(ClientBase):
                 self._lose(endpoint, f"silent for {self._book.heartbeat * self._book.liveness:g} s")
             elif self._book.beat_due(endpoint, now):
                 try:
-                    send_frames(self._links[endpoint].socket, _HEARTBEAT, NOBLOCK)
+                    self._links[endpoint].send(_HEARTBEAT, NOBLOCK)
                 except zmq.Again:
                     pass  # not connected: its silence will tell
         self._schedule_drain()

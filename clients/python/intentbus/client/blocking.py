@@ -27,7 +27,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import zmq
 
 from ..errors import BusError, IntentBusError, NoAnswer, ProtocolViolation, Unanswered
-from ..frames import NOBLOCK, recv_frames, send_frames
+from ..frames import NOBLOCK, recv_frames
 from ..results import IntermediateResult
 from ..wire import Kind, Message
 from .conversation import Conversation
@@ -223,7 +223,7 @@ class Client(ClientBase):
         deadline = time.monotonic() + self.connect_wait
         while True:
             try:
-                send_frames(link.socket, frames, NOBLOCK)
+                link.send(frames, NOBLOCK)
                 return True
             except zmq.Again:
                 remaining = deadline - time.monotonic()
@@ -273,7 +273,7 @@ class Client(ClientBase):
                 self._lose(endpoint, f"silent for {self._book.heartbeat * self._book.liveness:g} s")
             elif self._book.beat_due(endpoint, now):
                 try:
-                    send_frames(self._links[endpoint].socket, _HEARTBEAT, NOBLOCK)
+                    self._links[endpoint].send(_HEARTBEAT, NOBLOCK)
                 except zmq.Again:
                     pass  # not connected: its silence will tell
 
@@ -302,7 +302,7 @@ class Client(ClientBase):
             except zmq.Again:
                 return
             self._book.heard(endpoint, time.monotonic())
-            msg, conv = self._core.route(frames)
+            msg, conv = self._core.route(link.packing_incoming(frames))
             if isinstance(conv, Conversation):
                 if conv.host == endpoint:
                     conv.inbox.append(msg)

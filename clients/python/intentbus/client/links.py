@@ -3,11 +3,14 @@ when its connection drops. Used by the blocking and the asyncio client."""
 
 from __future__ import annotations
 
-from typing import Any, Optional, cast
+from typing import Any, List, Optional, Sequence, cast
 
 import zmq
 from zmq.utils.monitor import recv_monitor_message
 
+from ..errors import ProtocolViolation, WireError
+from ..frames import send_frames
+from ..packed import PackedLink
 from .transport import apply_curve
 
 __all__ = ["HostLink"]
@@ -26,11 +29,29 @@ class HostLink:
         # from the event loop itself.
         self.socket: "zmq.Socket[bytes]" = zmq.Socket(context, zmq.DEALER)
         apply_curve(self.socket, client_key, server_key)
+        # The packed form (docs/protocol.md §2.1) on CURVE, where every frame costs a crypto_box.
+        self.packing = PackedLink(enabled=self.socket.getsockopt(zmq.MECHANISM) == zmq.CURVE)
         self.socket.setsockopt(zmq.LINGER, 0)
         if immediate:
             self.socket.setsockopt(zmq.IMMEDIATE, 1)
         self.monitor: "zmq.Socket[bytes]" = self.socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
         self.socket.connect(endpoint)
+
+    def send(self, frames: Sequence[bytes], flags: int = 0) -> None:
+        """Sends one message (six frames): after the packed form's announcement on the
+        first send, and packed once the host packs. `zmq.Again` as `send_frames` raises it."""
+        if self.packing.enabled and not self.packing.announced:
+            send_frames(self.socket, self.packing.announcement(), flags)  # zmq.Again: not announced yet
+            self.packing.announced = True
+        send_frames(self.socket, self.packing.outgoing(list(frames)), flags)
+
+    def packing_incoming(self, frames: List[bytes]) -> List[bytes]:
+        """A received message as its six frames, whichever form it came in; a malformed
+        packed frame is a ProtocolViolation naming the length that does not fit."""
+        try:
+            return self.packing.incoming(frames)
+        except WireError as e:
+            raise ProtocolViolation(f"the host sent a malformed packed frame: {e}") from None
 
     @property
     def fds(self) -> "tuple[int, int]":
