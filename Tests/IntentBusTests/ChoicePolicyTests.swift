@@ -3,6 +3,7 @@ import Testing
 @testable import IntentBus
 @testable import IntentBusTestSupport
 @testable import PluginHost
+@testable import IntentBusStore
 
 /// The choice policy as a value (Choices/ChoicePolicy.swift): candidates, the default
 /// that applies and the request's options in, a decision out. No core, no store: the
