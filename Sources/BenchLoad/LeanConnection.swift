@@ -82,8 +82,6 @@ final class LeanConnection {
     func send(body: LoadBody) throws -> UInt64 {
         let id = nextId
         nextId += 1
-        try part("IB1", more: true)
-        try part("REQUEST", more: true)
         // The id in decimal, written into a stack buffer: no String.
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         let idLength = withUnsafeMutableBytes(of: &digits) { buffer -> Int in
@@ -97,6 +95,8 @@ final class LeanConnection {
             return length
         }
         if packed { return try sendPacked(id: id, digits: digits, idLength: idLength, body: body) }
+        try part("IB1", more: true)
+        try part("REQUEST", more: true)
         try withUnsafeBytes(of: &digits) { try raw($0.baseAddress, idLength, more: true) }
         try intent.withUnsafeBytes { try raw($0.baseAddress, $0.count, more: true) }
         try raw(nil, 0, more: true)
