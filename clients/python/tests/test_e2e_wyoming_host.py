@@ -4,7 +4,7 @@ finds beside the manifest (here a wrapper pointing at the sources under test), a
 supervises it: the PyPI `wyoming` client's describe, recognize and transcript are
 answered; a SIGKILLed service (its pid from `ib.status`) is started again and answers
 again; a reload that removes or changes the section stops or moves it; the host's stop
-leaves no child behind."""
+leaves no child behind; on a CURVE frontend the service connects with its `client_key`."""
 
 import json
 import os
@@ -20,13 +20,18 @@ from wyoming.info import Describe, Info
 from wyoming.intent import Intent, Recognize
 
 from conftest import PACKAGE_DIR, py_new_plugin
-from test_e2e_security import free_port
+from test_e2e_security import curve_host, free_port, keypair  # noqa: F401 (curve_host is a fixture)
 from test_e2e_wyoming import exchange
 
 
 def wyoming_section(port, extra=""):
     return (f"  wyoming:\n    uri: tcp://127.0.0.1:{port}\n    languages: [en, de]\n"
             f"    context: {{area: Kitchen}}\n    timeout: 10s\n" + extra)
+
+
+def wrapper_script():
+    """A `python` that runs the test's Python on the sources under test."""
+    return f"#!/bin/sh\nPYTHONPATH={json.dumps(str(PACKAGE_DIR))} exec {json.dumps(sys.executable)} \"$@\"\n"
 
 
 def venv_beside_the_manifest(state_dir):
@@ -36,7 +41,7 @@ def venv_beside_the_manifest(state_dir):
     os.makedirs(bin_dir)
     path = os.path.join(bin_dir, "python")
     with open(path, "w") as f:
-        f.write(f"#!/bin/sh\nPYTHONPATH={json.dumps(str(PACKAGE_DIR))} exec {json.dumps(sys.executable)} \"$@\"\n")
+        f.write(wrapper_script())
     os.chmod(path, stat.S_IRWXU)
 
 
@@ -140,9 +145,41 @@ def test_a_reload_stops_the_removed_service_and_starts_a_changed_one(hosted):
     assert "stopping the wyoming service" in host.log and "host.wyoming was removed" in host.log
     port = free_port()
     with open(host.manifest, "w") as f:
-        f.write(text.replace(wyoming_section(int(uri.rsplit(":", 1)[1])), wyoming_section(port, "    questions: end\n")))
+        moved_section = wyoming_section(port, "    questions: end\n")
+        f.write(text.replace(wyoming_section(int(uri.rsplit(":", 1)[1])), moved_section))
     os.kill(host.process.pid, signal.SIGHUP)
     moved = wait_service(host, uri=f"tcp://127.0.0.1:{port}")
     assert moved["restarts"] == 0
     [info] = exchange(moved["uri"], Describe())
     assert Info.is_type(info.type)
+
+
+def test_on_a_curve_frontend_the_service_connects_with_its_client_key(curve_host, tmp_path):  # noqa: F811
+    admin_public, admin_secret = keypair()
+    service_public, service_secret = keypair()
+    key = tmp_path / "wyoming.key"
+    key.write_text(service_secret + "\n")
+    key.chmod(0o600)
+    python = tmp_path / "python"
+    python.write_text(wrapper_script())
+    python.chmod(0o700)
+    port = free_port()
+    host = curve_host([{"name": "admin", "public": admin_public}, {"name": "voice", "public": service_public}],
+                      [py_new_plugin(env={"PYNEW_SHORTCUTS": "1"})],
+                      host_extra=["wyoming:", f"  uri: tcp://127.0.0.1:{port}",
+                                  f"  command: [{json.dumps(str(python))}, -m, intentbus.wyoming_service]",
+                                  f"  client_key: {json.dumps(str(key))}"])
+    admin = host.client(admin_secret)
+    deadline = time.monotonic() + 40
+    while True:
+        report = admin.send("ib.status", {}).body
+        plugins = {p["id"]: p["state"] for p in report["plugins"]}
+        if report.get("wyoming", {}).get("state") == "running" and plugins.get("pynew") == "ready":
+            break
+        assert time.monotonic() < deadline, f"{report}\n{host.log}"
+        time.sleep(0.1)
+    assert report["wyoming"]["endpoint"] == host.frontend
+    # Its requests pass the ZAP handler as the client "voice": the intent runs.
+    [handled] = exchange(f"tcp://127.0.0.1:{port}", Transcript("fokus mit Wild Stimmung!"))
+    assert Handled.is_type(handled.type), (handled, host.log)
+    assert Handled.from_event(handled).text == "Focus for 25 minutes (wild)."
