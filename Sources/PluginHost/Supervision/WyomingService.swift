@@ -197,7 +197,8 @@ final class WyomingService: @unchecked Sendable {
         var environment = PluginEnvironment.base(from: self.environment, inheriting: [])
         environment.merge(settings.serviceEnvironment) { _, new in new }
         let spec = ProcessSpec(
-            executable: settings.command.path, arguments: settings.command.arguments + settings.serviceArguments,
+            executable: settings.command.path,
+            arguments: settings.command.arguments + settings.serviceArguments + ["--host-pid", String(getpid())],
             environment: environment, standardInput: .null, standardOutput: .pipe, standardError: .sameAsOutput,
             ownProcessGroup: true)
         let process: ChildProcess

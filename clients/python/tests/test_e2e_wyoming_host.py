@@ -4,7 +4,8 @@ finds beside the manifest (here a wrapper pointing at the sources under test), a
 supervises it: the PyPI `wyoming` client's describe, recognize and transcript are
 answered; a SIGKILLed service (its pid from `ib.status`) is started again and answers
 again; a reload that removes or changes the section stops or moves it; the host's stop
-leaves no child behind; on a CURVE frontend the service connects with its `client_key`."""
+leaves no child behind, nor does its SIGKILL (the service watches `--host-pid`); on a
+CURVE frontend the service connects with its `client_key`."""
 
 import json
 import os
@@ -63,11 +64,12 @@ def wait_service(host, *, state="running", not_pid=None, uri=None, seconds=40):
 
 
 def alive(pid):
+    """Whether `pid` runs (a zombie nobody has reaped yet counts as gone)."""
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
         return False
-    return True
 
 
 def wait_gone(pid, seconds=15):
@@ -127,6 +129,15 @@ def test_a_killed_service_is_started_again_and_the_host_stop_leaves_no_child(hos
     assert host.process.returncode == 0
     assert not alive(second["pid"])
     assert f"the wyoming service (pid {second['pid']}) exited with status 0" in host.log  # SIGTERM: a clean stop
+
+
+def test_a_service_whose_host_was_sigkilled_leaves_by_itself(hosted):
+    host, uri = hosted
+    service = wait_service(host)
+    assert f"--host-pid {host.process.pid}" in open(f"/proc/{service['pid']}/cmdline").read().replace("\0", " ")
+    host.process.kill()  # no stop, no SIGTERM for the child
+    host.process.wait()
+    wait_gone(service["pid"], seconds=15)
 
 
 def test_a_reload_stops_the_removed_service_and_starts_a_changed_one(hosted):
