@@ -11,6 +11,7 @@ import json
 import os
 import signal
 import stat
+import subprocess
 import sys
 import time
 
@@ -20,7 +21,7 @@ from wyoming.handle import Handled
 from wyoming.info import Describe, Info
 from wyoming.intent import Intent, Recognize
 
-from conftest import PACKAGE_DIR, py_new_plugin
+from conftest import PACKAGE_DIR, binary, py_new_plugin
 from test_e2e_security import curve_host, free_port, keypair  # noqa: F401 (curve_host is a fixture)
 from test_e2e_wyoming import exchange
 
@@ -113,6 +114,11 @@ def test_the_host_starts_the_service_and_it_answers_describe_recognize_and_trans
     assert {d["identifier"] for d in donations} == {"focus-wild", "focus-calm"}
     # Its output is in the host's log, tagged.
     host.wait_log(f"service=wyoming pid={service['pid']} | intentbus-wyoming: serving {uri}")
+    # `intentbus status` shows it.
+    shown = subprocess.run([binary("intentbus"), "status", "--config", host.manifest], capture_output=True,
+                           text=True, timeout=30)
+    assert shown.returncode == 0, shown.stderr
+    assert f"wyoming {uri} running · pid {service['pid']} · up " in shown.stdout and " · 0 restarts\n" in shown.stdout
 
 
 def test_a_killed_service_is_started_again_and_the_host_stop_leaves_no_child(hosted):
