@@ -41,7 +41,7 @@ final class OperationsExtension: RouterExtension {
         [
             "ib.status": .answer { [unowned self] _ in .success(statusReport()) },
             "ib.metrics": .answer { [unowned self] _ in
-                .success(["text": .string(PrometheusExposition.render(stats.report(view.snapshot)))])
+                .success(["text": .string(PrometheusExposition.render(statusReport()))])
             },
             "ib.logs": .answer { [unowned self] request in logBook.answer(request, pluginIds: view.plugins.map(\.spec.id)) },
         ]

@@ -119,6 +119,9 @@ def test_the_host_starts_the_service_and_it_answers_describe_recognize_and_trans
                            text=True, timeout=30)
     assert shown.returncode == 0, shown.stderr
     assert f"wyoming {uri} running · pid {service['pid']} · up " in shown.stdout and " · 0 restarts\n" in shown.stdout
+    metrics = host.client().send("ib.metrics", {}).body["text"]
+    assert f'intentbus_wyoming_up{{uri="{uri}"}} 1\n' in metrics
+    assert f'intentbus_wyoming_restarts_total{{uri="{uri}"}} 0\n' in metrics
 
 
 def test_a_killed_service_is_started_again_and_the_host_stop_leaves_no_child(hosted):
@@ -127,6 +130,7 @@ def test_a_killed_service_is_started_again_and_the_host_stop_leaves_no_child(hos
     os.kill(first["pid"], signal.SIGKILL)
     second = wait_service(host, not_pid=first["pid"])
     assert second["restarts"] == 1 and second["last_exit"] == "was killed by signal 9 (SIGKILL)"
+    assert f'intentbus_wyoming_restarts_total{{uri="{uri}"}} 1\n' in host.client().send("ib.metrics", {}).body["text"]
     assert not alive(first["pid"])  # reaped by the host
     [handled] = exchange(uri, Transcript("fokus mit Wild Stimmung!"))
     assert Handled.from_event(handled).text == "Focus for 25 minutes (wild)."
