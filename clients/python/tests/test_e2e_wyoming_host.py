@@ -7,6 +7,7 @@ again; a reload that removes or changes the section stops or moves it; the host'
 leaves no child behind, nor does its SIGKILL (the service watches `--host-pid`); on a
 CURVE frontend the service connects with its `client_key`."""
 
+import asyncio
 import json
 import os
 import signal
@@ -22,6 +23,7 @@ from wyoming.info import Describe, Info
 from wyoming.intent import Intent, Recognize
 
 from conftest import PACKAGE_DIR, binary, py_new_plugin
+from intentbus.wyoming_service import main, watch_host
 from test_e2e_security import curve_host, free_port, keypair  # noqa: F401 (curve_host is a fixture)
 from test_e2e_wyoming import exchange
 
@@ -204,3 +206,20 @@ def test_on_a_curve_frontend_the_service_connects_with_its_client_key(curve_host
     [handled] = exchange(f"tcp://127.0.0.1:{port}", Transcript("fokus mit Wild Stimmung!"))
     assert Handled.is_type(handled.type), (handled, host.log)
     assert Handled.from_event(handled).text == "Focus for 25 minutes (wild)."
+
+
+def test_host_pid_is_checked_and_watched():
+    for bad in ("1", "0", "-5"):
+        with pytest.raises(SystemExit) as refused:
+            main(["--host-pid", bad])
+        assert refused.value.code == 2
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # reaped: its pid names no process now
+
+    async def watch(pid):
+        stop = asyncio.Event()
+        await asyncio.wait_for(watch_host(pid, stop, every=0.01), 5 if pid == gone.pid else 0.2)
+        return stop.is_set()
+    assert asyncio.run(watch(gone.pid)) is True
+    with pytest.raises(asyncio.TimeoutError):  # this process exists: it keeps watching
+        asyncio.run(watch(os.getpid()))
