@@ -73,6 +73,8 @@ package final class IntentHost {
         let operations = OperationsExtension(view: router, logBook: logBook)
         router.install(operations)
         router.stats = operations.stats
+        // host.wyoming: the Wyoming service, a child the host supervises (docs/wyoming.md).
+        operations.wyoming = WyomingExtension.install(manifest, into: router, logger: logger)
 
         for warning in manifest.warnings { logger.warning("\(warning)") }
         for (intent, indices) in router.routes.sorted(by: { $0.key < $1.key }) where indices.count > 1 {

@@ -10,7 +10,8 @@ enum StatusCommand {
         name: "status", summary: "the host's uptime, open requests and per-plugin figures",
         discussion: """
         Shows the host's uptime, open requests and clients, the host that answered and the
-        peers it knows (host.peers), and per plugin its state, pid,
+        peers it knows (host.peers), the Wyoming service it supervises (host.wyoming: state,
+        pid, uptime, restarts), and per plugin its state, pid,
         uptime, restarts, requests in flight and served, errors by code, busy answers, and
         the p50/p99 latency over its most recent replies (up to 1024).
         """,
@@ -88,6 +89,7 @@ enum StatusCommand {
             let peers = (host["peers"]?.arrayValue ?? []).compactMap(\.stringValue)
             out += "answered by \(frontend)" + (peers.isEmpty ? "" : " · peers \(peers.joined(separator: ", "))") + "\n"
         }
+        if let wyoming = body["wyoming"] { out += wyomingLine(wyoming) }
         let hostErrors = errors(host["errors"])
         if !hostErrors.isEmpty { out += "refused before routing: \(hostErrors)\n" }
         var rows = [["PLUGIN", "STATE", "PID", "UP", "RESTARTS", "IN FLIGHT", "SERVED", "BUSY", "P50", "P99", "ERRORS"]]
@@ -102,6 +104,18 @@ enum StatusCommand {
             ])
         }
         return out + "\n" + table(rows)
+    }
+
+    /// `wyoming tcp://127.0.0.1:10700 running · pid 4711 · up 12s · 1 restart (last: …)`:
+    /// the Wyoming service the host supervises (host.wyoming).
+    static func wyomingLine(_ w: JSON) -> String {
+        var line = "wyoming \(w["uri"]?.displayText ?? "?") \(w["state"]?.displayText ?? "?")"
+        if let pid = w["pid"] { line += " · pid \(pid.displayText)" }
+        if let up = w["uptime_s"] { line += " · up \(duration(up.doubleValue))" }
+        let restarts = w["restarts"]?.intValue ?? 0
+        line += " · \(restarts) restart\(restarts == 1 ? "" : "s")"
+        if let last = w["last_exit"]?.stringValue { line += " (last: \(last))" }
+        return line + "\n"
     }
 
     /// `timeout 2, plugin_crashed 1`, or "" for none.

@@ -187,7 +187,7 @@ struct ManifestTests {
             plugin: []
             """, [
             "$DIR/plugins.yaml:1:1: error: missing required key 'plugins'",
-            "$DIR/plugins.yaml:2:3: error: host: unknown key 'frontend_endpoint' (allowed: state_dir, state, frontend, backend, conversation_timeout, client_credential, client_credential_file, metrics_file, metrics_interval, peers, defaults, limits, insecure, clients, choice_context, drain_timeout, socket_group, mdp, mdp_heartbeat, mdp_liveness, mdp_reply, mdp_intents, mdp_queue, mdp_only_idempotent)",
+            "$DIR/plugins.yaml:2:3: error: host: unknown key 'frontend_endpoint' (allowed: state_dir, state, frontend, backend, conversation_timeout, client_credential, client_credential_file, metrics_file, metrics_interval, peers, defaults, limits, insecure, clients, choice_context, drain_timeout, socket_group, mdp, mdp_heartbeat, mdp_liveness, mdp_reply, mdp_intents, mdp_queue, mdp_only_idempotent, wyoming)",
             "$DIR/plugins.yaml:3:1: error: unknown key 'plugin'; did you mean 'plugins'? (allowed: host, plugins)",
         ])
     }
@@ -346,7 +346,7 @@ struct ManifestTests {
             plugins: []
             """, [
             "$DIR/plugins.yaml:3:12: error: host.backend: the frontend and backend endpoints must differ (both are tcp://127.0.0.1:7000)",
-            "$DIR/plugins.yaml:4:3: error: host: unknown key 'bogus' (allowed: state_dir, state, frontend, backend, conversation_timeout, client_credential, client_credential_file, metrics_file, metrics_interval, peers, defaults, limits, insecure, clients, choice_context, drain_timeout, socket_group, mdp, mdp_heartbeat, mdp_liveness, mdp_reply, mdp_intents, mdp_queue, mdp_only_idempotent)",
+            "$DIR/plugins.yaml:4:3: error: host: unknown key 'bogus' (allowed: state_dir, state, frontend, backend, conversation_timeout, client_credential, client_credential_file, metrics_file, metrics_interval, peers, defaults, limits, insecure, clients, choice_context, drain_timeout, socket_group, mdp, mdp_heartbeat, mdp_liveness, mdp_reply, mdp_intents, mdp_queue, mdp_only_idempotent, wyoming)",
         ])
     }
 }

@@ -168,6 +168,8 @@ package struct HostSettings: Sendable {
     package var limits = HostLimits()
     /// `mdp:` the Majordomo (MDP/0.1) endpoint and its heartbeat, or nil (docs/mdp.md).
     package var mdp: MajordomoSettings?
+    /// `wyoming:` the Wyoming service the host starts and supervises, or nil (docs/wyoming.md).
+    package var wyoming: WyomingServiceSettings?
 }
 
 /// The whole manifest: `plugins.yaml` plus any drop-ins.

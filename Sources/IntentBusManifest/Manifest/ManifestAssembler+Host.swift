@@ -123,6 +123,7 @@ extension ManifestAssembler {
                 settings.socketGroup = decodeSocketGroup(m.optional("socket_group", as: Marked<String>.self),
                                                          frontend: settings.frontend)
                 settings.mdp = decodeMajordomo(m, insecure: settings.insecure, others: [settings.frontend, settings.backend])
+                settings.wyoming = decodeWyoming(m.node(for: "wyoming"), host: settings)
             }
         }
         return settings

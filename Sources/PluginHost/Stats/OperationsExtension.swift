@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusWire
+import IntentBusCore
 
 /// The host intents for operating the host (docs/operations.md): `ib.status` and
 /// `ib.metrics` from `HostStats`, and `ib.logs` from the `PluginLogBook`. It feeds the
@@ -14,6 +15,8 @@ final class OperationsExtension: RouterExtension {
     /// The counters; the core records refusals in them too.
     let stats: HostStats
     private let logBook: PluginLogBook
+    /// The supervised Wyoming service (`host.wyoming`): its entry in `ib.status`.
+    var wyoming: WyomingService?
 
     init(view: any RouterView, logBook: PluginLogBook) {
         self.view = view
@@ -26,11 +29,19 @@ final class OperationsExtension: RouterExtension {
         stats.completed(exchange, final: final)
     }
 
+    /// `ib.status`: the counters' report, and the Wyoming service when there is one.
+    private func statusReport() -> JSON {
+        let report = stats.report(view.snapshot)
+        guard let service = wyoming?.status, var fields = report.objectValue else { return report }
+        fields["wyoming"] = service
+        return .object(fields)
+    }
+
     var hostIntents: [String: HostIntent] {
         [
-            "ib.status": .answer { [unowned self] _ in .success(stats.report(view.snapshot)) },
+            "ib.status": .answer { [unowned self] _ in .success(statusReport()) },
             "ib.metrics": .answer { [unowned self] _ in
-                .success(["text": .string(PrometheusExposition.render(stats.report(view.snapshot)))])
+                .success(["text": .string(PrometheusExposition.render(statusReport()))])
             },
             "ib.logs": .answer { [unowned self] request in logBook.answer(request, pluginIds: view.plugins.map(\.spec.id)) },
         ]

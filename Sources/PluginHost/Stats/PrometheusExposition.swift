@@ -61,6 +61,13 @@ package enum PrometheusExposition {
             out.metric("intentbus_mdp_queued", .gauge, "MDP requests waiting for a plugin at its max_in_flight.", [([], mdp["queued"])])
             out.metric("intentbus_mdp_refused_ready_total", .counter, "READYs of MDP workers the host refused.", [([], mdp["refused_ready"])])
         }
+        if let wyoming = report["wyoming"] {  // host.wyoming (docs/wyoming.md)
+            let uri = [("uri", wyoming["uri"]?.displayText ?? "")]
+            out.metric("intentbus_wyoming_up", .gauge, "1 while the Wyoming service the host supervises serves, else 0.",
+                       [(uri, .int(wyoming["state"]?.stringValue == "running" ? 1 : 0))])
+            out.metric("intentbus_wyoming_restarts_total", .counter, "Times the host started the Wyoming service again.",
+                       [(uri, wyoming["restarts"])])
+        }
         return out.text
     }
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import re
 import signal
 import sys
@@ -322,10 +323,27 @@ class WyomingHandler(AsyncEventHandler):
         return NotHandled(text=_dialog(reply.body) or f"The intent ended with {reply.status}.", context=context)
 
 
+async def watch_host(pid: int, stop: "asyncio.Event", every: float = 1.0) -> None:
+    """Sets `stop` once the process `pid` is gone (`--host-pid`: the host that started the
+    service, docs/wyoming.md "Started by the host"): a host killed with SIGKILL can't stop
+    its child, so the child leaves by itself within `every` seconds."""
+    while not stop.is_set():
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            _LOG.warning("the IntentBus host (pid %d) that started this service is gone; stopping", pid)
+            stop.set()
+            return
+        except PermissionError:
+            pass  # it exists (another user's process: not ours, but alive)
+        await asyncio.sleep(every)
+
+
 async def serve(uri: str, endpoint: Optional[str], settings: WyomingSettings,
-                ready: Optional["asyncio.Event"] = None) -> None:
+                ready: Optional["asyncio.Event"] = None, host_pid: Optional[int] = None) -> None:
     """Serves Wyoming clients on `uri` (`tcp://host:port`, `unix://path`) until cancelled
-    or SIGTERM, asking the IntentBus host at `endpoint`."""
+    or SIGTERM (or, with `host_pid`, until that process is gone), asking the IntentBus host
+    at `endpoint`."""
     server = AsyncServer.from_uri(uri)
     async with AsyncClient(endpoint) as client:
         await server.start(lambda r, w: WyomingHandler(r, w, client=client, settings=settings))
@@ -337,9 +355,12 @@ async def serve(uri: str, endpoint: Optional[str], settings: WyomingSettings,
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):  # stop taking connections, then leave
             loop.add_signal_handler(signum, stop.set)
+        watcher = asyncio.ensure_future(watch_host(host_pid, stop)) if host_pid is not None else None
         try:
             await stop.wait()
         finally:
+            if watcher is not None:
+                watcher.cancel()
             await server.stop()
 
 
@@ -361,6 +382,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                         help="seconds an asked question waits for its answer (1…3600)")
     parser.add_argument("--idle-timeout", type=float, default=300.0,
                         help="seconds a connection may go without a complete event (1…86400)")
+    parser.add_argument("--host-pid", type=int, default=None,
+                        help="stop when this process is gone (the host sets it when it starts the service)")
     args = parser.parse_args(argv)
     fixed: Dict[str, Any] = {}
     for item in args.context:
@@ -381,11 +404,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                                context=fixed, max_connections=args.max_connections, idle_timeout=args.idle_timeout,
                                questions=args.questions, question_timeout=args.question_timeout,
                                open_questions=OpenQuestions(limit=args.max_connections, timeout=args.question_timeout))
+    if args.host_pid is not None and args.host_pid <= 1:
+        parser.error("--host-pid must be a process id above 1")
     if not args.uri.startswith(("tcp://", "unix://")):
         # wyoming's stdio server has no start() for several connections: not offered.
         parser.error(f"--uri must be tcp://HOST:PORT or unix://PATH, not {args.uri!r}")
     try:
-        asyncio.run(serve(args.uri, args.endpoint, settings))
+        asyncio.run(serve(args.uri, args.endpoint, settings, host_pid=args.host_pid))
     except ValueError as e:  # a URI wyoming does not take (a tcp:// without a port)
         print(f"intentbus-wyoming: {e}", file=sys.stderr)
         return 2
