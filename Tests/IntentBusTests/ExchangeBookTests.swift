@@ -151,10 +151,10 @@ struct ExchangeBookTests {
         let delivered = try #require(h.lastRequest(to: "a"))
         h.plugin("a", .prompt, delivered.requestId, body: ["kind": "text", "dialog": "Which PIN?"])
         #expect(h.take().contains { $0.to == "c" && $0.msg.kind == .prompt })
-        let before = h.core.timers.count
+        let before = h.core.book.timers.count
         h.client("c", .answer, "r1", "StatusIntent", body: ["value": "1234"])
         #expect(h.take().contains { $0.to == "a" && $0.msg.kind == .answer && $0.msg.requestId == delivered.requestId })
-        #expect(h.core.timers.count == before + 1, "one deadline for the plugin's next answer")
+        #expect(h.core.book.timers.count == before + 1, "one deadline for the plugin's next answer")
         h.advance(milliseconds: 2_100)  // the manifest's 2 s: the one deadline still ends it
         #expect(h.take().contains { $0.to == "c" && $0.msg.kind == .error && (try? $0.msg.bodyJSON()["code"]) == "timeout" })
     }

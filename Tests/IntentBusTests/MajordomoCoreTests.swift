@@ -92,7 +92,7 @@ struct MajordomoCoreTests {
         let cancelled = try #require(h.take().last?.msg)
         #expect(cancelled.kind == .error)
         guard case .none = clients.fromCore(cancelled) else { throw Failure() }
-        #expect(h.core.exchanges.count == 0 && clients.openCount == 0)
+        #expect(h.core.book.count == 0 && clients.openCount == 0)
 
         // An error from the host is the error reply.
         h.core.clientFrames(clients.request(peer: peer, service: "Nope", serviceFrame: Data("Nope".utf8), body: Frame(), form: .body).frames)

@@ -96,7 +96,7 @@ struct RelayLaneUnitTests {
         let reply = try rig.next(rig.client)
         #expect(reply.kind == .reply && reply.requestId == "r1" && reply.intent == "I")
         #expect(try reply.bodyJSON() == ["ok": true])
-        #expect(rig.h.core.slots[0].inFlight == 0 && rig.lane.count == 0 && rig.h.core.exchanges.count == 0)
+        #expect(rig.h.core.slots[0].inFlight == 0 && rig.lane.count == 0 && rig.h.core.book.count == 0)
         #expect(rig.h.take().isEmpty, "the core sent nothing")
         // A second REPLY to the same id is late: the core drops it.
         #expect(try rig.fromPlugin(.reply, wireId) == false)
@@ -153,7 +153,7 @@ struct RelayLaneUnitTests {
         #expect(rig.lane.count == 1, "not due yet")
         rig.h.clock += 150_000_000
         rig.h.core.promoteDue()
-        #expect(rig.lane.count == 0 && rig.h.core.exchanges.count == 1)
+        #expect(rig.lane.count == 0 && rig.h.core.book.count == 1)
         rig.h.core.fireDueTimers()
         let sent = rig.h.take()
         #expect(sent.contains { $0.to == "alpha" && $0.msg.kind == .cancel && $0.msg.requestId == wireId })
@@ -177,11 +177,11 @@ struct RelayLaneUnitTests {
         #expect(try rig.fromPlugin(.error, ids[2], body: ["code": "failed", "message": "no"]) == false)
         let sent = rig.h.take().filter { $0.to == "c1" }
         #expect(sent.map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["ERROR c", "REFUSED d", "ERROR e"])
-        #expect(rig.lane.count == 0 && rig.h.core.exchanges.count == 1, "d is still open, in the core now")
+        #expect(rig.lane.count == 0 && rig.h.core.book.count == 1, "d is still open, in the core now")
         // d's REPLY now goes through the core.
         #expect(try rig.fromPlugin(.reply, ids[1]) == false)
         #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY d"])
-        #expect(rig.h.core.slots[0].inFlight == 0 && rig.h.core.exchanges.count == 0)
+        #expect(rig.h.core.slots[0].inFlight == 0 && rig.h.core.book.count == 0)
     }
 
     /// A host intent that declares it reads every open request (as an extension would).
@@ -196,10 +196,10 @@ struct RelayLaneUnitTests {
         for i in 0..<3 { #expect(try rig.fromClient(.request, "p\(i)")) }
         // The systemd watchdog's ib.ping on a timer: the lane keeps its requests.
         #expect(try rig.fromClient(.request, "s", intent: "ib.ping", body: nil) == false)
-        #expect(rig.lane.count == 3 && rig.h.core.exchanges.count == 0)
+        #expect(rig.lane.count == 3 && rig.h.core.book.count == 0)
         #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY s"])
         #expect(try rig.fromClient(.request, "o", intent: "ib.test.open", body: nil) == false)
-        #expect(rig.lane.count == 0 && rig.h.core.exchanges.count == 3)
+        #expect(rig.lane.count == 0 && rig.h.core.book.count == 3)
         #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY o"])
     }
 

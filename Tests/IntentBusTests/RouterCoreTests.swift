@@ -257,7 +257,7 @@ struct RouterCoreTests {
             h.core.handle(.shutdown)  // … cut short by a second signal: everything still open ends now
             collect()
             #expect(finalsById == expected, "round \(round): final answers per request id")
-            #expect(h.core.exchanges.count == 0, "round \(round): every exchange ended")
+            #expect(h.core.book.count == 0, "round \(round): every exchange ended")
         }
     }
 }

@@ -153,7 +153,7 @@ public func fuzzRelayLane(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
     recorder.clock += 50_000_000
     core.promoteDue()
     core.fireDueTimers()
-    precondition(lane.count + core.exchanges.count <= 300, "open requests beyond max_open_exchanges")
+    precondition(lane.count + core.book.count <= 300, "open requests beyond max_open_exchanges")
     precondition(core.slots[0].inFlight >= 0, "a negative in-flight count")
     return 0
 }

@@ -70,6 +70,6 @@ public func fuzzRouterAdmission(_ start: UnsafePointer<UInt8>?, _ count: Int) ->
     }
     recorder.clock += 50_000_000
     core.fireDueTimers()
-    precondition(core.exchanges.count <= 500, "open exchanges beyond max_open_exchanges")
+    precondition(core.book.count <= 500, "open exchanges beyond max_open_exchanges")
     return 0
 }

@@ -18,7 +18,7 @@ extension RouterCore {
         guard slot.spec.mdpWorker, slot.life.workerAttached(identity: identity) else { return }
         slot.styles = Dictionary(uniqueKeysWithValues: slot.spec.intentsSupported.map { ($0, HandlerStyle.plain) })
         slot.lastHeard = effects.now()
-        identities[identity] = index
+        fleet.bind(identity, to: index)
         logger.info("plugin \(slot.spec.id) is ready: MDP workers serve \(slot.spec.intentsSupported.joined(separator: ", "))")
         let waiting = slot.waiting
         slot.waiting.removeAll()
@@ -32,7 +32,7 @@ extension RouterCore {
         assertConfined()
         let slot = slots[index]
         guard slot.spec.mdpWorker, slot.inFlight == 0, let identity = slot.life.workerDetached() else { return }
-        identities.removeValue(forKey: identity)
+        fleet.unbind(identity)
         logger.info("plugin \(slot.spec.id) is waiting: no MDP worker is connected")
     }
 

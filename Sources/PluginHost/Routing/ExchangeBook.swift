@@ -40,7 +40,7 @@ struct ExchangeBook {
     var clients = ClientTable()
     /// Every timer of the core, the exchanges' and the plugins' (one heap, so that timers
     /// due at the same moment keep their order).
-    var timers = TimerHeap<RouterTimer>()
+    private(set) var timers = TimerHeap<RouterTimer>()
 
     /// The number of open exchanges.
     var count: Int { table.count }
@@ -137,6 +137,12 @@ struct ExchangeBook {
         default:
             return nil
         }
+    }
+
+    /// Arms a timer that is not an exchange's (a plugin's, the drain's, shutdown's) for
+    /// `at`, monotonic ns: it checks its own generation when it fires.
+    mutating func schedule(_ timer: RouterTimer, at: UInt64) {
+        timers.schedule(at: at, timer)
     }
 
     /// Removes and returns the timers due at `now`, earliest first.

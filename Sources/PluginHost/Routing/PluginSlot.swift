@@ -6,13 +6,14 @@ import IntentBusManifest
 final class PluginSlot: PluginView {
     let index: Int
     /// Its life: the one state (running, failed, disabled, retired …), the crash count,
-    /// the last error (Supervisor/PluginSupervisor.swift). Only `RouterCore` changes it,
-    /// through its events, and carries out what they return (RouterCore+Supervision.swift).
+    /// the last error (Supervisor/PluginSupervisor.swift). Only the fleet (`PluginFleet`)
+    /// changes it, through its events, and carries out what they return
+    /// (Fleet/PluginFleet.swift); and a Majordomo entry's workers (RouterCore+Majordomo.swift).
     var life: PluginSupervisor
-    /// Its manifest entry; a hot reload may replace it (RouterCore+Reload.swift).
+    /// Its manifest entry; a hot reload may replace it (Fleet/PluginFleet+Reload.swift).
     var spec: PluginSpec
     /// For the second and later processes of a plugin with `instances: N`: the slot of
-    /// its first process, which is the one routed to (RouterCore+Instances.swift).
+    /// its first process, which is the one routed to (Fleet/PluginFleet+Instances.swift).
     var primaryIndex: Int?
     /// On the first process's slot: the slots of the others.
     var instanceSlots: [Int] = []
@@ -31,7 +32,7 @@ final class PluginSlot: PluginView {
     /// When the plugin last sent anything (monotonic ns): its liveness.
     var lastHeard: UInt64 = 0
     /// CURVE backend: the User-Id of the connection its HELLO came on; every later message
-    /// from its routing id must carry the same (RouterCore+ConnectionBinding.swift).
+    /// from its routing id must carry the same (`PluginFleet.pluginMessageBound`).
     var connectionUser: String?
     /// Bumped when the plugin starts work, so that a stale idle timer does nothing.
     var idleGeneration: UInt64 = 0

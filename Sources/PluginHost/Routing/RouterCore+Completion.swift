@@ -5,7 +5,8 @@ import IntentBusWire
 import IntentBusManifest
 
 /// Ending exchanges (the one place a final answer is sent), sending to plugins, and the
-/// timers: a request's deadline, a conversation's expiry, restarts and stops.
+/// timers: a request's deadline, a conversation's expiry, the drain's end (the plugins'
+/// timers go to the fleet: `PluginFleet.timerDue`).
 extension RouterCore {
 
     /// Sends the final message and forgets the exchange; the book says whether it was
@@ -16,7 +17,7 @@ extension RouterCore {
         switch closing.release {
         case .inFlight:
             slot.inFlight -= 1
-            if slot.inFlight == 0, slot.spec.lifecycle.idleTimeout != nil { noteIdle(slot) }
+            if slot.inFlight == 0, slot.spec.lifecycle.idleTimeout != nil { fleet.noteIdle(slot) }
         case .waiting:
             if let i = slot.waiting.firstIndex(of: exchange.hostId) { slot.waiting.remove(at: i) }
         case .nothing:
@@ -89,33 +90,13 @@ extension RouterCore {
             cancelAtPlugin(exchange, reason: "conversation expired")
             fail(exchange, BusError(.conversationExpired,
                 "nobody answered the question within \(manifest.host.conversationTimeout.humanText); the conversation has expired"))
-        case .restart(let index):
-            restartDue(slots[index])
-        case .handshakeDeadline(let index, let generation):
-            handshakeDeadlineDue(slots[index], generation: generation)
-        case .stopPlugins(let signal):
-            for slot in slots {
-                guard let pid = slot.pid else { continue }
-                logger.warning("plugin \(slot.spec.id) (pid \(pid)) is still running; sending \(signal == SIGKILL ? "SIGKILL" : "SIGTERM")")
-                effects.signal(pid, signal)
-            }
-        case .heartbeat(let index, let generation):
-            heartbeatDue(slots[index], generation: generation)
-        case .stopStopping(let index, let pid, let signal):
-            stopStoppingDue(slots[index], pid: pid, signal: signal)
-        case .idle(let index, let generation):
-            idleDue(slots[index], generation: generation)
-        case .breakerRetry(let index):
-            breakerRetryDue(slots[index])
+        case .restart, .handshakeDeadline, .stopPlugins, .heartbeat, .stopStopping, .idle, .breakerRetry, .stopRejected:
+            fleet.timerDue(timer)
         case .drainOver:
             if !stopping {
                 logger.warning("the drain is over with \(book.count) requests still open; they end now")
                 finishShutdown()
             }
-        case .stopRejected(let pid):
-            guard rejectedPids.remove(pid) != nil else { return }
-            logger.warning("plugin process \(pid) is still running 2 s after its handshake was rejected; sending SIGTERM")
-            effects.signal(pid, SIGTERM)
         }
     }
 

@@ -15,7 +15,7 @@ import IntentBusCore
 ///
 /// One metadata lookup per message, and only where the side is CURVE (on ipc and
 /// `insecure` tcp there is no User-Id: the file system, or the network, is the boundary;
-/// docs/security.md).
+/// docs/security.md). The plugin side's check is the fleet's (`PluginFleet.pluginMessageBound`).
 extension RouterCore {
     /// A client message's User-Id on a CURVE frontend, checked against its routing id's.
     func bindClient(_ identity: Data, user: String?) {
@@ -25,7 +25,7 @@ extension RouterCore {
             return
         }
         guard state.user != user else { return }
-        logger.warning("a connection authenticated as \(user ?? "nobody") reused the routing id \(Self.hex(identity)) of one authenticated as \(state.user ?? "nobody"), which has gone: its \(state.open.count) open requests are cancelled and the new connection gets nothing of it")
+        logger.warning("a connection authenticated as \(user ?? "nobody") reused the routing id \(routingIdHex(identity)) of one authenticated as \(state.user ?? "nobody"), which has gone: its \(state.open.count) open requests are cancelled and the new connection gets nothing of it")
         let (open, fresh) = book.clientGone(state)
         (fresh.user, fresh.bound) = (user, true)
         for exchange in open {
@@ -33,21 +33,9 @@ extension RouterCore {
             fail(exchange, BusError(.cancelled, "the client's connection has gone"))
         }
     }
+}
 
-    /// A plugin message on a CURVE backend: false (drop it) when its routing id belongs to
-    /// a plugin whose HELLO came with another User-Id. That plugin's connection is then
-    /// gone, and is treated as after DISCONNECT.
-    func pluginMessageBound(_ identity: Data, user: String?) -> Bool {
-        guard let index = identities[identity] else { return true }
-        let slot = slots[index]
-        guard slot.connectionUser != user else { return true }
-        logger.warning("a connection authenticated as \(user ?? "nobody") reused the routing id \(Self.hex(identity)) of plugin \(slot.spec.id) (\(slot.connectionUser ?? "nobody")), which has gone: its message was dropped and \(slot.spec.id) waits for a new HELLO")
-        connectionLost(slot, identity)
-        return false
-    }
-
-    /// Routing ids in log lines: hex, since they are bytes a peer chose.
-    static func hex(_ identity: Data) -> String {
-        identity.prefix(32).map { String(format: "%02x", $0) }.joined()
-    }
+/// Routing ids in log lines: hex, since they are bytes a peer chose.
+func routingIdHex(_ identity: Data) -> String {
+    identity.prefix(32).map { String(format: "%02x", $0) }.joined()
 }

@@ -161,7 +161,7 @@ extension RouterCore {
             begin(exchange, slot, received: msg)
         } else {
             slot.waiting.append(exchange.hostId)
-            activateIfNeeded(slot)
+            fleet.activateIfNeeded(slot)
         }
     }
 

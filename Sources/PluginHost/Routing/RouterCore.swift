@@ -26,26 +26,11 @@ final class RouterCore: RouterView {
     /// Posts an event from another thread (the choice writer's); the shell's mailbox.
     let post: @Sendable (RouterEvent) -> Void
 
-    var slots: [PluginSlot]
-    /// Intent name → indices of the plugins claiming it, sorted by plugin id so that
-    /// routing never depends on which plugin registered first.
-    var routes: [String: [Int]] = [:] { didSet { routingEpoch &+= 1 } }
-    /// Intent name → indices of the disabled plugins (`enabled: false`) claiming it. They
-    /// are not in `routes`, but are named in errors and in `ib.explain`.
-    var disabledClaims: [String: [Int]] = [:]
+    /// The plugins: slots, routes, connections and their lifecycle (Fleet/PluginFleet.swift;
+    /// read-only views of its tables: RouterCore+Fleet.swift).
+    let fleet: PluginFleet
     /// The open requests, their clients and the timers (ExchangeBook.swift).
     var book = ExchangeBook()
-    /// The book's exchanges and timers, for the plugin-lifecycle code and the stats.
-    var exchanges: ExchangeTable { _read { yield book.table } }
-    var timers: TimerHeap<RouterTimer> {
-        _read { yield book.timers }
-        _modify { yield &book.timers }
-    }
-    /// Plugin connections (backend identities) → slot index, after HELLO.
-    var identities: [Data: Int] = [:] { didSet { routingEpoch &+= 1 } }
-    /// Bumped whenever routes or plugin connections change: the relay lane's tables are
-    /// built for one epoch (Routing/Relay/RelayLane.swift).
-    private(set) var routingEpoch: UInt64 = 0
     /// The relay lane's requests (Relay/RelayLane.swift): plain requests in compact form,
     /// beside `exchanges`; promoted into `exchanges` before the core looks at all open ones
     /// (RouterCore+Lane.swift, RouterCore+LanePromotion.swift). Nil when it is off.
@@ -53,8 +38,6 @@ final class RouterCore: RouterView {
     /// The host intents that read every open request, so a request for one promotes the
     /// lane's first (declared by extensions: `RouterExtension.intentsReadingOpenRequests`).
     var hostIntentsReadingOpenRequests: Set<String> = []
-    /// Processes whose handshake was rejected and that have not exited yet.
-    var rejectedPids: Set<pid_t> = []
     /// Remembered plugin choices (Choices/); replaced by one backed by the state
     /// directory before routing starts.
     var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
@@ -89,9 +72,8 @@ final class RouterCore: RouterView {
         self.logger = logger
         self.effects = effects
         self.post = post
-        slots = manifest.plugins.enumerated().map { PluginSlot(index: $0.offset, spec: $0.element) }
-        for slot in Array(slots) { addInstanceSlots(slot) }
-        rebuildRoutes()
+        fleet = PluginFleet(plugins: manifest.plugins, logger: logger, effects: effects)
+        fleet.host = self
         installCoreIntents()
     }
 
@@ -110,9 +92,7 @@ final class RouterCore: RouterView {
         #if DEBUG
         owner = pthread_self()
         #endif
-        for slot in slots where slot.spec.enabled && slot.spec.isSpawned && slot.spec.lifecycle.activation == .eager {
-            startPlugin(slot)
-        }
+        fleet.startEager()
     }
 
     /// Debug builds: the core is used from the thread that started it, and only that one.
@@ -123,7 +103,7 @@ final class RouterCore: RouterView {
     }
 
     /// Whether the core has finished shutting down: stopping, and every plugin has exited.
-    var isFinished: Bool { stopping && slots.allSatisfy { $0.pid == nil } }
+    var isFinished: Bool { stopping && fleet.allExited }
 
     // MARK: - Events
 
@@ -155,8 +135,7 @@ final class RouterCore: RouterView {
         if event.needsAllRequests { promoteAll() }
         switch event {
         case .pluginExited(let index, let pid, let status):
-            rejectedPids.remove(pid)  // reaped: the pid may be reused, never signal it again
-            pluginExited(slots[index], pid: pid, status: status)
+            fleet.exited(index: index, pid: pid, status: status)
         case .choiceWritten(let id, let result):
             choiceBook.completed(id, result)
         case .extensionFinished(let id, let result):
@@ -195,17 +174,10 @@ final class RouterCore: RouterView {
         }
         // Graceful first: DISCONNECT lets a plugin finish and exit on its own. Whatever is
         // still running after 1 s gets SIGTERM, and after 3 s SIGKILL.
-        for slot in slots {
-            if let identity = slot.identity {
-                _ = effects.sendToPlugin(identity, WireMessage(kind: .disconnect, header: nil, body: nil).frames)
-            } else if let pid = slot.pid {
-                effects.signal(pid, SIGTERM)  // not connected: it can't hear DISCONNECT
-            }
-        }
-        for pid in rejectedPids { effects.signal(pid, SIGTERM) }
+        fleet.stopAll()
         let now = effects.now()
-        timers.schedule(at: now + 1_000_000_000, .stopPlugins(signal: SIGTERM))
-        timers.schedule(at: now + 3_000_000_000, .stopPlugins(signal: SIGKILL))
+        book.schedule(.stopPlugins(signal: SIGTERM), at: now + 1_000_000_000)
+        book.schedule(.stopPlugins(signal: SIGKILL), at: now + 3_000_000_000)
     }
 
     // MARK: - Helpers

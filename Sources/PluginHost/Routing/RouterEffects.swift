@@ -35,7 +35,7 @@ protocol RouterEffects: AnyObject {
     /// Signals a process the core started (and has not seen exit).
     func signal(_ pid: pid_t, _ signal: Int32)
     /// The resident memory of a process the core started, for `memory_limit` (a default
-    /// reads /proc: RouterCore+Guards.swift).
+    /// reads /proc: Fleet/PluginFleet+Lifecycle.swift).
     func residentBytes(_ pid: pid_t) -> UInt64?
 }
 

@@ -159,7 +159,7 @@ final class RouterShell: RouterEffects {
             }
             if side == .clients, !unpackClientMessage() { continue }
             if side == .plugins, backendKeyed, received.count > 1,
-               !core.pluginMessageBound(Data(received.bytes(0)), user: received.property(1, "User-Id")) {
+               !core.fleet.pluginMessageBound(Data(received.bytes(0)), user: received.property(1, "User-Id")) {
                 continue  // the next receive releases its frames
             }
             core.receive(side, received)

@@ -44,7 +44,7 @@ extension RouterSnapshot {
     init(_ core: RouterCore) {
         var clients = Set<Data>()
         var openByPlugin = [Int](repeating: 0, count: core.slots.count)
-        let open = core.exchanges.all
+        let open = core.book.all
         for exchange in open {
             clients.insert(exchange.client.identity)
             if case .choosing = exchange.stage { continue }

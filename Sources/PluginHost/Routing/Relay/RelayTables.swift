@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the relay lane may route in one routing epoch (`RouterCore.routingEpoch`): the
+/// What the relay lane may route in one routing epoch (`PluginFleet.routingEpoch`): the
 /// intents it takes, each with its one plugin, and the plugins' connection identities.
 /// Rebuilt when the epoch changes (a HELLO, a DISCONNECT, an exit, a reload).
 struct RelayRoutes {

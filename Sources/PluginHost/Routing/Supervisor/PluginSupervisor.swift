@@ -3,9 +3,9 @@ import IntentBusCore
 
 /// One plugin slot's life as a value (docs/design.md, "The plugin supervisor"): one state,
 /// events in, actions out, in the style of async-http-client's connection-pool state
-/// machines. It does nothing itself: `RouterCore` calls an event method when something
-/// happened (a spawn, a HELLO, an exit, a timer, an `ib.plugins.*` request, a reload) and
-/// carries out the actions it returns, in order (RouterCore+Supervision.swift).
+/// machines. It does nothing itself: the fleet (`PluginFleet`) calls an event method when
+/// something happened (a spawn, a HELLO, an exit, a timer, an `ib.plugins.*` request, a
+/// reload) and carries out the actions it returns, in order (`PluginFleet.perform`).
 ///
 /// It is touched on lifecycle events only, never per request: the request path reads its
 /// state (`identity`, `isDisabledAtRunTime`) and nothing else.
@@ -122,7 +122,7 @@ struct PluginSupervisor: Equatable {
         case signal(pid_t, Int32)
         /// Send the plugin DISCONNECT.
         case disconnect(Data)
-        /// Drop the connection from the routing table (`RouterCore.identities`).
+        /// Drop the connection from the routing table (`PluginFleet.identities`).
         case forget(Data)
         case arm(Timer, after: UInt64)
         /// The requests delivered to this process end with the error; idempotent ones

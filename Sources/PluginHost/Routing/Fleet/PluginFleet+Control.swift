@@ -2,15 +2,14 @@ import Foundation
 import IntentBusCore
 
 /// Acting on plugins at run time (docs/lifecycle.md): `ib.plugins.restart`,
-/// `ib.plugins.enable` and `ib.plugins.disable`, each with `{"plugin": ID}`.
-extension RouterCore {
-    func installPluginControl() {
-        hostIntents["ib.plugins.restart"] = .answer { [unowned self] in pluginControl($0) { restart($0) } }
-        hostIntents["ib.plugins.enable"] = .answer { [unowned self] in pluginControl($0) { enable($0) } }
-        hostIntents["ib.plugins.disable"] = .answer { [unowned self] in pluginControl($0) { disable($0) } }
-    }
+/// `ib.plugins.enable` and `ib.plugins.disable`, each with `{"plugin": ID}`. The core
+/// installs them as host intents (RouterCore+Fleet.swift).
+extension PluginFleet {
+    /// The intents `control(_:)` answers.
+    static let controlIntents = ["ib.plugins.restart", "ib.plugins.enable", "ib.plugins.disable"]
 
-    private func pluginControl(_ request: ControlRequest, _ act: (PluginSlot) -> String) -> Result<JSON, BusError> {
+    /// One of `controlIntents`, for the plugin it names and that plugin's instances.
+    func control(_ request: ControlRequest) -> Result<JSON, BusError> {
         guard let id = request.body["plugin"]?.stringValue else {
             return .failure(BusError(.invalidParameters, "\(request.intent) needs {\"plugin\": ID}"))
         }
@@ -22,6 +21,12 @@ extension RouterCore {
         }
         if !slot.spec.isSpawned, request.intent != "ib.plugins.disable" || slot.disabledAtRunTime {
             return .failure(BusError(.pluginUnavailable, "plugin \(id) is remote: the host does not start it; it connects by itself"))
+        }
+        let act: (PluginSlot) -> String
+        switch request.intent {
+        case "ib.plugins.restart": act = restart
+        case "ib.plugins.enable": act = enable
+        default: act = disable
         }
         let what = act(slot)
         for index in slot.instanceSlots where !slots[index].retired { _ = act(slots[index]) }

@@ -4,10 +4,10 @@ import IntentBusWire
 import IntentBusProcess
 
 /// A plugin's life beyond spawn and crash (docs/lifecycle.md): heartbeats and hang
-/// detection, on-demand start and idle stop, the supervisor's timers, and the host's own
-/// drain at shutdown. What each event does to the plugin's state is the supervisor's
-/// (Supervisor/PluginSupervisor.swift); this file finds the events.
-extension RouterCore {
+/// detection, `memory_limit`, on-demand start and idle stop. What each event does to the
+/// plugin's state is the supervisor's (Supervisor/PluginSupervisor.swift); this file
+/// finds the events.
+extension PluginFleet {
     // MARK: - Heartbeats
 
     /// A plugin said HELLO: from now on it must keep answering heartbeats.
@@ -17,8 +17,8 @@ extension RouterCore {
     }
 
     private func scheduleHeartbeat(_ slot: PluginSlot) {
-        timers.schedule(at: deadline(after: slot.spec.lifecycle.heartbeat.nanoseconds / 2),
-                        .heartbeat(index: slot.index, generation: slot.spawnGeneration))
+        host.arm(.heartbeat(index: slot.index, generation: slot.spawnGeneration),
+                 after: slot.spec.lifecycle.heartbeat.nanoseconds / 2)
     }
 
     /// Every half interval: a plugin silent for 1.5 intervals is hung; otherwise it gets
@@ -39,33 +39,33 @@ extension RouterCore {
 
     private func hung(_ slot: PluginSlot, silentFor silent: UInt64) {
         let silence = Duration.nanoseconds(Int64(min(silent, UInt64(Int64.max)))).humanText
-        perform(slot.life.hung(silence: silence, heartbeat: slot.spec.lifecycle.heartbeat.humanText, draining: draining), slot)
+        perform(slot.life.hung(silence: silence, heartbeat: slot.spec.lifecycle.heartbeat.humanText, draining: host.draining), slot)
     }
 
-    // MARK: - The supervisor's timers
+    // MARK: - Limits
 
-    /// The backoff after a crash is over.
-    func restartDue(_ slot: PluginSlot) { perform(slot.life.restartDue(hostStopping: stopping), slot) }
-
-    /// The spawn of `generation` has had `PluginSupervisor.handshakeTimeout` to say HELLO.
-    func handshakeDeadlineDue(_ slot: PluginSlot, generation: UInt64) {
-        perform(slot.life.handshakeTimedOut(generation: generation), slot)
+    /// At a heartbeat check: a process whose resident memory is above its `memory_limit`
+    /// is killed, and its exit is reported as that breach (the supervisor keeps it with
+    /// the process). True when it was. The `sha256` check and the rlimits happen where the
+    /// shell spawns (Supervision/ProcessGuards.swift); `cpu_limit` shows in the exit.
+    func overMemoryLimit(_ slot: PluginSlot, pid: pid_t) -> Bool {
+        guard let limit = slot.spec.guards.memoryLimit, pid > 0, let resident = effects.residentBytes(pid),
+              resident > limit else { return false }
+        let breach = "memory_limit exceeded: \(Self.mebibytes(resident)) resident, the limit is \(Self.mebibytes(limit))"
+        perform(slot.life.limitBreached(breach), slot)
+        return true
     }
 
-    /// A stop's timer: signal the process if it has not exited yet.
-    func stopStoppingDue(_ slot: PluginSlot, pid: pid_t, signal: Int32) {
-        perform(slot.life.stopTimerDue(pid: pid, signal: signal), slot)
+    static func mebibytes(_ bytes: UInt64) -> String {
+        "\((Double(bytes) / 1_048_576 * 10).rounded() / 10) MiB"
     }
-
-    /// The breaker's cool-down is over.
-    func breakerRetryDue(_ slot: PluginSlot) { perform(slot.life.breakerRetryDue(hostStopping: stopping), slot) }
 
     // MARK: - On demand
 
     /// A request needs a plugin that is not running: start an on-demand one now. The
     /// request waits for the handshake within its own deadline.
     func activateIfNeeded(_ slot: PluginSlot) {
-        perform(slot.life.activation(hostStopping: stopping), slot)
+        perform(slot.life.activation(hostStopping: host.stopping), slot)
     }
 
     /// Work for `slot` started: an idle timer armed before is stale.
@@ -76,7 +76,7 @@ extension RouterCore {
     func noteIdle(_ slot: PluginSlot) {
         guard let idle = slot.spec.lifecycle.idleTimeout, slot.inFlight == 0, slot.waiting.isEmpty else { return }
         slot.idleGeneration &+= 1
-        timers.schedule(at: deadline(after: idle.nanoseconds), .idle(index: slot.index, generation: slot.idleGeneration))
+        host.arm(.idle(index: slot.index, generation: slot.idleGeneration), after: idle.nanoseconds)
     }
 
     func idleDue(_ slot: PluginSlot, generation: UInt64) {
@@ -85,24 +85,8 @@ extension RouterCore {
         logger.info("plugin \(slot.spec.id) (pid \(running.pid)) has been idle for \(slot.spec.lifecycle.idleTimeout?.humanText ?? "?"); stopping it until the next request")
         stop(slot, why: .idle, graceful: true)
     }
+}
 
-    // MARK: - Drain
-
-    /// SIGTERM: stop admitting (new requests get `shutting_down`), let open requests
-    /// finish for up to `host.drain_timeout`, then stop the plugins. A second signal, or
-    /// the end of the drain, stops at once.
-    func beginDrain() {
-        if draining || stopping { return finishShutdown() }
-        draining = true
-        promoteAll()
-        let open = exchanges.count
-        guard open > 0 else { return finishShutdown() }
-        logger.info("shutting down: \(open) open requests may finish within \(manifest.host.drainTimeout.humanText) (a second signal stops at once)")
-        timers.schedule(at: deadline(after: manifest.host.drainTimeout.nanoseconds), .drainOver)
-    }
-
-    /// While draining: the last open request has ended.
-    func drainProgress() {
-        if draining, !stopping, exchanges.count == 0 { finishShutdown() }
-    }
+extension RouterEffects {
+    func residentBytes(_ pid: pid_t) -> UInt64? { ProcessGuards.residentBytes(pid) }
 }

@@ -1,17 +1,15 @@
 import Foundation
 import IntentBusCore
-import IntentBusZMQ
 import IntentBusManifest
 
-/// Several processes of one plugin (`instances: N`, docs/lifecycle.md "Instances"), and
-/// the one retry of an idempotent request whose process died.
+/// Several processes of one plugin (`instances: N`, docs/lifecycle.md "Instances").
 ///
 /// Each process has a slot of its own (its pid, connection, heartbeats, crashes and
 /// breaker are its own). Only the first slot, the primary, is in the routing table and
 /// in `ib.plugins`; a request routed to it goes to the least loaded ready instance at
 /// dispatch. The others carry `primaryIndex` and `INTENTBUS_INSTANCE=n` in their
 /// environment.
-extension RouterCore {
+extension PluginFleet {
     // MARK: - Slots
 
     /// Adds the slots of `primary`'s further instances (at start, or for a new entry).
@@ -20,7 +18,7 @@ extension RouterCore {
             let number = primary.instanceSlots.count + 1
             let slot = PluginSlot(index: slots.count, spec: instanceSpec(primary.spec, number: number))
             slot.primaryIndex = primary.index
-            slots.append(slot)
+            append(slot)
             primary.instanceSlots.append(slot.index)
         }
     }
@@ -52,8 +50,9 @@ extension RouterCore {
 
     /// The ready instance of `primary` with the fewest requests in flight or waiting;
     /// when none is ready, one that is starting, else the primary (on demand: every
-    /// stopped instance is started). Moves `exchange` to it.
-    func leastLoadedInstance(of primary: PluginSlot, for exchange: Exchange, excluding: PluginSlot? = nil) -> PluginSlot {
+    /// stopped instance is started). The core moves the request to it
+    /// (`RouterCore.leastLoadedInstance(of:for:excluding:)`).
+    func leastLoadedInstance(of primary: PluginSlot, excluding: PluginSlot? = nil) -> PluginSlot {
         let group = instanceGroup(primary).filter { $0 !== excluding && !$0.disabledAtRunTime }
         var best: PluginSlot?
         for slot in group where slot.identity != nil {
@@ -66,9 +65,7 @@ extension RouterCore {
             }
             for slot in group { activateIfNeeded(slot) }
         }
-        let chosen = best ?? group.first ?? excluding ?? primary
-        exchange.pluginIndex = chosen.index
-        return chosen
+        return best ?? group.first ?? excluding ?? primary
     }
 
     /// Whether `slot` (for a primary: every ready instance, or every instance when none
@@ -79,39 +76,6 @@ extension RouterCore {
         let group = instanceGroup(slot)
         let ready = group.filter { $0.identity != nil }
         return (ready.isEmpty ? group : ready).allSatisfy(full)
-    }
-
-    // MARK: - The idempotent retry
-
-    /// Keeps a copy of a plain request for an idempotent intent as it is delivered.
-    func keepForReplay(_ exchange: Exchange, _ slot: PluginSlot, header: Frame, body: Frame) {
-        guard exchange.replay == nil, exchange.flow == nil, slot.spec.idempotentIntents.contains(exchange.intent) else { return }
-        exchange.replay = .kept(header: header.copy(), body: body.copy())
-    }
-
-    /// `dead` crashed or hung: each idempotent request it held (delivered, not in a
-    /// conversation, not retried before) goes once more to another ready instance, or
-    /// waits for one to start (its own restart, for a single instance). Its deadline is
-    /// not reset. The others get `plugin_crashed` / `plugin_hung` as before.
-    func retryIdempotent(_ dead: PluginSlot, pid: pid_t, why: String) {
-        guard !stopping, !draining, !dead.spec.idempotentIntents.isEmpty else { return }
-        let primary = dead.primaryIndex.map { slots[$0] } ?? dead
-        for exchange in exchanges.all where exchange.pluginIndex == dead.index {
-            guard case .delivered = exchange.stage, case .kept(let header, let body) = exchange.replay else { continue }
-            exchange.replay = .used  // once
-            dead.inFlight -= 1
-            exchange.stage = .pending(header: header, body: body)
-            let target = leastLoadedInstance(of: primary, for: exchange, excluding: dead)
-            let place = target === dead ? "after its restart" : (target.pid.map { "on pid \($0)" } ?? "on another instance")
-            logger.warning("request \(exchange.clientRequestId) (\(exchange.intent), idempotent) was on plugin \(dead.spec.id) (pid \(pid)) when it \(why); retrying it once \(place)",
-                           [("request", exchange.clientRequestId)])
-            if target.identity != nil, target !== dead {
-                begin(exchange, target)
-            } else {
-                target.waiting.append(exchange.hostId)
-                if target !== dead { activateIfNeeded(target) }
-            }
-        }
     }
 
     // MARK: - ib.plugins
@@ -125,12 +89,4 @@ extension RouterCore {
             return .object(o)
         })
     }
-}
-
-/// An idempotent request's copy for its one retry.
-enum Replay {
-    /// The request as delivered.
-    case kept(header: Frame, body: Frame)
-    /// Retried already: not again.
-    case used
 }
