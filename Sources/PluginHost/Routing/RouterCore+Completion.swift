@@ -46,7 +46,7 @@ extension RouterCore {
     }
 
     func failInFlight(_ slot: PluginSlot, _ error: BusError) {
-        promoteAll()
+        relayLane?.promote(slot: slot.index, self)  // its lane requests too; the others stay
         for exchange in book.delivered(to: slot.index) { fail(exchange, error) }
         slot.inFlight = 0
     }

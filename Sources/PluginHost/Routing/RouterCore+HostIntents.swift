@@ -33,7 +33,7 @@ extension RouterCore {
             switch result {
             case .success(let body):
                 effects.sendToClient(envelope, WireMessage(kind: .reply, requestId: requestId, intent: intent,
-                                                           header: ["status": "success", "plugin": "ib"], body: body))
+                                                           header: .object(ReplyHeaderKey.header([.status: "success", .plugin: "ib"])), body: body))
             case .failure(let error):
                 reject(envelope, msg, error)
             }
