@@ -22,7 +22,7 @@ extension RouterCore {
         case .nothing:
             break
         }
-        if !exchange.openedBy.isEmpty { noteChain(exchange, final) }
+        if !exchange.openedBy.isEmpty { LeadOn.noteChain(exchange.openedBy, final) }
         for ext in extensions { ext.exchangeEnded(exchange, final: final) }
         // A client whose routing id a new connection took over is gone: its answer would
         // reach the newcomer (RouterCore+ConnectionBinding.swift).
@@ -198,7 +198,7 @@ extension RouterCore: FlowOperations {
     }
 
     func finish(_ exchange: Exchange, forwarding message: WireMessage) {
-        if Self.mayLeadOn(message.body) {
+        if LeadOn.mayLeadOn(message.body) {
             let body = (try? message.bodyJSON()) ?? .object([:])
             if resultTakesOver(exchange, header: (try? message.headerJSON()) ?? .object([:]), body: body) { return }
         }

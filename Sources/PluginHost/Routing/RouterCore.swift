@@ -67,9 +67,9 @@ final class RouterCore: RouterView {
     /// What extensions added (flows, HELLO checks, host intents).
     var extensions: [any RouterExtension] = []
     var hostIntents: [String: HostIntent] = [:]
-    /// Requests the host itself sent a plugin for an extension (RouterCore+HostQueries.swift):
-    /// their wire id → the extension's id.
-    var hostQueries: [String: UInt64] = [:]
+    /// Requests the host itself sent a plugin for an extension (HostQueries.swift): their
+    /// wire id → the extension's id.
+    var hostQueries = HostQueries()
     /// Counters for `ib.status` and `ib.metrics` (Stats/HostStats.swift), handed over by
     /// whoever installs `OperationsExtension`: `reject` feeds them here; completed
     /// exchanges reach them through `OperationsExtension.exchangeEnded`.

@@ -95,7 +95,7 @@ extension RelayLane {
     /// with that same User-Id, the grant allows the intent and has no `rate` to count: the
     /// checks the general path makes (RouterCore+Rights.swift, +ConnectionBinding.swift),
     /// whose answers are then the same. Returns the delivery header the core would write
-    /// (`{"client":NAME}`, RouterCore+Requests.swift `pluginHeader`); nil leaves the request
+    /// (`{"client":NAME}`, `Admission.deliveryHeader`); nil leaves the request
     /// to the general path, which checks and answers it as always.
     private func keyedDeliveryHeader(_ m: RawMessage, intent: UnsafeRawBufferPointer, state: ClientState?) -> [UInt8]? {
         guard let state, state.bound, !state.gone, let grant = state.grant, grant.ratePerSecond == nil,
