@@ -46,9 +46,9 @@ final class RouterCore: RouterView {
     /// Bumped whenever routes or plugin connections change: the relay lane's tables are
     /// built for one epoch (Routing/Relay/RelayLane.swift).
     private(set) var routingEpoch: UInt64 = 0
-    /// The relay lane's requests (Relay/RelayLane.swift): plain requests in compact form,
-    /// beside `exchanges`; promoted into `exchanges` before the core looks at all open ones
-    /// (RouterCore+Lane.swift, RouterCore+LanePromotion.swift). Nil when it is off.
+    /// The relay lane (Relay/RelayLane.swift): plain requests in compact form, beside
+    /// `exchanges`, and their fast path; promoted into `exchanges` when the core must see
+    /// them (Relay/RelayLane+Promotion.swift). Nil when it is off.
     var relayLane: RelayLane?
     /// The host intents that read every open request, so a request for one promotes the
     /// lane's first (declared by extensions: `RouterExtension.intentsReadingOpenRequests`).
