@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 OUT=$(mktemp -d /tmp/ib-callgrind.XXXXXX)
 # Valgrind 3.19 can't read the release build's DWARF: measure copies without it (the
 # bench starts the host and plugin from its own directory).
-B=$(bench/stripped-bin.sh "$B" "$OUT/bin" intentbus-bench intentbus plugin-echo)
+B=$(bench/stripped-bin.sh "$B" "$OUT/bin" intentbus-bench intentbus plugin-echo bench-relay bench-worker bench-plugin bench-load)
 for s in 4 12; do
   "$B/intentbus-bench" --profile $s --host-prefix "valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file=$OUT/cg-$s" > "$OUT/run-$s.txt" 2>&1
 done
