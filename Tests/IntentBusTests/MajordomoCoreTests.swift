@@ -36,7 +36,7 @@ struct MajordomoCoreTests {
         _ = h.take()
         h.client("c", .request, "r1", "W", body: ["x": 1])
         #expect(h.take().isEmpty)  // held: no worker yet
-        #expect(!h.core.majordomoServes("W") { _ in 0 })
+        #expect(!h.core.majordomoRoutes.serves("W") { _ in 0 })
         h.core.majordomoAttach(1, identity: standIn)
         let delivered = try #require(h.lastRequest(to: "weather-workers"))
         #expect(try delivered.bodyJSON() == ["x": 1])
@@ -44,8 +44,8 @@ struct MajordomoCoreTests {
             header: ["plugin": "weather", "status": "success"], body: ["ok": true]).frames)
         let final = try #require(h.take().last?.msg)
         #expect(final.kind == .reply && final.requestId == "r1")
-        #expect(h.core.majordomoServes("W") { $0 == "W" ? 1 : 0 })
-        #expect(h.core.majordomoServes("I") { _ in 0 } && !h.core.majordomoServes("Nope") { _ in 1 })
+        #expect(h.core.majordomoRoutes.serves("W") { $0 == "W" ? 1 : 0 })
+        #expect(h.core.majordomoRoutes.serves("I") { _ in 0 } && !h.core.majordomoRoutes.serves("Nope") { _ in 1 })
         // Contested with a plugin: the prompt names the entry like any claimant.
         h.client("c", .request, "r2", "Shared")
         let prompt = try #require(h.take().last?.msg)

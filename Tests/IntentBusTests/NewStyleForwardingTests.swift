@@ -125,10 +125,10 @@ struct NewStyleForwardingTests {
 
     @Test("a REPLY body is read for a view or an opened intent only when its bytes may hold one")
     func leadOnScan() {
-        #expect(RouterCore.mayLeadOn(Frame(#"{"view": {"kind": "text"}}"#)))
-        #expect(RouterCore.mayLeadOn(Frame(#"{"opens_intent": {"intent": "X"}}"#)))
-        #expect(RouterCore.mayLeadOn(Frame(#"{"\u0076iew": 1}"#)), "an escape may spell the key")
-        #expect(!RouterCore.mayLeadOn(Frame(#"{"dialog": "Noted.", "value": 3}"#)))
-        #expect(!RouterCore.mayLeadOn(Frame()))
+        #expect(LeadOn.mayLeadOn(Frame(#"{"view": {"kind": "text"}}"#)))
+        #expect(LeadOn.mayLeadOn(Frame(#"{"opens_intent": {"intent": "X"}}"#)))
+        #expect(LeadOn.mayLeadOn(Frame(#"{"\u0076iew": 1}"#)), "an escape may spell the key")
+        #expect(!LeadOn.mayLeadOn(Frame(#"{"dialog": "Noted.", "value": 3}"#)))
+        #expect(!LeadOn.mayLeadOn(Frame()))
     }
 }

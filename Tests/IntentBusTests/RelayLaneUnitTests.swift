@@ -17,15 +17,18 @@ struct RelayLaneUnitTests {
         let frontend: ZMQSocket, backend: ZMQSocket, client: ZMQSocket, plugin: ZMQSocket
         var lane: RelayLane { h.core.relayLane! }
         let raw = RawMessage(capacity: 8)
+        let endpointName: String
 
-        init(maxInFlight: Int? = nil, host: [String] = [], lane: Bool = true, extensions: [any RouterExtension] = []) throws {
+        init(maxInFlight: Int? = nil, host: [String] = [], lane: Bool = true, extensions: [any RouterExtension] = [],
+             others: [TestManifest.Plugin] = []) throws {
             var entry = TestManifest.Plugin.core("alpha", intents: ["I"], timeout: "2s")
             if let maxInFlight { entry = entry.maxInFlight(maxInFlight) }
-            h = try CoreHarness(.core([entry], host: host))
+            h = try CoreHarness(.core([entry] + others, host: host))
             for ext in extensions { h.core.install(ext) }
             h.hello("alpha", intents: ["I"])
             _ = h.take()  // its WELCOME
             let name = UUID().uuidString
+            endpointName = name
             frontend = try ZMQSocket(context, .router)
             backend = try ZMQSocket(context, .router)
             try frontend.bind("inproc://front-\(name)")
@@ -61,6 +64,30 @@ struct RelayLaneUnitTests {
         func fromPlugin(_ kind: MessageKind, _ wireId: String, header: JSON? = nil, body: JSON? = ["ok": true]) throws -> Bool {
             let header = header ?? (kind == .reply ? Self.goodHeader : nil)
             try plugin.send(WireMessage(kind: kind, requestId: wireId, intent: "I", header: header, body: body).frames)
+            guard try receive(backend) else { throw TestFailure("nothing arrived at the backend") }
+            return received(.plugins)
+        }
+
+        /// Another plugin's connection (a DEALER named after its id), for its own HELLO.
+        private var peers: [String: ZMQSocket] = [:]
+
+        /// Plugin `id` says HELLO (with its token) or DISCONNECT on its own connection,
+        /// through the core's one entry; `id` "alpha" uses the rig's plugin socket.
+        @discardableResult
+        func pluginSays(_ kind: MessageKind, from id: String, intents: [String] = []) throws -> Bool {
+            let socket: ZMQSocket
+            if id == "alpha" { socket = plugin } else if let known = peers[id] { socket = known } else {
+                socket = try ZMQSocket(context, .dealer)
+                try socket.setIdentity(id)
+                try socket.connect("inproc://back-\(endpointName)")
+                peers[id] = socket
+            }
+            let token = h.spawned.last { $0.id == id }?.token ?? ""
+            let body: JSON? = kind == .hello
+                ? ["protocol": 1, "plugin": .string(id), "token": .string(token), "pid": 1,
+                   "intents": .array(intents.map { ["name": .string($0), "style": "plain"] })]
+                : nil
+            try socket.send(WireMessage(kind: kind, header: nil, body: body).frames)
             guard try receive(backend) else { throw TestFailure("nothing arrived at the backend") }
             return received(.plugins)
         }
@@ -201,6 +228,36 @@ struct RelayLaneUnitTests {
         #expect(try rig.fromClient(.request, "o", intent: "ib.test.open", body: nil) == false)
         #expect(rig.lane.count == 0 && rig.h.core.book.count == 3)
         #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY o"])
+    }
+
+    @Test("another plugin's HELLO and DISCONNECT, and ib.ping, leave a lane request on the lane; its own plugin's DISCONNECT fails it")
+    func connectionsPromoteTheirOwn() throws {
+        let rig = try Rig(others: [.core("beta", intents: ["J"])])
+        #expect(try rig.fromClient(.request, "p1"))
+        let p1 = try rig.next(rig.plugin).requestId
+        // beta connects: new routes (a new routing epoch) for J, nothing changed for I.
+        #expect(try rig.pluginSays(.hello, from: "beta", intents: ["J"]) == false)
+        #expect(rig.h.take().map { "\($0.to) \($0.msg.kind.rawValue)" } == ["beta WELCOME"])
+        #expect(rig.lane.count == 1 && rig.h.core.book.count == 0, "p1 stays on the lane")
+        // The next request finds the new epoch: the lane's routes are rebuilt, p1 kept.
+        #expect(try rig.fromClient(.request, "p2"))
+        let p2 = try rig.next(rig.plugin).requestId
+        #expect(try rig.fromClient(.request, "s", intent: "ib.ping", body: nil) == false)
+        #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY s"])
+        #expect(try rig.pluginSays(.disconnect, from: "beta") == false)
+        #expect(rig.lane.count == 2 && rig.h.core.book.count == 0, "beta's DISCONNECT concerns none of them")
+        // p1's REPLY still takes the lane.
+        #expect(try rig.fromPlugin(.reply, p1))
+        #expect(try rig.next(rig.client).requestId == "p1")
+        // alpha's own DISCONNECT: its request p2 is promoted and failed, once.
+        #expect(try rig.pluginSays(.disconnect, from: "alpha") == false)
+        #expect(rig.lane.count == 0 && rig.h.core.book.count == 0)
+        let finals = rig.h.take().filter { $0.to == "c1" }
+        #expect(finals.map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["ERROR p2"])
+        #expect(try finals.first.map { BusError(json: try $0.msg.bodyJSON()).code } == .pluginUnavailable)
+        #expect(rig.h.core.slots[0].inFlight == 0)
+        #expect(try rig.fromPlugin(.reply, p2) == false, "too late: dropped")
+        #expect(rig.h.take().filter { $0.to == "c1" }.isEmpty)
     }
 
     @Test("a header with only timeout_ms takes the lane: the plugin sees no header, and that timeout ends it")

@@ -81,12 +81,12 @@ final class ChoiceIntents {
 
     private func decisionJSON(_ intent: String, candidates: [Int], client: String?, mode: ChoicePolicy.Mode) -> JSON {
         let decision: ChoiceDecision
-        if candidates.count == 1, !core.defaultIsDisabled(intent, client: client) {
+        if candidates.count == 1, !core.choiceDefaults.defaultIsDisabled(intent, client: client) {
             let id = core.slots[candidates[0]].spec.id
             decision = ChoiceDecision(outcome: .plugin(candidates[0]), rule: "single",
                                       explanation: "only \(id) claims \(intent)", staleReason: nil)
         } else {
-            decision = core.choicePolicy(intent, candidates).decide(mode, default: core.applicableDefault(intent, client: client, startFailed: false))
+            decision = core.choicePolicy(intent, candidates).decide(mode, default: core.choiceDefaults.applicable(intent, client: client, startFailed: false))
         }
         var o: [String: JSON] = ["rule": .string(decision.rule), "explanation": .string(decision.explanation)]
         if case .plugin(let index) = decision.outcome { o["plugin"] = .string(core.slots[index].spec.id) } else { o["plugin"] = .null }
@@ -179,12 +179,12 @@ final class ChoiceIntents {
         guard candidates.contains(where: { core.slots[$0].spec.id == plugin }) else {
             if (core.disabledClaims[intent] ?? []).contains(where: { core.slots[$0].spec.id == plugin }) {
                 return .failure(BusError(.pluginUnavailable, "plugin \(plugin) is disabled in the manifest (enabled: false)",
-                                         details: ["candidates": core.candidateList(candidates, intent: intent)]))
+                                         details: ["candidates": core.choicePolicy(intent, candidates).candidateList]))
             }
             let exists = core.slots.contains { $0.spec.id == plugin }
             return .failure(BusError(.unknownPlugin,
                 exists ? "plugin \(plugin) does not claim \(intent)" : "there is no plugin \"\(plugin)\"",
-                details: ["candidates": core.candidateList(candidates, intent: intent)]))
+                details: ["candidates": core.choicePolicy(intent, candidates).candidateList]))
         }
         return .success((intent, plugin, client, source))
     }
@@ -224,7 +224,7 @@ final class ChoiceIntents {
             "client": choice.client.map { .string($0) } ?? .null,
             "set_at": .string(ChoicePolicy.timestamp(choice.setAt)), "source": .string(choice.source),
         ]
-        if let why = core.unavailability(of: choice.plugin, intent: choice.intent, startFailed: false) {
+        if let why = core.choiceDefaults.unavailability(of: choice.plugin, intent: choice.intent, startFailed: false) {
             o["available"] = false
             o["unavailable"] = .string(why)
         } else {

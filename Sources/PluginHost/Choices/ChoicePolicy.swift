@@ -60,7 +60,7 @@ struct ChoicePolicy {
         let plugin: String
         /// The remembered choice, or nil for the manifest's preset.
         let remembered: RememberedChoice?
-        /// Why the plugin can't serve the intent now (`RouterCore.unavailability`), or nil.
+        /// Why the plugin can't serve the intent now (`ChoiceDefaults.unavailability`), or nil.
         let unavailable: String?
     }
 

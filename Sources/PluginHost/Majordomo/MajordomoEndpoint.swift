@@ -29,7 +29,7 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
     }
 
     let socket: ZMQSocket
-    private unowned let core: RouterCore
+    private unowned let core: any MajordomoCore
     private let logger: Logger
     private let identities = MajordomoIdentity()
     private let bodies: MajordomoFrames
@@ -45,7 +45,7 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
     private let keyed: Bool
     private var lastDropReport: UInt64 = 0
 
-    init(socket: ZMQSocket, settings: MajordomoSettings, core: RouterCore, logger: Logger) {
+    init(socket: ZMQSocket, settings: MajordomoSettings, core: any MajordomoCore, logger: Logger) {
         self.socket = socket
         self.core = core
         self.logger = logger
@@ -141,7 +141,7 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
             counters.replies += 1
             return send(peer, mmi(name, service: service, body: body, user: user))
         }
-        if settings.onlyIdempotent, !name.hasPrefix("ib."), case let plugins = core.majordomoNotIdempotent(name), !plugins.isEmpty {
+        if settings.onlyIdempotent, !name.hasPrefix("ib."), case let plugins = core.majordomoRoutes.notIdempotent(name), !plugins.isEmpty {
             return reply(.forbidden, "\(name) is not marked idempotent by \(plugins.joined(separator: ", ")) (idempotent in the manifest), and this host takes only idempotent intents from MDP clients (mdp_only_idempotent): an MDP/0.1 client resends a request that is slower than its timeout",
                          details: ["reason": "not_idempotent", "plugins": .array(plugins.map { .string($0) })])
         }
@@ -149,7 +149,7 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
             return reply(.badFrame, "a request has at most \(MajordomoMessage.maximumBodyFrames) body frames")
         }
         let parameters: Frame
-        if core.majordomoWorkersOnly(name) {
+        if core.majordomoRoutes.workersOnly(name) {
             // A worker gets the client's frames as they are: packed to cross the core.
             parameters = bodies.pack(body)
         } else if body.count <= 1 {
@@ -160,7 +160,7 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
         }
         // RFC 7 brokers queue: a request for a plugin at its max_in_flight (or behind
         // others that wait) waits here, up to mdp_queue of them, for its plugin's timeout.
-        if clients.hasQueued(name) || core.majordomoFull(name), let claimant = core.majordomoClaimant(name) {
+        if clients.hasQueued(name) || core.majordomoRoutes.full(name), let claimant = core.majordomoRoutes.claimant(name) {
             guard clients.queuedCount < settings.queueLimit else {
                 return reply(.busy, "plugin \(claimant.plugin) is at its max_in_flight and \(settings.queueLimit) MDP requests wait already (mdp_queue); try again later",
                              details: ["plugin": .string(claimant.plugin), "limit": .int(Int64(settings.queueLimit)), "setting": "mdp_queue"])
@@ -203,7 +203,7 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
         if name == "mmi.service" {
             let asked = body.first?.validUTF8 ?? ""
             let allowed = !asked.hasPrefix("mmi.") && rightsProblem(user, intent: asked) == nil
-            code = allowed && core.majordomoServes(asked, workers: broker.workerCount) ? "200" : "404"
+            code = allowed && core.majordomoRoutes.serves(asked, workers: broker.workerCount) ? "200" : "404"
         }
         return MajordomoMessage.clientReply(service: service, body: Data(code.utf8))
     }
@@ -264,7 +264,7 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
     func flush() {
         flushDeferred()
         guard clients.queuedCount > 0 else { return }
-        let expired = clients.dequeue(now: MonotonicClock.now(), full: core.majordomoFull) { core.clientFrames($0) }
+        let expired = clients.dequeue(now: MonotonicClock.now(), full: { [core] in core.majordomoRoutes.full($0) }) { core.clientFrames($0) }
         for (peer, frames) in expired {
             counters.error(ErrorCode.timeout.rawValue)
             send(peer, frames)

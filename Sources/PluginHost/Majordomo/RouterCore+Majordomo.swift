@@ -2,14 +2,15 @@ import Foundation
 import IntentBusCore
 import IntentBusManifest
 
-/// What the Majordomo endpoint needs of the core (docs/mdp.md): an `mdp_worker` entry's
-/// stand-in connection comes and goes with its workers, and `mmi.service` asks whether
-/// anything serves a name.
+/// The core's side of `MajordomoCore` (MajordomoRoutes.swift), what the Majordomo endpoint
+/// needs of it (docs/mdp.md): an `mdp_worker` entry's stand-in connection comes and goes
+/// with its workers, a stand-in client gets its grant, and the endpoint asks about routes
+/// (`mmi.service`, a full plugin) through a `MajordomoRoutes` value.
 ///
 /// An `mdp_worker` slot is a remote-style slot (`.remote`) the host never starts. While it
 /// is not attached its requests wait in `slot.waiting` with their own deadlines, as for a
 /// remote plugin that has not connected yet.
-extension RouterCore {
+extension RouterCore: MajordomoCore {
     /// The entry at `index` has its first MDP worker: it is ready, as after a HELLO, and
     /// the requests waiting for it go out. Every intent it lists is served plain.
     func majordomoAttach(_ index: Int, identity: Data) {
@@ -36,54 +37,10 @@ extension RouterCore {
         logger.info("plugin \(slot.spec.id) is waiting: no MDP worker is connected")
     }
 
-    /// `mmi.service` (RFC 8): whether `name` is served now — a host intent, or an intent
-    /// with a claimant that is neither disabled nor failing, nor waiting for a connection
-    /// (a remote plugin that is not connected, an `mdp_worker` entry without a worker for
-    /// that service: `workers` counts them). The endpoint asks only for names the MDP
-    /// client may call.
-    func majordomoServes(_ name: String, workers: (String) -> Int) -> Bool {
+    /// The routes to ask about (MajordomoRoutes.swift), as they stand now.
+    var majordomoRoutes: MajordomoRoutes {
         assertConfined()
-        if name.hasPrefix("ib.") { return hostIntents[name] != nil }
-        for index in routes[name] ?? [] {
-            let slot = slots[index]
-            if slot.disabledAtRunTime { continue }
-            if slot.spec.mdpWorker {
-                if workers(name) > 0 { return true }
-                continue
-            }
-            switch slot.state {
-            case .spawnFailed, .breakerOpen, .rejected, .disabled, .remote(nil): continue
-            default: return true
-            }
-        }
-        return false
-    }
-
-    /// Whether only `mdp_worker` entries claim `intent`: its MDP requests may then carry
-    /// any number of opaque body frames, which reach the worker unchanged.
-    func majordomoWorkersOnly(_ intent: String) -> Bool {
-        guard let claimants = routes[intent], !claimants.isEmpty else { return false }
-        return claimants.allSatisfy { slots[$0].spec.mdpWorker }
-    }
-
-    /// Whether every claimant of `intent` is at its `max_in_flight`: an MDP request for
-    /// it then waits in the endpoint's queue instead of getting `busy`.
-    func majordomoFull(_ intent: String) -> Bool {
-        guard let claimants = routes[intent], !claimants.isEmpty else { return false }
-        return claimants.allSatisfy { isFull(slots[$0]) }
-    }
-
-    /// The first claimant of `intent`: its id and timeout (how long a queued MDP request
-    /// for it may wait).
-    func majordomoClaimant(_ intent: String) -> (plugin: String, timeout: UInt64)? {
-        guard let first = routes[intent]?.first else { return nil }
-        return (slots[first].spec.id, slots[first].spec.timeout.nanoseconds)
-    }
-
-    /// The claimants of `intent` that do not mark it `idempotent` (with
-    /// `mdp_only_idempotent`, MDP clients may not call it: an MDP/0.1 client resends).
-    func majordomoNotIdempotent(_ intent: String) -> [String] {
-        (routes[intent] ?? []).map { slots[$0].spec }.filter { !$0.idempotentIntents.contains(intent) }.map(\.id)
+        return MajordomoRoutes(routes: routes, slots: slots, hostIntents: hostIntents, isFull: { [unowned self] in isFull($0) })
     }
 
     /// Gives the stand-in client `identity` its grant when clients are authenticated: the

@@ -4,7 +4,7 @@ import IntentBusManifest
 
 /// What a REQUEST is admitted on before routing, counted by whichever path holds it: the
 /// core's general path (RouterCore+Clients.swift) and the relay lane's
-/// (RouterCore+Lane.swift) fill these in from their own tables and ask the same
+/// (Relay/RelayLane+Dispatch.swift) fill these in from their own tables and ask the same
 /// `Admission`, so that both obey every rule.
 struct RequestFacts {
     /// Header and body bytes.

@@ -23,7 +23,7 @@ extension RouterCore {
         case .nothing:
             break
         }
-        if !exchange.openedBy.isEmpty { noteChain(exchange, final) }
+        if !exchange.openedBy.isEmpty { LeadOn.noteChain(exchange.openedBy, final) }
         for ext in extensions { ext.exchangeEnded(exchange, final: final) }
         // A client whose routing id a new connection took over is gone: its answer would
         // reach the newcomer (RouterCore+ConnectionBinding.swift).
@@ -47,7 +47,7 @@ extension RouterCore {
     }
 
     func failInFlight(_ slot: PluginSlot, _ error: BusError) {
-        promoteAll()
+        relayLane?.promote(slot: slot.index, self)  // its lane requests too; the others stay
         for exchange in book.delivered(to: slot.index) { fail(exchange, error) }
         slot.inFlight = 0
     }
@@ -179,7 +179,7 @@ extension RouterCore: FlowOperations {
     }
 
     func finish(_ exchange: Exchange, forwarding message: WireMessage) {
-        if Self.mayLeadOn(message.body) {
+        if LeadOn.mayLeadOn(message.body) {
             let body = (try? message.bodyJSON()) ?? .object([:])
             if resultTakesOver(exchange, header: (try? message.headerJSON()) ?? .object([:]), body: body) { return }
         }

@@ -2,16 +2,16 @@ import Foundation
 import IntentBusCore
 import IntentBusWire
 
-/// Host intents (`ib.*`, docs/protocol.md §6): `ib.ping` and `ib.plugins` here; the rest
-/// come from the choice logic and from extensions, all through `hostIntents`.
+/// Host intents (`ib.*`, docs/protocol.md §6): `ib.ping` and `ib.plugins` (its answer is
+/// `PluginsReport`) here; the rest come from the choice logic and from extensions, all
+/// through `hostIntents`.
 extension RouterCore {
     func installCoreIntents() {
         hostIntents["ib.ping"] = .answer { _ in
             .success(["protocol": .int(WireProtocol.version), "pid": .int(Int64(getpid()))])
         }
         hostIntents["ib.plugins"] = .answer { [unowned self] _ in
-            .success(["plugins": .array(slots.filter { !$0.retired && $0.primaryIndex == nil }.map(pluginSummary)),
-                      "conflicts": conflicts()])
+            .success(PluginsReport(slots: slots, routes: routes, instances: instancesSummary).json)
         }
         installPluginControl()
         installReload()
@@ -33,7 +33,7 @@ extension RouterCore {
             switch result {
             case .success(let body):
                 effects.sendToClient(envelope, WireMessage(kind: .reply, requestId: requestId, intent: intent,
-                                                           header: ["status": "success", "plugin": "ib"], body: body))
+                                                           header: .object(ReplyHeaderKey.header([.status: "success", .plugin: "ib"])), body: body))
             case .failure(let error):
                 reject(envelope, msg, error)
             }
@@ -47,7 +47,7 @@ extension RouterCore {
             // intents have limits of their own.
             guard !msg.intent.hasPrefix("ib.choices.") || book.clients.state(for: envelope.identity).takeWriteToken(now: effects.now(), perSecond: limits.choiceWritesPerSecond,
                                                                        burst: limits.choiceWriteBurst) else {
-                return reject(envelope, msg, choiceWriteRateError())
+                return reject(envelope, msg, ChoiceDefaults.writeRateError(limits))
             }
             handle(request, answer)
         case .forward(let route):
@@ -73,34 +73,5 @@ extension RouterCore {
         if let plugin = request.plugin { header["plugin"] = .string(plugin) }
         startRequest(envelope, WireMessage(kind: .request, requestId: msg.requestId, intent: request.intent,
                                            header: .object(header), body: request.parameters))
-    }
-
-    func pluginSummary(_ slot: PluginSlot) -> JSON {
-        var o: [String: JSON] = [
-            "id": .string(slot.spec.id), "name": .string(slot.spec.name), "state": .string(slot.stateName),
-            "intents": .array(slot.spec.intentsSupported.map { .string($0) }),
-            "styles": .object(slot.styles.mapValues { .string($0.rawValue) }),
-            "restarts": .int(Int64(slot.restarts)), "in_flight": .int(Int64(slot.inFlight)),
-            "exec": .string(slot.spec.exec.path),
-        ]
-        if let pid = slot.pid { o["pid"] = .int(Int64(pid)) }
-        // Clients that know several hosts resend these after losing a host (docs/protocol.md).
-        if !slot.spec.idempotentIntents.isEmpty { o["idempotent"] = .array(slot.spec.idempotentIntents.sorted().map { .string($0) }) }
-        if !slot.instanceSlots.isEmpty { o["instances"] = instancesSummary(slot) }
-        if let reason = slot.failureReason { o["reason"] = .string(reason) }
-        if let e = slot.lastError { o["last_error"] = .string(e) }
-        if !slot.spec.intentsRestrictedWhileLocked.isEmpty {
-            o["restricted"] = .array(slot.spec.intentsRestrictedWhileLocked.map { .string($0) })
-        }
-        return .object(o)
-    }
-
-    /// Every intent claimed by more than one plugin, with the claimants' ids.
-    func conflicts() -> JSON {
-        var out: [String: JSON] = [:]
-        for (intent, indices) in routes where indices.count > 1 {
-            out[intent] = .array(indices.map { .string(slots[$0].spec.id) })
-        }
-        return .object(out)
     }
 }

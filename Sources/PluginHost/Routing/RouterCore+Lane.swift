@@ -4,11 +4,11 @@ import IntentBusZMQ
 import IntentBusWire
 import IntentBusManifest
 
-/// The one entry for what the sockets deliver, and the relay lane's requests: which
-/// routes may take the fast path, admitting a request into the lane (the same `Admission`
-/// as the general path), its REPLY, and promotion into the `ExchangeTable`. The core alone
-/// decides and writes its tables; the shell alone writes sockets (`RawForward`).
-extension RouterCore {
+/// The one entry for what the sockets deliver, and what the core tells its relay lane
+/// (Relay/RelayLane.swift, which owns the lane's requests and runs its paths): which routes
+/// may take the fast path, and the core's side of `LaneCore`. The core alone decides and
+/// writes its tables; the shell alone writes sockets (`RawForward`).
+extension RouterCore: LaneCore {
     /// A message from one side: to the relay lane when it is a plain REQUEST or a REPLY
     /// the lane can finish exactly as the general path would; else, after any lane
     /// request the message concerns has been promoted, to the general path. True when the
@@ -19,11 +19,11 @@ extension RouterCore {
         if let lane = relayLane {
             switch side {
             case .clients:
-                if laneRequest(m, lane) { return true }
-                promoteConcerned(client: m, lane)
+                if lane.takeRequest(m, self) { return true }
+                lane.promoteConcerned(client: m, self)
             case .plugins:
-                if laneReply(m, lane) { return true }
-                promoteConcerned(plugin: m, lane)
+                if lane.takeReply(m, self) { return true }
+                lane.promoteConcerned(plugin: m, self)
             }
         }
         switch side {
@@ -35,6 +35,13 @@ extension RouterCore {
 
     /// Turns the relay lane on (the shell does, unless `INTENTBUS_RELAY_LANE=0`).
     func enableRelayLane() { relayLane = RelayLane() }
+
+    /// Promotes every open lane request (before the core looks at all of them).
+    func promoteAll() { relayLane?.promoteAll(self) }
+    /// Lane requests past their deadline go to the general path, whose timer ends them.
+    func promoteDue() { relayLane?.promoteDue(self) }
+    /// The earliest deadline of a lane request, for the poll timeout.
+    var nextLaneDeadline: UInt64? { relayLane?.nextDeadline }
 
     // MARK: - Which routes
 
@@ -57,162 +64,38 @@ extension RouterCore {
         return (slot.index, requestTimeout(slot, options: .object([:])))
     }
 
-    /// The lane's routes for the current epoch, once every open lane request is promoted
-    /// (its route or peer may have changed).
-    private func rebuildLane(_ lane: RelayLane) {
-        promoteAll()
+    // MARK: - LaneCore
+
+    func laneRoutes() -> (intents: [(intent: String, slot: Int, timeout: UInt64)], peers: [[UInt8]?]) {
         var peers = [[UInt8]?](repeating: nil, count: slots.count)
         for (identity, slot) in identities where slot < peers.count { peers[slot] = [UInt8](identity) }
         let intents = routes.sorted { $0.key < $1.key }.compactMap { intent, claimants in
             laneRoute(intent, claimants).map { (intent: intent, slot: $0.slot, timeout: $0.timeout) }
         }
-        lane.reset(epoch: routingEpoch, intents: intents, peers: peers)
+        return (intents, peers)
     }
 
-    // MARK: - Client → plugin
+    var shuttingDown: Bool { draining || stopping }
+    var coreOpen: (count: Int, bytes: Int) { (book.count, book.openBytes) }
 
-    /// A keyed (CURVE) client's request may take the lane once the general path has bound
-    /// its connection and read its grant (at its first message), when this message comes
-    /// with that same User-Id, the grant allows the intent and has no `rate` to count: the
-    /// checks the general path makes (RouterCore+Rights.swift, +ConnectionBinding.swift),
-    /// whose answers are then the same. Returns the delivery header the core would write
-    /// (`{"client":NAME}`, RouterCore+Requests.swift `pluginHeader`); nil leaves the request
-    /// to the general path, which checks and answers it as always.
-    private func keyedDeliveryHeader(_ m: RawMessage, intent: UnsafeRawBufferPointer, state: ClientState?,
-                                     _ lane: RelayLane) -> [UInt8]? {
-        guard let state, state.bound, !state.gone, let grant = state.grant, grant.ratePerSecond == nil,
-              state.user != nil, state.user == m.property(1, "User-Id"),
-              grant.allows(String(decoding: intent, as: UTF8.self)) else { return nil }
-        if let known = lane.clientHeaders[grant.name] { return known }
-        let header = [UInt8](JSON.object(["client": .string(grant.name)]).canonicalData)
-        lane.clientHeaders[grant.name] = header
-        return header
+    func coreClient(_ identity: UnsafeRawBufferPointer) -> ClientState? {
+        book.count > 0 || clientKeysRequired ? book.clients.existing(Data(identity)) : nil
     }
 
-    /// Takes a plain REQUEST into the lane and forwards it: false leaves it untouched, for
-    /// the general path (which then answers it as it always does).
-    private func laneRequest(_ m: RawMessage, _ lane: RelayLane) -> Bool {
-        // Identity, a REQ peer's empty delimiter, then IB1, kind, id, intent, header, body.
-        let base = m.count == 8 && m.size(1) == 0 ? 2 : 1
-        guard m.count == base + 6, !m.isTruncated, m.frame(base, equals: "IB1"),
-              m.frame(base + 1, equals: "REQUEST") else { return false }
-        // A client not reading keeps its order and its `busy` answers on the general path.
-        guard !effects.anyClientBacklog else { return false }
-        if lane.routes.epoch != routingEpoch { rebuildLane(lane) }
-        let requestId = m.bytes(base + 2)
-        let size = m.size(base + 4) + m.size(base + 5)
-        // 1 KiB or more is counted while libzmq holds it (HeldBytes): the general path.
-        guard requestId.count <= WireProtocol.maxNameLength, requestId.isASCII, size < HeldBytes.countedFrameBytes,
-              let r = lane.routes.find(m.bytes(base + 3)) else { return false }
-        // Fields one by one, not a copy of the route (its String and array would be retained).
-        let slotIndex = lane.routes.routes[r].slot
-        // No header, or only a timeout: anything else (a plugin, a choice, a credential…) is the general path's.
-        var (timeout, queue) = (lane.routes.routes[r].timeout, lane.routes.routes[r].queue)
-        if m.size(base + 4) > 0 {
-            guard let asked = RelayLane.headerTimeout(m.bytes(base + 4)),
-                  let q = lane.deadlines.queue(for: asked, limit: 16) else { return false }
-            (timeout, queue) = (asked, q)
-        }
-        let slot = slots[slotIndex]
-        guard slot.takesRequests, let peer = lane.routes.peers[slotIndex] else { return false }
-        let identity = m.bytes(0)
-        let identityHash = ByteHash.hash(identity)
-        let keyHash = ByteHash.hash(requestId, identityHash)
-        // A reused id is the general path's to refuse (after promotion).
-        let known = lane.count > 0 ? lane.clients.find(identity, hash: identityHash) : nil
-        if let known, lane.findOpen(keyHash, client: known, requestId: requestId) != nil { return false }
-        let coreState = book.count > 0 || clientKeysRequired ? book.clients.existing(Data(identity)) : nil
-        if let coreState, coreState.open[String(decoding: requestId, as: UTF8.self)] != nil { return false }
-        // A keyed (CURVE) client's request carries its name to the plugin, as the core's does.
-        var deliveryHeader: [UInt8] = []
-        if clientKeysRequired {
-            guard let header = keyedDeliveryHeader(m, intent: m.bytes(base + 3), state: coreState, lane) else { return false }
-            deliveryHeader = header
-        }
-        let mine = known.map { (count: Int(lane.clients.open[Int($0)]), bytes: Int(lane.clients.bytes[Int($0)])) } ?? (count: 0, bytes: 0)
-        let facts = RequestFacts(size: size, hasId: requestId.count > 0, shuttingDown: draining || stopping,
-                                 clientBacklog: 0, clientOpen: mine.count + (coreState?.open.count ?? 0),
-                                 hostOpen: book.count + lane.count,
-                                 clientBytes: mine.bytes + (coreState?.openBytes ?? 0), hostBytes: book.openBytes + lane.bytes)
-        guard admission.problem(facts) == nil, capacityProblem(slot) == nil else { return false }
-        let (e, id) = lane.reserve()
-        let sent = peer.withUnsafeBytes { peerBytes in
-            deliveryHeader.withUnsafeBytes { headerBytes in
-                var forward = RawForward(to: .plugins)
-                forward.append(.bytes(peerBytes))
-                forward.append(.received(base))       // IB1
-                forward.append(.received(base + 1))   // REQUEST
-                forward.append(.wireId(id))
-                forward.append(.received(base + 3))   // intent
-                // The plugin's header: empty, or a keyed client's name.
-                forward.append(headerBytes.isEmpty ? .empty : .bytes(headerBytes))
-                forward.append(.received(base + 5))   // body
-                // A full or vanished plugin is found at the routing id, before anything is queued.
-                if case .sent = effects.forwardRaw(forward, from: m, store: lane.store) { return true }
-                return false
-            }
-        }
-        guard sent else {
-            lane.unreserve(e)
-            return false
-        }
-        let now = effects.now()
-        let deadline = now &+ timeout
-        lane.open(e, m, base: base, entry: RelayEntry(
-            slot: Int32(slotIndex), route: Int32(r), isRequestReply: base == 2, startedAt: now,
-            deadline: deadline < now ? UInt64.max : deadline, keyHash: keyHash, timeout: timeout,
-            queue: Int32(queue), size: Int32(size)), client: known, identityHash: identityHash)
+    func admits(_ facts: RequestFacts, _ slot: PluginSlot) -> Bool {
+        admission.problem(facts) == nil && capacityProblem(slot) == nil
+    }
+
+    func laneOpened(_ slot: PluginSlot) {
         slot.inFlight += 1
         noteBusy(slot)
-        return true
     }
 
-    // MARK: - Plugin → client
-
-    /// Ends a lane request with its plugin's well-formed REPLY, forwarded to the client:
-    /// false leaves the message untouched, for the general path.
-    private func laneReply(_ m: RawMessage, _ lane: RelayLane) -> Bool {
-        guard m.count == 7, !m.isTruncated, m.frame(1, equals: "IB1"), m.frame(2, equals: "REPLY"),
-              let e = lane.openEntry(named: m.bytes(3)) else { return false }
-        let entry = lane.entries[e]
-        let slotIndex = Int(entry.slot)
-        // From the plugin it was sent to, and nothing for the general path to look at.
-        guard let peer = lane.routes.peers[slotIndex], peer.withUnsafeBytes({ $0.sameBytes(m.bytes(0)) }),
-              !effects.anyClientBacklog, m.size(5) + m.size(6) < HeldBytes.countedFrameBytes,
-              lane.routes.routes[Int(entry.route)].bytes.withUnsafeBytes({ $0.sameBytes(m.bytes(4)) }),
-              isGoodLaneHeader(m.bytes(5), slot: slotIndex, lane) else { return false }  // empty: the core names the plugin
-        let plugin = slots[slotIndex]
-        let now = effects.now()
-        plugin.lastHeard = now
-        var forward = RawForward(to: .clients)
-        forward.append(.stored(e, part: 0))          // the client's identity
-        if entry.isRequestReply { forward.append(.empty) }
-        forward.append(.received(1))                 // IB1
-        forward.append(.received(2))                 // REPLY
-        forward.append(.stored(e, part: 1))          // the client's request id
-        forward.append(.received(4))                 // intent
-        forward.append(.received(5))                 // header
-        forward.append(.received(6))                 // body
-        switch effects.forwardRaw(forward, from: m, store: lane.store) {
-        case .sent: break
-        case .full: return false  // the general path keeps it for the client (promoted first)
-        case .failed: logger.info("the client has gone away; its REPLY was dropped")
-        }
-        plugin.inFlight -= 1
-        lane.release(e)
-        stats?.served(plugin: slotIndex, startedAt: entry.startedAt, now: now)
-        return true
+    func adoptPromoted(_ exchange: Exchange, bytes: Int, deadline: UInt64) {
+        stats?.promoted += 1
+        book.open(exchange, bytes: bytes, promoted: true)
+        book.armDeadline(exchange, at: deadline)
     }
 
-    /// Whether a REPLY header may pass without a look: the one the core last checked for
-    /// this plugin, once no extension asks to see replies with it (a donation, say).
-    private func isGoodLaneHeader(_ header: UnsafeRawBufferPointer, slot: Int, _ lane: RelayLane) -> Bool {
-        if lane.isGoodHeader(header, slot: slot) { return true }
-        guard let checked = slots[slot].goodReplyHeader, checked.count == header.count,
-              checked.withUnsafeBytes({ $0.sameBytes(header) }),
-              !extensions.contains(where: { $0.needs.contains(.everyPlainReply) || $0.needsToSee(replyHeader: header) })
-        else { return false }
-        lane.adoptGoodHeader(header, slot: slot, slotCount: slots.count)
-        return true
-    }
+    func clientState(for identity: Data) -> ClientState { book.clients.state(for: identity) }
 }

@@ -22,15 +22,15 @@ extension RouterCore {
             do { header = try msg.headerJSON() } catch { return "its header is \(error.message)" }
             guard case .object(let fields) = header else { return "its header is not a JSON object" }
             if msg.kind == .reply {
-                if let status = fields["status"], status != "success", status != "failure" {
+                if let status = fields[.status], status != "success", status != "failure" {
                     return "its REPLY status is \(status.canonicalString.prefix(40)), not \"success\" or \"failure\""
                 }
-                if let plugin = fields["plugin"], plugin != .string(slot.spec.id) {
+                if let plugin = fields[.plugin], plugin != .string(slot.spec.id) {
                     return "its REPLY header names plugin \(plugin.canonicalString.prefix(80)), not its own id \(slot.spec.id)"
                 }
                 // Only a header that names the plugin may pass unread (here and on the relay
                 // lane); one without is filled in by `nameReplyPlugin` each time.
-                if fields["plugin"] != nil { slot.rememberGoodHeader(msg.header, kind: msg.kind) }
+                if fields[.plugin] != nil { slot.rememberGoodHeader(msg.header, kind: msg.kind) }
             }
         }
         switch msg.kind {
@@ -59,8 +59,8 @@ extension RouterCore {
     func nameReplyPlugin(_ msg: WireMessage, _ slot: PluginSlot) {
         guard msg.kind == .reply, msg.header.count == 0 || !slot.isKnownGoodHeader(msg.header, kind: .reply) else { return }
         var fields = msg.header.count == 0 ? [:] : ((try? msg.headerJSON())?.objectValue ?? [:])
-        guard fields["plugin"] == nil else { return }
-        fields["plugin"] = .string(slot.spec.id)
+        guard fields[.plugin] == nil else { return }
+        fields[.plugin] = .string(slot.spec.id)
         msg.header = Frame(data: JSON.object(fields).canonicalData)
     }
 }

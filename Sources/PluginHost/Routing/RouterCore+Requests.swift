@@ -40,7 +40,7 @@ extension RouterCore {
             return reject(envelope, msg, error)
         }
         let exchange = openExchange(envelope, msg, pluginIndex: chosen, options: options,
-                                    header: pluginHeader(options: options), body: msg.body, state: state)
+                                    header: Admission.deliveryHeader(options: options), body: msg.body, state: state)
         if let question {
             guard choiceBook.isShared else { return askForPlugin(exchange, candidates: candidates, prompt: question) }
             // Another host may have remembered a choice a moment ago: look before asking
@@ -73,7 +73,7 @@ extension RouterCore {
         guard !choiceBook.wouldChange(intent: msg.intent, client: client, plugin: plugin, source: "always")
                 || exchange.clientState.takeWriteToken(now: effects.now(), perSecond: limits.choiceWritesPerSecond,
                                                        burst: limits.choiceWriteBurst) else {
-            return fail(exchange, choiceWriteRateError())
+            return fail(exchange, ChoiceDefaults.writeRateError(manifest.host.limits))
         }
         armDeadline(exchange)
         rememberChoice(intent: msg.intent, client: client, plugin: plugin, source: "always") { [unowned self] in
@@ -97,15 +97,9 @@ extension RouterCore {
     /// Why `slot` can't take a request for `intent` now (restricted without the right
     /// credential, unavailable, full), or nil.
     func admissionError(_ slot: PluginSlot, intent: String, options: JSON) -> BusError? {
-        if isRestricted(slot, intent) {
-            switch authentication.check(options) {
-            case .authenticated: break
-            case .noRight(let client):
-                return BusError(.forbidden, "\(intent) is restricted while locked (\(slot.spec.id)) and client \(client ?? "?") has no right to it (restricted: true in host.clients)")
-            case .credential(let why):
-                return BusError(.authenticationRequired,
-                    "\(intent) is restricted while locked (\(slot.spec.id)): authentication is required; \(why)")
-            }
+        if isRestricted(slot, intent),
+           let problem = Admission.restrictionProblem(authentication.check(options), intent: intent, plugin: slot.spec.id) {
+            return problem
         }
         if let reason = slot.failureReason {
             if !retryFailedSpawn(slot) {
@@ -121,36 +115,15 @@ extension RouterCore {
         Authentication(host: manifest.host, clientKeysRequired: clientKeysRequired)
     }
 
-    /// Whether requests for `intent` to this plugin need a right or the client credential
-    /// (restricted while locked); such intents never take the relay lane.
-    func isRestricted(_ slot: PluginSlot, _ intent: String) -> Bool {
-        slot.spec.intentsRestrictedWhileLocked.contains(intent)
-    }
+    /// Whether requests for `intent` to this plugin are restricted (`Admission.isRestricted`).
+    func isRestricted(_ slot: PluginSlot, _ intent: String) -> Bool { Admission.isRestricted(slot.spec, intent) }
 
-    /// Why a ready plugin can't take one more request (disabled at run time, full), or
-    /// nil; the relay lane asks this too, for the plugin of a lane route.
-    func capacityProblem(_ slot: PluginSlot) -> BusError? {
-        if slot.disabledAtRunTime {
-            return BusError(.pluginUnavailable, "plugin \(slot.spec.id) is disabled (ib.plugins.disable)",
-                            details: ["plugin": .string(slot.spec.id)])
-        }
-        if isFull(slot) {
-            return BusError(.busy, "plugin \(slot.spec.id) has \(slot.spec.maxInFlight) requests in flight (its max_in_flight); try again later",
-                            details: ["plugin": .string(slot.spec.id), "limit": .int(Int64(slot.spec.maxInFlight)),
-                                      "setting": "max_in_flight"])
-        }
-        return nil
-    }
+    /// Why a ready plugin can't take one more request (`Admission.capacityProblem`); the
+    /// relay lane asks this too, for the plugin of a lane route.
+    func capacityProblem(_ slot: PluginSlot) -> BusError? { Admission.capacityProblem(slot, full: isFull(slot)) }
 
-    /// The plugin timeout for one request: the header's `timeout_ms`, else the manifest's,
-    /// at most 24 hours either way.
-    func requestTimeout(_ slot: PluginSlot, options: JSON) -> UInt64 {
-        // `timeout_ms` was range-checked on entry (RequestHeaderCheck).
-        if case .int(let ms)? = options["timeout_ms"], ms > 0, ms <= RequestHeaderCheck.maximumTimeoutMs {
-            return UInt64(ms) * 1_000_000
-        }
-        return min(slot.spec.timeout.nanoseconds, UInt64(RequestHeaderCheck.maximumTimeoutMs) * 1_000_000)
-    }
+    /// The plugin timeout for one request (`Admission.timeout`).
+    func requestTimeout(_ slot: PluginSlot, options: JSON) -> UInt64 { Admission.timeout(slot.spec, options: options) }
 
     /// Sends an admitted exchange to its plugin, or queues it until the plugin is ready.
     /// `received` is the client's REQUEST, forwarded itself when the plugin is ready.
@@ -191,16 +164,6 @@ extension RouterCore {
         message.header = header
         message.body = body
         sendToPlugin(slot, message, exchange: exchange)
-    }
-
-    /// The delivery header for the plugin: only what the plugin may see (the client's
-    /// identity, the request's context and run key, never the credential). Empty on the fast path.
-    private func pluginHeader(options: JSON) -> Frame {
-        var header: [String: JSON] = [:]
-        if let client = options["client"]?.stringValue { header["client"] = .string(client) }
-        RequestContext.deliver(from: options, into: &header)
-        RunKey.deliver(from: options, into: &header)
-        return header.isEmpty ? Frame() : Frame(data: JSON.object(header).canonicalData)
     }
 
     func clientAnswer(_ envelope: RoutingEnvelope, _ msg: WireMessage) {

@@ -31,9 +31,9 @@ final class RouterCore: RouterView {
     let fleet: PluginFleet
     /// The open requests, their clients and the timers (ExchangeBook.swift).
     var book = ExchangeBook()
-    /// The relay lane's requests (Relay/RelayLane.swift): plain requests in compact form,
-    /// beside `exchanges`; promoted into `exchanges` before the core looks at all open ones
-    /// (RouterCore+Lane.swift, RouterCore+LanePromotion.swift). Nil when it is off.
+    /// The relay lane (Relay/RelayLane.swift): plain requests in compact form, beside
+    /// the book's exchanges, and their fast path; promoted into the book when the core must
+    /// see them (Relay/RelayLane+Promotion.swift). Nil when it is off.
     var relayLane: RelayLane?
     /// The host intents that read every open request, so a request for one promotes the
     /// lane's first (declared by extensions: `RouterExtension.intentsReadingOpenRequests`).
@@ -50,9 +50,9 @@ final class RouterCore: RouterView {
     /// What extensions added (flows, HELLO checks, host intents).
     var extensions: [any RouterExtension] = []
     var hostIntents: [String: HostIntent] = [:]
-    /// Requests the host itself sent a plugin for an extension (RouterCore+HostQueries.swift):
-    /// their wire id → the extension's id.
-    var hostQueries: [String: UInt64] = [:]
+    /// Requests the host itself sent a plugin for an extension (HostQueries.swift): their
+    /// wire id → the extension's id.
+    var hostQueries = HostQueries()
     /// Counters for `ib.status` and `ib.metrics` (Stats/HostStats.swift), handed over by
     /// whoever installs `OperationsExtension`: `reject` feeds them here; completed
     /// exchanges reach them through `OperationsExtension.exchangeEnded`.

@@ -13,11 +13,15 @@ import IntentBusZMQ
 /// for the client, one for the request id; the client's identity and request id frames
 /// kept in a `MessageStore`; the deadline in a first-in, first-out queue.
 ///
-/// This type only keeps the entries. The core decides (RouterCore+Lane.swift): it admits
-/// a request into the lane with the same rules as on its general path (`Admission`),
-/// sends through its effects (`RawForward`), counts it in its plugin's tables, and moves
-/// an entry into its `ExchangeTable` (promotes it) whenever it must see the request as an
-/// `Exchange`. Owned by the core, on the router thread.
+/// This type owns the lane's state and runs its paths; the core decides. It admits a
+/// request into the lane with the same rules as on its general path (`Admission`), sends
+/// through its effects (`RawForward`), counts it in its plugin's tables, and takes an entry
+/// into its `ExchangeTable` (a promotion) whenever it must see the request as an
+/// `Exchange`. Owned by the core (`RouterCore.relayLane`), on the router thread.
+///
+/// The lane reaches the core through `LaneCore` (Relay/LaneCore.swift), its narrow view of
+/// it; the lane's own paths are in RelayLane+Dispatch.swift (the REQUEST in, the REPLY
+/// out) and RelayLane+Promotion.swift (handing a request to the general path).
 final class RelayLane {
     var routes = RelayRoutes()
     var deadlines = RelayDeadlines()
@@ -143,12 +147,31 @@ final class RelayLane {
         goodHeaders[slot] = [UInt8](header)
     }
 
-    /// New routes for a new routing epoch (after every open request was promoted).
-    func reset(epoch: UInt64, intents: [(intent: String, slot: Int, timeout: UInt64)], peers: [[UInt8]?]) {
-        precondition(count == 0, "the lane's routes change only when it holds no request")
-        deadlines.removeAll()
+    /// New routes for the core's new routing epoch (a HELLO, a DISCONNECT, an exit, a
+    /// reload, a plugin disabled). An open request stays in the lane when its intent still
+    /// takes the lane to the same plugin, with the same timeout, over the same connection:
+    /// nothing the general path would decide for it has changed. Any other is promoted
+    /// first, under the routes it was admitted with.
+    func rebuild<Core: LaneCore>(_ core: Core) {
+        let (intents, peers) = core.laneRoutes()
+        if count == 0 { deadlines.removeAll() }
+        let fresh = RelayRoutes(epoch: core.routingEpoch, intents: intents, peers: peers, deadlines: &deadlines)
+        var kept: [(entry: Int, route: Int32)] = []
+        if count > 0 {
+            for e in entries.indices where entries[e].serial != 0 {
+                let old = routes.routes[Int(entries[e].route)], slot = Int(entries[e].slot)
+                if let r = old.bytes.withUnsafeBytes({ fresh.find($0) }), fresh.routes[r].slot == slot,
+                   fresh.routes[r].timeout == old.timeout, slot < peers.count, let peer = peers[slot],
+                   slot < routes.peers.count, routes.peers[slot] == peer {
+                    kept.append((e, Int32(r)))
+                } else {
+                    promote(e, core)
+                }
+            }
+        }
         goodHeaders = []
-        routes = RelayRoutes(epoch: epoch, intents: intents, peers: peers, deadlines: &deadlines)
+        routes = fresh
+        for (e, r) in kept { entries[e].route = r }
     }
 
     /// The timeout a client's header asks for when the header is exactly
