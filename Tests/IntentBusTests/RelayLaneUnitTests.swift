@@ -238,20 +238,20 @@ struct RelayLaneUnitTests {
         // beta connects: new routes (a new routing epoch) for J, nothing changed for I.
         #expect(try rig.pluginSays(.hello, from: "beta", intents: ["J"]) == false)
         #expect(rig.h.take().map { "\($0.to) \($0.msg.kind.rawValue)" } == ["beta WELCOME"])
-        #expect(rig.lane.count == 1 && rig.h.core.exchanges.count == 0, "p1 stays on the lane")
+        #expect(rig.lane.count == 1 && rig.h.core.book.count == 0, "p1 stays on the lane")
         // The next request finds the new epoch: the lane's routes are rebuilt, p1 kept.
         #expect(try rig.fromClient(.request, "p2"))
         let p2 = try rig.next(rig.plugin).requestId
         #expect(try rig.fromClient(.request, "s", intent: "ib.ping", body: nil) == false)
         #expect(rig.h.take().map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["REPLY s"])
         #expect(try rig.pluginSays(.disconnect, from: "beta") == false)
-        #expect(rig.lane.count == 2 && rig.h.core.exchanges.count == 0, "beta's DISCONNECT concerns none of them")
+        #expect(rig.lane.count == 2 && rig.h.core.book.count == 0, "beta's DISCONNECT concerns none of them")
         // p1's REPLY still takes the lane.
         #expect(try rig.fromPlugin(.reply, p1))
         #expect(try rig.next(rig.client).requestId == "p1")
         // alpha's own DISCONNECT: its request p2 is promoted and failed, once.
         #expect(try rig.pluginSays(.disconnect, from: "alpha") == false)
-        #expect(rig.lane.count == 0 && rig.h.core.exchanges.count == 0)
+        #expect(rig.lane.count == 0 && rig.h.core.book.count == 0)
         let finals = rig.h.take().filter { $0.to == "c1" }
         #expect(finals.map { "\($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["ERROR p2"])
         #expect(try finals.first.map { BusError(json: try $0.msg.bodyJSON()).code } == .pluginUnavailable)
