@@ -91,6 +91,13 @@ extension RouterCore: LaneCore {
         noteBusy(slot)
     }
 
+    func laneReplied(_ slot: PluginSlot, startedAt: UInt64) {
+        let now = effects.now()
+        slot.lastHeard = now
+        slot.inFlight -= 1
+        stats?.served(plugin: slot.index, startedAt: startedAt, now: now)
+    }
+
     func adoptPromoted(_ exchange: Exchange, bytes: Int, deadline: UInt64) {
         stats?.promoted += 1
         book.open(exchange, bytes: bytes, promoted: true)

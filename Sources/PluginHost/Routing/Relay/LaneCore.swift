@@ -5,7 +5,8 @@ import IntentBusZMQ
 /// What the relay lane needs of the core, and no more (`RouterCore` is the one conformer,
 /// RouterCore+Lane.swift). The lane reads the plugins, the routing epoch and the core's
 /// counts, asks the core's own admission rules, and hands over the few changes the core
-/// makes for it: a plugin's in-flight count, a promoted request's `Exchange`. It writes no
+/// makes for it: a plugin's in-flight count and sign of life, the statistics, a promoted
+/// request's `Exchange`. It writes no
 /// socket (its sends are `RawForward`s through `effects`) and none of the core's tables.
 ///
 /// The lane's methods are generic over this protocol, so that in an optimised build they
@@ -14,7 +15,6 @@ import IntentBusZMQ
 protocol LaneCore: AnyObject {
     var effects: any RouterEffects { get }
     var logger: Logger { get }
-    var stats: HostStats? { get }
     var slots: [PluginSlot] { get }
     /// Bumped whenever routes or plugin connections change; the lane's routes are built
     /// for one epoch.
@@ -39,6 +39,9 @@ protocol LaneCore: AnyObject {
     func admits(_ facts: RequestFacts, _ slot: PluginSlot) -> Bool
     /// A lane request went out to `slot`: the core counts it (in flight, not idle).
     func laneOpened(_ slot: PluginSlot)
+    /// A lane request's REPLY went to its client (or the client had gone): the core
+    /// records it (the plugin heard from, one fewer in flight, the statistics).
+    func laneReplied(_ slot: PluginSlot, startedAt: UInt64)
     /// A promoted lane request: the core opens it in its book, `delivered`, under the same
     /// host id, with its bytes and its deadline.
     func adoptPromoted(_ exchange: Exchange, bytes: Int, deadline: UInt64)

@@ -122,9 +122,6 @@ extension RelayLane {
               !effects.anyClientBacklog, m.size(5) + m.size(6) < HeldBytes.countedFrameBytes,
               routes.routes[Int(entry.route)].bytes.withUnsafeBytes({ $0.sameBytes(m.bytes(4)) }),
               isGoodLaneHeader(m.bytes(5), slot: slotIndex, core) else { return false }  // empty: the core names the plugin
-        let plugin = core.slots[slotIndex]
-        let now = effects.now()
-        plugin.lastHeard = now
         var forward = RawForward(to: .clients)
         forward.append(.stored(e, part: 0))          // the client's identity
         if entry.isRequestReply { forward.append(.empty) }
@@ -139,9 +136,8 @@ extension RelayLane {
         case .full: return false  // the general path keeps it for the client (promoted first)
         case .failed: core.logger.info("the client has gone away; its REPLY was dropped")
         }
-        plugin.inFlight -= 1
         release(e)
-        core.stats?.served(plugin: slotIndex, startedAt: entry.startedAt, now: now)
+        core.laneReplied(core.slots[slotIndex], startedAt: entry.startedAt)
         return true
     }
 
