@@ -1,0 +1,67 @@
+/// Said words in which a list value is glued to a template's word: hassil matches
+/// characters, so `{area}n` (Basque "Ardovarn"), `[ال]{area}` (Arabic "الArdovar"),
+/// `ב{area}` (Hebrew) or `{area}ets` (Swedish) match a value with letters glued to it;
+/// IntentBus matches words. This is the said text's second form: every word no template
+/// has, split into a list value's word with (possibly) a template word before and after
+/// it ("ardovarn" → "ardovar" "n"), and a number glued to a template word split from it
+/// (Korean "1시간짜리" → "1" "시간짜리"). Templates are tried against both forms; the
+/// template side needs nothing, as a glued run holding a list already compiles to words
+/// around the list (SentenceCompiler).
+enum GluedWords {
+    /// Most characters of a word that is tried for a split (a split is O(length²) lookups
+    /// at worst; a said text has at most 64 words).
+    static let maxLength = 40
+
+    /// `tokens` with the words that split split; nil when none does.
+    static func split(_ tokens: [SentenceText.Token], ids: [Int32], text: String, tables: MatchTables,
+                      listWords: Set<Int32>) -> [SentenceText.Token]? {
+        var out: [SentenceText.Token] = []
+        var changed = false
+        for (k, token) in tokens.enumerated() {
+            if ids[k] < 0, let parts = split(token, text: text, tables: tables, listWords: listWords) {
+                out += parts
+                changed = true
+            } else {
+                out.append(token)
+            }
+        }
+        return changed ? out : nil
+    }
+
+    private static func split(_ token: SentenceText.Token, text: String, tables: MatchTables,
+                              listWords: Set<Int32>) -> [SentenceText.Token]? {
+        let chars = Array(token.key)
+        // Offsets in the folded key must be offsets in the said text.
+        guard chars.count >= 2, chars.count <= maxLength, text[token.range].count == chars.count else { return nil }
+        func known(_ a: Int, _ b: Int) -> Int32? { tables.words.lookup(String(chars[a..<b])) }
+        func parts(_ cuts: [Int]) -> [SentenceText.Token] {
+            var result: [SentenceText.Token] = []
+            for (a, b) in zip(cuts, cuts.dropFirst()) where a < b {
+                let lo = text.index(token.range.lowerBound, offsetBy: a), hi = text.index(token.range.lowerBound, offsetBy: b)
+                result.append(SentenceText.Token(key: String(chars[a..<b]), range: lo..<hi))
+            }
+            return result
+        }
+        let n = chars.count
+        if chars[0].isNumber {
+            var cut = 0
+            while cut < n, chars[cut].isNumber || ((chars[cut] == "." || chars[cut] == ",") && cut + 1 < n && chars[cut + 1].isNumber) {
+                cut += 1
+            }
+            if cut < n, known(cut, n) != nil { return parts([0, cut, n]) }
+        }
+        // The longest list word in the middle; what is before and after it empty or a word.
+        var suffixOK = [Bool](repeating: false, count: n + 1)
+        suffixOK[n] = true
+        for j in 1..<n { suffixOK[j] = known(j, n) != nil }
+        var best: (i: Int, j: Int)?
+        for i in 0..<n where i == 0 || known(0, i) != nil {
+            for j in stride(from: n, to: i, by: -1) where suffixOK[j] && (i > 0 || j < n) {
+                if let best, j - i <= best.j - best.i { break }
+                if let id = known(i, j), listWords.contains(id) { best = (i, j); break }
+            }
+        }
+        guard let best else { return nil }
+        return parts([0, best.i, best.j, n])
+    }
+}
