@@ -3,8 +3,8 @@
 /// `ב{area}` (Hebrew) or `{area}ets` (Swedish) match a value with letters glued to it;
 /// IntentBus matches words. This is the said text's second form: every word no template
 /// has, split into a list value's word with (possibly) a template word before and after
-/// it ("ardovarn" → "ardovar" "n"), and a number glued to a template word split from it
-/// (Korean "1시간짜리" → "1" "시간짜리"). Templates are tried against both forms; the
+/// it ("ardovarn" → "ardovar" "n"), and a number glued to template words split from them
+/// (Korean "1시간짜리" → "1" "시간짜리", Hebrew "ל20" → "ל" "20", Basque "%0era"). Templates are tried against both forms; the
 /// template side needs nothing, as a glued run holding a list already compiles to words
 /// around the list (SentenceCompiler).
 enum GluedWords {
@@ -43,12 +43,13 @@ enum GluedWords {
             return result
         }
         let n = chars.count
-        if chars[0].isNumber {
-            var cut = 0
+        // A number, with a template word glued before and/or after it ("ל20", "%0era").
+        if let first = chars.firstIndex(where: \.isNumber), first == 0 || known(0, first) != nil {
+            var cut = first
             while cut < n, chars[cut].isNumber || ((chars[cut] == "." || chars[cut] == ",") && cut + 1 < n && chars[cut + 1].isNumber) {
                 cut += 1
             }
-            if cut < n, known(cut, n) != nil { return parts([0, cut, n]) }
+            if (cut == n && first > 0) || (cut < n && known(cut, n) != nil) { return parts([0, first, cut, n]) }
         }
         // The longest list word in the middle; what is before and after it empty or a word.
         var suffixOK = [Bool](repeating: false, count: n + 1)

@@ -26,16 +26,26 @@ import Testing
         #expect(th.match("เปิดไฟห้องนอน").first?.values == ["area": "ห้องนอน"])
     }
 
+    @Test func combiningMarksAfterTemplateSyntax() throws {
+        // "|ে" is one grapheme: the bar must still separate the alternatives.
+        let bn = try index(["ঘণ্টা[(এর|ের)] টাইমার", "{area}(യിലെ|ിലെ|ലെ) ടൈമർ"], lists: ["area": .values([SlotValue(text: "Ardovar")])])
+        #expect(bn.match("ঘণ্টাএর টাইমার").count == 1)
+        #expect(bn.match("ঘণ্টাের টাইমার").count == 1)
+        #expect(bn.match("ঘণ্টা টাইমার").count == 1)
+        #expect(bn.match("Ardovarയിലെ ടൈമർ").first?.values == ["area": "Ardovar"])
+    }
+
     @Test func listValuesGluedToTemplateWords() throws {
         let areas: SlotList = .values([SlotValue(text: "Ardovar"), SlotValue(text: "Belmi Quarto")])
         let i = try index(["utzi tenporizadore guztiak {area}n", "[ال]{area} ضوء", "avbryt {area}[ets] timern",
-                           "{hours}시간[짜리] 타이머 취소"],
+                           "{hours}시간[짜리] 타이머 취소", "קבע טמפ ל{hours}"],
                           lists: ["area": areas, "hours": .range(SlotRange(from: 1, to: 100))])
         #expect(i.match("utzi tenporizadore guztiak Ardovarn").first?.values == ["area": "Ardovar"])
         #expect(i.match("utzi tenporizadore guztiak Belmi Quarton").first?.values == ["area": "Belmi Quarto"])
         #expect(i.match("الArdovar ضوء").first?.values == ["area": "Ardovar"])
         #expect(i.match("avbryt Belmi Quartoets timern").first?.values == ["area": "Belmi Quarto"])
         #expect(i.match("1시간짜리 타이머 취소").first?.values["hours"]?.doubleValue == 1)
+        #expect(i.match("קבע טמפ ל20").first?.values["hours"]?.doubleValue == 20)
         // Only a list value splits off, and only with template words around it.
         #expect(i.match("utzi tenporizadore guztiak Ardovarx").isEmpty)
         #expect(i.match("utzi tenporizadore guztiak Ardon").isEmpty)
