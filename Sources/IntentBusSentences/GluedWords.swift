@@ -11,14 +11,18 @@ enum GluedWords {
     /// Most characters of a word that is tried for a split (a split is O(length²) lookups
     /// at worst; a said text has at most 64 words).
     static let maxLength = 40
+    /// Most word lookups the splits of one said text may make (hostile text: 64 long
+    /// unknown words); when spent, the rest of the words stay as said.
+    static let lookupBudget = 4_000
 
     /// `tokens` with the words that split split; nil when none does.
     static func split(_ tokens: [SentenceText.Token], ids: [Int32], text: String, tables: MatchTables,
                       listWords: Set<Int32>) -> [SentenceText.Token]? {
         var out: [SentenceText.Token] = []
         var changed = false
+        var budget = lookupBudget
         for (k, token) in tokens.enumerated() {
-            if ids[k] < 0, let parts = split(token, text: text, tables: tables, listWords: listWords) {
+            if ids[k] < 0, budget > 0, let parts = split(token, text: text, tables: tables, listWords: listWords, budget: &budget) {
                 out += parts
                 changed = true
             } else {
@@ -29,11 +33,17 @@ enum GluedWords {
     }
 
     private static func split(_ token: SentenceText.Token, text: String, tables: MatchTables,
-                              listWords: Set<Int32>) -> [SentenceText.Token]? {
+                              listWords: Set<Int32>, budget: inout Int) -> [SentenceText.Token]? {
         let chars = Array(token.key)
         // Offsets in the folded key must be offsets in the said text.
         guard chars.count >= 2, chars.count <= maxLength, text[token.range].count == chars.count else { return nil }
-        func known(_ a: Int, _ b: Int) -> Int32? { tables.words.lookup(String(chars[a..<b])) }
+        var left = budget
+        defer { budget = left }
+        func known(_ a: Int, _ b: Int) -> Int32? {
+            guard left > 0 else { return nil }
+            left -= 1
+            return tables.words.lookup(String(chars[a..<b]))
+        }
         func parts(_ cuts: [Int]) -> [SentenceText.Token] {
             var result: [SentenceText.Token] = []
             for (a, b) in zip(cuts, cuts.dropFirst()) where a < b {
@@ -51,18 +61,28 @@ enum GluedWords {
             }
             if (cut == n && first > 0) || (cut < n && known(cut, n) != nil) { return parts([0, first, cut, n]) }
         }
-        // The longest list word in the middle; what is before and after it empty or a word.
-        var suffixOK = [Bool](repeating: false, count: n + 1)
-        suffixOK[n] = true
-        for j in 1..<n { suffixOK[j] = known(j, n) != nil }
-        var best: (i: Int, j: Int)?
-        for i in 0..<n where i == 0 || known(0, i) != nil {
-            for j in stride(from: n, to: i, by: -1) where suffixOK[j] && (i > 0 || j < n) {
+        // The longest list word in the middle; what is before and after it empty or up to
+        // three template words (Turkish "{name}[(ler|…)][(nın|…)][ki]": "lernınki").
+        func segment(_ a: Int, _ b: Int, _ pieces: Int = 3) -> [Int]? {
+            if a == b { return [] }
+            guard pieces > 0 else { return nil }
+            for cut in stride(from: b, to: a, by: -1) where known(a, cut) != nil {
+                if let rest = segment(cut, b, pieces - 1) { return [cut] + rest }
+            }
+            return nil
+        }
+        var suffix = [[Int]?](repeating: nil, count: n + 1)
+        suffix[n] = []
+        for j in 1..<n { suffix[j] = segment(j, n) }
+        var best: (i: Int, j: Int, prefix: [Int])?
+        for i in 0..<n {
+            guard let prefix = segment(0, i) else { continue }
+            for j in stride(from: n, to: i, by: -1) where suffix[j] != nil && (i > 0 || j < n) {
                 if let best, j - i <= best.j - best.i { break }
-                if let id = known(i, j), listWords.contains(id) { best = (i, j); break }
+                if let id = known(i, j), listWords.contains(id) { best = (i, j, prefix); break }
             }
         }
-        guard let best else { return nil }
-        return parts([0, best.i, best.j, n])
+        guard let best, let after = suffix[best.j] else { return nil }
+        return parts([0] + best.prefix + [best.j] + after)
     }
 }

@@ -46,6 +46,14 @@ import Testing
         #expect(i.match("avbryt Belmi Quartoets timern").first?.values == ["area": "Belmi Quarto"])
         #expect(i.match("1시간짜리 타이머 취소").first?.values["hours"]?.doubleValue == 1)
         #expect(i.match("קבע טמפ ל20").first?.values["hours"]?.doubleValue == 20)
+        let tr = try index(["{area}[(n|ın)][ki] lamba"], lists: ["area": areas])
+        #expect(tr.match("Ardovarınki lamba").first?.values == ["area": "Ardovar"])
+        let pieces = try index(["{area} nı n ki ışık"], lists: ["area": areas])
+        // Up to three template words glued after the value (the split form is more lenient
+        // than hassil here: the template has spaces between them).
+        #expect(pieces.match("Ardovarnınki ışık").first?.values == ["area": "Ardovar"])
+        // Hostile: 64 long unknown words cost a bounded number of lookups, and match nothing.
+        #expect(i.match(Array(repeating: String(repeating: "nArdovarn", count: 4), count: 64).joined(separator: " ")).isEmpty)
         // Only a list value splits off, and only with template words around it.
         #expect(i.match("utzi tenporizadore guztiak Ardovarx").isEmpty)
         #expect(i.match("utzi tenporizadore guztiak Ardon").isEmpty)
