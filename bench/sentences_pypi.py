@@ -34,7 +34,8 @@ def corpus_with_answers(language: str, per_template: int, per_intent: int, cache
     corpus = PypiCorpus(language, per_template, per_intent)
     path = None
     if cache is not None:
-        key = f"{language}-hassil{version('hassil')}-hai{version('home-assistant-intents')}-{per_template}x{per_intent}.json"
+        versions = f"hassil{version('hassil')}-hai{version('home-assistant-intents')}"
+        key = f"{language}-{versions}-{per_template}x{per_intent}.json"
         path = cache / key
         if path.exists():
             with open(path, encoding="utf-8") as f:
@@ -122,7 +123,8 @@ def main() -> int:
                               f"IntentBus {ours}; hassil {describe(case.expected_intent, case.expected_slots)}")
     agreed_all, total_all = sum(r[1] for r in rows), sum(r[2] for r in rows)
     below = [r[0] for r in rows if 100.0 * r[1] / max(r[2], 1) < args.min]
-    print(f"all {len(rows)} languages: {agreed_all}/{total_all} agree ({100.0 * agreed_all / max(total_all, 1):.2f} %); "
+    overall = 100.0 * agreed_all / max(total_all, 1)
+    print(f"all {len(rows)} languages: {agreed_all}/{total_all} agree ({overall:.2f} %); "
           f"under {args.min:g} %: {' '.join(below) or 'none'}")
     return 0 if ok else 1
 

@@ -242,7 +242,8 @@ class PypiCorpus:
         tests = root / "tests" / self.language
         sentences.mkdir(parents=True, exist_ok=True)
         tests.mkdir(parents=True, exist_ok=True)
-        templates = {k: v for k, v in self.data.items() if k in ("language", "intents", "lists", "expansion_rules", "skip_words")}
+        keep = ("language", "intents", "lists", "expansion_rules", "skip_words")
+        templates = {k: v for k, v in self.data.items() if k in keep}
         _dump(sentences / "intents.yaml", templates)
         _dump(tests / "_fixtures.yaml", {
             "language": self.language,
