@@ -4,7 +4,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 CONFIG ?= plugins.yaml
 
-.PHONY: all deps build run test test-swift bench bench-peers chaos clean python-venv test-python lint-python fuzz fuzz-build fuzz-smoke sentences bench-sentences scale-out
+.PHONY: all deps build run test test-swift bench bench-peers chaos clean python-venv test-python lint-python fuzz fuzz-build fuzz-smoke sentences sentences-pypi bench-sentences scale-out
 
 # The Python client/plugin SDK lives in clients/python; tests and the demo's coffee plugin
 # run from a venv in the repository (.venv, gitignored), made with the system python3.
@@ -133,13 +133,23 @@ bench-peers: deps $(PEERS_VENV)/.installed
 # matcher: the score per language and the misses by template (docs/sentences.md). `make
 # test` runs a bounded pass (SentenceCorpusTests, tests/test_sentences_oracle.py).
 SENTENCE_LANGUAGES ?= en de
+# Languages of the PyPI home-assistant-intents package for sentences-pypi; empty: all of them.
+PYPI_LANGUAGES ?=
 
-sentences: deps
+sentences: deps python-venv
 	$(SWIFT) build -c release --product sentence-corpus
 	.build/release/sentence-corpus $(SENTENCE_LANGUAGES)
+	$(VENV)/bin/python bench/sentences_pypi.py --bin .build/release $(PYPI_LANGUAGES)
+
+# Every language of the PyPI package: sentences sampled from its templates, hassil's answer
+# the expected one (bench/sentences_pypi.py; hassil's answers cached in .build/hass-pypi).
+sentences-pypi: deps python-venv
+	$(SWIFT) build -c release --product sentence-corpus
+	$(VENV)/bin/python bench/sentences_pypi.py --bin .build/release $(PYPI_LANGUAGES)
 
 # Matching time per sentence against hassil (PyPI) on the same sentences in the same run,
-# and the memory with en+de loaded.
+# and the memory with en+de loaded. Any language: one without HA's tests in the corpus
+# (`make bench-sentences SENTENCE_LANGUAGES="fr zh-CN"`) is run on the PyPI sampled sentences.
 bench-sentences: deps python-venv
 	$(SWIFT) build -c release --product sentence-corpus
 	$(VENV)/bin/python bench/sentences.py --bin .build/release $(SENTENCE_LANGUAGES)

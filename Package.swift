@@ -96,7 +96,7 @@ var targets: [Target] = [
     .executableTarget(name: "bench-load", dependencies: ["IntentBus", "CZeroMQ"], path: "Sources/BenchLoad"),
     .executableTarget(name: "bench-plugin", dependencies: ["IntentBus"], path: "Sources/BenchPlugin"),
     // `make sentences`: Home Assistant's test sentences through the matcher (docs/sentences.md).
-    .executableTarget(name: "sentence-corpus", dependencies: ["PluginHost"], path: "Sources/SentenceCorpus"),
+    .executableTarget(name: "sentence-corpus", dependencies: ["PluginHost", "IntentBus", "IntentBusSentences"], path: "Sources/SentenceCorpus"),
     // The Swift side of the differential JSON fuzzer (docs/reliability.md).
     .executableTarget(name: "json-canonical", dependencies: ["IntentBus"], path: "Sources/JSONCanonical"),
     // `make scale-out` (docs/scale-out.md): three hosts, four failing-over clients, hosts killed at random.

@@ -21,7 +21,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "clients" / "python" / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hass_oracle import HassCorpus, agree, corpus_root, intentbus_answers  # noqa: E402
+from hass_pypi import PypiCorpus  # noqa: E402
+from sentences_pypi import intentbus  # noqa: E402
 
 
 def pct(values: list[float], p: float) -> float:
@@ -33,6 +36,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=".build/release")
     parser.add_argument("--stride", type=int, default=1)
+    parser.add_argument("--pypi", action="store_true", help="en and de from the PyPI package too, not HA's tests")
     parser.add_argument("languages", nargs="*", default=["en", "de"])
     args = parser.parse_args()
     binary = Path(args.bin) / "sentence-corpus"
@@ -41,13 +45,23 @@ def main() -> int:
     goal_ratio, goal_p99 = 50.0, 1000.0
     with tempfile.TemporaryDirectory() as tmp:
         for language in args.languages:
-            corpus = HassCorpus(root, language)
-            ours = intentbus_answers(binary, language, args.stride, Path(tmp) / f"{language}.jsonl")
+            corpus: HassCorpus | PypiCorpus
+            if (root / "sentences" / language).is_dir() and not args.pypi:
+                corpus = HassCorpus(root, language)
+                ours = intentbus_answers(binary, language, args.stride, Path(tmp) / f"{language}.jsonl")
+                said = corpus.cases[:: args.stride]
+            else:
+                # A language of the PyPI package only: sentences sampled from its templates
+                # (hass_pypi.py), every stride-th one.
+                corpus = PypiCorpus(language)
+                corpus.cases = corpus.cases[:: args.stride]
+                ours = intentbus(binary, corpus, Path(tmp))
+                said = [(c.sentence, c.context) for c in corpus.cases]
             theirs_us: list[float] = []
             theirs_cpu: list[float] = []
             same = 0
             loop_start = time.process_time()
-            for answer, (sentence, context) in zip(ours, corpus.cases[:: args.stride]):
+            for answer, (sentence, context) in zip(ours, said):
                 # CPU time as well as wall time: on a shared machine a preemption costs a
                 # whole time slice, so wall-time p99 measures the scheduler (docs/sentences.md).
                 cpu_start = time.thread_time()

@@ -50,6 +50,8 @@ public struct SentenceIndex: Sendable {
     /// Words, list and slot names, numbered.
     private(set) var tables: MatchTables
     let skipWords: [[String]]
+    /// The words of every list's plain values, where GluedWords may split a said word.
+    private(set) var listWords: Set<Int32> = []
     let compiler: SentenceCompiler
     /// The slot whose real value makes a match better (hassil's `best_slot_name`; HA: "name").
     public var preferredSlot: String?
@@ -87,6 +89,7 @@ public struct SentenceIndex: Sendable {
             lists[Int(tables.lists.id(name))] = try CompiledList(list, compiler: compiler, tables: &tables)
         }
         self.lists = lists
+        var listWords = Set(lists.flatMap { $0?.plainWords ?? [] })
         var sentences: [CompiledSentence] = []
         for block in templates.blocks {
             let local = SentenceCompiler(rules: templates.rules.merging(block.rules) { _, n in n }, listNames: names,
@@ -98,6 +101,7 @@ public struct SentenceIndex: Sendable {
                     compiled[Int(tables.lists.id(name))] = try CompiledList(list, compiler: local, tables: &tables)
                 }
                 own = compiled
+                for list in compiled { listWords.formUnion(list?.plainWords ?? []) }
             }
             for sentence in block.sentences {
                 let node = try local.compile(sentence.expression)
@@ -107,6 +111,7 @@ public struct SentenceIndex: Sendable {
         }
         self.sentences = sentences
         self.tables = tables
+        self.listWords = listWords
         var uses = [Int](repeating: 0, count: tables.words.count)
         for sentence in sentences { for id in sentence.required { uses[Int(id)] += 1 } }
         var byWord = [[Int32]](repeating: [], count: tables.words.count), requireNothing: [Int32] = []
@@ -131,6 +136,7 @@ public struct SentenceIndex: Sendable {
         self.tables = tables
         if id >= lists.count { lists += [CompiledList?](repeating: nil, count: id + 1 - lists.count) }
         lists[id] = compiled
+        listWords.formUnion(compiled.plainWords)
     }
 
     /// How many sentence templates are loaded.
@@ -141,13 +147,20 @@ public struct SentenceIndex: Sendable {
     public func match(_ text: String, context: [String: JSON] = [:], limit: Int = 16) -> [SentenceMatch] {
         let said = SentenceText(text, foldDiacritics: foldDiacritics)
         guard !said.tokens.isEmpty, said.tokens.count <= Self.maxWords else { return [] }
-        let forms = SkipWords(skipWords, said.tokens, tables: tables)
+        var alternatives = [SkipWords(skipWords, said.tokens, tables: tables)]
+        // A list value glued to a template's word ("Ardovarn" for `{area}n`): a second form.
+        if let glued = GluedWords.split(said.tokens, ids: alternatives[0].forms[0].ids, text: said.text, tables: tables,
+                                        listWords: listWords), glued.count <= Self.maxWords {
+            alternatives.append(SkipWords(skipWords, glued, tables: tables))
+        }
         // The prefilter: a bit per word of the templates, set for the words said.
         var present = [UInt64](repeating: 0, count: tables.words.count / 64 + 1)
         var candidates = requireNothing
-        for id in forms.forms[0].ids where id >= 0 && present[Int(id) >> 6] & (1 << UInt64(id & 63)) == 0 {
-            present[Int(id) >> 6] |= 1 << UInt64(id & 63)
-            if Int(id) < byWord.count { candidates += byWord[Int(id)] }  // a word only a later `setList` brought is no template's
+        for forms in alternatives {
+            for id in forms.forms[0].ids where id >= 0 && present[Int(id) >> 6] & (1 << UInt64(id & 63)) == 0 {
+                present[Int(id) >> 6] |= 1 << UInt64(id & 63)
+                if Int(id) < byWord.count { candidates += byWord[Int(id)] }  // a word only a later `setList` brought is no template's
+            }
         }
         candidates.sort()  // load order, as every template was once walked (the result does not depend on it)
         var matcher = SentenceMatcher(said: said, lists: lists, slotNames: tables.slots.names, context: context,
@@ -162,12 +175,14 @@ public struct SentenceIndex: Sendable {
             }
             var best: (rank: SentenceMatch.Rank, match: SentenceMatch)?
             let edges = sentence.edges
-            for form in forms.candidates(firstIsWildcard: isWildcard(edges.first), lastIsWildcard: isWildcard(edges.last),
-                                         only: edges.only) {
-                let words = forms.forms[form]
-                if let first = sentence.program.start, let word = words.ids.first,
-                   !MatchProgram.contains(first, from: 0, count: first.count, word) { continue }
-                if let m = matcher.best(sentence, words), best.map({ m.rank < $0.rank }) ?? true { best = m }
+            for forms in alternatives {
+                for form in forms.candidates(firstIsWildcard: isWildcard(edges.first), lastIsWildcard: isWildcard(edges.last),
+                                             only: edges.only) {
+                    let words = forms.forms[form]
+                    if let first = sentence.program.start, let word = words.ids.first,
+                       !MatchProgram.contains(first, from: 0, count: first.count, word) { continue }
+                    if let m = matcher.best(sentence, words), best.map({ m.rank < $0.rank }) ?? true { best = m }
+                }
             }
             if let best { found.append(best) }
         }

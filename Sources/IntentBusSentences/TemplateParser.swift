@@ -11,7 +11,10 @@ public struct TemplateParser {
     static let maxDepth = 32
 
     private init(_ text: String, at origin: SentenceLocation) {
-        chars = Array(text)
+        // By code point, not by grapheme: a combining mark after a bracket or a bar
+        // ("(এর|ের)", "(യിലെ|ിലെ)") would otherwise join it into one Character and hide
+        // the syntax. The text between is appended back into whole graphemes.
+        chars = text.unicodeScalars.map(Character.init)
         self.origin = origin
     }
 
