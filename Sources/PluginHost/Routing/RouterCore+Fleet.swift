@@ -28,13 +28,6 @@ extension RouterCore: FleetHost {
         return chosen
     }
 
-    /// `ib.plugins.restart`, `ib.plugins.enable`, `ib.plugins.disable`.
-    func installPluginControl() {
-        for name in PluginFleet.controlIntents {
-            hostIntents[name] = .answer { [fleet] in fleet.control($0) }
-        }
-    }
-
     // MARK: - FleetHost
 
     func arm(_ timer: RouterTimer, after nanoseconds: UInt64) {

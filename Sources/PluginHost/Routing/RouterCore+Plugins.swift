@@ -63,14 +63,14 @@ extension RouterCore {
     /// request id and intent, moving its frames.
     func relayPlain(_ msg: WireMessage, _ exchange: Exchange) {
         let slot = slots[exchange.pluginIndex]
-        if let problem = pluginMessageProblem(msg, slot) {
+        if let problem = PluginOutput.problem(msg, slot, limit: manifest.host.limits.maxMessageSize) {
             logger.warning("plugin \(slot.spec.id) broke the protocol on request \(exchange.clientRequestId): \(problem)")
             if msg.kind == .progress { return }  // not needed: dropped
             if msg.kind == .prompt { cancelAtPlugin(exchange, reason: "invalid prompt") }
             return fail(exchange, BusError(.pluginError, "plugin \(slot.spec.id) sent an invalid answer: \(problem)",
                                            details: ["plugin": .string(slot.spec.id)]))
         }
-        nameReplyPlugin(msg, slot)
+        PluginOutput.nameReplyPlugin(msg, slot)
         msg.requestId = exchange.clientRequestId
         msg.intent = exchange.intent
         switch msg.kind {
