@@ -1,25 +1,6 @@
 import Foundation
 import IntentBusCore
 import IntentBusStore
-import IntentBusManifest
-
-/// What the choice host intents need of the core: the plugins (the fleet, read-only),
-/// the remembered choices, the choice policy and its defaults, the rights of a change,
-/// and the host-intent table they register in. `RouterCore` is the one conformer
-/// (RouterCore+ChoiceIntents.swift).
-protocol ChoiceIntentsCore: AnyObject {
-    var manifest: Manifest { get }
-    var logger: Logger { get }
-    var fleet: PluginFleet { get }
-    var choiceBook: ChoiceBook { get }
-    var choiceDefaults: ChoiceDefaults { get }
-    var clientKeysRequired: Bool { get }
-    var hostIntents: HostIntents { get set }
-    func choicePolicy(_ intent: String, _ candidates: [Int]) -> ChoicePolicy
-    func choiceClient(_ options: JSON) -> String?
-    /// Why this client may not change remembered choices (RouterCore+Rights.swift), or nil.
-    func choiceChangeProblem(_ request: ControlRequest) -> BusError?
-}
 
 /// The host intents for choices (docs/protocol.md §6): `ib.explain`, `ib.choices.list`,
 /// `ib.choices.set` and `ib.choices.reset`. What `intentbus explain` and
@@ -27,13 +8,13 @@ protocol ChoiceIntentsCore: AnyObject {
 ///
 /// A part beside the core rather than more of it: it keeps no state, reads the routing
 /// table and the plugins (the fleet's, read-only) and the choice policy through
-/// `ChoiceIntentsCore`, and changes only the remembered choices (`ChoiceBook`). The
+/// `ChoiceCore`, and changes only the remembered choices (`ChoiceBook`). The
 /// core's host-intent table holds it (its handlers capture it); it holds the core
 /// unowned, through that protocol. Runs on the router thread.
 final class ChoiceIntents {
-    unowned let core: any ChoiceIntentsCore
+    unowned let core: any ChoiceCore
 
-    init(core: any ChoiceIntentsCore) { self.core = core }
+    init(core: any ChoiceCore) { self.core = core }
 
     /// Registers the four host intents with the core.
     func install() {
