@@ -58,12 +58,12 @@ final class ChoiceIntents {
 
         if candidates.isEmpty, let disabled = core.fleet.disabledClaims[intent] {
             body["decision"] = ["rule": "disabled", "plugin": .null,
-                                "explanation": .string("\(core.fleet.disabledError(intent, disabled).message): requests get plugin_unavailable")]
+                                "explanation": .string("\(UnservedIntent.disabled(intent, disabled, core.fleet.slots).message): requests get plugin_unavailable")]
             return .success(.object(body))
         }
         if candidates.isEmpty, !claimants.isEmpty {
             body["decision"] = ["rule": "disabled", "plugin": .null,
-                                "explanation": .string("\(core.fleet.disabledAtRunTimeError(intent, claimants).message): requests get plugin_unavailable")]
+                                "explanation": .string("\(UnservedIntent.disabledAtRunTime(intent, claimants, core.fleet.slots).message): requests get plugin_unavailable")]
             return .success(.object(body))
         }
         guard !candidates.isEmpty else {
