@@ -114,10 +114,12 @@ def test_a_client_routing_id_taken_over_gets_no_answer_of_the_gone_connections_l
         kind, wire_b1, _ = served("b1")
         assert kind == b"REQUEST"
         # The plugin answers a1 anyway, then b1: bob gets only his own.
-        far_socket.send_multipart(Message.build(Kind.REPLY, wire1, "FarIntent", {"plugin": "far"}, {"for": "alice"}).encode())
-        far_socket.send_multipart(Message.build(Kind.REPLY, wire_b1, "FarIntent", {"plugin": "far"}, {"for": "bob"}).encode())
+        for wire, whose in ((wire1, "alice"), (wire_b1, "bob")):
+            far_socket.send_multipart(Message.build(Kind.REPLY, wire, "FarIntent", {"plugin": "far"},
+                                                    {"for": whose}).encode())
         got = [Message.decode(f) for f in iter(lambda: receive(second, 1.5), None)]
-        assert [(m.kind, m.request_id) for m in got] == [(Kind.REPLY, "b1")], [(m.kind, m.request_id, m.body_json()) for m in got]
+        assert [(m.kind, m.request_id) for m in got] == [(Kind.REPLY, "b1")], \
+            [(m.kind, m.request_id, m.body_json()) for m in got]
         second.close(linger=0)
         far_socket.close(linger=0)
     finally:
