@@ -260,6 +260,27 @@ struct RelayLaneUnitTests {
         #expect(rig.h.take().filter { $0.to == "c1" }.isEmpty)
     }
 
+    @Test("CURVE: a connection with another User-Id that takes over a routing id ends that id's lane requests too; their REPLY never reaches it")
+    func takenOverRoutingIdEndsLaneRequests() throws {
+        let rig = try Rig()
+        let c1 = Data("c1".utf8)
+        rig.h.core.bindClient(c1, user: "client:alice")  // as at its first message
+        #expect(try rig.fromClient(.request, "p1"))
+        let p1 = try rig.next(rig.plugin).requestId
+        #expect(rig.lane.count == 1 && rig.h.core.slots[0].inFlight == 1)
+        // A message under c1 with another User-Id: alice's connection has gone.
+        rig.h.core.bindClient(c1, user: "client:mallory")
+        #expect(rig.lane.count == 0 && rig.h.core.book.count == 0, "p1 ended with the core's requests of c1")
+        #expect(rig.h.take().map { "\($0.to) \($0.msg.kind.rawValue) \($0.msg.requestId)" } == ["alpha CANCEL \(p1)"],
+                "the plugin is told; the newcomer gets no answer for alice's request")
+        #expect(rig.h.core.slots[0].inFlight == 0)
+        // The plugin answers anyway: too late, dropped by the core; nothing reaches c1.
+        #expect(try rig.fromPlugin(.reply, p1) == false)
+        #expect(rig.h.take().isEmpty)
+        try rig.client.setReceiveTimeout(milliseconds: 100)
+        #expect(try rig.client.receive() == nil, "nothing of alice's went to the new connection")
+    }
+
     @Test("a header with only timeout_ms takes the lane: the plugin sees no header, and that timeout ends it")
     func timeoutHeader() throws {
         let rig = try Rig()

@@ -7,13 +7,14 @@ import IntentBusStore
 /// `intentbus choices` show comes from here, so that programs get the same answers.
 ///
 /// A part beside the core rather than more of it: it keeps no state, reads the routing
-/// table, the plugins and the choice policy through `core`, and changes only the
-/// remembered choices (`ChoiceBook`). The core's host-intent table holds it (its
-/// handlers capture it); it holds the core unowned. Runs on the router thread.
+/// table and the plugins (the fleet's, read-only) and the choice policy through
+/// `ChoiceCore`, and changes only the remembered choices (`ChoiceBook`). The
+/// core's host-intent table holds it (its handlers capture it); it holds the core
+/// unowned, through that protocol. Runs on the router thread.
 final class ChoiceIntents {
-    unowned let core: RouterCore
+    unowned let core: any ChoiceCore
 
-    init(core: RouterCore) { self.core = core }
+    init(core: any ChoiceCore) { self.core = core }
 
     /// Registers the four host intents with the core.
     func install() {
@@ -35,13 +36,13 @@ final class ChoiceIntents {
         case (.success(let i), .success(let c)): intent = i; client = c ?? core.choiceClient(request.options)
         }
         var body: [String: JSON] = ["intent": .string(intent), "client": client.map { .string($0) } ?? .null]
-        let claimants = core.routes[intent] ?? []
+        let claimants = core.fleet.routes[intent] ?? []
         // A plugin disabled at run time is listed, with its reason, but is no candidate.
-        let candidates = claimants.filter { !core.slots[$0].disabledAtRunTime }
+        let candidates = claimants.filter { !core.fleet.slots[$0].disabledAtRunTime }
         let preset = core.manifest.host.presetDefaults[intent]
         let remembered = core.choiceBook.lookup(intent: intent, client: client)
-        body["candidates"] = .array((claimants + (core.disabledClaims[intent] ?? [])).map { i -> JSON in
-            let slot = core.slots[i]
+        body["candidates"] = .array((claimants + (core.fleet.disabledClaims[intent] ?? [])).map { i -> JSON in
+            let slot = core.fleet.slots[i]
             var o: [String: JSON] = [
                 "id": .string(slot.spec.id), "name": .string(slot.spec.name),
                 "style": .string(slot.style(for: intent).rawValue), "state": .string(slot.stateName),
@@ -55,14 +56,14 @@ final class ChoiceIntents {
         body["preset"] = preset.map { .string($0) } ?? .null
         body["remembered"] = remembered.map { choiceJSON($0) } ?? .null
 
-        if candidates.isEmpty, let disabled = core.disabledClaims[intent] {
+        if candidates.isEmpty, let disabled = core.fleet.disabledClaims[intent] {
             body["decision"] = ["rule": "disabled", "plugin": .null,
-                                "explanation": .string("\(core.disabledError(intent, disabled).message): requests get plugin_unavailable")]
+                                "explanation": .string("\(UnservedIntent.disabled(intent, disabled, core.fleet.slots).message): requests get plugin_unavailable")]
             return .success(.object(body))
         }
         if candidates.isEmpty, !claimants.isEmpty {
             body["decision"] = ["rule": "disabled", "plugin": .null,
-                                "explanation": .string("\(core.disabledAtRunTimeError(intent, claimants).message): requests get plugin_unavailable")]
+                                "explanation": .string("\(UnservedIntent.disabledAtRunTime(intent, claimants, core.fleet.slots).message): requests get plugin_unavailable")]
             return .success(.object(body))
         }
         guard !candidates.isEmpty else {
@@ -82,14 +83,14 @@ final class ChoiceIntents {
     private func decisionJSON(_ intent: String, candidates: [Int], client: String?, mode: ChoicePolicy.Mode) -> JSON {
         let decision: ChoiceDecision
         if candidates.count == 1, !core.choiceDefaults.defaultIsDisabled(intent, client: client) {
-            let id = core.slots[candidates[0]].spec.id
+            let id = core.fleet.slots[candidates[0]].spec.id
             decision = ChoiceDecision(outcome: .plugin(candidates[0]), rule: "single",
                                       explanation: "only \(id) claims \(intent)", staleReason: nil)
         } else {
             decision = core.choicePolicy(intent, candidates).decide(mode, default: core.choiceDefaults.applicable(intent, client: client, startFailed: false))
         }
         var o: [String: JSON] = ["rule": .string(decision.rule), "explanation": .string(decision.explanation)]
-        if case .plugin(let index) = decision.outcome { o["plugin"] = .string(core.slots[index].spec.id) } else { o["plugin"] = .null }
+        if case .plugin(let index) = decision.outcome { o["plugin"] = .string(core.fleet.slots[index].spec.id) } else { o["plugin"] = .null }
         if let stale = decision.staleReason { o["reason"] = .string(stale) }
         return .object(o)
     }
@@ -173,15 +174,15 @@ final class ChoiceIntents {
         case (.success(let i), .success(let p), .success(let c), .success(let s)):
             intent = i; plugin = p; client = c; source = s
         }
-        guard let candidates = core.routes[intent], !candidates.isEmpty else {
+        guard let candidates = core.fleet.routes[intent], !candidates.isEmpty else {
             return .failure(BusError(.unknownIntent, "no plugin claims \(intent); there is nothing to choose"))
         }
-        guard candidates.contains(where: { core.slots[$0].spec.id == plugin }) else {
-            if (core.disabledClaims[intent] ?? []).contains(where: { core.slots[$0].spec.id == plugin }) {
+        guard candidates.contains(where: { core.fleet.slots[$0].spec.id == plugin }) else {
+            if (core.fleet.disabledClaims[intent] ?? []).contains(where: { core.fleet.slots[$0].spec.id == plugin }) {
                 return .failure(BusError(.pluginUnavailable, "plugin \(plugin) is disabled in the manifest (enabled: false)",
                                          details: ["candidates": core.choicePolicy(intent, candidates).candidateList]))
             }
-            let exists = core.slots.contains { $0.spec.id == plugin }
+            let exists = core.fleet.slots.contains { $0.spec.id == plugin }
             return .failure(BusError(.unknownPlugin,
                 exists ? "plugin \(plugin) does not claim \(intent)" : "there is no plugin \"\(plugin)\"",
                 details: ["candidates": core.choicePolicy(intent, candidates).candidateList]))

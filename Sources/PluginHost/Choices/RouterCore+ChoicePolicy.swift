@@ -3,60 +3,11 @@ import IntentBusCore
 import IntentBusStore
 import IntentBusWire
 
-/// Carrying out the choice policy (ChoicePolicy.swift) when several plugins claim an
-/// intent (docs/choices.md): the policy decides, `ChoiceDefaults` finds the default that
-/// applies; the core retries a failed spawn, stores "always" choices and sends the prompt.
+/// The request side of a plugin choice (docs/choices.md): the prompt to the client and
+/// its answer, which routes the request (the choice itself: ChoiceCore.swift).
 ///
-/// Everything here runs on the router thread. Uncontested intents never get here past
-/// the first two checks of `choosePlugin`, and build no policy.
+/// Everything here runs on the router thread.
 extension RouterCore {
-    // MARK: - Routing
-
-    /// The policy over the current plugins for `candidates` of `intent`.
-    func choicePolicy(_ intent: String, _ candidates: [Int]) -> ChoicePolicy {
-        ChoicePolicy(intent: intent, candidates: candidates, slots: slots)
-    }
-
-    /// The defaults that apply now (Choices/ChoiceDefaults.swift).
-    var choiceDefaults: ChoiceDefaults {
-        ChoiceDefaults(book: choiceBook, presets: manifest.host.presetDefaults, slots: slots, disabledClaims: disabledClaims,
-                       retryFailedSpawn: { [unowned self] in retryFailedSpawn($0) })
-    }
-
-    /// The remembered-choice key of a request (`ChoiceDefaults.client`).
-    func choiceClient(_ options: JSON) -> String? { ChoiceDefaults.client(options, context: manifest.host.choiceContext) }
-
-    /// Picks the plugin for a request. A `plugin` named in the header wins (and is
-    /// remembered with `remember: true`); a single claimant is taken; otherwise the
-    /// policy applies the remembered or preset default and the header's `choice`.
-    func choosePlugin(_ intent: String, candidates: [Int], options: JSON) -> PluginChoice {
-        if let named = options["plugin"]?.stringValue { return choicePolicy(intent, candidates).named(named) }
-        let client = choiceClient(options)
-        // The plain path builds nothing: no disabled claimant, no default to look up.
-        if candidates.count == 1, disabledClaims[intent] == nil || !choiceDefaults.defaultIsDisabled(intent, client: client) {
-            return .plugin(candidates[0])
-        }
-        guard let mode = ChoicePolicy.Mode(header: options["choice"]) else { return .failure(ChoicePolicy.badMode(options["choice"])) }
-        let policy = choicePolicy(intent, candidates)
-        let decision = policy.decide(mode, default: choiceDefaults.applicable(intent, client: client, startFailed: true))
-        if case .plugin = decision.outcome { logger.debug("\(intent): \(decision.explanation)") }
-        return policy.choice(decision)
-    }
-
-    /// Stores a choice, then calls `then` once it has committed; logs rather than failing
-    /// the request when the store can't.
-    func rememberChoice(intent: String, client: String?, plugin: String, source: String, then: @escaping () -> Void) {
-        choiceBook.remember(intent: intent, client: client, plugin: plugin, source: source) { [logger] result in
-            switch result {
-            case .success(let choice):
-                logger.info("remembered \(plugin) for \(intent)\(choice.client.map { " (client \($0))" } ?? "") (\(source))")
-            case .failure(let error):
-                logger.error("could not remember \(plugin) for \(intent): \(error); it applies to this request only")
-            }
-            then()
-        }
-    }
-
     // MARK: - The prompt
 
     /// Puts a new exchange in the choosing stage and asks its client.

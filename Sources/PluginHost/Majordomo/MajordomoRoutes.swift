@@ -27,7 +27,7 @@ struct MajordomoRoutes {
     /// Intent → the slots claiming it (`RouterCore.routes`).
     let routes: [String: [Int]]
     let slots: [PluginSlot]
-    let hostIntents: [String: HostIntent]
+    let hostIntents: HostIntents
     /// Whether a plugin (or its group of instances) is at its `max_in_flight`.
     let isFull: (PluginSlot) -> Bool
 

@@ -4,43 +4,28 @@ import IntentBusManifest
 
 /// The core's side of `MajordomoCore` (MajordomoRoutes.swift), what the Majordomo endpoint
 /// needs of it (docs/mdp.md): an `mdp_worker` entry's stand-in connection comes and goes
-/// with its workers, a stand-in client gets its grant, and the endpoint asks about routes
+/// with its workers (the fleet's: Fleet/PluginFleet+Majordomo.swift), a stand-in client
+/// gets its grant (the request side's, here), and the endpoint asks about routes
 /// (`mmi.service`, a full plugin) through a `MajordomoRoutes` value.
 ///
-/// An `mdp_worker` slot is a remote-style slot (`.remote`) the host never starts. While it
-/// is not attached its requests wait in `slot.waiting` with their own deadlines, as for a
-/// remote plugin that has not connected yet.
+/// While an `mdp_worker` slot is not attached its requests wait in `slot.waiting` with
+/// their own deadlines, as for a remote plugin that has not connected yet.
 extension RouterCore: MajordomoCore {
-    /// The entry at `index` has its first MDP worker: it is ready, as after a HELLO, and
-    /// the requests waiting for it go out. Every intent it lists is served plain.
+    /// The entry at `index` has its first MDP worker (`PluginFleet.attachWorker`).
     func majordomoAttach(_ index: Int, identity: Data) {
         assertConfined()
-        let slot = slots[index]
-        guard slot.spec.mdpWorker, slot.life.workerAttached(identity: identity) else { return }
-        slot.styles = Dictionary(uniqueKeysWithValues: slot.spec.intentsSupported.map { ($0, HandlerStyle.plain) })
-        slot.lastHeard = effects.now()
-        fleet.bind(identity, to: index)
-        logger.info("plugin \(slot.spec.id) is ready: MDP workers serve \(slot.spec.intentsSupported.joined(separator: ", "))")
-        let waiting = slot.waiting
-        slot.waiting.removeAll()
-        for hostId in waiting {
-            if let exchange = book[hostId] { begin(exchange, slot) }
-        }
+        fleet.attachWorker(index, identity: identity)
     }
 
-    /// The entry at `index` has no workers left and holds nothing: it waits again.
+    /// The entry at `index` has no workers left (`PluginFleet.detachWorker`).
     func majordomoDetach(_ index: Int) {
         assertConfined()
-        let slot = slots[index]
-        guard slot.spec.mdpWorker, slot.inFlight == 0, let identity = slot.life.workerDetached() else { return }
-        fleet.unbind(identity)
-        logger.info("plugin \(slot.spec.id) is waiting: no MDP worker is connected")
+        fleet.detachWorker(index)
     }
 
-    /// The routes to ask about (MajordomoRoutes.swift), as they stand now.
     var majordomoRoutes: MajordomoRoutes {
         assertConfined()
-        return MajordomoRoutes(routes: routes, slots: slots, hostIntents: hostIntents, isFull: { [unowned self] in isFull($0) })
+        return fleet.majordomoRoutes(hostIntents: hostIntents)
     }
 
     /// Gives the stand-in client `identity` its grant when clients are authenticated: the

@@ -8,7 +8,7 @@ struct PluginsReport {
     let slots: [PluginSlot]
     /// Intent → the slots claiming it (`RouterCore.routes`).
     let routes: [String: [Int]]
-    /// A plugin's instances (`RouterCore.instancesSummary`).
+    /// A plugin's instances (`PluginFleet.instancesSummary`).
     let instances: (PluginSlot) -> JSON
 
     var json: JSON {

@@ -25,6 +25,9 @@ extension RouterCore {
             return
         }
         guard state.user != user else { return }
+        // Its lane requests first, so that they end with the others (their REPLY would
+        // otherwise take the lane to the routing id: the newcomer).
+        relayLane?.promote(client: identity, self)
         logger.warning("a connection authenticated as \(user ?? "nobody") reused the routing id \(routingIdHex(identity)) of one authenticated as \(state.user ?? "nobody"), which has gone: its \(state.open.count) open requests are cancelled and the new connection gets nothing of it")
         let (open, fresh) = book.clientGone(state)
         (fresh.user, fresh.bound) = (user, true)

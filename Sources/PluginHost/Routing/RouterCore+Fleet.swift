@@ -14,11 +14,10 @@ extension RouterCore: FleetHost {
     var identities: [Data: Int] { _read { yield fleet.identities } }
     var routingEpoch: UInt64 { fleet.routingEpoch }
 
-    // Forwarders for the request side's callers (routing, choices, the lane, Majordomo).
+    // Forwarders for the request side's callers (admission, routing, the lane).
     func retryFailedSpawn(_ slot: PluginSlot) -> Bool { fleet.retryFailedSpawn(slot) }
     func isFull(_ slot: PluginSlot) -> Bool { fleet.isFull(slot) }
     @inline(__always) func noteBusy(_ slot: PluginSlot) { fleet.noteBusy(slot) }
-    func instancesSummary(_ primary: PluginSlot) -> JSON { fleet.instancesSummary(primary) }
 
     /// The least loaded instance of `primary` (`PluginFleet.leastLoadedInstance`), which
     /// `exchange` moves to.
@@ -26,13 +25,6 @@ extension RouterCore: FleetHost {
         let chosen = fleet.leastLoadedInstance(of: primary, excluding: excluding)
         exchange.pluginIndex = chosen.index
         return chosen
-    }
-
-    /// `ib.plugins.restart`, `ib.plugins.enable`, `ib.plugins.disable`.
-    func installPluginControl() {
-        for name in PluginFleet.controlIntents {
-            hostIntents[name] = .answer { [fleet] in fleet.control($0) }
-        }
     }
 
     // MARK: - FleetHost

@@ -20,12 +20,12 @@ extension RouterCore {
             return handleControl(envelope, msg, options: options)
         }
         guard let claimants = routes[msg.intent], !claimants.isEmpty else {
-            if let disabled = disabledClaims[msg.intent] { return reject(envelope, msg, disabledError(msg.intent, disabled)) }
-            return reject(envelope, msg, unknownIntentError(msg.intent))
+            if let disabled = disabledClaims[msg.intent] { return reject(envelope, msg, UnservedIntent.disabled(msg.intent, disabled, slots)) }
+            return reject(envelope, msg, UnservedIntent.unknown(msg.intent, routes))
         }
         // A plugin disabled at run time is no candidate (unless named: it then says so).
         let candidates = options["plugin"] == nil ? claimants.filter { !slots[$0].disabledAtRunTime } : claimants
-        guard !candidates.isEmpty else { return reject(envelope, msg, disabledAtRunTimeError(msg.intent, claimants)) }
+        guard !candidates.isEmpty else { return reject(envelope, msg, UnservedIntent.disabledAtRunTime(msg.intent, claimants, slots)) }
         var chosen = candidates[0]
         // Set when no default applies and the client must pick (the "choosing" stage):
         // the exchange then exists before its plugin is known.

@@ -49,7 +49,8 @@ final class RouterCore: RouterView {
     var draining = false
     /// What extensions added (flows, HELLO checks, host intents).
     var extensions: [any RouterExtension] = []
-    var hostIntents: [String: HostIntent] = [:]
+    /// The host intents (`ib.*`) and their answers (HostIntents.swift).
+    var hostIntents = HostIntents()
     /// Requests the host itself sent a plugin for an extension (HostQueries.swift): their
     /// wire id → the extension's id.
     var hostQueries = HostQueries()
@@ -186,33 +187,6 @@ final class RouterCore: RouterView {
     func deadline(after nanoseconds: UInt64) -> UInt64 {
         let (sum, overflow) = effects.now().addingReportingOverflow(nanoseconds)
         return overflow ? UInt64.max : sum
-    }
-
-    /// Every plugin claiming `intent` is disabled: say so, rather than unknown_intent,
-    /// since the intent is declared and enabling a plugin would serve it.
-    func disabledError(_ intent: String, _ disabled: [Int]) -> BusError {
-        let ids = disabled.map { slots[$0].spec.id }
-        let who = ids.count == 1 ? "plugin \(ids[0]), the only one claiming \(intent), is" : "plugins \(ids.joined(separator: ", ")), the only ones claiming \(intent), are"
-        return BusError(.pluginUnavailable, "\(who) disabled in the manifest (enabled: false)",
-                        details: ["plugin": .string(ids[0]), "disabled": .array(ids.map { .string($0) })])
-    }
-
-    /// Every claimant of `intent` was disabled with `ib.plugins.disable`.
-    func disabledAtRunTimeError(_ intent: String, _ disabled: [Int]) -> BusError {
-        let ids = disabled.map { slots[$0].spec.id }
-        let who = ids.count == 1 ? "plugin \(ids[0]), the only one claiming \(intent), is" : "plugins \(ids.joined(separator: ", ")), the only ones claiming \(intent), are"
-        return BusError(.pluginUnavailable, "\(who) disabled (ib.plugins.disable; intentbus plugins enable ID)",
-                        details: ["plugin": .string(ids[0]), "disabled": .array(ids.map { .string($0) })])
-    }
-
-    func unknownIntentError(_ intent: String) -> BusError {
-        let known = routes.keys.sorted()
-        var message = "no plugin claims intent \"\(intent)\""
-        if let near = known.first(where: { $0.lowercased() == intent.lowercased() })
-            ?? YAMLMapping.closest(to: intent, among: known) {
-            message += "; did you mean \"\(near)\"?"
-        }
-        return BusError(.unknownIntent, message, details: ["known_intents": .array(known.map { .string($0) })])
     }
 }
 

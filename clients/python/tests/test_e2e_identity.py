@@ -71,6 +71,62 @@ def test_a_client_reusing_an_admins_routing_id_gets_its_own_rights_only(curve_ho
     assert "reused the routing id 7368617265642d6964 of one authenticated as client:admin" in host.log, host.log
 
 
+def test_a_client_routing_id_taken_over_gets_no_answer_of_the_gone_connections_lane_requests(curve_host):
+    """A plain request of alice's that is still open on the relay lane when another key takes
+    over her routing id is cancelled at the plugin; its late REPLY never reaches the newcomer."""
+    alice, bob, far = keypair(), keypair(), keypair()
+    plugin = "\n".join(["  - id: far", "    remote: true", f"    public_key: \"{far[0]}\"",
+                         "    IntentsSupported: [FarIntent]", "    timeout: 5s"])
+    host = curve_host([{"name": "alice", "public": alice[0]}, {"name": "bob", "public": bob[0]}], [plugin])
+    backend = [ln for ln in open(f"{host.dir}/plugins.yaml") if "backend:" in ln][0].split()[-1]
+    ctx = zmq.Context()
+    try:
+        far_socket = dealer(ctx, backend, far, host.server_key, b"far-id")
+        far_socket.send_multipart(Message.build(Kind.HELLO, "", "", None,
+                                                {"protocol": 1, "plugin": "far", "intents": ["FarIntent"]}).encode())
+        welcome = receive(far_socket, 10)
+        assert welcome is not None and welcome[1] == b"WELCOME", welcome
+
+        def served(expected_id):
+            """The plugin's next message but heartbeats: (kind, wire id, header)."""
+            while True:
+                frames = receive(far_socket, 5)
+                assert frames is not None, f"the plugin got nothing (waiting for {expected_id})"
+                if frames[1] != b"HEARTBEAT":
+                    return frames[1], frames[2].decode(), frames[4]
+
+        first = dealer(ctx, host.frontend, alice, host.server_key, b"shared-id")
+        # Her first request binds the routing id to her key (the general path); her second,
+        # plain, with that binding, takes the relay lane.
+        first.send_multipart(Message.build(Kind.REQUEST, "a0", "FarIntent", None, {}).encode())
+        kind, wire0, _ = served("a0")
+        far_socket.send_multipart(Message.build(Kind.REPLY, wire0, "FarIntent", {"plugin": "far"}, {"n": 0}).encode())
+        assert Message.decode(receive(first, 5)).request_id == "a0"
+        first.send_multipart(Message.build(Kind.REQUEST, "a1", "FarIntent", None, {}).encode())
+        kind, wire1, _ = served("a1")
+        assert kind == b"REQUEST"
+        leave(first)
+        second = dealer(ctx, host.frontend, bob, host.server_key, b"shared-id")
+        second.send_multipart(Message.build(Kind.REQUEST, "b1", "FarIntent", None, {}).encode())
+        # Bob's first message shows alice's connection gone: a1 is cancelled before b1 goes out.
+        kind, wire, _ = served("CANCEL a1")
+        assert (kind, wire) == (b"CANCEL", wire1), f"alice's lane request a1 was not cancelled: {kind!r} {wire}"
+        kind, wire_b1, _ = served("b1")
+        assert kind == b"REQUEST"
+        # The plugin answers a1 anyway, then b1: bob gets only his own.
+        for wire, whose in ((wire1, "alice"), (wire_b1, "bob")):
+            far_socket.send_multipart(Message.build(Kind.REPLY, wire, "FarIntent", {"plugin": "far"},
+                                                    {"for": whose}).encode())
+        got = [Message.decode(f) for f in iter(lambda: receive(second, 1.5), None)]
+        assert [(m.kind, m.request_id) for m in got] == [(Kind.REPLY, "b1")], \
+            [(m.kind, m.request_id, m.body_json()) for m in got]
+        second.close(linger=0)
+        far_socket.close(linger=0)
+    finally:
+        ctx.destroy(linger=0)
+    assert "reused the routing id 7368617265642d6964 of one authenticated as client:alice" in host.log, host.log
+
+
 def test_a_remote_plugins_routing_id_taken_by_another_key_forges_no_reply(curve_host):
     alice, far, near = keypair(), keypair(), keypair()
     plugins = ["\n".join([f"  - id: {pid}", "    remote: true", f"    public_key: \"{keys[0]}\"",

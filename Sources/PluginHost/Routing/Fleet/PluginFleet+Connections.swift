@@ -5,6 +5,40 @@ import IntentBusProcess
 
 /// A plugin's process and connection: spawn, the handshake, a lost connection, an exit.
 extension PluginFleet {
+    /// A message from a plugin connection: what is the fleet's own is handled here (a
+    /// HELLO, a DISCONNECT, a HEARTBEAT, a kind plugins may not send, anything from a peer
+    /// that has not said HELLO); for a REPLY, ERROR, PROMPT or PROGRESS, which concern a
+    /// request, the slot it came from is returned for the core. Any message from a known
+    /// connection is a sign of life. `user`: the message's User-Id (CURVE), for a HELLO.
+    func received(_ envelope: RoutingEnvelope, _ msg: WireMessage, user: () -> String?) -> PluginSlot? {
+        guard let index = identities[envelope.identity] else {
+            if msg.kind == .hello {
+                handshake(envelope, msg, user: user())
+                return nil
+            }
+            logger.warning("\(msg.kind.rawValue) from a peer that has not said HELLO; rejected")
+            _ = effects.sendToPlugin(envelope.identity, WireMessage(kind: .reject, header: nil,
+                body: ["code": "handshake_required", "reason": "say HELLO first"]).frames)
+            return nil
+        }
+        let slot = slots[index]
+        slot.lastHeard = effects.now()  // any message is a sign of life
+        switch msg.kind {
+        case .reply, .error, .prompt, .progress:
+            return slot
+        case .disconnect:
+            logger.info("plugin \(slot.spec.id) said DISCONNECT")
+            connectionLost(slot, envelope.identity)
+        case .hello:
+            handshake(envelope, msg, user: user())
+        case .heartbeat:
+            break
+        default:
+            logger.warning("plugin \(slot.spec.id) sent \(msg.kind.rawValue), which plugins may not send")
+        }
+        return nil
+    }
+
     func startPlugin(_ slot: PluginSlot) {
         let spec = slot.spec
         slot.token = Self.makeToken()

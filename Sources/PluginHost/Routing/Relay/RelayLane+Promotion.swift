@@ -45,6 +45,15 @@ extension RelayLane {
         for e in entries.indices where entries[e].serial != 0 && Int(entries[e].slot) == slot { promote(e, core) }
     }
 
+    /// Promotes the open lane requests of the client connection `identity` (before the
+    /// core ends what that client holds: another connection took over its routing id,
+    /// `RouterCore.bindClient`). Left in the lane, their REPLY would go to the routing id
+    /// and so to the newcomer.
+    func promote<Core: LaneCore>(client identity: Data, _ core: Core) {
+        guard count > 0, let client = identity.withUnsafeBytes({ clients.find($0, hash: ByteHash.hash($0)) }) else { return }
+        for e in entries.indices where entries[e].serial != 0 && entries[e].client == client { promote(e, core) }
+    }
+
     /// Before the general path gets a client message the lane did not take: the lane
     /// request it names, if any, is promoted (a CANCEL, an ANSWER, a reused id). A host
     /// intent promotes all only when it declared that it reads open requests

@@ -8,12 +8,14 @@ import IntentBusWire
 /// plugin wrote. The small frames are read (headers, ERROR and PROMPT bodies); a REPLY
 /// body is not, so the plain path still moves it without decoding (the SDKs write JSON).
 ///
-/// Runs on the router thread.
-extension RouterCore {
-    /// What is wrong with a plugin's REPLY, ERROR, PROMPT or PROGRESS, or nil.
-    func pluginMessageProblem(_ msg: WireMessage, _ slot: PluginSlot) -> String? {
+/// A part of its own, with no state but what it remembers on the slot (its last good
+/// REPLY header): the core's plain path (`RouterCore.relayPlain`) asks it, and the relay
+/// lane forwards only a header it passed. Runs on the router thread.
+enum PluginOutput {
+    /// What is wrong with a plugin's REPLY, ERROR, PROMPT or PROGRESS, or nil; `limit` is
+    /// `host.limits.max_message_size`.
+    static func problem(_ msg: WireMessage, _ slot: PluginSlot, limit: Int) -> String? {
         let size = msg.header.count + msg.body.count
-        let limit = manifest.host.limits.maxMessageSize
         if size > limit {
             return "the \(msg.kind.rawValue) is \(size) bytes, over the host's limit of \(limit) (host.limits.max_message_size)"
         }
@@ -55,8 +57,8 @@ extension RouterCore {
     }
 
     /// A plain-path REPLY names who answered (§4.2): a header without `plugin` (an empty
-    /// one included) gets the plugin's id. Call after `pluginMessageProblem` passed it.
-    func nameReplyPlugin(_ msg: WireMessage, _ slot: PluginSlot) {
+    /// one included) gets the plugin's id. Call after `problem` passed it.
+    static func nameReplyPlugin(_ msg: WireMessage, _ slot: PluginSlot) {
         guard msg.kind == .reply, msg.header.count == 0 || !slot.isKnownGoodHeader(msg.header, kind: .reply) else { return }
         var fields = msg.header.count == 0 ? [:] : ((try? msg.headerJSON())?.objectValue ?? [:])
         guard fields[.plugin] == nil else { return }
