@@ -43,7 +43,7 @@ extension RouterCore {
                                                details: ["plugin": .string(slot.spec.id)]))
             }
             if let flow = exchange.flow {
-                flow.pluginMessage(msg, exchange, self)
+                flow.pluginMessage(msg, exchange, conversation.flows)
             } else {
                 relayPlain(msg, exchange)
             }
