@@ -66,16 +66,9 @@ extension RouterCore {
         switch timer {
         case .requestDeadline:
             guard let exchange = book.exchange(of: timer) else { return }  // stale: closed or re-armed
-            let slot = slots[exchange.pluginIndex]
-            let waited = Duration.nanoseconds(Int64(exchange.timeout))
-            let why = slot.spec.mdpWorker
-                ? "no Majordomo worker of \(slot.spec.id) answered \(exchange.intent) within \(waited.humanText) (none was free for it, or the one that took it went silent)"
-                : exchange.isDelivered
-                ? "plugin \(slot.spec.id) did not answer within \(waited.humanText)"
-                : "plugin \(slot.spec.id) did not become ready within \(waited.humanText) (\(slot.stateName)\(slot.lastError.map { ": \($0)" } ?? ""))"
+            let error = exchange.timeoutError(slots[exchange.pluginIndex])  // the plugin's state before the CANCEL
             cancelAtPlugin(exchange, reason: "timeout")
-            fail(exchange, BusError(.timeout, why, details: ["plugin": .string(slot.spec.id),
-                                                             "timeout_ms": .int(Int64(exchange.timeout / 1_000_000))]))
+            fail(exchange, error)
         case .conversationExpiry:
             guard let exchange = book.exchange(of: timer) else { return }
             cancelAtPlugin(exchange, reason: "conversation expired")

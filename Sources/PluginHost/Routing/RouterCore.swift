@@ -109,26 +109,11 @@ final class RouterCore: RouterView {
 
     // MARK: - Events
 
-    /// A message a client sent (its frames, identity first).
+    /// A message a client sent (its frames, identity first): the conversation part takes
+    /// all but a REQUEST, which starts here (RouterCore+Requests.swift).
     func clientFrames(_ frames: [Frame]) {
         assertConfined()
-        guard let (envelope, rest) = RoutingEnvelope.split(frames) else { return }
-        let msg: WireMessage
-        do { msg = try WireMessage.decode(rest) } catch {
-            return conversation.undecodable(envelope, rest, error)
-        }
-        if clientKeysRequired, frames.count > 1 { bindClient(envelope.identity, user: frames[1].property("User-Id")) }
-        switch msg.kind {
-        case .request: startRequest(envelope, msg, frames: frames)
-        case .answer: conversation.clientAnswer(envelope, msg)
-        case .cancel: conversation.clientCancel(envelope, msg)
-        case .heartbeat:
-            // A client may ask whether the host is there: one HEARTBEAT answers (§3).
-            effects.sendToClient(envelope, WireMessage(kind: .heartbeat, requestId: "", intent: ""))
-        default:
-            conversation.refuse(envelope, kind: msg.kind.rawValue, requestId: msg.requestId, intent: msg.intent,
-                   BusError(.badFrame, "clients may send REQUEST, ANSWER, CANCEL or HEARTBEAT, not \(msg.kind.rawValue)"))
-        }
+        if let (envelope, msg) = conversation.clientFrames(frames) { startRequest(envelope, msg, frames: frames) }
     }
 
     /// Something that happened off the router thread.

@@ -10,6 +10,11 @@ import IntentBusManifest
 protocol ConversationHost: AnyObject {
     var manifest: Manifest { get }
     var stats: HostStats? { get }
+    /// Clients connect with CURVE keys (`host.clients`).
+    var clientKeysRequired: Bool { get }
+    /// Binds a client's routing id to the User-Id of its connection
+    /// (RouterCore+ConnectionBinding.swift).
+    func bindClient(_ identity: Data, user: String?)
     /// The client's open request `requestId` (`ExchangeBook.open(client:requestId:)`).
     func openExchange(client identity: Data, requestId: String) -> Exchange?
     /// Whether the client has a request open under `requestId`, in its own table.
@@ -55,6 +60,33 @@ final class Conversation {
         flows = FlowDriver(self)
     }
 
+    // MARK: - The client's messages
+
+    /// A message a client sent (its frames, identity first). An ANSWER, a CANCEL, a
+    /// HEARTBEAT, what can't be decoded and what a client may not send are handled here;
+    /// a REQUEST is returned, for the core to start.
+    func clientFrames(_ frames: [Frame]) -> (RoutingEnvelope, WireMessage)? {
+        guard let (envelope, rest) = RoutingEnvelope.split(frames) else { return nil }
+        let msg: WireMessage
+        do { msg = try WireMessage.decode(rest) } catch {
+            undecodable(envelope, rest, error)
+            return nil
+        }
+        if host.clientKeysRequired, frames.count > 1 { host.bindClient(envelope.identity, user: frames[1].property("User-Id")) }
+        switch msg.kind {
+        case .request: return (envelope, msg)
+        case .answer: clientAnswer(envelope, msg)
+        case .cancel: clientCancel(envelope, msg)
+        case .heartbeat:
+            // A client may ask whether the host is there: one HEARTBEAT answers (§3).
+            effects.sendToClient(envelope, WireMessage(kind: .heartbeat, requestId: "", intent: ""))
+        default:
+            refuse(envelope, kind: msg.kind.rawValue, requestId: msg.requestId, intent: msg.intent,
+                   BusError(.badFrame, "clients may send REQUEST, ANSWER, CANCEL or HEARTBEAT, not \(msg.kind.rawValue)"))
+        }
+        return nil
+    }
+
     // MARK: - Refusals
 
     /// A REQUEST's final answer when the host can't take it: an ERROR under its id.
@@ -97,8 +129,6 @@ final class Conversation {
         }
         refuse(envelope, kind: kind?.rawValue, requestId: requestId, intent: "", error.busError)
     }
-
-    // MARK: - The client's messages
 
     func clientAnswer(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
         guard let exchange = host.openExchange(client: envelope.identity, requestId: msg.requestId) else {
