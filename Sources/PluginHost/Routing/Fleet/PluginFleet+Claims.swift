@@ -4,8 +4,8 @@ import IntentBusManifest
 
 /// Who may take a request for an intent, read from the fleet's tables: the claimants that
 /// are candidates, or the final error that says why none is (unknown, disabled in the
-/// manifest, disabled at run time), in words that name the plugins concerned. And what the
-/// end of an exchange gives back to its plugin.
+/// manifest, disabled at run time: PluginFleet+Errors.swift). And what the end of an
+/// exchange gives back to its plugin.
 extension PluginFleet {
     /// The candidates for a request for `intent`, or why there is none. `named`: the
     /// request names its plugin, so one disabled at run time stays in (it then says so).
@@ -18,34 +18,6 @@ extension PluginFleet {
         let candidates = named ? claimants : claimants.filter { !slots[$0].disabledAtRunTime }
         guard !candidates.isEmpty else { return .failure(disabledAtRunTimeError(intent, claimants)) }
         return .success(candidates)
-    }
-
-    /// Every plugin claiming `intent` is disabled: say so, rather than unknown_intent,
-    /// since the intent is declared and enabling a plugin would serve it.
-    func disabledError(_ intent: String, _ disabled: [Int]) -> BusError {
-        let ids = disabled.map { slots[$0].spec.id }
-        let who = ids.count == 1 ? "plugin \(ids[0]), the only one claiming \(intent), is" : "plugins \(ids.joined(separator: ", ")), the only ones claiming \(intent), are"
-        return BusError(.pluginUnavailable, "\(who) disabled in the manifest (enabled: false)",
-                        details: ["plugin": .string(ids[0]), "disabled": .array(ids.map { .string($0) })])
-    }
-
-    /// Every claimant of `intent` was disabled with `ib.plugins.disable`.
-    func disabledAtRunTimeError(_ intent: String, _ disabled: [Int]) -> BusError {
-        let ids = disabled.map { slots[$0].spec.id }
-        let who = ids.count == 1 ? "plugin \(ids[0]), the only one claiming \(intent), is" : "plugins \(ids.joined(separator: ", ")), the only ones claiming \(intent), are"
-        return BusError(.pluginUnavailable, "\(who) disabled (ib.plugins.disable; intentbus plugins enable ID)",
-                        details: ["plugin": .string(ids[0]), "disabled": .array(ids.map { .string($0) })])
-    }
-
-    /// No plugin claims `intent`: the nearest known one is suggested.
-    func unknownIntentError(_ intent: String) -> BusError {
-        let known = routes.keys.sorted()
-        var message = "no plugin claims intent \"\(intent)\""
-        if let near = known.first(where: { $0.lowercased() == intent.lowercased() })
-            ?? YAMLMapping.closest(to: intent, among: known) {
-            message += "; did you mean \"\(near)\"?"
-        }
-        return BusError(.unknownIntent, message, details: ["known_intents": .array(known.map { .string($0) })])
     }
 
     /// An exchange of `slot` closed (`ExchangeBook.Closing.release`): one fewer in flight
