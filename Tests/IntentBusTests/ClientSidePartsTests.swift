@@ -5,9 +5,8 @@ import Testing
 @testable import PluginHost
 
 /// The client side's rules as parts, driven without a core: a keyed client's rights
-/// (`Authentication`), a request's candidates and the errors that say why there are none
-/// (`PluginFleet.candidates`), and admission once a plugin is chosen
-/// (`Admission.pluginProblem`). The core carries these out (RouterCore+Requests.swift).
+/// (`Authentication`), the errors that say why no plugin serves an intent
+/// (`UnservedIntent`), and admission once a plugin is chosen (`Admission.pluginProblem`). The core carries these out (RouterCore+Requests.swift).
 @Suite("Client side parts")
 struct ClientSidePartsTests {
     private static func host(clients: [ClientGrant] = []) throws -> HostSettings {
@@ -61,8 +60,8 @@ struct ClientSidePartsTests {
         #expect(problem(nil, ["client": "alice"])?.message == "not authenticated")
     }
 
-    @Test("candidates: unknown (with a suggestion), disabled in the manifest, disabled at run time unless named")
-    func candidates() throws {
+    @Test("admission once chosen: a plugin disabled at run time says so; the unserved-intent errors name the plugins")
+    func chosen() throws {
         let manifest = try ManifestLoader.load(text: TestManifest.core([
             .core("a", intents: ["Echo"]), .core("b", intents: ["Echo"]),
             TestManifest.Plugin.core("c", intents: ["Off"]).with { $0.enabled = false },
@@ -71,21 +70,20 @@ struct ClientSidePartsTests {
         let fleet = PluginFleet(plugins: manifest.plugins, logger: Logger(label: "parts", minimumLevel: .error) { _ in },
                                 effects: recorder)
         fleet.host = recorder
-        #expect(try fleet.candidates(for: "Echo", named: false).get() == [0, 1])
-        guard case .failure(let unknown) = fleet.candidates(for: "echo", named: false) else { Issue.record("echo"); return }
+        let unknown = UnservedIntent.unknown("echo", fleet.routes)
         #expect(unknown.code == .unknownIntent && unknown.message.hasSuffix("did you mean \"Echo\"?"))
-        guard case .failure(let off) = fleet.candidates(for: "Off", named: false) else { Issue.record("Off"); return }
-        #expect(off.message == "plugin c, the only one claiming Off, is disabled in the manifest (enabled: false)")
-        for id in ["a", "b"] {
-            _ = fleet.control(ControlRequest(intent: "ib.plugins.disable", options: [:], body: ["plugin": .string(id)]))
+        #expect(UnservedIntent.disabled("Off", fleet.disabledClaims["Off"] ?? [], fleet.slots).message
+                == "plugin c, the only one claiming Off, is disabled in the manifest (enabled: false)")
+        func problem(_ index: Int, full: Bool = false) -> BusError? {
+            Admission.pluginProblem(fleet.slots[index], intent: "Echo", options: [:],
+                                    authentication: Authentication(host: manifest.host, clientKeysRequired: false),
+                                    retrySpawn: { _ in Issue.record("no failed spawn to retry"); return false },
+                                    full: { _ in full })
         }
-        guard case .failure(let both) = fleet.candidates(for: "Echo", named: false) else { Issue.record("Echo"); return }
-        #expect(both.message == "plugins a, b, the only ones claiming Echo, are disabled (ib.plugins.disable; intentbus plugins enable ID)")
-        #expect(try fleet.candidates(for: "Echo", named: true).get() == [0, 1], "a named plugin stays, to say it is disabled")
-        let named = Admission.pluginProblem(fleet.slots[0], intent: "Echo", options: [:],
-                                            authentication: Authentication(host: manifest.host, clientKeysRequired: false),
-                                            retrySpawn: { _ in Issue.record("no failed spawn to retry"); return false },
-                                            full: { _ in false })
-        #expect(named?.message == "plugin a is disabled (ib.plugins.disable)")
+        #expect(problem(0) == nil)
+        #expect(problem(0, full: true)?.code == .busy)
+        _ = fleet.control(ControlRequest(intent: "ib.plugins.disable", options: [:], body: ["plugin": "a"]))
+        #expect(problem(0)?.message == "plugin a is disabled (ib.plugins.disable)")
+        #expect(problem(1) == nil)
     }
 }

@@ -36,7 +36,15 @@ extension RouterCore: ConversationHost {
     /// (`Authentication.choiceChangeProblem`).
     func choiceChangeProblem(_ request: ControlRequest) -> BusError? { authentication.choiceChangeProblem(request) }
 
-    /// `PluginFleet.disabledError` and `disabledAtRunTimeError`, for `ib.choices`.
-    func disabledError(_ intent: String, _ disabled: [Int]) -> BusError { fleet.disabledError(intent, disabled) }
-    func disabledAtRunTimeError(_ intent: String, _ disabled: [Int]) -> BusError { fleet.disabledAtRunTimeError(intent, disabled) }
+    /// `UnservedIntent.disabled` and `disabledAtRunTime`, for `ib.explain`.
+    func disabledError(_ intent: String, _ disabled: [Int]) -> BusError { UnservedIntent.disabled(intent, disabled, slots) }
+    func disabledAtRunTimeError(_ intent: String, _ disabled: [Int]) -> BusError { UnservedIntent.disabledAtRunTime(intent, disabled, slots) }
+}
+
+extension ExchangeFlow {
+    /// A plugin's message for the flow, from the core (RouterCore+Plugins.swift): the flow
+    /// gets the conversation's `FlowDriver`, never the core itself.
+    func pluginMessage(_ message: WireMessage, _ exchange: Exchange, _ core: RouterCore) {
+        pluginMessage(message, exchange, core.conversation.flows)
+    }
 }

@@ -43,7 +43,7 @@ extension RouterCore {
                                                details: ["plugin": .string(slot.spec.id)]))
             }
             if let flow = exchange.flow {
-                flow.pluginMessage(msg, exchange, conversation.flows)
+                flow.pluginMessage(msg, exchange, self)
             } else {
                 relayPlain(msg, exchange)
             }

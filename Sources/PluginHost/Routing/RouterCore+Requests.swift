@@ -4,7 +4,7 @@ import IntentBusZMQ
 import IntentBusWire
 
 /// A client's REQUEST: admission, routing, and delivery to the plugin. The rules are the
-/// parts' (Admission, Authentication, `PluginFleet.candidates`); this carries them out.
+/// parts' (Admission, Authentication, UnservedIntent); this carries them out.
 /// (The client's ANSWER and CANCEL: Conversation/Conversation.swift.)
 extension RouterCore {
     func startRequest(_ envelope: RoutingEnvelope, _ msg: WireMessage, frames: [Frame] = []) {
@@ -24,11 +24,13 @@ extension RouterCore {
         if msg.intent.hasPrefix("ib.") {
             return handleControl(envelope, msg, options: options)
         }
-        let candidates: [Int]
-        switch fleet.candidates(for: msg.intent, named: options["plugin"] != nil) {
-        case .success(let found): candidates = found
-        case .failure(let error): return reject(envelope, msg, error)
+        guard let claimants = routes[msg.intent], !claimants.isEmpty else {
+            if let disabled = disabledClaims[msg.intent] { return reject(envelope, msg, UnservedIntent.disabled(msg.intent, disabled, slots)) }
+            return reject(envelope, msg, UnservedIntent.unknown(msg.intent, routes))
         }
+        // A plugin disabled at run time is no candidate (unless named: it then says so).
+        let candidates = options["plugin"] == nil ? claimants.filter { !slots[$0].disabledAtRunTime } : claimants
+        guard !candidates.isEmpty else { return reject(envelope, msg, UnservedIntent.disabledAtRunTime(msg.intent, claimants, slots)) }
         var chosen = candidates[0]
         // Set when no default applies and the client must pick (the "choosing" stage):
         // the exchange then exists before its plugin is known.
