@@ -9,6 +9,25 @@ import IntentBusManifest
 /// these on its general path (RouterCore+Requests.swift `admissionError`) and, through
 /// `laneRoute` and `LaneCore.admits`, for the relay lane: one set of rules for both.
 extension Admission {
+    /// Why `slot` can't take a request for `intent` now, checking in this order: restricted
+    /// without the right credential (`authentication`, asked only then), unavailable (a
+    /// failed spawn is retried first: `retrySpawn` says whether it was), full (`full`).
+    static func pluginProblem(_ slot: PluginSlot, intent: String, options: JSON,
+                              authentication: @autoclosure () -> Authentication,
+                              retrySpawn: (PluginSlot) -> Bool, full: (PluginSlot) -> Bool) -> BusError? {
+        if isRestricted(slot.spec, intent),
+           let problem = restrictionProblem(authentication().check(options), intent: intent, plugin: slot.spec.id) {
+            return problem
+        }
+        if let reason = slot.failureReason {
+            if !retrySpawn(slot) {
+                return BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)",
+                                details: ["plugin": .string(slot.spec.id)])
+            }
+        }
+        return capacityProblem(slot, full: full(slot))
+    }
+
     /// Whether requests for `intent` to this plugin need a right or the client credential
     /// (restricted while locked); such intents never take the relay lane.
     static func isRestricted(_ spec: PluginSpec, _ intent: String) -> Bool {

@@ -1,9 +1,11 @@
 import Foundation
 import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
 import IntentBusManifest
 
 /// What a REQUEST is admitted on before routing, counted by whichever path holds it: the
-/// core's general path (RouterCore+Clients.swift) and the relay lane's
+/// core's general path (RouterCore+Requests.swift `requestProblem`) and the relay lane's
 /// (Relay/RelayLane+Dispatch.swift) fill these in from their own tables and ask the same
 /// `Admission`, so that both obey every rule.
 struct RequestFacts {
@@ -66,5 +68,17 @@ struct Admission {
                             details: ["limit": .int(Int64(limits.maxInFlightBytes))])
         }
         return nil
+    }
+
+    /// The core's general path: `problem` with the REQUEST's header read into `options`
+    /// (a JSON object whose fields `RequestHeaderCheck` range-checks).
+    func problem(_ f: RequestFacts, request msg: WireMessage, options: inout JSON) -> BusError? {
+        problem(f) {
+            guard msg.header.count > 0 else { return nil }
+            do throws(JSONParseError) { options = try msg.headerJSON() } catch {
+                return BusError(.badFrame, "the header (frame 4) is \(error.message)")
+            }
+            return RequestHeaderCheck.problem(options).map { BusError(.badFrame, $0) }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusZMQ
 import IntentBusWire
 
 /// The core's book of open requests: the exchanges, the clients that opened them, the
@@ -64,6 +65,17 @@ struct ExchangeBook {
     }
 
     // MARK: - Opening and closing
+
+    /// Opens a new exchange for the client's REQUEST `msg`, under a fresh host id, in the
+    /// stage `pending` (waiting for its plugin, `pluginIndex`) with what it is delivered with.
+    mutating func open(_ envelope: RoutingEnvelope, _ state: ClientState, _ msg: WireMessage, pluginIndex: Int,
+                       timeout: UInt64, options: JSON, header: Frame, body: Frame) -> Exchange {
+        let exchange = Exchange(hostId: nextId(), client: envelope, clientState: state,
+                                clientRequestId: msg.requestId, intent: msg.intent, pluginIndex: pluginIndex,
+                                timeout: timeout, options: options, stage: .pending(header: header, body: body))
+        open(exchange, bytes: msg.header.count + msg.body.count)
+        return exchange
+    }
 
     /// Opens `exchange` (under the id `nextId()` just returned), counting `bytes` for its
     /// client and the host. A lane request the core promotes keeps its lane id

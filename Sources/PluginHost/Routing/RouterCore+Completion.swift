@@ -13,16 +13,7 @@ extension RouterCore {
     /// still open (an exchange ends once) and what its end means for its plugin.
     func complete(_ exchange: Exchange, _ final: WireMessage) {
         guard let closing = book.close(exchange, final: final.kind) else { return }
-        let slot = slots[exchange.pluginIndex]
-        switch closing.release {
-        case .inFlight:
-            slot.inFlight -= 1
-            if slot.inFlight == 0, slot.spec.lifecycle.idleTimeout != nil { fleet.noteIdle(slot) }
-        case .waiting:
-            if let i = slot.waiting.firstIndex(of: exchange.hostId) { slot.waiting.remove(at: i) }
-        case .nothing:
-            break
-        }
+        fleet.release(slots[exchange.pluginIndex], closing.release, hostId: exchange.hostId)
         if !exchange.openedBy.isEmpty { LeadOn.noteChain(exchange.openedBy, final) }
         for ext in extensions { ext.exchangeEnded(exchange, final: final) }
         // A client whose routing id a new connection took over is gone: its answer would
@@ -75,16 +66,9 @@ extension RouterCore {
         switch timer {
         case .requestDeadline:
             guard let exchange = book.exchange(of: timer) else { return }  // stale: closed or re-armed
-            let slot = slots[exchange.pluginIndex]
-            let waited = Duration.nanoseconds(Int64(exchange.timeout))
-            let why = slot.spec.mdpWorker
-                ? "no Majordomo worker of \(slot.spec.id) answered \(exchange.intent) within \(waited.humanText) (none was free for it, or the one that took it went silent)"
-                : exchange.isDelivered
-                ? "plugin \(slot.spec.id) did not answer within \(waited.humanText)"
-                : "plugin \(slot.spec.id) did not become ready within \(waited.humanText) (\(slot.stateName)\(slot.lastError.map { ": \($0)" } ?? ""))"
+            let error = exchange.timeoutError(slots[exchange.pluginIndex])  // the plugin's state before the CANCEL
             cancelAtPlugin(exchange, reason: "timeout")
-            fail(exchange, BusError(.timeout, why, details: ["plugin": .string(slot.spec.id),
-                                                             "timeout_ms": .int(Int64(exchange.timeout / 1_000_000))]))
+            fail(exchange, error)
         case .conversationExpiry:
             guard let exchange = book.exchange(of: timer) else { return }
             cancelAtPlugin(exchange, reason: "conversation expired")
@@ -146,48 +130,3 @@ extension RouterCore {
         return true
     }
 }
-
-extension RouterCore: FlowOperations {
-    func sendToPlugin(_ exchange: Exchange, kind: MessageKind, header: JSON?, body: JSON?) {
-        sendToPlugin(exchange, kind: kind, header: header, forwarding: body.map { Frame(json: $0) } ?? Frame())
-    }
-
-    func sendToPlugin(_ exchange: Exchange, kind: MessageKind, header: JSON?, forwarding body: Frame) {
-        armDeadline(exchange)
-        sendToPlugin(slots[exchange.pluginIndex], WireMessage(kind: kind, requestId: exchange.wireId, intent: exchange.intent,
-                                                            header: header.map { Frame(json: $0) } ?? Frame(), body: body),
-                     exchange: exchange)
-    }
-
-    func promptClient(_ exchange: Exchange, prompt: JSON) {
-        if exchange.isDelivered { exchange.stage = .prompting }  // a plugin choice stays `choosing`
-        armConversationExpiry(exchange)
-        effects.sendToClient(exchange.client, WireMessage(kind: .prompt, requestId: exchange.clientRequestId,
-                                                  intent: exchange.intent, header: nil, body: prompt))
-    }
-
-    func progressToClient(_ exchange: Exchange, body: JSON) {
-        guard !exchange.client.isRequestReply else { return }
-        effects.sendToClient(exchange.client, WireMessage(kind: .progress, requestId: exchange.clientRequestId,
-                                                  intent: exchange.intent, header: nil, body: body))
-    }
-
-    func finish(_ exchange: Exchange, header: JSON, body: JSON) {
-        if resultTakesOver(exchange, header: header, body: body) { return }
-        complete(exchange, WireMessage(kind: .reply, requestId: exchange.clientRequestId, intent: exchange.intent,
-                                       header: header, body: body))
-    }
-
-    func finish(_ exchange: Exchange, forwarding message: WireMessage) {
-        if LeadOn.mayLeadOn(message.body) {
-            let body = (try? message.bodyJSON()) ?? .object([:])
-            if resultTakesOver(exchange, header: (try? message.headerJSON()) ?? .object([:]), body: body) { return }
-        }
-        message.requestId = exchange.clientRequestId
-        message.intent = exchange.intent
-        complete(exchange, message)
-    }
-
-    func pluginSpec(of exchange: Exchange) -> PluginSpec { slots[exchange.pluginIndex].spec }
-}
-

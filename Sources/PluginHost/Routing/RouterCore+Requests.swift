@@ -3,19 +3,24 @@ import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
 
-/// A client's REQUEST, ANSWER and CANCEL: admission, routing, and delivery to the plugin.
+/// A client's REQUEST: admission, routing, and delivery to the plugin. The rules are the
+/// parts' (Admission, Authentication, UnservedIntent); this carries them out.
+/// (The client's ANSWER and CANCEL: Conversation/Conversation.swift.)
 extension RouterCore {
     func startRequest(_ envelope: RoutingEnvelope, _ msg: WireMessage, frames: [Frame] = []) {
         let state = book.clients.state(for: envelope.identity)
-        let grant = grant(for: state, frames: frames)
+        let grant = clientKeysRequired ? authentication.grant(for: state, frames: frames, clients: &book.clients) : nil
         if state.open[msg.requestId] != nil {
             // Not final: the id belongs to the open request, which goes on.
-            return refuse(envelope, kind: "REQUEST", requestId: msg.requestId, intent: msg.intent,
+            return conversation.refuse(envelope, kind: "REQUEST", requestId: msg.requestId, intent: msg.intent,
                           BusError(.duplicateRequest, "request id \"\(msg.requestId)\" is already open; this REQUEST was not taken and the open request goes on"))
         }
         var options = JSON.object([:])
         if let problem = requestProblem(envelope, msg, state, options: &options) { return reject(envelope, msg, problem) }
-        if let problem = rightsProblem(grant, msg, state, options: &options) { return reject(envelope, msg, problem) }
+        if clientKeysRequired,
+           let problem = authentication.rightsProblem(grant, msg, state, options: &options, now: effects.now()) {
+            return reject(envelope, msg, problem)
+        }
         if msg.intent.hasPrefix("ib.") {
             return handleControl(envelope, msg, options: options)
         }
@@ -86,29 +91,34 @@ extension RouterCore {
                       header: Frame, body: Frame, state known: ClientState? = nil) -> Exchange {
         // The caller usually has the client's state already: one table lookup per request.
         let state = known ?? book.clients.state(for: envelope.identity)
-        let exchange = Exchange(hostId: book.nextId(), client: envelope, clientState: state,
-                                clientRequestId: msg.requestId, intent: msg.intent, pluginIndex: pluginIndex,
-                                timeout: requestTimeout(slots[pluginIndex], options: options), options: options,
-                                stage: .pending(header: header, body: body))
-        book.open(exchange, bytes: msg.header.count + msg.body.count)
-        return exchange
+        return book.open(envelope, state, msg, pluginIndex: pluginIndex, timeout: requestTimeout(slots[pluginIndex], options: options),
+                  options: options, header: header, body: body)
     }
 
     /// Why `slot` can't take a request for `intent` now (restricted without the right
     /// credential, unavailable, full), or nil.
     func admissionError(_ slot: PluginSlot, intent: String, options: JSON) -> BusError? {
-        if isRestricted(slot, intent),
-           let problem = Admission.restrictionProblem(authentication.check(options), intent: intent, plugin: slot.spec.id) {
-            return problem
-        }
-        if let reason = slot.failureReason {
-            if !retryFailedSpawn(slot) {
-                return BusError(.pluginUnavailable, "plugin \(slot.spec.id) is unavailable: \(reason)",
-                                details: ["plugin": .string(slot.spec.id)])
-            }
-        }
-        return capacityProblem(slot)
+        Admission.pluginProblem(slot, intent: intent, options: options, authentication: authentication,
+                                retrySpawn: { retryFailedSpawn($0) }, full: { isFull($0) })
     }
+
+    /// Why a REQUEST can't be taken before routing looks at it (size, id, header, the
+    /// client's own limits), or nil: the facts from the core's tables and the lane's, the
+    /// rules `Admission`'s, which the relay lane asks too (RouterCore+Lane.swift).
+    func requestProblem(_ envelope: RoutingEnvelope, _ msg: WireMessage, _ state: ClientState,
+                        options: inout JSON) -> BusError? {
+        let lane = relayLane.map { lane in
+            envelope.identity.withUnsafeBytes { lane.open(client: $0, hash: ByteHash.hash($0)) }
+        } ?? (count: 0, bytes: 0)
+        let facts = RequestFacts(size: msg.header.count + msg.body.count, hasId: !msg.requestId.isEmpty,
+                                 shuttingDown: draining || stopping, clientBacklog: effects.clientBacklog(envelope.identity),
+                                 clientOpen: state.open.count + lane.count, hostOpen: book.count + (relayLane?.count ?? 0),
+                                 clientBytes: state.openBytes + lane.bytes, hostBytes: book.openBytes + (relayLane?.bytes ?? 0))
+        return admission.problem(facts, request: msg, options: &options)
+    }
+
+    /// The admission rules under the limits in force (a reload may change them).
+    var admission: Admission { Admission(limits: manifest.host.limits) }
 
     /// The one authentication check, under the settings in force.
     var authentication: Authentication {
@@ -156,7 +166,7 @@ extension RouterCore {
         }
         if let flow = exchange.flow {
             for ext in extensions { ext.flowStarting(exchange, body: body) }
-            return flow.start(exchange, body: body, self)
+            return flow.start(exchange, body: body, conversation.flows)
         }
         if !slot.spec.idempotentIntents.isEmpty { keepForReplay(exchange, slot, header: header, body: body) }
         let message = received ?? WireMessage(kind: .request, intent: exchange.intent)
@@ -164,46 +174,6 @@ extension RouterCore {
         message.header = header
         message.body = body
         sendToPlugin(slot, message, exchange: exchange)
-    }
-
-    func clientAnswer(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
-        guard let exchange = book.open(client: envelope.identity, requestId: msg.requestId) else {
-            return refuse(envelope, kind: "ANSWER", requestId: msg.requestId, intent: msg.intent, BusError(.conversationExpired,
-                "no open conversation \"\(msg.requestId)\": it has ended or expired, or never existed"))
-        }
-        guard exchange.isAwaitingClient else {
-            return refuse(envelope, kind: "ANSWER", requestId: msg.requestId, intent: msg.intent, BusError(.unexpectedAnswer,
-                "request \"\(msg.requestId)\" is not waiting for an answer (no question is open); the request goes on"))
-        }
-        if msg.header.count + msg.body.count > manifest.host.limits.maxMessageSize {
-            return refuse(envelope, kind: "ANSWER", requestId: msg.requestId, intent: msg.intent, BusError(.tooLarge,
-                "the answer is \(msg.header.count + msg.body.count) bytes; this host takes at most \(manifest.host.limits.maxMessageSize); answer again"))
-        }
-        if exchange.choosing != nil { return pluginChoiceAnswer(msg, exchange) }
-        exchange.stage = .delivered
-        if let flow = exchange.flow {
-            // The flow's next step arms the deadline itself (a message to the plugin, a
-            // new question); only a step that does neither is armed here, so an answer
-            // arms it once, not twice.
-            let armed = exchange.generation
-            flow.clientAnswer(msg, exchange, self)
-            if exchange.generation == armed, book[exchange.hostId] === exchange { armDeadline(exchange) }
-            return
-        }
-        armDeadline(exchange)
-        let slot = slots[exchange.pluginIndex]
-        sendToPlugin(slot, WireMessage(kind: .answer, requestId: exchange.wireId, intent: exchange.intent,
-                                       header: Frame(), body: msg.body), exchange: exchange)
-    }
-
-    func clientCancel(_ envelope: RoutingEnvelope, _ msg: WireMessage) {
-        guard let exchange = book.open(client: envelope.identity, requestId: msg.requestId) else {
-            // Already ended (its final answer was sent: a second CANCEL too), or never open.
-            return refuse(envelope, kind: "CANCEL", requestId: msg.requestId, intent: msg.intent, BusError(.conversationExpired,
-                "no open request \"\(msg.requestId)\" to cancel: it has ended (its final answer was sent) or never existed"))
-        }
-        cancelAtPlugin(exchange, reason: "cancelled by the client")
-        fail(exchange, BusError(.cancelled, "the client cancelled the request"))
     }
 
     /// Sends a host intent that a forwarding handler routed to a plugin, as an exchange on

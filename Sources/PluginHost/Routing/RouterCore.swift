@@ -43,7 +43,7 @@ final class RouterCore: RouterView {
     var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
     private(set) var stopping = false
     /// Clients must connect with a key listed in `host.clients` (CURVE frontend); their
-    /// rights are checked per request (RouterCore+Rights.swift).
+    /// rights are checked per request (Authentication+Rights.swift).
     var clientKeysRequired = false
     /// SIGTERM arrived: no new requests; open ones may finish (`host.drain_timeout`).
     var draining = false
@@ -60,9 +60,9 @@ final class RouterCore: RouterView {
     var stats: HostStats?
     /// The Majordomo endpoint's counters, when `host.mdp` is set (ib.status `mdp`).
     var majordomoCounters: MajordomoCounters?
-    /// Rejected requests and refused messages, which any client can cause at will: one
-    /// line, then a count every 10 s (RouterCore+Clients.swift).
-    var clientRefusals = RefusalSummary(subject: "clients", level: .info)
+    /// The client's side of taken requests, the refusals, and what flows may do
+    /// (Conversation/; the core's side of it: RouterCore+Conversation.swift).
+    let conversation: Conversation
     #if DEBUG
     private var owner: pthread_t?
     #endif
@@ -74,7 +74,9 @@ final class RouterCore: RouterView {
         self.effects = effects
         self.post = post
         fleet = PluginFleet(plugins: manifest.plugins, logger: logger, effects: effects)
+        conversation = Conversation(logger: logger, effects: effects)
         fleet.host = self
+        conversation.host = self
         installCoreIntents()
     }
 
@@ -108,26 +110,11 @@ final class RouterCore: RouterView {
 
     // MARK: - Events
 
-    /// A message a client sent (its frames, identity first).
+    /// A message a client sent (its frames, identity first): the conversation part takes
+    /// all but a REQUEST, which starts here (RouterCore+Requests.swift).
     func clientFrames(_ frames: [Frame]) {
         assertConfined()
-        guard let (envelope, rest) = RoutingEnvelope.split(frames) else { return }
-        let msg: WireMessage
-        do { msg = try WireMessage.decode(rest) } catch {
-            return undecodable(envelope, rest, error)
-        }
-        if clientKeysRequired, frames.count > 1 { bindClient(envelope.identity, user: frames[1].property("User-Id")) }
-        switch msg.kind {
-        case .request: startRequest(envelope, msg, frames: frames)
-        case .answer: clientAnswer(envelope, msg)
-        case .cancel: clientCancel(envelope, msg)
-        case .heartbeat:
-            // A client may ask whether the host is there: one HEARTBEAT answers (§3).
-            effects.sendToClient(envelope, WireMessage(kind: .heartbeat, requestId: "", intent: ""))
-        default:
-            refuse(envelope, kind: msg.kind.rawValue, requestId: msg.requestId, intent: msg.intent,
-                   BusError(.badFrame, "clients may send REQUEST, ANSWER, CANCEL or HEARTBEAT, not \(msg.kind.rawValue)"))
-        }
+        if let (envelope, msg) = conversation.clientFrames(frames) { startRequest(envelope, msg, frames: frames) }
     }
 
     /// Something that happened off the router thread.
@@ -190,12 +177,3 @@ final class RouterCore: RouterView {
     }
 }
 
-/// Compares secrets without leaking where they differ through timing.
-func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-    let x = Array(a.utf8), y = Array(b.utf8)
-    var diff = UInt8(x.count == y.count ? 0 : 1)
-    for i in 0..<max(x.count, y.count) {
-        diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0)
-    }
-    return diff == 0
-}

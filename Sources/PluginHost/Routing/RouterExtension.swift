@@ -128,7 +128,7 @@ protocol RouterView: AnyObject {
     /// Posts an event to the router thread from any thread (the shell's mailbox).
     var post: @Sendable (RouterEvent) -> Void { get }
     var plugins: [any PluginView] { get }
-    /// Clients connect with CURVE keys and their grants decide (RouterCore+Rights).
+    /// Clients connect with CURVE keys and their grants decide (Authentication+Rights.swift).
     var clientKeysRequired: Bool { get }
     /// Sends a ready instance of `plugin` a REQUEST of the host's own (an `ib.entities`
     /// query): its REPLY or ERROR comes back as `finished(id:result:)` with `id`, the

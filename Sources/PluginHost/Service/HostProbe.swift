@@ -7,7 +7,7 @@ import IntentBusClient
 /// an `inproc://` endpoint the frontend binds beside its public one. inproc connections
 /// carry no ZMTP handshake, so they work whatever the public endpoint's security (a CURVE
 /// tcp frontend included), and only code inside the host's process can open one. The
-/// router knows them by their missing connection metadata (RouterCore+Rights).
+/// router knows them by their missing connection metadata (Routing/Authentication+Rights.swift).
 package struct InternalEndpoint: Sendable {
     package let context: ZMQContext
     package let endpoint: String

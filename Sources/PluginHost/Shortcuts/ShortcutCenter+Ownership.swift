@@ -11,7 +11,7 @@ import IntentBusStore
 /// the socket manages everything, as before.
 extension ShortcutCenter {
     /// Who the request acts for: over CURVE the header's `client`, which the router made
-    /// the key's name (another only with `manage_choices`, RouterCore+Rights.swift); on
+    /// the key's name (another only with `manage_choices`, Routing/Authentication+Rights.swift); on
     /// ipc the body's `client`, else the header's.
     func requester(_ request: ControlRequest) -> String? {
         if request.options["authenticated"] != nil { return request.options["client"]?.stringValue }

@@ -93,7 +93,7 @@ extension RelayLane {
     /// A keyed (CURVE) client's request may take the lane once the general path has bound
     /// its connection and read its grant (at its first message), when this message comes
     /// with that same User-Id, the grant allows the intent and has no `rate` to count: the
-    /// checks the general path makes (RouterCore+Rights.swift, +ConnectionBinding.swift),
+    /// checks the general path makes (Authentication+Rights.swift, RouterCore+ConnectionBinding.swift),
     /// whose answers are then the same. Returns the delivery header the core would write
     /// (`{"client":NAME}`, `Admission.deliveryHeader`); nil leaves the request
     /// to the general path, which checks and answers it as always.

@@ -1,0 +1,50 @@
+import Foundation
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+
+/// The core's side of the conversation part (Conversation/Conversation.swift), and the
+/// calls other parts of the core make on the client's side and on the rules that are now
+/// parts' own (Authentication, PluginFleet's claims).
+extension RouterCore: ConversationHost {
+    func openExchange(client identity: Data, requestId: String) -> Exchange? {
+        book.open(client: identity, requestId: requestId)
+    }
+
+    func clientHasOpen(_ identity: Data, requestId: String) -> Bool {
+        book.clients.existing(identity)?.open[requestId] != nil
+    }
+
+    func isOpen(_ exchange: Exchange) -> Bool { book[exchange.hostId] === exchange }
+
+    func plugin(of exchange: Exchange) -> PluginSlot { slots[exchange.pluginIndex] }
+
+    /// A REQUEST's final ERROR when the host can't take it (`Conversation.reject`).
+    func reject(_ envelope: RoutingEnvelope, _ msg: WireMessage, _ error: BusError) {
+        conversation.reject(envelope, msg, error)
+    }
+
+    /// A client message the shell could not read (`Conversation.undecodable`).
+    func undecodable(_ envelope: RoutingEnvelope, _ rest: ArraySlice<Frame>, _ error: WireError) {
+        conversation.undecodable(envelope, rest, error)
+    }
+
+    /// Sends a PROMPT to the client (`Conversation.promptClient`).
+    func promptClient(_ exchange: Exchange, prompt: JSON) { conversation.promptClient(exchange, prompt: prompt) }
+
+    /// Changing remembered choices beyond one's own needs `manage_choices`
+    /// (`Authentication.choiceChangeProblem`).
+    func choiceChangeProblem(_ request: ControlRequest) -> BusError? { authentication.choiceChangeProblem(request) }
+
+    /// `UnservedIntent.disabled` and `disabledAtRunTime`, for `ib.explain`.
+    func disabledError(_ intent: String, _ disabled: [Int]) -> BusError { UnservedIntent.disabled(intent, disabled, slots) }
+    func disabledAtRunTimeError(_ intent: String, _ disabled: [Int]) -> BusError { UnservedIntent.disabledAtRunTime(intent, disabled, slots) }
+}
+
+extension ExchangeFlow {
+    /// A plugin's message for the flow, from the core (RouterCore+Plugins.swift): the flow
+    /// gets the conversation's `FlowDriver`, never the core itself.
+    func pluginMessage(_ message: WireMessage, _ exchange: Exchange, _ core: RouterCore) {
+        pluginMessage(message, exchange, core.conversation.flows)
+    }
+}
