@@ -52,6 +52,8 @@ public struct SentenceIndex: Sendable {
     let skipWords: [[String]]
     /// The words of every list's plain values, where GluedWords may split a said word.
     private(set) var listWords: Set<Int32> = []
+    /// What templates glue right before or after a list (GluedWords cuts it off said words).
+    let affixes: GluedAffixes
     let compiler: SentenceCompiler
     /// The slot whose real value makes a match better (hassil's `best_slot_name`; HA: "name").
     public var preferredSlot: String?
@@ -73,6 +75,7 @@ public struct SentenceIndex: Sendable {
         for block in templates.blocks { names.formUnion(block.lists.keys) }
         let compiler = SentenceCompiler(rules: templates.rules, listNames: names, foldDiacritics: foldDiacritics)
         self.compiler = compiler
+        affixes = GluedAffixes(templates, foldDiacritics: foldDiacritics)
         // A rule that refers to itself is an error at load, used or not. (A shared rule may
         // name a rule only some blocks define, so unknown names are checked per sentence.)
         for name in templates.rules.keys.sorted() {
@@ -149,9 +152,10 @@ public struct SentenceIndex: Sendable {
         guard !said.tokens.isEmpty, said.tokens.count <= Self.maxWords else { return [] }
         var alternatives = [SkipWords(skipWords, said.tokens, tables: tables)]
         // A list value glued to a template's word ("Ardovarn" for `{area}n`): a second form.
-        if let glued = GluedWords.split(said.tokens, ids: alternatives[0].forms[0].ids, text: said.text, tables: tables,
-                                        listWords: listWords), glued.count <= Self.maxWords {
-            alternatives.append(SkipWords(skipWords, glued, tables: tables))
+        let split = GluedWords.split(said.tokens, ids: alternatives[0].forms[0].ids, text: said.text, tables: tables,
+                                     listWords: listWords, affixes: affixes, isValueWord: isValueWord)
+        for form in [split.glued, split.cut] {
+            if let form, form.count <= Self.maxWords { alternatives.append(SkipWords(skipWords, form, tables: tables)) }
         }
         // The prefilter: a bit per word of the templates, set for the words said.
         var present = [UInt64](repeating: 0, count: tables.words.count / 64 + 1)
@@ -188,6 +192,12 @@ public struct SentenceIndex: Sendable {
         }
         found.sort { $0.rank < $1.rank }
         return found.prefix(limit).map { $0.match }
+    }
+
+    /// Whether the word `word` is one the index's list `name` may say.
+    private func isValueWord(_ name: String, _ word: Int32) -> Bool {
+        guard let id = tables.lists.lookup(name), Int(id) < lists.count, let list = lists[Int(id)] else { return false }
+        return list.plainWords.contains(word)
     }
 
     private func isWildcard(_ id: Int32?) -> Bool {
