@@ -12,6 +12,10 @@ struct GluedAffixes: Sendable {
     private(set) var valueSuffixes: [String: Set<String>] = [:]
     /// The longest affix, in characters: a said word is cut at most this far from its ends.
     private(set) var longest = 0
+    /// The first characters of the value prefixes and the last of the value suffixes: most
+    /// said template words start and end with neither, and are not looked at further.
+    private(set) var valuePrefixStarts: Set<Character> = []
+    private(set) var valueSuffixEnds: Set<Character> = []
 
     /// Most affixes of one kind kept (hostile templates: the cut tries each length once, so
     /// this bounds memory only).
@@ -39,8 +43,14 @@ struct GluedAffixes: Sendable {
             switch (wildcard, prefix) {
             case (true, true): if wildcardPrefixes.count < Self.maxAffixes { wildcardPrefixes.insert(word) } else { continue }
             case (true, false): if wildcardSuffixes.count < Self.maxAffixes { wildcardSuffixes.insert(word) } else { continue }
-            case (false, true): if valuePrefixes.count < Self.maxAffixes { valuePrefixes[word, default: []].insert(list) } else { continue }
-            case (false, false): if valueSuffixes.count < Self.maxAffixes { valueSuffixes[word, default: []].insert(list) } else { continue }
+            case (false, true):
+                guard valuePrefixes.count < Self.maxAffixes else { continue }
+                valuePrefixes[word, default: []].insert(list)
+                valuePrefixStarts.insert(word.first!)
+            case (false, false):
+                guard valueSuffixes.count < Self.maxAffixes else { continue }
+                valueSuffixes[word, default: []].insert(list)
+                valueSuffixEnds.insert(word.last!)
             }
             longest = max(longest, word.count)
         }

@@ -92,7 +92,8 @@ enum GluedWords {
     /// the rest is a word of that list (Arabic "الساعة" → "ال" "ساعة" for `[ال]{timer_hour}`).
     static func cutValueAffixes(_ token: SentenceText.Token, text: String, tables: MatchTables, _ affixes: GluedAffixes,
                                 isValueWord: (String, Int32) -> Bool, budget: inout Int) -> [SentenceText.Token]? {
-        guard !affixes.valuePrefixes.isEmpty || !affixes.valueSuffixes.isEmpty,
+        guard let first = token.key.first, let last = token.key.last,
+              affixes.valuePrefixStarts.contains(first) || affixes.valueSuffixEnds.contains(last),
               let chars = characters(token, text: text) else { return nil }
         let n = chars.count
         func isValue(_ a: Int, _ b: Int, of lists: Set<String>) -> Bool {
