@@ -17,6 +17,9 @@ public struct SentenceIndex: Sendable {
         let block: IntentTemplates.Block
         /// The block's own lists by list number (nil: the block has none).
         let blockLists: [CompiledList?]?
+        /// Whether the template names a list: only then can the split forms of the said
+        /// words (GluedWords) match it where the said form does not.
+        let hasLists: Bool
 
         init(node: SentenceNode, text: String, location: SentenceLocation, order: Int,
              block: IntentTemplates.Block, blockLists: [CompiledList?]?, tables: inout MatchTables) {
@@ -29,6 +32,7 @@ public struct SentenceIndex: Sendable {
             self.edges = (edges.first.map { tables.lists.id($0) }, edges.last.map { tables.lists.id($0) }, edges.only)
             self.block = block
             self.blockLists = blockLists
+            hasLists = program.ops.contains { if case .list = $0 { return true }; return false }
         }
 
         /// The list `id` as this template sees it: its block's own, else the index's.
@@ -179,7 +183,7 @@ public struct SentenceIndex: Sendable {
             }
             var best: (rank: SentenceMatch.Rank, match: SentenceMatch)?
             let edges = sentence.edges
-            for forms in alternatives {
+            for forms in alternatives.prefix(sentence.hasLists ? alternatives.count : 1) {
                 for form in forms.candidates(firstIsWildcard: isWildcard(edges.first), lastIsWildcard: isWildcard(edges.last),
                                              only: edges.only) {
                     let words = forms.forms[form]
