@@ -16,6 +16,9 @@ struct GluedAffixes: Sendable {
     /// said template words start and end with neither, and are not looked at further.
     private(set) var valuePrefixStarts: Set<Character> = []
     private(set) var valueSuffixEnds: Set<Character> = []
+    /// The lengths the value prefixes and suffixes have, longest first (a word is cut only at those).
+    private(set) var valuePrefixLengths: [Int] = []
+    private(set) var valueSuffixLengths: [Int] = []
 
     /// Most affixes of one kind kept (hostile templates: the cut tries each length once, so
     /// this bounds memory only).
@@ -47,10 +50,12 @@ struct GluedAffixes: Sendable {
                 guard valuePrefixes.count < Self.maxAffixes else { continue }
                 valuePrefixes[word, default: []].insert(list)
                 valuePrefixStarts.insert(word.first!)
+                if !valuePrefixLengths.contains(word.count) { valuePrefixLengths.append(word.count); valuePrefixLengths.sort(by: >) }
             case (false, false):
                 guard valueSuffixes.count < Self.maxAffixes else { continue }
                 valueSuffixes[word, default: []].insert(list)
                 valueSuffixEnds.insert(word.last!)
+                if !valueSuffixLengths.contains(word.count) { valueSuffixLengths.append(word.count); valueSuffixLengths.sort(by: >) }
             }
             longest = max(longest, word.count)
         }

@@ -101,13 +101,13 @@ enum GluedWords {
             guard let id = tables.words.lookup(String(chars[a..<b])) else { return false }
             return lists.contains { isValueWord($0, id) }
         }
-        for length in stride(from: min(affixes.longest, n - 1), through: 1, by: -1) where budget > 0 {
+        for length in affixes.valuePrefixLengths where length < n && budget > 0 {
             budget -= 1
             if let lists = affixes.valuePrefixes[String(chars[0..<length])], isValue(length, n, of: lists) {
                 return pieces(token, chars, text: text, [0, length, n])
             }
         }
-        for length in stride(from: min(affixes.longest, n - 1), through: 1, by: -1) where budget > 0 {
+        for length in affixes.valueSuffixLengths where length < n && budget > 0 {
             budget -= 1
             if let lists = affixes.valueSuffixes[String(chars[(n - length)..<n])], isValue(0, n - length, of: lists) {
                 return pieces(token, chars, text: text, [0, n - length, n])
