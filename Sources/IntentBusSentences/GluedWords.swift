@@ -95,21 +95,24 @@ enum GluedWords {
         guard let first = token.key.first, let last = token.key.last,
               affixes.valuePrefixStarts.contains(first) || affixes.valueSuffixEnds.contains(last),
               let chars = characters(token, text: text) else { return nil }
-        let n = chars.count
-        func isValue(_ a: Int, _ b: Int, of lists: Set<String>) -> Bool {
+        let n = chars.count, key = token.key
+        // Substrings of the key, not Strings made of Characters (thousands of instructions each).
+        func isValue(_ part: Substring, of lists: Set<String>) -> Bool {
             budget -= 1
-            guard let id = tables.words.lookup(String(chars[a..<b])) else { return false }
+            guard let id = tables.words.lookup(String(part)) else { return false }
             return lists.contains { isValueWord($0, id) }
         }
         for length in affixes.valuePrefixLengths where length < n && budget > 0 {
             budget -= 1
-            if let lists = affixes.valuePrefixes[String(chars[0..<length])], isValue(length, n, of: lists) {
+            let cut = key.index(key.startIndex, offsetBy: length)
+            if let lists = affixes.valuePrefixes[String(key[..<cut])], isValue(key[cut...], of: lists) {
                 return pieces(token, chars, text: text, [0, length, n])
             }
         }
         for length in affixes.valueSuffixLengths where length < n && budget > 0 {
             budget -= 1
-            if let lists = affixes.valueSuffixes[String(chars[(n - length)..<n])], isValue(0, n - length, of: lists) {
+            let cut = key.index(key.endIndex, offsetBy: -length)
+            if let lists = affixes.valueSuffixes[String(key[cut...])], isValue(key[..<cut], of: lists) {
                 return pieces(token, chars, text: text, [0, n - length, n])
             }
         }
