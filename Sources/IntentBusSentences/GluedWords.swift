@@ -15,21 +15,108 @@ enum GluedWords {
     /// unknown words); when spent, the rest of the words stay as said.
     static let lookupBudget = 4_000
 
-    /// `tokens` with the words that split split; nil when none does.
+    /// The split form (`glued`: words no template has, split), and a third form (`cut`:
+    /// that, and template words cut where templates glue an affix to a list whose word the
+    /// rest is, "الساعة" → "ال" "ساعة"); nil where nothing changed. Two forms, as a said
+    /// text may need one template word cut and another ("الموجود") whole.
     static func split(_ tokens: [SentenceText.Token], ids: [Int32], text: String, tables: MatchTables,
-                      listWords: Set<Int32>) -> [SentenceText.Token]? {
-        var out: [SentenceText.Token] = []
-        var changed = false
+                      listWords: Set<Int32>, affixes: GluedAffixes,
+                      isValueWord: (String, Int32) -> Bool) -> (glued: [SentenceText.Token]?, cut: [SentenceText.Token]?) {
+        var glued: [SentenceText.Token] = [], cut: [SentenceText.Token] = []
+        var changed = false, cutChanged = false
         var budget = lookupBudget
         for (k, token) in tokens.enumerated() {
-            if ids[k] < 0, budget > 0, let parts = split(token, text: text, tables: tables, listWords: listWords, budget: &budget) {
-                out += parts
+            var parts: [SentenceText.Token]?
+            if budget > 0 {
+                if ids[k] < 0 {
+                    parts = split(token, text: text, tables: tables, listWords: listWords, budget: &budget)
+                    if parts == nil, !affixes.isEmpty { parts = cutWildcardAffixes(token, text: text, affixes, budget: &budget) }
+                } else if !affixes.isEmpty,
+                          let pieces = cutValueAffixes(token, text: text, tables: tables, affixes, isValueWord: isValueWord, budget: &budget) {
+                    cut += pieces
+                    cutChanged = true
+                    glued.append(token)
+                    continue
+                }
+            }
+            if let parts {
+                glued += parts
+                cut += parts
                 changed = true
             } else {
-                out.append(token)
+                glued.append(token)
+                cut.append(token)
             }
         }
-        return changed ? out : nil
+        return (changed ? glued : nil, cutChanged ? cut : nil)
+    }
+
+    /// `token` cut at the character offsets `cuts` (0 and its length included), empty pieces dropped.
+    private static func pieces(_ token: SentenceText.Token, _ chars: [Character], text: String, _ cuts: [Int]) -> [SentenceText.Token] {
+        var result: [SentenceText.Token] = []
+        for (a, b) in zip(cuts, cuts.dropFirst()) where a < b {
+            let lo = text.index(token.range.lowerBound, offsetBy: a), hi = text.index(token.range.lowerBound, offsetBy: b)
+            result.append(SentenceText.Token(key: String(chars[a..<b]), range: lo..<hi))
+        }
+        return result
+    }
+
+    /// The characters of `token`, when they are those of the said text (offsets agree).
+    private static func characters(_ token: SentenceText.Token, text: String) -> [Character]? {
+        let chars = Array(token.key)
+        guard chars.count >= 2, chars.count <= maxLength, text[token.range].count == chars.count else { return nil }
+        return chars
+    }
+
+    /// A word no template has, with what templates glue before or after a wildcard cut off
+    /// (Hebrew "שzarbo" → "ש" "zarbo" for `[ש]{timer_name}`, Nepali "quintलाई" for
+    /// `{item}लाई`): the longest such prefix, then the longest such suffix of the rest.
+    static func cutWildcardAffixes(_ token: SentenceText.Token, text: String, _ affixes: GluedAffixes,
+                                   budget: inout Int) -> [SentenceText.Token]? {
+        guard !affixes.wildcardPrefixes.isEmpty || !affixes.wildcardSuffixes.isEmpty,
+              let chars = characters(token, text: text) else { return nil }
+        let n = chars.count
+        var lo = 0, hi = n
+        for length in stride(from: min(affixes.longest, n - 1), through: 1, by: -1) where budget > 0 {
+            budget -= 1
+            if affixes.wildcardPrefixes.contains(String(chars[0..<length])) { lo = length; break }
+        }
+        for length in stride(from: min(affixes.longest, n - 1 - lo), through: 1, by: -1) where budget > 0 {
+            budget -= 1
+            if affixes.wildcardSuffixes.contains(String(chars[(n - length)..<n])) { hi = n - length; break }
+        }
+        return lo > 0 || hi < n ? pieces(token, chars, text: text, [0, lo, hi, n]) : nil
+    }
+
+    /// A template word that is also what templates glue to a list value, cut there when
+    /// the rest is a word of that list (Arabic "الساعة" → "ال" "ساعة" for `[ال]{timer_hour}`).
+    static func cutValueAffixes(_ token: SentenceText.Token, text: String, tables: MatchTables, _ affixes: GluedAffixes,
+                                isValueWord: (String, Int32) -> Bool, budget: inout Int) -> [SentenceText.Token]? {
+        guard let first = token.key.first, let last = token.key.last,
+              affixes.valuePrefixStarts.contains(first) || affixes.valueSuffixEnds.contains(last),
+              let chars = characters(token, text: text) else { return nil }
+        let n = chars.count, key = token.key
+        // Substrings of the key, not Strings made of Characters (thousands of instructions each).
+        func isValue(_ part: Substring, of lists: Set<String>) -> Bool {
+            budget -= 1
+            guard let id = tables.words.lookup(String(part)) else { return false }
+            return lists.contains { isValueWord($0, id) }
+        }
+        for length in affixes.valuePrefixLengths where length < n && budget > 0 {
+            budget -= 1
+            let cut = key.index(key.startIndex, offsetBy: length)
+            if let lists = affixes.valuePrefixes[String(key[..<cut])], isValue(key[cut...], of: lists) {
+                return pieces(token, chars, text: text, [0, length, n])
+            }
+        }
+        for length in affixes.valueSuffixLengths where length < n && budget > 0 {
+            budget -= 1
+            let cut = key.index(key.endIndex, offsetBy: -length)
+            if let lists = affixes.valueSuffixes[String(key[cut...])], isValue(key[..<cut], of: lists) {
+                return pieces(token, chars, text: text, [0, n - length, n])
+            }
+        }
+        return nil
     }
 
     private static func split(_ token: SentenceText.Token, text: String, tables: MatchTables,

@@ -8,7 +8,7 @@ public struct SentenceCompiler: Sendable {
     /// Most orders one permutation may expand to (5 items: 120).
     static let maxPermutationItems = 5
     /// Most words a glued run ("light[s]") may spell out.
-    public static let maxGluedSpellings = 256
+    public static let maxGluedSpellings = 4_096
 
     func compile(_ expression: SentenceExpression) throws(SentenceError) -> SentenceNode {
         var active: [String] = []

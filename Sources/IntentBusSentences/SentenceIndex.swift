@@ -17,6 +17,9 @@ public struct SentenceIndex: Sendable {
         let block: IntentTemplates.Block
         /// The block's own lists by list number (nil: the block has none).
         let blockLists: [CompiledList?]?
+        /// Whether the template names a list: only then can the split forms of the said
+        /// words (GluedWords) match it where the said form does not.
+        let hasLists: Bool
 
         init(node: SentenceNode, text: String, location: SentenceLocation, order: Int,
              block: IntentTemplates.Block, blockLists: [CompiledList?]?, tables: inout MatchTables) {
@@ -29,6 +32,7 @@ public struct SentenceIndex: Sendable {
             self.edges = (edges.first.map { tables.lists.id($0) }, edges.last.map { tables.lists.id($0) }, edges.only)
             self.block = block
             self.blockLists = blockLists
+            hasLists = program.ops.contains { if case .list = $0 { return true }; return false }
         }
 
         /// The list `id` as this template sees it: its block's own, else the index's.
@@ -52,6 +56,8 @@ public struct SentenceIndex: Sendable {
     let skipWords: [[String]]
     /// The words of every list's plain values, where GluedWords may split a said word.
     private(set) var listWords: Set<Int32> = []
+    /// What templates glue right before or after a list (GluedWords cuts it off said words).
+    let affixes: GluedAffixes
     let compiler: SentenceCompiler
     /// The slot whose real value makes a match better (hassil's `best_slot_name`; HA: "name").
     public var preferredSlot: String?
@@ -73,6 +79,7 @@ public struct SentenceIndex: Sendable {
         for block in templates.blocks { names.formUnion(block.lists.keys) }
         let compiler = SentenceCompiler(rules: templates.rules, listNames: names, foldDiacritics: foldDiacritics)
         self.compiler = compiler
+        affixes = GluedAffixes(templates, foldDiacritics: foldDiacritics)
         // A rule that refers to itself is an error at load, used or not. (A shared rule may
         // name a rule only some blocks define, so unknown names are checked per sentence.)
         for name in templates.rules.keys.sorted() {
@@ -149,9 +156,10 @@ public struct SentenceIndex: Sendable {
         guard !said.tokens.isEmpty, said.tokens.count <= Self.maxWords else { return [] }
         var alternatives = [SkipWords(skipWords, said.tokens, tables: tables)]
         // A list value glued to a template's word ("Ardovarn" for `{area}n`): a second form.
-        if let glued = GluedWords.split(said.tokens, ids: alternatives[0].forms[0].ids, text: said.text, tables: tables,
-                                        listWords: listWords), glued.count <= Self.maxWords {
-            alternatives.append(SkipWords(skipWords, glued, tables: tables))
+        let split = GluedWords.split(said.tokens, ids: alternatives[0].forms[0].ids, text: said.text, tables: tables,
+                                     listWords: listWords, affixes: affixes, isValueWord: isValueWord)
+        for form in [split.glued, split.cut] {
+            if let form, form.count <= Self.maxWords { alternatives.append(SkipWords(skipWords, form, tables: tables)) }
         }
         // The prefilter: a bit per word of the templates, set for the words said.
         var present = [UInt64](repeating: 0, count: tables.words.count / 64 + 1)
@@ -175,7 +183,7 @@ public struct SentenceIndex: Sendable {
             }
             var best: (rank: SentenceMatch.Rank, match: SentenceMatch)?
             let edges = sentence.edges
-            for forms in alternatives {
+            for forms in alternatives.prefix(sentence.hasLists ? alternatives.count : 1) {
                 for form in forms.candidates(firstIsWildcard: isWildcard(edges.first), lastIsWildcard: isWildcard(edges.last),
                                              only: edges.only) {
                     let words = forms.forms[form]
@@ -188,6 +196,12 @@ public struct SentenceIndex: Sendable {
         }
         found.sort { $0.rank < $1.rank }
         return found.prefix(limit).map { $0.match }
+    }
+
+    /// Whether the word `word` is one the index's list `name` may say.
+    private func isValueWord(_ name: String, _ word: Int32) -> Bool {
+        guard let id = tables.lists.lookup(name), Int(id) < lists.count, let list = lists[Int(id)] else { return false }
+        return list.plainWords.contains(word)
     }
 
     private func isWildcard(_ id: Int32?) -> Bool {

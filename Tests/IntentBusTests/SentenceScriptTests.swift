@@ -59,4 +59,47 @@ import Testing
         #expect(i.match("utzi tenporizadore guztiak Ardon").isEmpty)
         #expect(i.match("avbryt Ardovarxyz timern").isEmpty)
     }
+
+    @Test func wildcardsGluedToTemplateWords() throws {
+        // hassil cuts a wildcard at the letters glued to it; the said word is cut there too.
+        let i = try index(["בטל את הטיימר [ש]{timer_name:name}", "{item}लाई सूचीमा राख", "سجل {item}[ال]ة"],
+                          lists: ["timer_name": .wildcard, "item": .wildcard])
+        #expect(i.match("בטל את הטיימר שzarbo quint").first?.values == ["name": "zarbo quint"])
+        #expect(i.match("בטל את הטיימר zarbo quint").first?.values == ["name": "zarbo quint"])
+        #expect(i.match("zarbo quintलाई सूचीमा राख").first?.values == ["item": "zarbo quint"])
+        #expect(i.match("zarbo quint सूचीमा राख").isEmpty)
+        // Only the template's affixes are cut: "quintको" stays one word of the wildcard.
+        #expect(i.match("zarbo quintको सूचीमा राख").isEmpty)
+        #expect(i.match("سجل zarbo quintالة").first?.values == ["item": "zarbo quint"])
+    }
+
+    @Test func templateWordsThatAreAlsoAGluedListValue() throws {
+        // "الساعة" is a word of one template, and "ال" + the value "ساعة" of another.
+        let hour: SlotList = .values([SlotValue(text: "ساعة", output: 1), SlotValue(text: "ساعاتين", output: 2)])
+        var templates = IntentTemplates(lists: ["timer_hour": hour, "timer_name": .wildcard])
+        templates.blocks = [
+            IntentTemplates.Block(intent: "Named", sentences: [try IntentTemplates.Sentence("الغي المؤقت {timer_name:name}")]),
+            IntentTemplates.Block(intent: "Hours", sentences: [try IntentTemplates.Sentence("الغي المؤقت [ال]{timer_hour:hours}")]),
+            IntentTemplates.Block(intent: "Clock", sentences: [try IntentTemplates.Sentence("كم الساعة")]),
+        ]
+        let i = try SentenceIndex(templates, preferredSlot: "name")
+        #expect(i.match("الغي المؤقت الساعة").first?.intent == "Hours")
+        #expect(i.match("الغي المؤقت الساعة").first?.values["hours"]?.doubleValue == 1)
+        #expect(i.match("الغي المؤقت ساعاتين").first?.values["hours"]?.doubleValue == 2)
+        #expect(i.match("كم الساعة").first?.intent == "Clock")
+        // A word that is the affix and no value stays whole (the wildcard takes it).
+        #expect(i.match("الغي المؤقت الفرن").first?.intent == "Named")
+    }
+
+    @Test func longGluedRunsSpellOutAsWords() throws {
+        // Turkish: 2 × 4 × 67 × 2 × 2 = 2,144 spellings of one glued run (more than the 256
+        // allowed before: it compiled to separate words and "ışıklarnınki" matched nothing).
+        let suffix = "[([(n|ın|in|un|ün|y|t|d|nd|nt)]ı|[(n|ın|in|un|ün|y|t|d|nd|nt)]i|[(n|ın|in|un|ün|y|t|d|nd|nt)]ü|"
+            + "[(n|ın|in|un|ün|y|t|d|nd|nt)]u|[(n|ın|in|un|ün|y|t|d|nd|nt)]e|[(n|ın|in|un|ün|y|t|d|nd|nt)]a)][n][ki]"
+        let i = try index(["[(bütün|tüm)] (ışık|lamba)(lar|ları|ler|leri)\(suffix) (kapa|kapat)"], lists: [:])
+        #expect(i.match("bütün ışıklarnınki kapa").count == 1)
+        #expect(i.match("lambaları kapat").count == 1)
+        #expect(i.match("bütün ışıklar nınki kapa").isEmpty)
+        #expect(i.match("bütün ışıklarxki kapa").isEmpty)
+    }
 }
