@@ -35,16 +35,4 @@ extension RouterCore: ConversationHost {
     /// Changing remembered choices beyond one's own needs `manage_choices`
     /// (`Authentication.choiceChangeProblem`).
     func choiceChangeProblem(_ request: ControlRequest) -> BusError? { authentication.choiceChangeProblem(request) }
-
-    /// `UnservedIntent.disabled` and `disabledAtRunTime`, for `ib.explain`.
-    func disabledError(_ intent: String, _ disabled: [Int]) -> BusError { UnservedIntent.disabled(intent, disabled, slots) }
-    func disabledAtRunTimeError(_ intent: String, _ disabled: [Int]) -> BusError { UnservedIntent.disabledAtRunTime(intent, disabled, slots) }
-}
-
-extension ExchangeFlow {
-    /// A plugin's message for the flow, from the core (RouterCore+Plugins.swift): the flow
-    /// gets the conversation's `FlowDriver`, never the core itself.
-    func pluginMessage(_ message: WireMessage, _ exchange: Exchange, _ core: RouterCore) {
-        pluginMessage(message, exchange, core.conversation.flows)
-    }
 }

@@ -33,7 +33,7 @@ extension RouterCore {
                                            details: ["plugin": .string(slot.spec.id)]))
         }
         if let flow = exchange.flow {
-            flow.pluginMessage(msg, exchange, self)
+            flow.pluginMessage(msg, exchange, conversation.flows)
         } else {
             relayPlain(msg, exchange)
         }
