@@ -40,7 +40,27 @@ def _names(items: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-class HassCorpus:
+class HassilMatcher:
+    """hassil's answer (intent, slots) for a sentence over `intents` and `slot_lists`, as
+    both corpora ask it (HA's tests here, the PyPI package's sampled sentences in hass_pypi)."""
+
+    intents: Intents
+    slot_lists: dict[str, Any]
+
+    def recognize(self, sentence: str, context: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+        result = recognize_best(sentence, self.intents, slot_lists=self.slot_lists,
+                                intent_context=context, best_slot_name="name")
+        if result is None:
+            return None, {}
+        return result.intent.name, {e.name: e.value for e in result.entities.values()}
+
+    def timed(self, sentence: str, context: dict[str, Any]) -> tuple[float, str | None, dict[str, Any]]:
+        start = time.perf_counter()
+        intent, slots = self.recognize(sentence, context)
+        return (time.perf_counter() - start) * 1e6, intent, slots
+
+
+class HassCorpus(HassilMatcher):
     """One language: hassil's Intents, the fixture lists and the test cases."""
 
     def __init__(self, root: Path, language: str) -> None:
@@ -73,17 +93,6 @@ class HassCorpus:
                     context = test["intent"].get("context") or {}
                     self.cases.extend((s, context) for s in test.get("sentences") or [])
 
-    def recognize(self, sentence: str, context: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
-        result = recognize_best(sentence, self.intents, slot_lists=self.slot_lists,
-                                intent_context=context, best_slot_name="name")
-        if result is None:
-            return None, {}
-        return result.intent.name, {e.name: e.value for e in result.entities.values()}
-
-    def timed(self, sentence: str, context: dict[str, Any]) -> tuple[float, str | None, dict[str, Any]]:
-        start = time.perf_counter()
-        intent, slots = self.recognize(sentence, context)
-        return (time.perf_counter() - start) * 1e6, intent, slots
 
 
 def intentbus_answers(binary: Path, language: str, stride: int, dump: Path) -> list[dict[str, Any]]:

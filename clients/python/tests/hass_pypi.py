@@ -36,13 +36,13 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
-from hassil import Intents, TextSlotList, recognize_best
+from hass_oracle import HassilMatcher
+from hassil import Intents, TextSlotList
 from hassil.expression import (
     Alternative,
     Expression,
@@ -177,7 +177,7 @@ class Case:
     expected_slots: dict[str, Any] = field(default_factory=dict)
 
 
-class PypiCorpus:
+class PypiCorpus(HassilMatcher):
     """One language of the package: hassil's Intents, the synthetic fixtures, the sampled cases."""
 
     def __init__(self, language: str, per_template: int = 2, per_intent: int = 30) -> None:
@@ -219,17 +219,6 @@ class PypiCorpus:
             cases.extend(taken[:per_intent])
         return cases
 
-    def recognize(self, sentence: str, context: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
-        result = recognize_best(sentence, self.intents, slot_lists=self.slot_lists,
-                                intent_context=context, best_slot_name="name")
-        if result is None:
-            return None, {}
-        return result.intent.name, {e.name: e.value for e in result.entities.values()}
-
-    def timed(self, sentence: str, context: dict[str, Any]) -> tuple[float, str | None, dict[str, Any]]:
-        start = time.perf_counter()
-        intent, slots = self.recognize(sentence, context)
-        return (time.perf_counter() - start) * 1e6, intent, slots
 
     def expect(self) -> None:
         """hassil's answer for every case."""
