@@ -54,10 +54,16 @@ public struct IntentDialog: Sendable, Hashable, ExpressibleByStringInterpolation
 
     /// The REPLY body's dialog fields: `dialog`, and `supporting_dialog`, `dialog_image` when set.
     var replyFields: [String: JSON] {
-        var o: [String: JSON] = ["dialog": .string(text)]
+        var o: [String: JSON] = [:]
+        addReplyFields(to: &o)
+        return o
+    }
+
+    /// Adds the reply fields to `o` (no dictionary of their own to merge).
+    func addReplyFields(to o: inout [String: JSON]) {
+        o["dialog"] = .string(text)
         if let supporting { o["supporting_dialog"] = .string(supporting.resolved()) }
         if let systemImageName { o["dialog_image"] = .string(systemImageName) }
-        return o
     }
 }
 

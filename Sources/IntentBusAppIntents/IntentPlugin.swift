@@ -53,8 +53,9 @@ public final class IntentPlugin {
     public func register<I: AppIntent>(_ type: I.Type) {
         let declaration = IntentReflection.describe(I.self)
         var entry = declaration.intent
+        let table = IntentParameterTable.of(I.self)
         let handler: PluginHandler = { request, context in
-            try await IntentRunner.perform(I.self, request: request, context: context)
+            try await IntentRunner.perform(I.self, table: table, request: request, context: context)
         }
         runtime.on(I.persistentIdentifier, style: .new, handler)
         if let migrated = I.self as? any CustomIntentMigratedAppIntent.Type {

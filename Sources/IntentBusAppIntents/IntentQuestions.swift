@@ -5,8 +5,8 @@ import IntentBusPlugin
 /// The request context of the `perform()` running in this task, and shared question
 /// helpers.
 enum IntentQuestions {
-    /// Set by the runtime around binding and `perform()`.
-    @TaskLocal static var context: PluginContext?
+    /// The request's context while the runtime binds and performs (`IntentRequestState`).
+    static var context: PluginContext? { IntentRequestState.current?.context }
     /// The list item being converted (index, count), while a list parameter is bound.
     @TaskLocal static var item: (index: Int, count: Int)?
 

@@ -1,5 +1,6 @@
 import Foundation
 import IntentBusCore
+import IntentBusPlugin
 
 /// What a `perform()` leaves beside its result, for the REPLY: donations made and deleted
 /// through `IntentDonationManager`, and whether it continued in the foreground.
@@ -10,10 +11,14 @@ final class IntentRequestState: @unchecked Sendable {
     // @unchecked: every field is touched under `lock`.
     @TaskLocal static var current: IntentRequestState?
 
-    private let lock = Lock()
+    /// The request's context, for questions and progress (`IntentQuestions.context`).
+    let context: PluginContext
+    private let lock = RequestLock.make()
     private var donation: IntentDonation?
     private var deletion: DonationDeletion?
     private var foreground = false
+
+    init(context: PluginContext) { self.context = context }
 
     func donate(_ donation: IntentDonation) { lock.withLock { self.donation = donation } }
     func delete(_ deletion: DonationDeletion) { lock.withLock { self.deletion = deletion } }

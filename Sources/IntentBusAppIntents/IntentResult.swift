@@ -58,7 +58,7 @@ struct IntentResultParts: Sendable {
     /// The REPLY body: `{"dialog", "value", "snippet", "opens_intent", "view"}` (absent parts left out).
     var json: JSON {
         var o: [String: JSON] = [:]
-        if let dialog { o.merge(dialog.replyFields) { $1 } }
+        if let dialog { dialog.addReplyFields(to: &o) }
         if let value, !value.isNull { o["value"] = value }  // an optional value that is nil: no value
         if let snippet { o["snippet"] = snippet }
         if let opens { o["opens_intent"] = opens.json }

@@ -60,27 +60,30 @@ enum IntentRunner {
     /// How often one request may restart `perform()` after needs-value errors.
     static let maxRestarts = 10
 
-    static func perform<I: AppIntent>(_ type: I.Type, request: PluginRequest, context: PluginContext) async throws -> PluginReply {
+    /// `table`: `I`'s parameter table, found once when the intent was registered (nil: read
+    /// with `Mirror`).
+    static func perform<I: AppIntent>(_ type: I.Type, table: IntentParameterTable?, request: PluginRequest,
+                                      context: PluginContext) async throws -> PluginReply {
         var values = request.parameters.objectValue ?? [:]
         var restarts = 0
         while true {
             let intent = I()
-            let params = IntentParameterTable.of(I.self)?.parameters(of: intent) ?? IntentReflection.parameters(of: intent)
-            let state = IntentRequestState()
+            let params = table?.parameters(of: intent) ?? IntentReflection.parameters(of: intent)
+            // One task local for the request's state and context (`IntentQuestions.context`
+            // reads it), beside the public locale: each one pushed costs a task allocation.
+            let state = IntentRequestState(context: context)
             do {
                 let result = try await IntentLocale.$request.withValue(request.header["locale"]?.stringValue) {
                     try await IntentRequestState.$current.withValue(state) {
-                        try await IntentQuestions.$context.withValue(context) {
-                            for (name, parameter) in params {
-                                try await parameter.bind(name: name, json: values[name], context: context)
-                            }
-                            let performed = try await intent.perform()
-                            guard let carrier = performed as? any IntentResultPartsCarrier else {
-                                throw BusError(.internalError, "\(I.persistentIdentifier).perform() returned \(Swift.type(of: performed)); return one of the .result(…) overloads")
-                            }
-                            // The dialog is resolved here, in the request's locale.
-                            return carrier.parts.json
+                        for (name, parameter) in params {
+                            try await parameter.bind(name: name, json: values[name], context: context)
                         }
+                        let performed = try await intent.perform()
+                        guard let carrier = performed as? any IntentResultPartsCarrier else {
+                            throw BusError(.internalError, "\(I.persistentIdentifier).perform() returned \(Swift.type(of: performed)); return one of the .result(…) overloads")
+                        }
+                        // The dialog is resolved here, in the request's locale.
+                        return carrier.parts.json
                     }
                 }
                 var body = result

@@ -34,7 +34,7 @@ public final class IntentParameter<Value: IntentValue>: @unchecked Sendable {
     /// `control_style` and `input_options` of the metadata, for clients that draw controls.
     let controlStyle: String?
     let inputOptions: JSON?
-    private let lock = Lock()
+    private let lock = RequestLock.make()
     private var value: Value?
     private var boundName = ""
     private var context: PluginContext?

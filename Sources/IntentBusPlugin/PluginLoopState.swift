@@ -54,12 +54,17 @@ final class PluginLoopState {
     let failureHeader: Frame
     let rawRoutes: IntentRoutes<RawPluginHandler>
     let syncRoutes: IntentRoutes<PluginSyncHandler>
+    /// Async handlers started in the turn that received their request (`serveImmediately`);
+    /// empty when handlers run on the global executor.
+    let asyncRoutes: IntentRoutes<PluginHandler>
 
-    init(rawHandlers: [String: RawPluginHandler], syncHandlers: [String: PluginSyncHandler], pluginId: String) {
+    init(rawHandlers: [String: RawPluginHandler], syncHandlers: [String: PluginSyncHandler],
+         asyncHandlers: [String: PluginHandler], pluginId: String) {
         successHeader = Frame(PluginReply.header(status: .success, pluginId: pluginId).canonicalString)
         failureHeader = Frame(PluginReply.header(status: .failure, pluginId: pluginId).canonicalString)
         rawRoutes = IntentRoutes(rawHandlers)
         syncRoutes = IntentRoutes(syncHandlers)
+        asyncRoutes = IntentRoutes(asyncHandlers)
     }
 
     /// The constant header frame for a reply with no extra header fields.

@@ -20,6 +20,7 @@ extension PluginRuntime {
                               state: PluginLoopState(rawHandlers: rawHandlers,
                                                      // On the global executor every handler is a task (`handle`).
                                                      syncHandlers: handlerThreads == .globalExecutor ? [:] : syncHandlers,
+                                                     asyncHandlers: handlerThreads == .globalExecutor ? [:] : asyncHandlers.mapValues(\.1),
                                                      pluginId: pluginId))
         handover.start { [self] in
             do {
@@ -85,8 +86,9 @@ extension PluginRuntime {
     }
 
     /// Handles the message in `state.frames`. A REQUEST for a raw or a synchronous handler
-    /// is answered right here, in the request's own frames (measured: docs/performance.md);
-    /// anything else goes through `handle`.
+    /// is answered right here, in the request's own frames (measured: docs/performance.md),
+    /// and one for an async handler starts its task here (`serveImmediately`); anything
+    /// else goes through `handle`.
     private func dispatch(_ parts: LoopParts) throws -> Dispatched {
         let state = parts.state
         let isRequest = state.frames.count == WireProtocol.frameCount && state.frames[0].equals("IB1")
@@ -109,6 +111,10 @@ extension PluginRuntime {
         if isRequest, !state.syncRoutes.isEmpty, let route = state.syncRoutes.route(for: state.frames[3]),
            let requestId = state.frames[2].validUTF8 {
             return try serveSynchronously(route.handler, requestId: requestId, intent: route.intent, parts)
+        }
+        if isRequest, !state.asyncRoutes.isEmpty, let route = state.asyncRoutes.route(for: state.frames[3]),
+           let requestId = state.frames[2].validUTF8 {
+            return try serveImmediately(route.handler, requestId: requestId, intent: route.intent, parts)
         }
         return try handle(state.frames[...], socket: parts.socket, outbox: parts.outbox, executor: parts.executor,
                           state: state).map { .stop($0) } ?? .served

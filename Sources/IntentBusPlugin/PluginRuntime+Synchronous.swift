@@ -70,7 +70,7 @@ extension PluginRuntime {
     /// and intent go back as they came; kind and header are copied from constant frames
     /// (`header` nil: empty); the body is written in place (`body` nil: the request's body
     /// frame is sent back as it is).
-    private func answerInPlace(kind: Frame, header: Frame?, body: JSON?, state: PluginLoopState, socket: ZMQSocket) throws {
+    func answerInPlace(kind: Frame, header: Frame?, body: JSON?, state: PluginLoopState, socket: ZMQSocket) throws {
         state.frames[1].setContent(copyOf: kind)
         if let header {
             state.frames[4].setContent(copyOf: header)

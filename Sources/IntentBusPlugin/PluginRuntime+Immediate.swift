@@ -1,0 +1,114 @@
+import Foundation
+import IntentBusCore
+import IntentBusZMQ
+import IntentBusWire
+
+extension PluginRuntime {
+    /// Serves a REQUEST for an async handler (plain, legacy or new-style) when handlers run
+    /// on the loop's thread: its task starts right here, in the turn that received the
+    /// request (`Task.immediate`), and runs as a watched job (`LoopHandover`) until it
+    /// finishes or first suspends. A handler that finishes without suspending (a
+    /// `perform()` that asks nothing, a legacy `run` with nothing to ask) is answered in
+    /// the request's own six frames, as a synchronous handler is: no `WireMessage`, no job
+    /// queued on the executor, no outbox entry, and a REPLY that adds no header field gets
+    /// the constant header frame. The parameters are parsed straight from the body frame.
+    ///
+    /// A handler that suspends (a prompt, a sleep, an actor call) goes on as before: it is
+    /// a live request (`live`), its next jobs run on `SocketThreadExecutor`, and its final
+    /// message goes through the outbox. When the loop was handed to another thread while
+    /// the handler ran, the answer goes through the outbox (the mailbox, from this thread)
+    /// and this thread stops using the socket.
+    func serveImmediately(_ handler: @escaping PluginHandler, requestId: String, intent: String,
+                          _ parts: LoopParts) throws -> Dispatched {
+        let (state, socket, outbox, handover, executor) = (parts.state, parts.socket, parts.outbox, parts.handover, parts.executor)
+        // The host's plain path forwards bodies unread: the parameters are checked here,
+        // before any handler sees them (docs/protocol.md §5.2).
+        let header: JSON, params: JSON
+        do {
+            header = try state.frames[4].parseJSON()
+            params = try state.frames[5].parseJSON()
+            guard case .object = params else { throw ParametersNotObject(found: params.typeName) }
+        } catch {
+            let err = BusError(.invalidParameters, "the parameters body must be a JSON object: \(error)")
+            try answerInPlace(kind: state.errorKind, header: nil, body: err.json, state: state, socket: socket)
+            return .served
+        }
+        let request = PluginRequest(id: requestId, intent: intent, header: header, parameters: params)
+        let context = PluginContext(request: request, outbox: outbox.poster)
+        // Live before the handler runs: a prompt it sends is answered through `live`, and
+        // should the loop move to another thread meanwhile, that thread may get the answer.
+        lock.withLock { live[requestId] = context }
+        state.pendingTasks += 1
+        let inline = InlineResult()
+        let (pluginId, logger) = (self.pluginId, self.logger)
+        let work: @Sendable () async -> Void = {
+            let result: Result<PluginReply, any Error>
+            do { result = .success(try await handler(request, context)) } catch { result = .failure(error) }
+            if !inline.keep(result) {
+                outbox.post(Self.finalMessage(result, request: request, pluginId: pluginId, logger: logger))
+            }
+        }
+        guard handover.beginJob() else {
+            // Not the loop's thread any more (cannot happen between messages; kept safe).
+            _ = inline.close()
+            context.attach(Task(executorPreference: executor, operation: work))
+            return .handedOver
+        }
+        if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
+            context.attach(Task.immediate(executorPreference: executor, operation: work))
+        } else {
+            context.attach(Task(executorPreference: executor, operation: work))  // answered through the outbox
+        }
+        let finished = inline.close()
+        guard handover.endJob() else {
+            if let finished { outbox.post(Self.finalMessage(finished, request: request, pluginId: pluginId, logger: logger)) }
+            return .handedOver
+        }
+        // Progress it reported (or the prompt it sent before suspending) goes first.
+        for out in outbox.takeLocal() { try send(out, on: socket, state: state) }
+        guard let finished else { return .served }  // suspended: its task goes on
+        _ = lock.withLock { live.removeValue(forKey: requestId) }
+        state.pendingTasks -= 1
+        switch finished {
+        case .success(let reply) where reply.header.isEmpty:
+            try answerInPlace(kind: state.replyKind, header: state.constantHeader(reply.status), body: reply.body,
+                              state: state, socket: socket)
+        default:
+            let out = Self.finalMessage(finished, request: request, pluginId: pluginId, logger: logger)
+            try answerInPlace(kind: out.kind == .reply ? state.replyKind : state.errorKind,
+                              header: out.header.map { Frame(json: $0) }, body: out.body ?? .object([:]),
+                              state: state, socket: socket)
+        }
+        return .served
+    }
+}
+
+/// The result of a handler task started in the loop's turn, while that turn waits for it:
+/// the task keeps its result here when it finishes before `Task.immediate` returns, and
+/// posts its final message through the outbox when it finished later (it suspended).
+///
+/// Threading: `keep` from the task, `close` from the loop's thread; both under `lock`
+/// (after a handover the task may resume on another thread).
+final class InlineResult: @unchecked Sendable {
+    // @unchecked: `open` and `result` are only touched under `lock`.
+    private let lock = RequestLock.make()
+    private var open = true
+    private var result: Result<PluginReply, any Error>?
+
+    /// Keeps `result` for the waiting turn; false when the turn no longer waits.
+    func keep(_ result: Result<PluginReply, any Error>) -> Bool {
+        lock.withLock {
+            guard open else { return false }
+            self.result = result
+            return true
+        }
+    }
+
+    /// Stops waiting: the result, when the task finished meanwhile.
+    func close() -> Result<PluginReply, any Error>? {
+        lock.withLock {
+            open = false
+            return result
+        }
+    }
+}
