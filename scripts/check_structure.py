@@ -17,13 +17,14 @@ with 1 when there is one; `--list` also prints what was checked.
 from __future__ import annotations
 
 import ast
+import itertools
 import os
 import re
 import sys
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import typesize  # noqa: E402  (scripts/typesize.py: the one measure of a type's size)
+import typesize  # scripts/typesize.py: the one measure of a type's size
 
 ROOT = Path(__file__).resolve().parents[1]
 MAXIMUM_FILE_LINES = 400
@@ -154,7 +155,7 @@ def import_cycles(package_root: Path) -> list[list[str]]:
         for n in sorted(graph[m]):
             if state.get(n) == "open":
                 chain = stack[stack.index(n):] + [n]
-                cycles.append([f"{a} (line {graph[a][b]})" for a, b in zip(chain, chain[1:])] + [n])
+                cycles.append([f"{a} (line {graph[a][b]})" for a, b in itertools.pairwise(chain)] + [n])
             elif n not in state:
                 visit(n)
         stack.pop()
@@ -225,7 +226,7 @@ def swift_code(text: str, strings: bool = False) -> str:
 
 PUBLIC = re.compile(r'^[ \t]*(?:@[\w.]+(?:\([^)]*\))?\s+)*(public|open)\b(?:\([^)]*\))?\s+'
                     r'(?:[\w()]+\s+)*?(?:func|var|let|class|struct|enum|protocol|actor|init|subscript|typealias|'
-                    r'extension|associatedtype|case|macro|operator|precedencegroup)\b', re.M)
+                    r'extension|associatedtype|case|macro|operator|precedencegroup)\b', re.MULTILINE)
 
 
 def call_text(source: str, start: int) -> str:
@@ -249,8 +250,8 @@ def package_modules() -> tuple[dict[str, Path], set[str], dict[str, str]]:
     manifest = swift_code((ROOT / "Package.swift").read_text(encoding="utf-8"), strings=True)
     libraries: dict[str, Path] = {}
     for m in re.finditer(r'\.target\(\s*name:\s*"([^"]+)"', manifest):
-        path = re.search(r'\bpath:\s*"([^"]+)"', call_text(manifest, m.start()))
-        libraries[m.group(1)] = ROOT / (path.group(1) if path else f"Sources/{m.group(1)}")
+        given = re.search(r'\bpath:\s*"([^"]+)"', call_text(manifest, m.start()))
+        libraries[m.group(1)] = ROOT / (given.group(1) if given else f"Sources/{m.group(1)}")
     why: dict[str, str] = {}
     for m in re.finditer(r'\.library\(\s*name:\s*"([^"]+)"\s*,\s*targets:\s*\[([^\]]*)\]', manifest):
         for target in re.findall(r'"([^"]+)"', m.group(2)):
@@ -263,7 +264,7 @@ def package_modules() -> tuple[dict[str, Path], set[str], dict[str, str]]:
         if directory is None:
             continue
         for path in sorted(directory.rglob("*.swift")):
-            for exported in re.findall(r'^\s*@_exported\s+import\s+(\w+)', swift_code(path.read_text(encoding="utf-8")), re.M):
+            for exported in re.findall(r'^\s*@_exported\s+import\s+(\w+)', swift_code(path.read_text(encoding="utf-8")), re.MULTILINE):
                 if exported in libraries and exported not in products:
                     products.add(exported)
                     why[exported] = f"re-exported by {module} ({path.relative_to(ROOT)})"

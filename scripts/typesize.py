@@ -13,7 +13,6 @@ name are two types.
 """
 from __future__ import annotations
 
-import collections
 import os
 import re
 import sys
