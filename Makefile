@@ -4,7 +4,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT ?= swift
 CONFIG ?= plugins.yaml
 
-.PHONY: all deps build run test test-swift bench bench-peers chaos clean python-venv test-python lint-python fuzz fuzz-build fuzz-smoke sentences sentences-pypi bench-sentences scale-out
+.PHONY: all deps build run test test-swift check-structure bench bench-peers chaos clean python-venv test-python lint-python fuzz fuzz-build fuzz-smoke sentences sentences-pypi bench-sentences scale-out
 
 # The Python client/plugin SDK lives in clients/python; tests and the demo's coffee plugin
 # run from a venv in the repository (.venv, gitignored), made with the system python3.
@@ -26,10 +26,18 @@ run: build python-venv
 	.build/debug/intentbus host --config $(CONFIG)
 
 test: deps python-venv
+	$(MAKE) --no-print-directory check-structure
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) --no-print-directory test-python
 	$(MAKE) --no-print-directory fuzz-smoke
+
+# The structure rules of issue 25 (scripts/check_structure.py, docs/design.md "Modules"): no
+# Swift file over 400 lines, no type over 800 summed over its extensions (scripts/typesize.py
+# measures), no import circle in the Python package, `public` only in the products' modules.
+# A second or two; the first step of `make test`.
+check-structure:
+	$(PYTHON) scripts/check_structure.py
 
 # Three hosts, four clients that know all of them, hosts SIGKILLed and restarted at random
 # (docs/scale-out.md); bounded: SCALE_REQUESTS requests within SCALE_SECONDS. Three hosts

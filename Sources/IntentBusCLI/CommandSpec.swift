@@ -1,25 +1,25 @@
 /// One command of a command-line tool, declared once: its usage text, its parser, "did
 /// you mean" for its options and subcommands, and its shell completion all come from here.
-public struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
     /// The word that selects it (`send`).
-    public let name: String
+    package let name: String
     /// One line for the list of commands.
-    public let summary: String
+    package let summary: String
     /// Usage lines after the tool's name; generated from the declaration when empty.
-    public let synopsis: [String]
+    package let synopsis: [String]
     /// Paragraphs below the usage lines.
-    public let discussion: String
+    package let discussion: String
     /// Words the first positional must be one of (`choices list|set|reset`); empty when free.
-    public let subcommands: [String]
-    public let positionals: [PositionalSpec]
+    package let subcommands: [String]
+    package let positionals: [PositionalSpec]
     /// The options, in the order the usage text lists them; `--help` is added.
-    public let options: [OptionSpec]
+    package let options: [OptionSpec]
     /// Lines after the options (exit codes).
-    public let footer: String
+    package let footer: String
     /// Left out of the list of commands and of completion (`__complete`).
-    public let hidden: Bool
+    package let hidden: Bool
 
-    public init(name: String, summary: String, synopsis: [String] = [], discussion: String = "",
+    package init(name: String, summary: String, synopsis: [String] = [], discussion: String = "",
                 subcommands: [String] = [], positionals: [PositionalSpec] = [], options: [OptionSpec],
                 footer: String = "", hidden: Bool = false) {
         self.name = name
@@ -34,5 +34,5 @@ public struct CommandSpec: Sendable {
     }
 
     /// The option named `name`, if declared.
-    public func option(_ name: String) -> OptionSpec? { options.first { $0.name == name } }
+    package func option(_ name: String) -> OptionSpec? { options.first { $0.name == name } }
 }

@@ -5,10 +5,10 @@ import Foundation
 ///
 /// Names the running host knows (`Completion.dynamic`) are fetched at completion time
 /// with `TOOL __complete KIND`, which prints one name a line (nothing without a host).
-public enum CompletionScript {
-    public enum Shell: String, CaseIterable, Sendable { case bash, zsh }
+package enum CompletionScript {
+    package enum Shell: String, CaseIterable, Sendable { case bash, zsh }
 
-    public static func script(for shell: Shell, tool: ToolSpec) -> String {
+    package static func script(for shell: Shell, tool: ToolSpec) -> String {
         switch shell {
         case .bash: bash(tool)
         case .zsh: zsh(tool)

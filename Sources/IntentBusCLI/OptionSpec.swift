@@ -1,5 +1,5 @@
 /// What the shell completes for a value or a positional argument.
-public enum Completion: Sendable, Equatable {
+package enum Completion: Sendable, Equatable {
     /// Nothing to offer (free text, numbers).
     case none
     /// File names.
@@ -16,8 +16,8 @@ public enum Completion: Sendable, Equatable {
 ///
 /// To add an option to a command, add one entry to its `options`; to check a value
 /// beyond its `choices` (a numeric range, say), give it a `check`.
-public struct OptionSpec: Sendable {
-    public enum Kind: Sendable, Equatable {
+package struct OptionSpec: Sendable {
+    package enum Kind: Sendable, Equatable {
         /// `--name`, no value.
         case flag
         /// `--name VALUE` or `--name=VALUE`; the last one given wins.
@@ -27,21 +27,21 @@ public struct OptionSpec: Sendable {
     }
 
     /// The name without the leading dashes.
-    public let name: String
-    public let kind: Kind
+    package let name: String
+    package let kind: Kind
     /// How the usage text names the value (`FILE`, `S`, `JSON`).
-    public let valueName: String
+    package let valueName: String
     /// One or more lines for the usage text; the first also describes it in completions.
-    public let help: String
+    package let help: String
     /// When not empty, the only values accepted (and offered by completion).
-    public let choices: [String]
-    public let completion: Completion
+    package let choices: [String]
+    package let completion: Completion
     /// A further check of a value: returns the problem (for the error message) or nil.
-    public let check: (@Sendable (String) -> String?)?
+    package let check: (@Sendable (String) -> String?)?
     /// Left out of the usage text and completions (still parsed).
-    public let hidden: Bool
+    package let hidden: Bool
 
-    public init(name: String, kind: Kind, valueName: String = "", help: String, choices: [String] = [],
+    package init(name: String, kind: Kind, valueName: String = "", help: String, choices: [String] = [],
                 completion: Completion = .none, hidden: Bool = false, check: (@Sendable (String) -> String?)? = nil) {
         self.name = name
         self.kind = kind
@@ -54,12 +54,12 @@ public struct OptionSpec: Sendable {
     }
 
     /// `--name`: a switch.
-    public static func flag(_ name: String, _ help: String, hidden: Bool = false) -> OptionSpec {
+    package static func flag(_ name: String, _ help: String, hidden: Bool = false) -> OptionSpec {
         OptionSpec(name: name, kind: .flag, help: help, hidden: hidden)
     }
 
     /// `--name VALUE`.
-    public static func value(_ name: String, _ valueName: String, _ help: String, choices: [String] = [],
+    package static func value(_ name: String, _ valueName: String, _ help: String, choices: [String] = [],
                              completion: Completion = .none,
                              check: (@Sendable (String) -> String?)? = nil) -> OptionSpec {
         OptionSpec(name: name, kind: .value, valueName: valueName, help: help, choices: choices,
@@ -67,13 +67,13 @@ public struct OptionSpec: Sendable {
     }
 
     /// `--name VALUE`, repeatable.
-    public static func repeated(_ name: String, _ valueName: String, _ help: String,
+    package static func repeated(_ name: String, _ valueName: String, _ help: String,
                                 completion: Completion = .none) -> OptionSpec {
         OptionSpec(name: name, kind: .repeated, valueName: valueName, help: help, completion: completion)
     }
 
     /// The `--help` every command takes.
-    public static let help = OptionSpec.flag("help", "show this help")
+    package static let help = OptionSpec.flag("help", "show this help")
 
     var takesValue: Bool { kind != .flag }
     /// `--name VALUE` as the usage text shows it.
@@ -81,14 +81,14 @@ public struct OptionSpec: Sendable {
 }
 
 /// A positional argument, for the usage text and completion.
-public struct PositionalSpec: Sendable {
-    public let name: String
-    public let help: String
-    public let completion: Completion
+package struct PositionalSpec: Sendable {
+    package let name: String
+    package let help: String
+    package let completion: Completion
     /// Takes every remaining argument (`key=value …`).
-    public let variadic: Bool
+    package let variadic: Bool
 
-    public init(_ name: String, _ help: String = "", completion: Completion = .none, variadic: Bool = false) {
+    package init(_ name: String, _ help: String = "", completion: Completion = .none, variadic: Bool = false) {
         self.name = name
         self.help = help
         self.completion = completion

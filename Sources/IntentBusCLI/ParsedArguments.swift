@@ -1,14 +1,14 @@
 /// A command line parsed against a `CommandSpec`: `--flag`, `--option value`,
 /// `--option=value`, `-h`, `--` and positionals.
-public struct ParsedArguments: Sendable {
-    public private(set) var positionals: [String] = []
+package struct ParsedArguments: Sendable {
+    package private(set) var positionals: [String] = []
     private var options: [String: [String]] = [:]
     private var flags: Set<String> = []
 
     /// Parses `args` (the words after the command's name) as `spec` declares.
     ///
     /// With `--help` anywhere, the rest is not checked: the caller prints the usage.
-    public init(_ args: [String], spec: CommandSpec) throws(UsageError) {
+    package init(_ args: [String], spec: CommandSpec) throws(UsageError) {
         if args.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
             flags.insert("help")
             return
@@ -90,9 +90,9 @@ public struct ParsedArguments: Sendable {
     }
 
     /// Whether the switch `name` was given.
-    public func flag(_ name: String) -> Bool { flags.contains(name) }
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
     /// The value of option `name` (the last one given).
-    public func value(_ name: String) -> String? { options[name]?.last }
+    package func value(_ name: String) -> String? { options[name]?.last }
     /// Every value of a repeated option `name`, in order.
-    public func values(_ name: String) -> [String] { options[name] ?? [] }
+    package func values(_ name: String) -> [String] { options[name] ?? [] }
 }

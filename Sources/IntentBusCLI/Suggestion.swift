@@ -1,9 +1,9 @@
 /// "Did you mean …?": the closest of the known words to a mistyped one.
-public enum Suggestion {
+package enum Suggestion {
     /// The candidate nearest to `word`, when it is near enough to be a typo: at most one
     /// edit for short words, two for longer ones (a swap of two neighbours counts as one),
     /// or a unique candidate that starts with `word`.
-    public static func closest(to word: String, among candidates: [String]) -> String? {
+    package static func closest(to word: String, among candidates: [String]) -> String? {
         let typed = Array(word.lowercased())
         guard !typed.isEmpty else { return nil }
         let limit = typed.count <= 3 ? 1 : 2
@@ -18,13 +18,13 @@ public enum Suggestion {
     }
 
     /// " (did you mean X?)" or "", ready to append to a message.
-    public static func hint(for word: String, among candidates: [String], prefix: String = "") -> String {
+    package static func hint(for word: String, among candidates: [String], prefix: String = "") -> String {
         closest(to: word, among: candidates).map { "; did you mean \(prefix)\($0)?" } ?? ""
     }
 
     /// Optimal string alignment distance: insertions, deletions, substitutions and
     /// transpositions of neighbours each cost one ("sned" is one edit from "send").
-    public static func distance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)

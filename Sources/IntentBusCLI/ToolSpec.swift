@@ -2,15 +2,15 @@ import Foundation
 
 /// A command-line tool made of commands (`intentbus send …`): finds the command for a
 /// word, with "did you mean" for typos, and writes the usage texts.
-public struct ToolSpec: Sendable {
-    public let name: String
+package struct ToolSpec: Sendable {
+    package let name: String
     /// The paragraph under the tool's usage line.
-    public let summary: String
-    public let commands: [CommandSpec]
+    package let summary: String
+    package let commands: [CommandSpec]
     /// Lines at the end of the tool's help (exit codes, where to read more).
-    public let footer: String
+    package let footer: String
 
-    public init(name: String, summary: String, commands: [CommandSpec], footer: String = "") {
+    package init(name: String, summary: String, commands: [CommandSpec], footer: String = "") {
         self.name = name
         self.summary = summary
         self.commands = commands
@@ -18,7 +18,7 @@ public struct ToolSpec: Sendable {
     }
 
     /// The command named `word`, or a usage error that suggests the nearest one.
-    public func command(_ word: String) throws(UsageError) -> CommandSpec {
+    package func command(_ word: String) throws(UsageError) -> CommandSpec {
         if let found = commands.first(where: { $0.name == word }) { return found }
         let visible = commands.filter { !$0.hidden }.map(\.name)
         if let near = Suggestion.closest(to: word, among: visible) {
@@ -28,7 +28,7 @@ public struct ToolSpec: Sendable {
     }
 
     /// The tool's help: its commands with their summaries.
-    public var usage: String {
+    package var usage: String {
         let visible = commands.filter { !$0.hidden }
         let width = visible.map(\.name.count).max() ?? 0
         var out = "usage: \(name) COMMAND [options]\n\n\(summary)\n\ncommands:\n"
@@ -39,7 +39,7 @@ public struct ToolSpec: Sendable {
     }
 
     /// One command's help: usage lines, discussion, options (from the declaration), footer.
-    public func usage(of spec: CommandSpec) -> String {
+    package func usage(of spec: CommandSpec) -> String {
         var lines = spec.synopsis.isEmpty ? [generatedSynopsis(spec)] : spec.synopsis
         lines = lines.enumerated().map { ($0.offset == 0 ? "usage: " : "       ") + "\(name) " + $0.element }
         var out = lines.joined(separator: "\n") + "\n"

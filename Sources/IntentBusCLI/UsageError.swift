@@ -1,6 +1,6 @@
 /// A command-line usage error: printed with a pointer to the command's help, exit 2.
-public struct UsageError: Error, Sendable, CustomStringConvertible, Equatable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct UsageError: Error, Sendable, CustomStringConvertible, Equatable {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

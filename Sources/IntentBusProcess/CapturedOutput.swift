@@ -2,18 +2,18 @@ import Foundation
 
 /// What a child wrote on one stream, as `ChildProcess.run` kept it: at most its `limit`
 /// bytes (the first ones), and how many it wrote in all.
-public struct CapturedOutput: Sendable, Equatable {
+package struct CapturedOutput: Sendable, Equatable {
     /// The first bytes written, at most the run's `keep` limit.
-    public internal(set) var data = Data()
+    package internal(set) var data = Data()
     /// Every byte it wrote, kept or not.
-    public internal(set) var total = 0
+    package internal(set) var total = 0
 
     /// Whether it wrote more than was kept.
-    public var wasCut: Bool { total > data.count }
+    package var wasCut: Bool { total > data.count }
 
     /// The kept bytes as UTF-8 (invalid sequences replaced), with a last line saying how
     /// much was cut, if anything was.
-    public var text: String {
+    package var text: String {
         let kept = String(decoding: data, as: UTF8.self)
         guard wasCut else { return kept }
         return kept + "\n… (output cut: \(total - data.count) more bytes not kept)"
@@ -28,13 +28,13 @@ public struct CapturedOutput: Sendable, Equatable {
 
 /// How a `ChildProcess.run` ended: its exit status and what it wrote on the streams that
 /// were pipes.
-public struct CompletedProcess: Sendable {
-    public let status: ExitStatus
-    public let standardOutput: CapturedOutput
-    public let standardError: CapturedOutput
+package struct CompletedProcess: Sendable {
+    package let status: ExitStatus
+    package let standardOutput: CapturedOutput
+    package let standardError: CapturedOutput
     /// It was still running at the timeout and was stopped (SIGTERM, then SIGKILL).
-    public let timedOut: Bool
+    package let timedOut: Bool
     /// It wrote more than was kept, the run was told to stop it then (`stopWhenCut`), and
     /// it was stopped.
-    public let stoppedWhenCut: Bool
+    package let stoppedWhenCut: Bool
 }

@@ -16,7 +16,7 @@ extension ChildProcess {
     /// that may hold them open.
     ///
     /// Blocks the calling thread; no other thread is started.
-    public static func run(_ spec: ProcessSpec, timeout: Duration, keep: Int = 1 << 20,
+    package static func run(_ spec: ProcessSpec, timeout: Duration, keep: Int = 1 << 20,
                            grace: Duration = .seconds(1), stopWhenCut: Bool = false) throws(SpawnError) -> CompletedProcess {
         let child = try spawn(spec)
         if let input = child.standardInput { close(input) }

@@ -8,7 +8,7 @@ extension ChildProcess {
     ///
     /// Throws when it could not start (a missing or non-executable file, a stream's file
     /// that can't be opened); nothing is left running or open then.
-    public static func spawn(_ spec: ProcessSpec) throws(SpawnError) -> ChildProcess {
+    package static func spawn(_ spec: ProcessSpec) throws(SpawnError) -> ChildProcess {
         var streams = StreamSetup()
         defer { streams.closeChildEnds() }
         do {

@@ -18,23 +18,23 @@ internal import CLinuxSupport
 /// Thread-safe: every method may be called from any thread. `wait` and `stop` block the
 /// calling thread, never while holding the lock, so a `signal` from another thread goes
 /// through while they wait.
-public final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: @unchecked Sendable {
     // @unchecked: `status` is only touched under `lock`; everything else is immutable.
-    public let pid: pid_t
+    package let pid: pid_t
     /// The executable it was started from (for messages).
-    public let executable: String
+    package let executable: String
     /// Readable once the process has exited; nil when the kernel gave none.
-    public let pidfd: Int32?
+    package let pidfd: Int32?
     /// Why there is no pidfd (the errno of pidfd_open), when there is none.
-    public let pidfdErrno: Int32?
+    package let pidfdErrno: Int32?
     /// The parent's end of the child's standard input, when it is `.pipe`.
-    public let standardInput: Int32?
+    package let standardInput: Int32?
     /// The parent's end of the child's standard output, when it is `.pipe`.
-    public let standardOutput: Int32?
+    package let standardOutput: Int32?
     /// The parent's end of the child's standard error, when it is `.pipe`.
-    public let standardError: Int32?
+    package let standardError: Int32?
     /// The limits the kernel refused to set; the child runs without them.
-    public let limitFailures: [ResourceLimitFailure]
+    package let limitFailures: [ResourceLimitFailure]
 
     private let lock = Lock()
     private var status: ExitStatus?
@@ -54,15 +54,15 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// How it ended, once it has been reaped; nil before.
-    public var exitStatus: ExitStatus? { lock.withLock { status } }
+    package var exitStatus: ExitStatus? { lock.withLock { status } }
 
     /// True until it has exited (reaps it when it has).
-    public var isRunning: Bool { reapIfExited() == nil }
+    package var isRunning: Bool { reapIfExited() == nil }
 
     /// Sends `signal` unless it has been reaped. False if it was not sent (reaped, or
     /// the kernel refused).
     @discardableResult
-    public func signal(_ signal: Int32) -> Bool {
+    package func signal(_ signal: Int32) -> Bool {
         lock.withLock {
             guard status == nil else { return false }
             if let pidfd { return ib_pidfd_send_signal(pidfd, signal) == 0 }
@@ -72,7 +72,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Reaps it if it has exited, without blocking: its status, or nil while it runs.
     @discardableResult
-    public func reapIfExited() -> ExitStatus? {
+    package func reapIfExited() -> ExitStatus? {
         lock.withLock {
             if let status { return status }
             var word: Int32 = 0
@@ -86,7 +86,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Blocks until it exits, and reaps it.
-    public func wait() -> ExitStatus {
+    package func wait() -> ExitStatus {
         while true {
             if let status = reapIfExited() { return status }
             if let pidfd {
@@ -103,7 +103,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Waits at most `timeout` for it to exit: its status, or nil if it still runs.
-    public func wait(timeout: Duration) -> ExitStatus? {
+    package func wait(timeout: Duration) -> ExitStatus? {
         let deadline = MonotonicClock.now() &+ Self.nanoseconds(timeout)
         while true {
             if let status = reapIfExited() { return status }
@@ -121,7 +121,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// SIGTERM, up to `grace` for it to exit, then SIGKILL; always reaps, and returns
     /// how it ended. Safe to call twice, and on a process that has already exited.
     @discardableResult
-    public func stop(grace: Duration = .seconds(3)) -> ExitStatus {
+    package func stop(grace: Duration = .seconds(3)) -> ExitStatus {
         if let status = reapIfExited() { return status }
         signal(SIGTERM)
         if let status = wait(timeout: grace) { return status }

@@ -2,12 +2,12 @@ import Foundation
 import IntentBusCore
 
 /// How a child process ended, as `waitpid` reported it.
-public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
+package enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
     case exited(Int32)
     case signalled(Int32)
 
     /// The status word `waitpid` filled in.
-    public init(waitStatus s: Int32) {
+    package init(waitStatus s: Int32) {
         // WIFEXITED / WEXITSTATUS / WTERMSIG are macros Swift can't import.
         if s & 0x7f == 0 { self = .exited((s >> 8) & 0xff) } else { self = .signalled(s & 0x7f) }
     }
@@ -16,7 +16,7 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
     /// has ended, how is unknown.
     static let unknown = ExitStatus(waitStatus: 0x7f)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .exited(let code): "exited with status \(code)"
         case .signalled(let sig): "was killed by signal \(sig)\(ExitStatus.signalName(sig).map { " (\($0))" } ?? "")"
@@ -24,7 +24,7 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The JSON form used in `plugin_crashed` details.
-    public var json: JSON {
+    package var json: JSON {
         switch self {
         case .exited(let code): ["code": .int(Int64(code))]
         case .signalled(let sig): ["signal": .int(Int64(sig))]
@@ -32,7 +32,7 @@ public enum ExitStatus: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The name of the signals a child is usually ended by; nil for the others.
-    public static func signalName(_ sig: Int32) -> String? {
+    package static func signalName(_ sig: Int32) -> String? {
         switch sig {
         case SIGKILL: "SIGKILL"
         case SIGTERM: "SIGTERM"

@@ -4,16 +4,16 @@ import Foundation
 /// port 0, read the port back, close): for harnesses that start hosts on tcp endpoints
 /// (the benchmark's CURVE paths, the scale-out run's backends). Another process may take
 /// it before the caller binds it; on a loopback harness that is rare enough.
-public enum LoopbackPort {
+package enum LoopbackPort {
     /// Why no port could be had: the failing call and its errno.
-    public struct Failure: Error, CustomStringConvertible {
-        public let function: String
-        public let errno: Int32
-        public var description: String { "\(function): errno \(errno)" }
+    package struct Failure: Error, CustomStringConvertible {
+        package let function: String
+        package let errno: Int32
+        package var description: String { "\(function): errno \(errno)" }
     }
 
     /// A free port on 127.0.0.1.
-    public static func free() throws(Failure) -> Int {
+    package static func free() throws(Failure) -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(function: "socket", errno: errno) }
         defer { close(fd) }

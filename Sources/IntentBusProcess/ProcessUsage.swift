@@ -2,9 +2,9 @@ import Foundation
 
 /// What a running process uses, read from /proc: memory, CPU time, its children. Every
 /// reader returns nil (or nothing) once the process is gone or the file can't be read.
-public enum ProcessUsage {
+package enum ProcessUsage {
     /// Its resident size in bytes (/proc/PID/statm).
-    public static func residentBytes(_ pid: pid_t) -> UInt64? {
+    package static func residentBytes(_ pid: pid_t) -> UInt64? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/statm", encoding: .utf8) else { return nil }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = UInt64(fields[1]) else { return nil }
@@ -12,12 +12,12 @@ public enum ProcessUsage {
     }
 
     /// Its peak resident size in bytes (VmHWM in /proc/PID/status).
-    public static func peakResidentBytes(_ pid: pid_t) -> UInt64? {
+    package static func peakResidentBytes(_ pid: pid_t) -> UInt64? {
         statusField("VmHWM", pid: pid).map { $0 * 1024 }
     }
 
     /// The CPU time (user + system) it has used so far, in seconds.
-    public static func cpuSeconds(_ pid: pid_t) -> Double? {
+    package static func cpuSeconds(_ pid: pid_t) -> Double? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = text.lastIndex(of: ")") else { return nil }
         // After "pid (comm)": field 3 is the state; utime and stime are fields 14 and 15.
@@ -27,7 +27,7 @@ public enum ProcessUsage {
     }
 
     /// The pids of its children (any thread's).
-    public static func childPids(_ pid: pid_t) -> [pid_t] {
+    package static func childPids(_ pid: pid_t) -> [pid_t] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
         return tasks.flatMap { task -> [pid_t] in
             let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""

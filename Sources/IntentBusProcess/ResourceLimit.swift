@@ -4,9 +4,9 @@ import Foundation
 /// starts. posix_spawn has no rlimit attribute, so it is set with prlimit(2) on the new
 /// pid: the child runs for the few microseconds before the call without it, which does
 /// not matter for the limits that count from the start (CPU time).
-public struct ResourceLimit: Sendable, Equatable, CustomStringConvertible {
+package struct ResourceLimit: Sendable, Equatable, CustomStringConvertible {
     /// The resources a child can be limited in.
-    public enum Resource: Sendable, Equatable {
+    package enum Resource: Sendable, Equatable {
         /// RLIMIT_CPU, in seconds: SIGXCPU at the soft limit, SIGKILL at the hard one.
         case cpuSeconds
         /// RLIMIT_NOFILE.
@@ -29,12 +29,12 @@ public struct ResourceLimit: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public let resource: Resource
-    public let soft: UInt64
-    public let hard: UInt64
+    package let resource: Resource
+    package let soft: UInt64
+    package let hard: UInt64
 
     /// Nil when `soft` is above `hard` (the kernel would refuse it).
-    public init?(_ resource: Resource, soft: UInt64, hard: UInt64) {
+    package init?(_ resource: Resource, soft: UInt64, hard: UInt64) {
         guard soft <= hard else { return nil }
         self.resource = resource
         self.soft = soft
@@ -42,20 +42,20 @@ public struct ResourceLimit: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// CPU time: SIGXCPU after `seconds` (at least 1), SIGKILL `killAfter` seconds later.
-    public static func cpuTime(seconds: UInt64, killAfter: UInt64 = 2) -> ResourceLimit {
+    package static func cpuTime(seconds: UInt64, killAfter: UInt64 = 2) -> ResourceLimit {
         let soft = max(1, seconds)
         let hard = soft.addingReportingOverflow(killAfter)
         return ResourceLimit(.cpuSeconds, soft: soft, hard: hard.overflow ? UInt64.max : hard.partialValue)!
     }
 
-    public var description: String { "\(resource) \(soft)/\(hard)" }
+    package var description: String { "\(resource) \(soft)/\(hard)" }
 }
 
 /// A limit the kernel refused to set on a child (the child runs without it).
-public struct ResourceLimitFailure: Sendable, Equatable, CustomStringConvertible {
-    public let limit: ResourceLimit
-    public let errno: Int32
-    public var description: String {
+package struct ResourceLimitFailure: Sendable, Equatable, CustomStringConvertible {
+    package let limit: ResourceLimit
+    package let errno: Int32
+    package var description: String {
         "could not set \(limit): \(String(cString: strerror(errno))) (errno \(errno))"
     }
 }

@@ -1,5 +1,5 @@
 /// Where one of a child's standard streams (0, 1 or 2) goes.
-public enum StandardStream: Sendable, Equatable {
+package enum StandardStream: Sendable, Equatable {
     /// The parent's own descriptor, as it is.
     case inherit
     /// /dev/null.

@@ -2,15 +2,15 @@ import IntentBusCore
 
 /// Sentence templates as loaded: intents with their blocks of sentences, the lists,
 /// expansion rules and skip words they share. Value data; `SentenceIndex` compiles it.
-public struct IntentTemplates: Sendable {
+package struct IntentTemplates: Sendable {
     /// One template line, parsed, with where it was written.
-    public struct Sentence: Sendable {
-        public var text: String
-        public var expression: SentenceExpression
-        public var location: SentenceLocation
+    package struct Sentence: Sendable {
+        package var text: String
+        package var expression: SentenceExpression
+        package var location: SentenceLocation
 
         /// Parses `text`, written at `location`.
-        public init(_ text: String, at location: SentenceLocation = SentenceLocation(file: "", line: 1, column: 1)) throws(SentenceError) {
+        package init(_ text: String, at location: SentenceLocation = SentenceLocation(file: "", line: 1, column: 1)) throws(SentenceError) {
             self.text = text
             self.location = location
             expression = try TemplateParser.parse(text, at: location)
@@ -19,25 +19,25 @@ public struct IntentTemplates: Sendable {
 
     /// A group of sentences for one intent, sharing fixed slots and context conditions
     /// (a `data:` entry of hassil's files).
-    public struct Block: Sendable {
-        public var intent: String
-        public var sentences: [Sentence]
+    package struct Block: Sendable {
+        package var intent: String
+        package var sentences: [Sentence]
         /// Slots every match of this block gets (`slots: {domain: light}`).
-        public var slots: [String: JSON]
+        package var slots: [String: JSON]
         /// Context the request must have: a value, a list of values, null for any, or
         /// `{value, slot: true|"name"}` to copy it into a slot.
-        public var requiresContext: [String: JSON]
+        package var requiresContext: [String: JSON]
         /// Context values the request must not have.
-        public var excludesContext: [String: JSON]
+        package var excludesContext: [String: JSON]
         /// Lists and rules only this block's sentences see.
-        public var lists: [String: SlotList]
-        public var rules: [String: Sentence]
+        package var lists: [String: SlotList]
+        package var rules: [String: Sentence]
         /// The response key (hassil's `response:`), passed on.
-        public var response: String?
+        package var response: String?
         /// Who declared it (a plugin id in the host), passed on.
-        public var owner: String?
+        package var owner: String?
 
-        public init(intent: String, sentences: [Sentence], slots: [String: JSON] = [:],
+        package init(intent: String, sentences: [Sentence], slots: [String: JSON] = [:],
                     requiresContext: [String: JSON] = [:], excludesContext: [String: JSON] = [:],
                     lists: [String: SlotList] = [:], rules: [String: Sentence] = [:], response: String? = nil,
                     owner: String? = nil) {
@@ -53,12 +53,12 @@ public struct IntentTemplates: Sendable {
         }
     }
 
-    public var blocks: [Block]
-    public var lists: [String: SlotList]
-    public var rules: [String: Sentence]
-    public var skipWords: [String]
+    package var blocks: [Block]
+    package var lists: [String: SlotList]
+    package var rules: [String: Sentence]
+    package var skipWords: [String]
 
-    public init(blocks: [Block] = [], lists: [String: SlotList] = [:], rules: [String: Sentence] = [:], skipWords: [String] = []) {
+    package init(blocks: [Block] = [], lists: [String: SlotList] = [:], rules: [String: Sentence] = [:], skipWords: [String] = []) {
         self.blocks = blocks
         self.lists = lists
         self.rules = rules
@@ -66,7 +66,7 @@ public struct IntentTemplates: Sendable {
     }
 
     /// Adds `other`'s blocks, lists, rules and skip words (another file of the same language).
-    public mutating func merge(_ other: IntentTemplates) {
+    package mutating func merge(_ other: IntentTemplates) {
         blocks += other.blocks
         lists.merge(other.lists) { _, new in new }
         rules.merge(other.rules) { _, new in new }

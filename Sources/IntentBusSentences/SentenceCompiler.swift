@@ -1,6 +1,6 @@
 /// Turns parsed templates into `SentenceNode`s, checking every reference: an unknown
 /// list or rule, or a rule that refers to itself, is an error at its file:line:col.
-public struct SentenceCompiler: Sendable {
+package struct SentenceCompiler: Sendable {
     let rules: [String: IntentTemplates.Sentence]
     let listNames: Set<String>
     let foldDiacritics: Bool
@@ -8,7 +8,7 @@ public struct SentenceCompiler: Sendable {
     /// Most orders one permutation may expand to (5 items: 120).
     static let maxPermutationItems = 5
     /// Most words a glued run ("light[s]") may spell out.
-    public static let maxGluedSpellings = 4_096
+    package static let maxGluedSpellings = 4_096
 
     func compile(_ expression: SentenceExpression) throws(SentenceError) -> SentenceNode {
         var active: [String] = []
@@ -129,7 +129,7 @@ public struct SentenceCompiler: Sendable {
 extension SentenceExpression {
     /// Every text this expression can be said as, when it names no list and there are at
     /// most `limit` (a fixture's name "(TV|television)" → "TV", "television").
-    public func spellings(rules: [String: IntentTemplates.Sentence] = [:], limit: Int = SentenceCompiler.maxGluedSpellings) -> [String]? {
+    package func spellings(rules: [String: IntentTemplates.Sentence] = [:], limit: Int = SentenceCompiler.maxGluedSpellings) -> [String]? {
         SentenceExpansion(rules: rules, limit: limit).spell(self)
     }
 }

@@ -1,7 +1,7 @@
 /// Why templates could not be loaded: a stable code, where, and a sentence for people.
-public struct SentenceError: Error, Sendable, CustomStringConvertible, Equatable {
+package struct SentenceError: Error, Sendable, CustomStringConvertible, Equatable {
     /// What kind of problem it is; stable, for tests and tools.
-    public enum Code: String, Sendable {
+    package enum Code: String, Sendable {
         /// A `(`, `[`, `{` or `<` without its closing partner, or a closing one too many.
         case unbalanced
         /// `{list}` names no list the templates, the plugin or the host knows.
@@ -14,15 +14,15 @@ public struct SentenceError: Error, Sendable, CustomStringConvertible, Equatable
         case malformed
     }
 
-    public let code: Code
-    public let location: SentenceLocation
-    public let message: String
+    package let code: Code
+    package let location: SentenceLocation
+    package let message: String
 
-    public init(_ code: Code, at location: SentenceLocation, _ message: String) {
+    package init(_ code: Code, at location: SentenceLocation, _ message: String) {
         self.code = code
         self.location = location
         self.message = message
     }
 
-    public var description: String { "\(location): \(message)" }
+    package var description: String { "\(location): \(message)" }
 }

@@ -2,12 +2,12 @@
 /// `(a; b)` permutations, `{list}` / `{list:slot}` references and `<rule>` references.
 ///
 /// Value data: parsed once, compiled (`SentenceCompiler`) into the form matching walks.
-public indirect enum SentenceExpression: Sendable, Hashable {
+package indirect enum SentenceExpression: Sendable, Hashable {
     /// One item of a sequence, and whether it touches the item before it with no space
     /// between ("light[s]": the optional is glued to "light", so the two form one word).
-    public struct Item: Sendable, Hashable {
-        public var expression: SentenceExpression
-        public var glued: Bool
+    package struct Item: Sendable, Hashable {
+        package var expression: SentenceExpression
+        package var glued: Bool
     }
 
     /// Literal text as written (may hold several words).
@@ -26,7 +26,7 @@ public indirect enum SentenceExpression: Sendable, Hashable {
     static let empty = SentenceExpression.sequence([])
 
     /// Every list this expression names, with where.
-    public func lists(into out: inout [(String, SentenceLocation)]) {
+    package func lists(into out: inout [(String, SentenceLocation)]) {
         switch self {
         case .text: break
         case .sequence(let items): for item in items { item.expression.lists(into: &out) }
@@ -37,7 +37,7 @@ public indirect enum SentenceExpression: Sendable, Hashable {
     }
 
     /// Every rule this expression names, with where.
-    public func rules(into out: inout [(String, SentenceLocation)]) {
+    package func rules(into out: inout [(String, SentenceLocation)]) {
         switch self {
         case .text, .list: break
         case .sequence(let items): for item in items { item.expression.rules(into: &out) }

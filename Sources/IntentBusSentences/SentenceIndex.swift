@@ -2,7 +2,7 @@ import IntentBusCore
 
 /// Compiled templates with their lists: what `match` runs against. A value; replacing a
 /// list (`setList`) recompiles that list only.
-public struct SentenceIndex: Sendable {
+package struct SentenceIndex: Sendable {
     /// One template ready to walk, with what its block says (a class: the match loop
     /// looks at every template, and copying one would retain each field).
     final class CompiledSentence: Sendable {
@@ -60,18 +60,18 @@ public struct SentenceIndex: Sendable {
     let affixes: GluedAffixes
     let compiler: SentenceCompiler
     /// The slot whose real value makes a match better (hassil's `best_slot_name`; HA: "name").
-    public var preferredSlot: String?
-    public let foldDiacritics: Bool
+    package var preferredSlot: String?
+    package let foldDiacritics: Bool
 
     /// Most steps one sentence template's match may take: past it the template counts
     /// as not matching, so no text keeps the caller busy.
-    public static let stepBudget = 20_000
+    package static let stepBudget = 20_000
     /// Most words said text may have.
-    public static let maxWords = 64
+    package static let maxWords = 64
 
     /// Compiles `templates`. `dynamicLists` names lists that will be filled later
     /// (`setList`): referring to them is not an error, and until filled they match nothing.
-    public init(_ templates: IntentTemplates, dynamicLists: Set<String> = [], preferredSlot: String? = nil,
+    package init(_ templates: IntentTemplates, dynamicLists: Set<String> = [], preferredSlot: String? = nil,
                 foldDiacritics: Bool = false) throws(SentenceError) {
         self.foldDiacritics = foldDiacritics
         self.preferredSlot = preferredSlot
@@ -136,7 +136,7 @@ public struct SentenceIndex: Sendable {
     }
 
     /// Replaces (or adds) the list `name`: a plugin's entities changed, a list was refreshed.
-    public mutating func setList(_ name: String, _ list: SlotList) throws(SentenceError) {
+    package mutating func setList(_ name: String, _ list: SlotList) throws(SentenceError) {
         var tables = self.tables
         let id = Int(tables.lists.id(name))
         let compiled = try CompiledList(list, compiler: compiler, tables: &tables)
@@ -147,11 +147,11 @@ public struct SentenceIndex: Sendable {
     }
 
     /// How many sentence templates are loaded.
-    public var count: Int { sentences.count }
+    package var count: Int { sentences.count }
 
     /// Every match of `text`, best first (see `SentenceMatch` for the order), at most one
     /// per template. `context` is the request's (area, satellite, language, …).
-    public func match(_ text: String, context: [String: JSON] = [:], limit: Int = 16) -> [SentenceMatch] {
+    package func match(_ text: String, context: [String: JSON] = [:], limit: Int = 16) -> [SentenceMatch] {
         let said = SentenceText(text, foldDiacritics: foldDiacritics)
         guard !said.tokens.isEmpty, said.tokens.count <= Self.maxWords else { return [] }
         var alternatives = [SkipWords(skipWords, said.tokens, tables: tables)]

@@ -1,11 +1,11 @@
 /// Where a piece of a template was written: file, line and column (1-based), so that a
 /// load error points at the character. Templates given without a file use `file: ""`.
-public struct SentenceLocation: Sendable, Hashable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let column: Int
+package struct SentenceLocation: Sendable, Hashable, CustomStringConvertible {
+    package let file: String
+    package let line: Int
+    package let column: Int
 
-    public init(file: String, line: Int, column: Int) {
+    package init(file: String, line: Int, column: Int) {
         self.file = file
         self.line = line
         self.column = column
@@ -16,5 +16,5 @@ public struct SentenceLocation: Sendable, Hashable, CustomStringConvertible {
         SentenceLocation(file: file, line: line, column: column + offset)
     }
 
-    public var description: String { file.isEmpty ? "\(line):\(column)" : "\(file):\(line):\(column)" }
+    package var description: String { file.isEmpty ? "\(line):\(column)" : "\(file):\(line):\(column)" }
 }

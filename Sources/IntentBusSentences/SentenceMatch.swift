@@ -1,31 +1,31 @@
 import IntentBusCore
 
 /// One way a text matched: the intent, its slots, and how good the match is.
-public struct SentenceMatch: Sendable {
+package struct SentenceMatch: Sendable {
     /// One filled slot.
-    public struct Slot: Sendable, Equatable {
-        public var value: JSON
+    package struct Slot: Sendable, Equatable {
+        package var value: JSON
         /// The words as said ("" for a fixed or context slot).
-        public var text: String
-        public var isWildcard: Bool
+        package var text: String
+        package var isWildcard: Bool
     }
 
-    public var intent: String
-    public var slots: [String: Slot]
+    package var intent: String
+    package var slots: [String: Slot]
     /// The request's context with what the matched list values added.
-    public var context: [String: JSON]
-    public var response: String?
-    public var owner: String?
+    package var context: [String: JSON]
+    package var response: String?
+    package var owner: String?
     /// The template that matched, as written, and where.
-    public var template: String
-    public var location: SentenceLocation
+    package var template: String
+    package var location: SentenceLocation
     /// Characters of literal text matched (more is more specific).
-    public var literalCharacters: Int
+    package var literalCharacters: Int
     /// Which block and sentence (load order): the last tie-break.
     var order: Int
 
     /// The slot values alone.
-    public var values: [String: JSON] { slots.mapValues(\.value) }
+    package var values: [String: JSON] { slots.mapValues(\.value) }
 
     /// hassil's order (recognize_best), lower first: a real value for the preferred slot,
     /// the longer one; fewer wildcards; more literal text; less wildcard text; intent name;

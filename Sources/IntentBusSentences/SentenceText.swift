@@ -5,27 +5,27 @@ import Foundation
 /// a unit glued to it ("50%" → "50", "%"), each character of Chinese, Japanese and Thai a
 /// word of its own (they write no spaces). With `foldDiacritics`, "Öffne" = "offne" and
 /// `ß` = `ss` (the host's phrases have always compared so). Pure value code, any thread.
-public struct SentenceText: Sendable {
+package struct SentenceText: Sendable {
     /// One word, folded, and where it stands in the original text.
-    public struct Token: Sendable {
-        public let key: String
-        public let range: Range<String.Index>
+    package struct Token: Sendable {
+        package let key: String
+        package let range: Range<String.Index>
     }
 
-    public let text: String
-    public let tokens: [Token]
+    package let text: String
+    package let tokens: [Token]
 
     /// Characters dropped at the start and end of a word (hassil's punctuation, quotes).
     static let edgePunctuation: Set<Character> = [".", ",", "，", "。", "?", "¿", "？", "؟", "!", "¡", "！", ";", "；",
                                                   ":", "：", "…", "\"", "“", "”", "„", "«", "»", "‚", "‘", "(", ")"]
 
-    public init(_ text: String, foldDiacritics: Bool = false) {
+    package init(_ text: String, foldDiacritics: Bool = false) {
         self.text = text
         tokens = Self.tokenize(text, foldDiacritics: foldDiacritics)
     }
 
     /// The folded words of `text`.
-    public static func words(_ text: String, foldDiacritics: Bool = false) -> [String] {
+    package static func words(_ text: String, foldDiacritics: Bool = false) -> [String] {
         tokenize(text, foldDiacritics: foldDiacritics).map(\.key)
     }
 
@@ -125,7 +125,7 @@ public struct SentenceText: Sendable {
     private static func isSeparator(_ c: Character) -> Bool { c.isWhitespace || c == "-" || c == "_" }
 
     /// The original text of tokens `start..<end`, as said.
-    public func said(_ start: Int, _ end: Int) -> String {
+    package func said(_ start: Int, _ end: Int) -> String {
         guard start < end else { return "" }
         return String(text[tokens[start].range.lowerBound..<tokens[end - 1].range.upperBound])
     }

@@ -5,11 +5,11 @@ import IntentBusCore
 /// number and size comes from outside, so each is range-checked.
 extension SlotList {
     /// At most this many values in one list.
-    public static let maximumValues = 1_000
+    package static let maximumValues = 1_000
 
     /// `{"values": [text | {"in": template, "out": value}]}`, `{"range": {from, to, step?,
     /// multiplier?, fractions?}}` or `{"wildcard": true}`.
-    public init(json: JSON, at location: SentenceLocation) throws(SentenceError) {
+    package init(json: JSON, at location: SentenceLocation) throws(SentenceError) {
         if let values = json["values"] {
             guard let items = values.arrayValue, !items.isEmpty, items.count <= Self.maximumValues else {
                 throw SentenceError(.malformed, at: location, "a list's values are 1 to \(Self.maximumValues) items")
@@ -47,7 +47,7 @@ extension SlotList {
 extension SlotRange {
     /// `{from, to, step?, multiplier?, fractions?}`: whole numbers within ±2^40, a
     /// positive step, fractions `halves` or `tenths`.
-    public init(json: JSON, at location: SentenceLocation) throws(SentenceError) {
+    package init(json: JSON, at location: SentenceLocation) throws(SentenceError) {
         guard let from = json["from"]?.intValue, let to = json["to"]?.intValue,
               abs(from) < 1 << 40, abs(to) < 1 << 40 else {
             throw SentenceError(.malformed, at: location, "a range needs whole numbers \"from\" and \"to\"")

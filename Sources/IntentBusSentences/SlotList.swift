@@ -1,7 +1,7 @@
 import IntentBusCore
 
 /// What a `{list}` in a template takes.
-public enum SlotList: Sendable {
+package enum SlotList: Sendable {
     /// Named values: each said as its `input` template, giving its `output` (or the words
     /// as said when it has none) and adding its `context` to the match's.
     case values([SlotValue])
@@ -12,44 +12,44 @@ public enum SlotList: Sendable {
 }
 
 /// One value of a list.
-public struct SlotValue: Sendable {
+package struct SlotValue: Sendable {
     /// How it is said: plain words ("Living Room") or a template ("(closed|shut)").
-    public var input: SentenceExpression
+    package var input: SentenceExpression
     /// What the slot gets; nil: the words as said.
-    public var output: JSON?
+    package var output: JSON?
     /// Added to the match's context when this value is said (an entity's domain, area).
-    public var context: [String: JSON]
+    package var context: [String: JSON]
 
-    public init(input: SentenceExpression, output: JSON?, context: [String: JSON] = [:]) {
+    package init(input: SentenceExpression, output: JSON?, context: [String: JSON] = [:]) {
         self.input = input
         self.output = output
         self.context = context
     }
 
     /// A value said as `text` (taken literally), giving `output` (default: `text`).
-    public init(text: String, output: JSON? = nil, context: [String: JSON] = [:]) {
+    package init(text: String, output: JSON? = nil, context: [String: JSON] = [:]) {
         self.init(input: .text(text), output: output ?? .string(text), context: context)
     }
 }
 
 /// A numeric range: `from`…`to` by `step`, halves or tenths allowed, the value multiplied.
-public struct SlotRange: Sendable, Hashable {
+package struct SlotRange: Sendable, Hashable {
     /// Fractions a range allows besides whole steps.
-    public enum Fractions: String, Sendable, Hashable {
+    package enum Fractions: String, Sendable, Hashable {
         case halves, tenths
     }
 
-    public var from: Int
-    public var to: Int
-    public var step: Int
-    public var multiplier: Double?
-    public var fractions: Fractions?
+    package var from: Int
+    package var to: Int
+    package var step: Int
+    package var multiplier: Double?
+    package var fractions: Fractions?
 
     /// Most numbers a range may hold: a range is checked by arithmetic, but its bounds
     /// come from files and plugins, so they are range-checked too.
-    public static let maxSpan = 1_000_000
+    package static let maxSpan = 1_000_000
 
-    public init(from: Int, to: Int, step: Int = 1, multiplier: Double? = nil, fractions: Fractions? = nil) {
+    package init(from: Int, to: Int, step: Int = 1, multiplier: Double? = nil, fractions: Fractions? = nil) {
         self.from = from
         self.to = to
         self.step = step

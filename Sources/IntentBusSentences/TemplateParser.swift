@@ -2,7 +2,7 @@
 ///
 /// Pure value code. Errors carry the line and column of the character at fault: the
 /// template's own location (`at`, where its first character stands) plus the offset.
-public struct TemplateParser {
+package struct TemplateParser {
     private let chars: [Character]
     private let origin: SentenceLocation
     private var index = 0
@@ -19,7 +19,7 @@ public struct TemplateParser {
     }
 
     /// Parses `text`, written at `origin`.
-    public static func parse(_ text: String, at origin: SentenceLocation) throws(SentenceError) -> SentenceExpression {
+    package static func parse(_ text: String, at origin: SentenceLocation) throws(SentenceError) -> SentenceExpression {
         var parser = TemplateParser(text, at: origin)
         let expression = try parser.parseGroupBody(closing: nil, opened: origin, depth: 0)
         return expression

@@ -32,10 +32,10 @@ extension Bench {
             warm.append(median(samples.map { Double($0) }))
         }
         let c = median(cold), w = median(warm), extra = c - w
-        details.append(ScenarioDetail(name: "on-demand activation", unit: "ns", measurements: [
+        recorder.details.append(ScenarioDetail(name: "on-demand activation", unit: "ns", measurements: [
             PathMeasurement(path: "first request", rounds: cold), PathMeasurement(path: "warm request", rounds: warm),
         ], note: "a stopped on-demand echo plugin: spawn, HELLO, then the held request"))
-        rows.append(ResultRow(scenario: "cold start", metric: "on-demand first request",
+        recorder.rows.append(ResultRow(scenario: "cold start", metric: "on-demand first request",
                               value: Format.millis(c), baseline: "warm \(Format.millis(w))", ratio: c / w,
                               target: "≤ 50 ms extra", verdict: extra <= 50e6 ? .pass : .fail, rawValue: c, rawBaseline: w,
                               unit: "ns",

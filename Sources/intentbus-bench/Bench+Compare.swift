@@ -26,16 +26,16 @@ extension Bench {
         var base = try connect("base build", baseEndpoint, intent: "EchoIntent", watching: [baseHost])
         (this.middle, this.farEnd, this.roles) = ([newHost.pid], ProcessUsage.childPids(newHost.pid), ("host", "plugin"))
         (base.middle, base.farEnd, base.roles) = ([baseHost.pid], ProcessUsage.childPids(baseHost.pid), ("host", "plugin"))
-        let connections = min(loadProcesses, settings.window)
+        let connections = min(recorder.loadProcesses, settings.window)
         let scenario = "this build vs \(baseBin), \(settings.window) in flight, 100 B, \(connections) connections"
         log(scenario)
-        _ = try throughput(scenario, subject: this, baseline: base, size: 100, window: settings.window,
+        _ = try recorder.throughput(scenario, subject: this, baseline: base, size: 100, window: settings.window,
                            count: settings.throughputCount, bytes: false, minRatio: 0.95, middleCPUTarget: 1.05,
                            connections: connections)
         log("this build vs \(baseBin), one in flight, 100 B")
-        _ = try latency("this build vs base, one in flight, 100 B", subject: this, baseline: base, size: 100,
+        _ = try recorder.latency("this build vs base, one in flight, 100 B", subject: this, baseline: base, size: 100,
                         count: settings.latencyCount, p50Target: 1.05)
-        try fleet().closeConnections()
+        try recorder.fleet().closeConnections()
         for child in [newHost, baseHost] { child.stop() }
     }
 }

@@ -32,16 +32,16 @@ extension Bench {
         (plain.middle, plain.farEnd, plain.roles) = ([plainHost.pid], ProcessUsage.childPids(plainHost.pid), ("host", "plugin"))
         (secure.middle, secure.farEnd, secure.roles) = ([curveHost.pid], ProcessUsage.childPids(curveHost.pid), ("host", "plugin"))
         log("CURVE against plain tcp: one in flight, 100 B")
-        _ = try latency("tcp+CURVE, one in flight, 100 B", subject: secure, baseline: plain, size: 100,
+        _ = try recorder.latency("tcp+CURVE, one in flight, 100 B", subject: secure, baseline: plain, size: 100,
                         count: settings.latencyCount, p50Target: 1.15)  // issue 30's goals
         log("CURVE against plain tcp: \(settings.window) in flight, 100 B")
-        _ = try throughput("tcp+CURVE, \(settings.window) in flight, 100 B", subject: secure, baseline: plain, size: 100,
+        _ = try recorder.throughput("tcp+CURVE, \(settings.window) in flight, 100 B", subject: secure, baseline: plain, size: 100,
                            window: settings.window, count: settings.throughputCount, bytes: false, minRatio: 0.6)
         log("CURVE against plain tcp: \(settings.largeWindow) in flight, 1 MB")
-        _ = try throughput("tcp+CURVE, \(settings.largeWindow) in flight, 1 MB", subject: secure, baseline: plain,
+        _ = try recorder.throughput("tcp+CURVE, \(settings.largeWindow) in flight, 1 MB", subject: secure, baseline: plain,
                            size: 1_000_000, window: settings.largeWindow, count: settings.largeCount, bytes: true,
                            minRatio: nil)
-        try fleet().closeConnections()
+        try recorder.fleet().closeConnections()
         for child in [plainHost, curveHost] { child.stop() }
     }
 

@@ -31,26 +31,27 @@ extension Bench {
         for (label, size) in [("100 B", 100), ("10 KB", 10_000), ("1 MB", 1_000_000)] {
             let count = size >= 1_000_000 ? settings.latencyCountLarge : settings.latencyCount
             log("one in flight, \(label)")
-            _ = try latency("one in flight, \(label)", subject: hostPath, baseline: relay, size: size, count: count,
+            _ = try recorder.latency("one in flight, \(label)", subject: hostPath, baseline: relay, size: size, count: count,
                             p50Target: size == 100 ? 1.10 : 1.25)
         }
-        try runGeneratorCheck(relay: relay)
-        try runThroughputSweep(host: hostPath, relay: relay, rawPlugin: rawPlugin, sdkRaw: sdkRaw)
+        let sweep = ThroughputSweep(recorder: recorder)
+        try sweep.generatorCheck(relay: relay)
+        try sweep.run(host: hostPath, relay: relay, rawPlugin: rawPlugin, sdkRaw: sdkRaw)
         log("\(settings.window) in flight, 10 KB")
-        _ = try throughput("\(settings.window) in flight, 10 KB", subject: hostPath, baseline: relay, size: 10_000,
+        _ = try recorder.throughput("\(settings.window) in flight, 10 KB", subject: hostPath, baseline: relay, size: 10_000,
                            window: settings.window, count: settings.throughputCount, bytes: false, minRatio: 0.6)
         log("\(settings.largeWindow) in flight, 1 MB")
-        _ = try throughput("\(settings.largeWindow) in flight, 1 MB", subject: hostPath, baseline: relay, size: 1_000_000,
+        _ = try recorder.throughput("\(settings.largeWindow) in flight, 1 MB", subject: hostPath, baseline: relay, size: 1_000_000,
                            window: settings.largeWindow, count: settings.largeCount, bytes: true, minRatio: 0.6)
         let hostPeak = host.peakRSSKilobytes.map(Double.init)
         let relayPeak = relayChildren[0].peakRSSKilobytes.map(Double.init)
         if let hostPeak, let relayPeak {
-            rows.append(ResultRow(scenario: "after the runs above", metric: "peak RSS", value: Format.megabytes(hostPeak),
+            recorder.rows.append(ResultRow(scenario: "after the runs above", metric: "peak RSS", value: Format.megabytes(hostPeak),
                                   baseline: "relay \(Format.megabytes(relayPeak))", ratio: hostPeak / relayPeak, target: "–",
                                   verdict: .info, rawValue: hostPeak, rawBaseline: relayPeak, unit: "kB",
                                   note: "VmHWM of the host process alone (plugins excluded), after 1 MB bodies went through it"))
         }
-        try fleet().closeConnections()
+        try recorder.fleet().closeConnections()
         for child in [host, rawHost, sdkRawHost] + relayChildren { child.stop() }
     }
 
@@ -100,28 +101,28 @@ extension Bench {
 
         let scenario = "\(settings.scaleIntents) intents, \(settings.scalePlugins) plugins"
         log("\(scenario): one in flight")
-        _ = try latency(scenario + ", one in flight", subject: many, baseline: one, size: 100,
+        _ = try recorder.latency(scenario + ", one in flight", subject: many, baseline: one, size: 100,
                         count: settings.latencyCount, p50Target: 1.10)
         log("\(scenario): \(settings.window) in flight")
-        _ = try throughput(scenario + ", \(settings.window) in flight", subject: many, baseline: one, size: 100,
+        _ = try recorder.throughput(scenario + ", \(settings.window) in flight", subject: many, baseline: one, size: 100,
                            window: settings.window, count: settings.throughputCount, bytes: false, minRatio: nil,
                            middleCPUTarget: 1.10)
         let bigPeak = big.peakRSSKilobytes.map(Double.init) ?? .nan
         let smallPeak = small.peakRSSKilobytes.map(Double.init) ?? .nan
-        rows.append(ResultRow(scenario: scenario, metric: "host peak RSS", value: Format.megabytes(bigPeak),
+        recorder.rows.append(ResultRow(scenario: scenario, metric: "host peak RSS", value: Format.megabytes(bigPeak),
                               baseline: "1 plugin \(Format.megabytes(smallPeak))", ratio: bigPeak / smallPeak,
                               target: "≤ 30 MB", verdict: bigPeak <= 30 * 1024 ? .pass : .fail,
                               rawValue: bigPeak, rawBaseline: smallPeak, unit: "kB",
                               note: "VmHWM of the host process after the scale runs; 90 of the 100 plugins have no binary (declared, not running)"))
-        rows.append(ResultRow(scenario: scenario, metric: "host RSS, idle", value: Format.megabytes(bigIdle),
+        recorder.rows.append(ResultRow(scenario: scenario, metric: "host RSS, idle", value: Format.megabytes(bigIdle),
                               baseline: "1 plugin \(Format.megabytes(smallIdle))", ratio: bigIdle / smallIdle,
                               target: "–", verdict: .info, rawValue: bigIdle, rawBaseline: smallIdle, unit: "kB",
                               note: "VmRSS once every plugin is up, before any load; most of it is the Swift runtime and Foundation libraries' pages, shared with other Swift processes"))
-        details.append(ScenarioDetail(name: scenario + ", memory", unit: "kB", measurements: [
+        recorder.details.append(ScenarioDetail(name: scenario + ", memory", unit: "kB", measurements: [
             PathMeasurement(path: "\(settings.scaleIntents) intents", rounds: [bigPeak, bigIdle]),
             PathMeasurement(path: "1 intent", rounds: [smallPeak, smallIdle]),
         ], note: "rounds: [peak VmHWM after load, VmRSS idle before load], kB"))
-        try fleet().closeConnections()
+        try recorder.fleet().closeConnections()
         big.stop()
         small.stop()
     }
@@ -156,16 +157,24 @@ extension Bench {
             }
         }
         let h = median(hostTimes), r = median(relayTimes)
-        details.append(ScenarioDetail(name: "cold start (proxy)", unit: "ns", measurements: [
+        recorder.details.append(ScenarioDetail(name: "cold start (proxy)", unit: "ns", measurements: [
             PathMeasurement(path: "host", rounds: hostTimes), PathMeasurement(path: "relay", rounds: relayTimes),
         ], note: "process start to the first reply (the on-demand figure is runActivation's)"))
-        rows.append(ResultRow(scenario: "cold start (proxy)", metric: "host start → first reply",
+        recorder.rows.append(ResultRow(scenario: "cold start (proxy)", metric: "host start → first reply",
                               value: Format.millis(h), baseline: "relay \(Format.millis(r))", ratio: h / r,
                               target: "≤ 50 ms", verdict: h <= 50e6 ? .pass : .fail, rawValue: h, rawBaseline: r, unit: "ns",
                               note: "median of \(hostTimes.count) starts: host process + manifest + spawn of the echo plugin + HELLO + one request"))
     }
 
-    func log(_ message: String) {
-        FileHandle.standardError.write(Data("[bench] \(message)\n".utf8))
+    /// `--only generator`: the capacity check on a relay of its own.
+    func runGeneratorCheckAlone() throws {
+        let (endpoint, children) = try startRelay("relay")
+        var relay = try connect("relay", endpoint, intent: "EchoIntent", watching: children)
+        (relay.middle, relay.farEnd) = ([children[0].pid], [children[1].pid])
+        try ThroughputSweep(recorder: recorder).generatorCheck(relay: relay)
+        try recorder.fleet().closeConnections()
+        for child in children { child.stop() }
     }
+
+    func log(_ message: String) { Recorder.log(message) }
 }

@@ -62,15 +62,15 @@ extension Bench {
             if index == 0 { legacy = s } else { perform = s }
         }
         log("legacy cost\(suffix): legacy vs perform")
-        let (l, _) = try latency("legacy: resolve + confirm + handle\(suffix)", subject: legacy, baseline: perform, size: 100,
+        let (l, _) = try recorder.latency("legacy: resolve + confirm + handle\(suffix)", subject: legacy, baseline: perform, size: 100,
                                  count: settings.styleCount, p50Target: nil)
         log("legacy cost\(suffix): perform vs plain echo")
-        let (p, plainEcho) = try latency("new-style perform\(suffix)", subject: perform, baseline: plain, size: 100,
+        let (p, plainEcho) = try recorder.latency("new-style perform\(suffix)", subject: perform, baseline: plain, size: 100,
                                          count: settings.styleCount, p50Target: 1.15)
         // Against the plain echo, measured in the same run (the perform scenario right
         // above): with nothing to ask, the request is one plugin round trip, as a plain one is.
         if let lp50 = l.p50, let plainP50 = plainEcho.p50, let pp50 = p.p50 {
-            rows.append(ResultRow(scenario: "legacy: resolve + confirm + handle\(suffix)", metric: "p50 against plain",
+            recorder.rows.append(ResultRow(scenario: "legacy: resolve + confirm + handle\(suffix)", metric: "p50 against plain",
                                   value: Format.micros(lp50), baseline: "plain echo \(Format.micros(plainP50))",
                                   ratio: lp50 / plainP50, target: "≤ 1.20×", verdict: lp50 <= 1.2 * plainP50 ? .pass : .fail,
                                   rawValue: lp50, rawBaseline: plainP50, unit: "ns",
@@ -84,7 +84,7 @@ extension Bench {
             (performLoad.middle, performLoad.farEnd, performLoad.roles) = roles
             (plainLoad.middle, plainLoad.farEnd, plainLoad.roles) = roles
             log("legacy cost: perform vs plain echo, \(settings.window) in flight")
-            _ = try throughput("new-style perform, \(settings.window) in flight, 100 B", subject: performLoad, baseline: plainLoad,
+            _ = try recorder.throughput("new-style perform, \(settings.window) in flight, 100 B", subject: performLoad, baseline: plainLoad,
                                size: 100, window: settings.window, count: settings.throughputCount, bytes: false, minRatio: nil)
             try styleThroughput(host: host, perform: perform, legacy: legacy)
         }
@@ -101,10 +101,10 @@ extension Bench {
             var s = subject
             (s.middle, s.farEnd, s.roles) = ([host.pid], ProcessUsage.childPids(host.pid), ("host", "plugin"))
             log("\(s.name), \(settings.window) in flight, against the relay")
-            _ = try throughput("\(s.name) against the relay, \(settings.window) in flight, 100 B", subject: s, baseline: relay, size: 100,
+            _ = try recorder.throughput("\(s.name) against the relay, \(settings.window) in flight, 100 B", subject: s, baseline: relay, size: 100,
                                window: settings.window, count: settings.throughputCount, bytes: false, minRatio: minRatio)
         }
-        try fleet().closeConnections()
+        try recorder.fleet().closeConnections()
         for child in relayChildren { child.stop() }
     }
 }

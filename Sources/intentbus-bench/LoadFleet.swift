@@ -25,18 +25,18 @@ final class LoadFleet {
     private let names: [String]
     let children: [BenchChild]
 
-    /// Starts `processes` load processes and waits until each has reported in.
-    init(bench: Bench, processes: Int) throws {
-        let dir = "\(bench.work)/load"
+    /// Starts `processes` load processes (`executable`, through `registry`; their
+    /// control socket and logs in `dir`) and waits until each has reported in.
+    init(directory dir: String, context: ZMQContext, registry: ChildRegistry, executable: String, processes: Int) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let endpoint = "ipc://\(dir)/control.sock"
-        control = try ZMQSocket(bench.context, .router)
+        control = try ZMQSocket(context, .router)
         try control.setRouterMandatory()
         try control.bind(endpoint)
         try control.setReceiveTimeout(milliseconds: 30_000)
         names = (0..<processes).map { "load-\($0)" }
         children = try names.map { name in
-            try bench.registry.spawn(bench.bin("bench-load"), [endpoint, name], label: name, logPath: "\(dir)/\(name).log")
+            try registry.spawn(executable, [endpoint, name], label: name, logPath: "\(dir)/\(name).log")
         }
         var ready = Set<String>()
         while ready.count < processes {

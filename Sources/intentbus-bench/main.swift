@@ -67,7 +67,7 @@ func runBenchmark() -> Int32 {
         durationSeconds: Double(MonotonicClock.now() - startClock) / 1e9,
         machine: MachineInfo.current(zmqVersion: ZMQContext.version),
         loadAverageBefore: loadBefore, loadAverageAfter: loadAverage(),
-        settings: options.settings, rows: bench.rows, scenarios: bench.details)
+        settings: options.settings, rows: bench.recorder.rows, scenarios: bench.recorder.details)
     let m = results.machine
     print("IntentBus benchmark, \(results.startedAt): \(m.cpuModel), \(m.onlineCPUs) CPUs, libzmq \(m.libzmq), load \(loadBefore.map { String(format: "%.2f", $0) }.joined(separator: " ")) → \(results.loadAverageAfter.map { String(format: "%.2f", $0) }.joined(separator: " ")), \(String(format: "%.0f", results.durationSeconds)) s")
     print("")

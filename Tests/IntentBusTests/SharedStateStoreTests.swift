@@ -141,10 +141,10 @@ struct SharedStateStoreTests {
         }
         #expect(throws: PostgresError.self) { try PostgresDatabase(conninfo: "postgresql://[oops") }
         #expect(PostgresDatabase.problem(in: "postgresql://kim@localhost/db?sslmode=require") == nil)
-        #expect(ManifestAssembler.stateProblem("postgresql://kim:secret@db.example/intentbus")?.contains("password") == true)
-        #expect(ManifestAssembler.stateProblem("postgresql://db.example/intentbus?password=x")?.contains("password") == true)
-        #expect(ManifestAssembler.stateProblem("mysql://db.example/x")?.contains("postgresql://") == true)
-        #expect(ManifestAssembler.stateProblem("postgresql://kim@db.example:5433/intentbus?sslmode=require") == nil)
+        #expect(HostSectionReader.stateProblem("postgresql://kim:secret@db.example/intentbus")?.contains("password") == true)
+        #expect(HostSectionReader.stateProblem("postgresql://db.example/intentbus?password=x")?.contains("password") == true)
+        #expect(HostSectionReader.stateProblem("mysql://db.example/x")?.contains("postgresql://") == true)
+        #expect(HostSectionReader.stateProblem("postgresql://kim@db.example:5433/intentbus?sslmode=require") == nil)
     }
 }
 

@@ -38,7 +38,7 @@ package struct ClientGrant: Sendable, Equatable {
     }
 }
 
-extension ManifestAssembler {
+extension HostSectionReader {
     /// Decodes `host.clients`: a list of `{name, public_key, intents?, restricted?,
     /// manage_choices?, rate?: {per_second, burst}}`.
     func decodeClients(_ node: YAMLNode?) -> [ClientGrant] {

@@ -211,13 +211,4 @@ extension ManifestAssembler {
         }
         return PluginExec(path: path, arguments: command.value.arguments)
     }
-
-    static func searchPATH(for program: String) -> String? {
-        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for directory in searchPath.split(separator: ":") where directory.hasPrefix("/") {
-            let candidate = (String(directory) as NSString).appendingPathComponent(program)
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }
 }

@@ -1,9 +1,10 @@
 import Foundation
 
 /// The state of one `ManifestLoader` run: the diagnostics so far, the plugins decoded
-/// so far (across files) and the ids already taken. Used by one thread, once.
-package final class ManifestAssembler {
-    let context = YAMLDecodingContext()
+/// so far (across files) and the ids already taken. The `host:` section is
+/// `HostSectionReader`'s, which reports into the same context. Used by one thread, once.
+package final class ManifestAssembler: ManifestReading {
+    let context: YAMLDecodingContext
     /// The main file as the caller named it; diagnostics use this form.
     let manifestPath: String
     /// The main file, absolute and normalized.
@@ -11,23 +12,27 @@ package final class ManifestAssembler {
     /// The directory every relative path resolves against.
     let directory: String
 
+    /// Reads the main file's `host:` section (and keeps its `defaults` for `finish`).
+    let hostReader: HostSectionReader
     private(set) var host: HostSettings?
     private(set) var plugins: [PluginSpec] = []
     /// The mark of each id's first declaration, for duplicate-id messages.
     var idMarks: [String: SourceMark] = [:]
     /// Files in load order; diagnostics are sorted by it.
     private(set) var files: [String] = []
-    /// `host.defaults` as written, checked against the plugins once all files are read.
-    var presetDefaultEntries: [PresetDefaultEntry] = []
-    /// Whether the libzmq the host runs on has CURVE: a tcp endpoint without `insecure`
-    /// needs it. This module does not link libzmq, so the loader's caller says.
-    let curveAvailable: Bool
 
+    /// `curveAvailable`: whether the libzmq the host runs on has CURVE (a tcp endpoint
+    /// without `insecure` needs it). This module does not link libzmq, so the loader's
+    /// caller says.
     init(manifestPath: String, curveAvailable: Bool) {
+        let context = YAMLDecodingContext()
+        let absolutePath = Self.resolve(manifestPath, against: FileManager.default.currentDirectoryPath)
+        let directory = (absolutePath as NSString).deletingLastPathComponent
+        self.context = context
         self.manifestPath = manifestPath
-        self.curveAvailable = curveAvailable
-        self.absolutePath = Self.resolve(manifestPath, against: FileManager.default.currentDirectoryPath)
-        self.directory = (absolutePath as NSString).deletingLastPathComponent
+        self.absolutePath = absolutePath
+        self.directory = directory
+        hostReader = HostSectionReader(context: context, directory: directory, curveAvailable: curveAvailable)
     }
 
     /// Parses and decodes the main file: an optional `host:` section and a required
@@ -36,7 +41,7 @@ package final class ManifestAssembler {
         files.append(manifestPath)
         guard let root = parse(text, file: manifestPath) else { return }
         context.mapping(root) { m -> Void in
-            host = decodeHost(m.node(for: "host"))
+            host = hostReader.read(m.node(for: "host"))
             guard let list = m.require("plugins", as: [YAMLNode].self) else { return }
             context.withPath(.key("plugins")) {
                 for (index, item) in list.enumerated() {
@@ -138,7 +143,7 @@ package final class ManifestAssembler {
                 "no plugins declared; the host will answer every request with unknown_intent",
                 at: SourceMark(file: manifestPath, line: 1, column: 1))
         }
-        var settings = host ?? defaultHostSettings()
+        var settings = host ?? hostReader.defaultSettings()
         settings.presetDefaults = checkPresetDefaults()
         checkMajordomoWorkers(settings)
         let errors = context.errors
@@ -172,11 +177,6 @@ package final class ManifestAssembler {
         }.map(\.element)
     }
 
-    /// Reports an error for the value of `key` inside the current path.
-    func error(_ message: String, key: String, at mark: SourceMark) {
-        context.withPath(.key(key)) { context.error(message, at: mark) }
-    }
-
     /// Makes `path` absolute against `base` (after expanding `~`) and removes `.`,
     /// `..` and repeated slashes.
     ///
@@ -196,10 +196,5 @@ package final class ManifestAssembler {
             }
         }
         return "/" + components.joined(separator: "/")
-    }
-
-    /// `path` resolved against the manifest's directory.
-    func resolve(_ path: String) -> String {
-        Self.resolve(path, against: directory)
     }
 }

@@ -16,21 +16,6 @@ package enum ManifestLimits {
     package static let maxInFlight = 1...100_000
 }
 
-extension ManifestAssembler {
-    /// Reports `value` when it lies outside `range`, as "must be within 1ms…24h, got 0s".
-    func checkRange(_ value: Marked<Duration>?, key: String, within range: ClosedRange<Duration>) {
-        guard let value, !range.contains(value.value) else { return }
-        error("must be within \(range.lowerBound.configText)…\(range.upperBound.configText), got \(value.value.configText)",
-              key: key, at: value.mark)
-    }
-
-    /// Reports `value` when it lies outside `range`, as "must be within 1…100000, got 0".
-    func checkRange(_ value: Marked<Int>?, key: String, within range: ClosedRange<Int>) {
-        guard let value, !range.contains(value.value) else { return }
-        error("must be within \(range.lowerBound)…\(range.upperBound), got \(value.value)", key: key, at: value.mark)
-    }
-}
-
 extension Duration {
     /// The duration as a manifest writes it, in the largest unit that divides it:
     /// `24h`, `90m`, `10s`, `250ms`; finer values in seconds with a fraction.

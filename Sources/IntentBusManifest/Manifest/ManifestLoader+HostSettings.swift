@@ -16,30 +16,39 @@ extension ManifestLoader {
     /// main file, a YAML syntax error in it up to the end of `host:`, or an error inside
     /// `host:`. `curveAvailable` as for `load`.
     package static func loadHostSettings(path: String, curveAvailable: Bool = true) throws(ConfigError) -> HostSettings {
-        let assembler = ManifestAssembler(manifestPath: path, curveAvailable: curveAvailable)
+        let reader = HostSectionReader(manifestPath: path, curveAvailable: curveAvailable)
         if ConfigFileTrust.problem(path) == nil,
            case .found(let hostNode, _) = YAMLTopLevelReader.value(forKey: "host", inFile: path) {
-            return try assembler.hostSettings(from: hostNode)
+            return try reader.settings(from: hostNode)
         }
-        return try assembler.hostSettingsOnly(text: readManifest(path))
+        return try reader.settingsOnly(text: readManifest(path), file: path)
     }
 }
 
-extension ManifestAssembler {
-    /// Decodes the `host:` section of the main file and ignores everything else in it.
-    func hostSettingsOnly(text: String) throws(ConfigError) -> HostSettings {
+extension HostSectionReader {
+    /// A reader of its own, for the `host:` section alone: its own decoding context,
+    /// relative paths against the directory of `manifestPath`.
+    convenience init(manifestPath: String, curveAvailable: Bool) {
+        let absolute = ManifestAssembler.resolve(manifestPath, against: FileManager.default.currentDirectoryPath)
+        self.init(context: YAMLDecodingContext(), directory: (absolute as NSString).deletingLastPathComponent,
+                  curveAvailable: curveAvailable)
+    }
+
+    /// Decodes the `host:` section of the main file (`text`, read from `file`) and ignores
+    /// everything else in it.
+    func settingsOnly(text: String, file: String) throws(ConfigError) -> HostSettings {
         let root: YAMLNode
         do {
-            root = try YAMLParser.parseDocument(text, file: manifestPath)
+            root = try YAMLParser.parseDocument(text, file: file)
         } catch {
             throw ConfigError(error.diagnostics)
         }
-        return try hostSettings(from: root.mapping?.first { $0.key.scalar?.text == "host" }?.value)
+        return try settings(from: root.mapping?.first { $0.key.scalar?.text == "host" }?.value)
     }
 
     /// Decodes a `host:` node (nil: none, the defaults) or throws its errors.
-    func hostSettings(from hostNode: YAMLNode?) throws(ConfigError) -> HostSettings {
-        let settings = decodeHost(hostNode)
+    func settings(from hostNode: YAMLNode?) throws(ConfigError) -> HostSettings {
+        let settings = read(hostNode)
         let errors = context.errors
         if !errors.isEmpty { throw ConfigError(errors) }
         return settings

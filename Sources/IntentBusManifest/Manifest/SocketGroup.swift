@@ -17,7 +17,7 @@ package struct SocketGroup: Sendable, Equatable {
     }
 }
 
-extension ManifestAssembler {
+extension HostSectionReader {
     /// `host.socket_group`: a group that exists, for an ipc frontend.
     func decodeSocketGroup(_ value: Marked<String>?, frontend: String) -> SocketGroup? {
         guard let value else { return nil }

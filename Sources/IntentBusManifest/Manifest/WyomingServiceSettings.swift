@@ -71,7 +71,7 @@ package struct WyomingServiceSettings: Sendable, Equatable {
     static let maximumContext = 16
 }
 
-extension ManifestAssembler {
+extension HostSectionReader {
     /// Decodes `host.wyoming` once the frontend, the state directory and `insecure` are
     /// known: nil when absent (or after errors).
     func decodeWyoming(_ node: YAMLNode?, host: HostSettings) -> WyomingServiceSettings? {

@@ -189,8 +189,7 @@ extension ShortcutCenter {
     /// a phrase whose words mean other values, or no values, is never offered).
     private func phrase(scope: String?, intent: String, parameters: JSON, plugin: String?, suggested: String?) -> (String, String)? {
         var tried: [(String, String)] = []
-        if let user = userPhrases.keys.sorted().lazy.compactMap({ self.userPhrases[$0] })
-            .first(where: { $0.intent == intent && $0.parameters == parameters && Self.mayUse($0, scope: scope) }) {
+        if let user = phrases.first(intent: intent, parameters: parameters, scope: scope) {
             tried.append((user.phrase, "user"))
         }
         if let suggested { tried.append((suggested, "suggested")) }

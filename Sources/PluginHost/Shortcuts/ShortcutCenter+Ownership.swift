@@ -25,24 +25,4 @@ extension ShortcutCenter {
         if view.manifest.host.clients.first(where: { $0.name == name })?.manageChoices == true { return nil }
         return name
     }
-
-    /// Whether a client limited to `scope` may see, change or say `phrase`: its own, or
-    /// one made without a client.
-    static func mayUse(_ phrase: UserPhrase, scope: String?) -> Bool {
-        guard let scope else { return true }
-        return phrase.client == nil || phrase.client == scope
-    }
-
-    /// Whether a client limited to `scope` may change `phrase`: its own only.
-    static func mayChange(_ phrase: UserPhrase, scope: String?) -> Bool {
-        guard let scope else { return true }
-        return phrase.client == scope
-    }
-
-    /// The refusal for a phrase that belongs to another client; it names neither the
-    /// owner nor what the phrase runs.
-    static func notYours(_ phrase: String, scope: String) -> BusError {
-        BusError(.forbidden, "the user phrase “\(phrase)” belongs to another client; client \(scope) may change only its own",
-                 details: ["client": .string(scope)])
-    }
 }

@@ -4,9 +4,10 @@ import IntentBusManifest
 import IntentBusStore
 
 /// The host side of shortcuts (docs/shortcuts.md): the phrase catalog, the store of user
-/// phrases and donations, and the host intents over them. A router extension: it sees
-/// the router read-only (`RouterView`) and runs on the router thread.
-final class ShortcutCenter: RouterExtension {
+/// phrases and donations, and the host intents over them; the user phrases themselves
+/// and `ib.shortcuts.*` are `UserPhrases`'. A router extension: it sees the router
+/// read-only (`RouterView`) and runs on the router thread.
+final class ShortcutCenter: RouterExtension, UserPhraseHost {
     /// Longest phrase, identifier, title or group accepted from outside, in characters.
     static let maximumTextLength = 200
     /// Largest parameters object accepted in a user phrase or donation (canonical JSON).
@@ -22,9 +23,8 @@ final class ShortcutCenter: RouterExtension {
     private(set) var writer: ShortcutWriter?
     let storePath: String
     let storeProblem: String?
-    /// The user phrases by their words: the store's, as the router thread knows them
-    /// (changed when a change is submitted, put back if its commit fails).
-    var userPhrases: [String: UserPhrase] = [:]
+    /// The user phrases and `ib.shortcuts.*` (UserPhrases.swift).
+    private(set) lazy var phrases = UserPhrases(host: self)
     /// What to do when each submitted job has finished, by job id.
     private var pending: [UInt64: (Result<JSON, BusError>) -> Void] = [:]
     private var nextJob: UInt64 = 0
@@ -50,13 +50,14 @@ final class ShortcutCenter: RouterExtension {
         logger = view.logger
         catalog = ShortcutCatalog(manifest: view.manifest)
         storePath = state ?? (stateDirectory as NSString).appendingPathComponent(ShortcutStore.fileName)
+        var loaded: [UserPhrase] = []
         do {
             let opened = try state.map { ShortcutStore(postgres: try PostgresDatabase.forState($0)) }
                 ?? ShortcutStore(directory: stateDirectory)
             if let note = opened.recoveryNote { view.logger.warning(note) }
             switch Result(catching: { () throws(ShortcutStoreError) in try opened.userPhrases() }) {
             case .success(let phrases):
-                for phrase in phrases { userPhrases[phrase.key] = phrase }
+                loaded = phrases
             case .failure(let error) where error.code == .stateUnavailable:
                 // The shared database is away: the state listener loads the phrases once it is back.
                 view.logger.warning("shortcut store: \(error); user phrases load once the shared state is back")
@@ -69,12 +70,13 @@ final class ShortcutCenter: RouterExtension {
             view.logger.error("shortcut store: \(error); user phrases and donations are unavailable")
             storeProblem = "\(error)"
         }
+        phrases.replace(loaded)
     }
 
     /// Another host changed the user phrases: take them as they are now.
     func stateReloaded(_ reload: StateReload) {
-        guard let phrases = reload.userPhrases else { return }
-        userPhrases = Dictionary(phrases.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        guard let reloaded = reload.userPhrases else { return }
+        phrases.replace(reloaded)
     }
 
     /// Registers every plugin's legacy phrases from the definitions in force, warning
@@ -148,6 +150,11 @@ final class ShortcutCenter: RouterExtension {
         writer = nil
     }
 
+    var storeStatus: JSON {
+        writer != nil ? ["persistent": true, "path": .string(storePath)]
+                      : ["persistent": false, "problem": .string(storeProblem ?? "stopped")]
+    }
+
     var unavailable: BusError {
         BusError(.internalError, "the shortcut store is unavailable: \(storeProblem ?? "stopped")")
     }
@@ -198,10 +205,10 @@ final class ShortcutCenter: RouterExtension {
         [
             "ib.say": .handOn { [unowned self] in say($0) },
             "ib.say.match": .answer { [unowned self] in sayMatch($0) },
-            "ib.shortcuts.list": .answer { [unowned self] in listShortcuts($0) },
-            "ib.shortcuts.add": .later { [unowned self] in addShortcut($0, then: $1) },
-            "ib.shortcuts.edit": .later { [unowned self] in editShortcut($0, then: $1) },
-            "ib.shortcuts.delete": .later { [unowned self] in deleteShortcut($0, then: $1) },
+            "ib.shortcuts.list": .answer { [unowned self] in phrases.list($0) },
+            "ib.shortcuts.add": .later { [unowned self] in phrases.add($0, then: $1) },
+            "ib.shortcuts.edit": .later { [unowned self] in phrases.edit($0, then: $1) },
+            "ib.shortcuts.delete": .later { [unowned self] in phrases.delete($0, then: $1) },
             "ib.donate": .later { [unowned self] in donate($0, then: $1) },
             "ib.donations.list": .later { [unowned self] in listDonations($0, then: $1) },
             "ib.donations.delete": .later { [unowned self] in deleteDonations($0, then: $1) },
@@ -223,7 +230,7 @@ final class ShortcutCenter: RouterExtension {
         guard count <= Self.maximumSaidWords else {
             return .failure(BusError(.invalidParameters, "the text has \(count) words; a phrase has at most \(Self.maximumSaidWords)"))
         }
-        if let user = userPhrases[key], Self.mayUse(user, scope: scope) {
+        if let user = phrases.phrase(forKey: key, scope: scope) {
             let via: JSON = ["source": "user", "phrase": .string(user.phrase), "intent": .string(user.intent),
                              "parameters": user.parameters, "plugin": user.plugin.map { .string($0) } ?? .null]
             return .success((HandOn(intent: user.intent, parameters: user.parameters, plugin: user.plugin), via))

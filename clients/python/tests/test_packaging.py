@@ -28,77 +28,26 @@ def test_installed_package_ships_py_typed():
     assert (PACKAGE_DIR / "intentbus" / "py.typed").exists()
 
 
+def _structure():
+    """scripts/check_structure.py, which reads the package's imports for `make
+    check-structure` too: one reader of them, used by both."""
+    path = PACKAGE_DIR.parents[1] / "scripts" / "check_structure.py"
+    spec = importlib.util.spec_from_file_location("check_structure", path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def _internal_imports():
     """Every import of the package's own modules, by importing module: (module, imported,
     line). Imports under `if TYPE_CHECKING:` are left out (they never run); imports inside
     functions are kept (they run, later)."""
-    import ast
-
-    root = PACKAGE_DIR / "intentbus"
-    modules = {}
-    for path in sorted(root.rglob("*.py")):
-        rel = path.relative_to(PACKAGE_DIR).with_suffix("")
-        parts = list(rel.parts)
-        is_package = parts[-1] == "__init__"
-        if is_package:
-            parts = parts[:-1]
-        modules[".".join(parts)] = (path, is_package)
-
-    def resolve(name, level, current, is_package):
-        if level == 0:
-            return name
-        base = current.split(".")
-        base = base if is_package else base[:-1]
-        base = base[: len(base) - (level - 1)]
-        return ".".join(base + ([name] if name else []))
-
-    edges = []
-    for mod, (path, is_package) in modules.items():
-        tree = ast.parse(path.read_text(), str(path))
-        skipped = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                skipped.update(id(n) for n in ast.walk(node))
-        for node in ast.walk(tree):
-            if id(node) in skipped:
-                continue
-            if isinstance(node, ast.ImportFrom):
-                target = resolve(node.module or "", node.level, mod, is_package)
-                if not target.startswith("intentbus"):
-                    continue
-                for alias in node.names:  # `from . import x` names a submodule
-                    sub = f"{target}.{alias.name}"
-                    edges.append((mod, sub if sub in modules else target, node.lineno))
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    if alias.name.startswith("intentbus"):
-                        edges.append((mod, alias.name, node.lineno))
-    return modules, edges
+    return _structure().python_imports(PACKAGE_DIR / "intentbus")
 
 
 def test_no_import_circle_in_the_package():
-    modules, edges = _internal_imports()
-    graph = {m: set() for m in modules}
-    for src, dst, _ in edges:
-        if dst in graph and dst != src:
-            graph[src].add(dst)
-    # Depth-first search for a cycle; report the whole chain.
-    state, stack, cycles = {}, [], []
-
-    def visit(m):
-        state[m] = "open"
-        stack.append(m)
-        for n in sorted(graph[m]):
-            if state.get(n) == "open":
-                cycles.append(stack[stack.index(n):] + [n])
-            elif n not in state:
-                visit(n)
-        stack.pop()
-        state[m] = "done"
-
-    for m in sorted(graph):
-        if m not in state:
-            visit(m)
+    cycles = _structure().import_cycles(PACKAGE_DIR / "intentbus")
     assert not cycles, "import circles: " + "; ".join(" -> ".join(c) for c in cycles)
 
 

@@ -1,6 +1,6 @@
 import Foundation
 
-extension ManifestAssembler {
+extension HostSectionReader {
     /// The shortest and longest `metrics_interval`.
     static let metricsIntervalRange: ClosedRange<Duration> = .seconds(1) ... .seconds(3_600)
 

@@ -1,12 +1,13 @@
 import Foundation
 
-/// One `host.defaults` entry as written: `INSendMessageIntent: messenger`.
+/// One `host.defaults` entry as written (read by `HostSectionReader`, checked by the
+/// assembler once every file is read): `INSendMessageIntent: messenger`.
 struct PresetDefaultEntry {
     let intent: Marked<String>
     let plugin: Marked<String>
 }
 
-extension ManifestAssembler {
+extension HostSectionReader {
     /// Decodes `host.defaults`, a mapping of intent names to plugin ids. Only the shape is
     /// checked here; whether the plugins exist and claim the intents can only be known
     /// after the drop-ins are read (`checkPresetDefaults`).
@@ -18,7 +19,7 @@ extension ManifestAssembler {
             for pair in mapping.pairs {
                 guard let intent = pair.key.scalar?.text else { continue }
                 context.withPath(.key(intent)) {
-                    if let problem = Self.intentNameProblem(intent) {
+                    if let problem = ManifestAssembler.intentNameProblem(intent) {
                         context.error(problem, at: pair.key.mark)
                         return
                     }
@@ -33,7 +34,9 @@ extension ManifestAssembler {
             return entries
         }
     }
+}
 
+extension ManifestAssembler {
     /// Checks each preset default against every plugin of the manifest and its drop-ins:
     /// the plugin must exist and claim the intent. A preset for an intent that only one
     /// plugin claims is kept, with a warning, since a second claimant may come later.
@@ -41,7 +44,7 @@ extension ManifestAssembler {
     /// - Returns: intent → plugin id, for the entries without errors.
     func checkPresetDefaults() -> [String: String] {
         var result: [String: String] = [:]
-        for entry in presetDefaultEntries {
+        for entry in hostReader.presetDefaultEntries {
             let intent = entry.intent.value
             let id = entry.plugin.value
             context.withPath(.key("host")) {

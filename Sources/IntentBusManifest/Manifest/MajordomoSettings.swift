@@ -46,7 +46,7 @@ package enum MajordomoReplyForm: String, Sendable {
     case envelope
 }
 
-extension ManifestAssembler {
+extension HostSectionReader {
     /// Decodes `mdp`, `mdp_heartbeat` and `mdp_liveness` of the `host:` mapping `m`.
     /// `others` are the frontend and backend endpoints, which the MDP endpoint must not
     /// repeat.
@@ -109,7 +109,9 @@ extension ManifestAssembler {
         settings.onlyIdempotent = onlyIdempotent?.value ?? false
         return settings
     }
+}
 
+extension ManifestAssembler {
     /// An `mdp_worker: true` entry: no `exec`, not `remote`; `public_key` names the CURVE
     /// key its workers connect with over tcp. Returns the placeholder exec.
     func checkMajordomoWorker(_ m: YAMLMapping, remote: Bool, command: Marked<ExecCommandLine>?,

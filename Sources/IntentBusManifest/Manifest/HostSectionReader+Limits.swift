@@ -1,4 +1,4 @@
-extension ManifestAssembler {
+extension HostSectionReader {
     /// Decodes `host.limits:`; absent means every default. Each value must be an integer
     /// within its range (HostLimits.ranges), reported with the key and the range.
     func decodeLimits(_ node: YAMLNode?) -> HostLimits {

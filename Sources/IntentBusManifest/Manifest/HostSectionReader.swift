@@ -1,6 +1,28 @@
 import Foundation
 
-extension ManifestAssembler {
+/// Reads the manifest's `host:` section into `HostSettings` (docs/manifest.md): the
+/// endpoints and peers, the state, the client credential, and through its other files the
+/// limits, clients, metrics, socket group, Majordomo endpoint, Wyoming service and the
+/// shape of `defaults`. Reports into the decoding context it is given (the assembler's,
+/// or its own for `ManifestLoader.loadHostSettings`, which reads nothing else). Keeps the
+/// `defaults` entries it read: whether their plugins exist can only be known once every
+/// file is read, so the assembler checks them (`checkPresetDefaults`). Used by one
+/// thread, once.
+package final class HostSectionReader: ManifestReading {
+    let context: YAMLDecodingContext
+    let directory: String
+    /// Whether the libzmq the host runs on has CURVE: a tcp endpoint without `insecure`
+    /// needs it. This module does not link libzmq, so the loader's caller says.
+    let curveAvailable: Bool
+    /// `host.defaults` as written, once `read` has run.
+    private(set) var presetDefaultEntries: [PresetDefaultEntry] = []
+
+    init(context: YAMLDecodingContext, directory: String, curveAvailable: Bool) {
+        self.context = context
+        self.directory = directory
+        self.curveAvailable = curveAvailable
+    }
+
     /// The ZeroMQ transports an endpoint may name.
     static let transports: Set<String> = ["ipc", "tcp", "inproc", "pgm", "epgm", "norm", "vmci", "ws", "wss", "tipc", "udp"]
     /// Longest path an `ipc://` endpoint can bind on Linux (`sun_path` less its NUL).
@@ -23,7 +45,8 @@ extension ManifestAssembler {
         return nil
     }
 
-    func defaultHostSettings() -> HostSettings {
+    /// Every default: the sockets in `.intentbus` beside the manifest.
+    func defaultSettings() -> HostSettings {
         let stateDirectory = resolve(".intentbus")
         return HostSettings(
             frontend: "ipc://\(stateDirectory)/frontend.sock",
@@ -34,8 +57,8 @@ extension ManifestAssembler {
     }
 
     /// Decodes the `host:` section; absent or empty means every default.
-    func decodeHost(_ node: YAMLNode?) -> HostSettings {
-        var settings = defaultHostSettings()
+    func read(_ node: YAMLNode?) -> HostSettings {
+        var settings = defaultSettings()
         guard let node, !node.isNull else { return settings }
         context.withPath(.key("host")) {
             context.mapping(node) { m -> Void in

@@ -1,6 +1,6 @@
 import Foundation
 
-extension ManifestAssembler {
+extension HostSectionReader {
     /// The module the default command runs.
     static let wyomingModule = "intentbus.wyoming_service"
 
