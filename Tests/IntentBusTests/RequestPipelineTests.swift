@@ -19,6 +19,7 @@ struct RequestPipelineTests {
         var pluginOutcome = PluginSendOutcome.sent
         var promoted: [String] = []
         let manifest: Manifest
+        var limits: HostLimits { manifest.host.limits }
         var extensions: [any RouterExtension] { [] }
         var flows: FlowDriver { fatalError("no flows in these tests") }
         private var nextPid: pid_t = 3000

@@ -32,7 +32,7 @@ extension RequestPipeline {
     /// request id and intent, moving its frames.
     func relayPlain(_ msg: WireMessage, _ exchange: Exchange) {
         let slot = slots[exchange.pluginIndex]
-        if let problem = PluginOutput.problem(msg, slot, limit: host.manifest.host.limits.maxMessageSize) {
+        if let problem = PluginOutput.problem(msg, slot, limit: host.limits.maxMessageSize) {
             logger.warning("plugin \(slot.spec.id) broke the protocol on request \(exchange.clientRequestId): \(problem)")
             if msg.kind == .progress { return }  // not needed: dropped
             if msg.kind == .prompt { cancelAtPlugin(exchange, reason: "invalid prompt") }

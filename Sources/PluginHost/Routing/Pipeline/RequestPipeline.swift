@@ -9,7 +9,10 @@ import IntentBusManifest
 /// relay lane's requests promoted before the pipeline looks at every one of a plugin's,
 /// a client's or all of them. Implemented by `RouterCore` (RouterCore+Pipeline.swift).
 protocol PipelineHost: AnyObject {
+    /// The manifest in force (a reload may replace it): its timeouts.
     var manifest: Manifest { get }
+    /// Its limits, read per plugin message (a small value: no copy of the manifest).
+    var limits: HostLimits { get }
     var extensions: [any RouterExtension] { get }
     /// The conversation's `FlowDriver`, handed to the flows.
     var flows: FlowDriver { get }
