@@ -41,18 +41,18 @@ extension RouterCore {
             return fail(exchange, error)
         }
         exchange.timeout = requestTimeout(slot, options: exchange.options)
-        guard always else { return dispatch(exchange, slot) }
+        guard always else { return pipeline.dispatch(exchange, slot) }
         // Stored before the request goes on (docs/choices.md); a client over its rate of
         // changes gets its pick for this request only.
         guard exchange.clientState.takeWriteToken(now: effects.now(), perSecond: manifest.host.limits.choiceWritesPerSecond,
                                                   burst: manifest.host.limits.choiceWriteBurst) else {
             logger.warning("not remembering \(slot.spec.id) for \(exchange.intent): the client changes choices too often")
-            return dispatch(exchange, slot)
+            return pipeline.dispatch(exchange, slot)
         }
-        armDeadline(exchange)
+        pipeline.armDeadline(exchange)
         rememberChoice(intent: exchange.intent, client: choiceClient(exchange.options),
                        plugin: slot.spec.id, source: "always") { [unowned self] in
-            if book[exchange.hostId] === exchange { dispatch(exchange, slot) }
+            if book[exchange.hostId] === exchange { pipeline.dispatch(exchange, slot) }
         }
     }
 }

@@ -105,7 +105,7 @@ final class MajordomoEndpoint: MajordomoBrokerOutput {
             return broker.invalid(peer, error)
         }
         // tcp with CURVE: every message's User-Id, so that a connection reusing another's
-        // routing id is never taken for it (Routing/RouterCore+ConnectionBinding.swift).
+        // routing id is never taken for it (`bindClient`, Routing/Pipeline/RequestPipeline+Plugins.swift).
         let user = keyed ? frames[1].property("User-Id") : nil
         guard case .request(let serviceFrame, let body) = msg else {
             return broker.workerMessage(peer, msg, user: user)

@@ -34,13 +34,13 @@ extension RouterCore: MajordomoCore {
     /// connection without a client's User-Id gets none (every request: `forbidden`).
     func majordomoGrant(_ identity: Data, user: String?, local: Bool) {
         guard clientKeysRequired else { return }
-        let state = book.clients.state(for: identity)
+        let state = pipeline.book.clients.state(for: identity)
         if local {
             state.grant = ClientGrant(name: "mdp", publicKey: "")
         } else if let user, user.hasPrefix("client:") {
             let name = String(user.dropFirst("client:".count))
             state.grant = manifest.host.clients.first { $0.name == name }
-            if state.grant != nil { state.rates = book.clients.rates(for: name) }
+            if state.grant != nil { state.rates = pipeline.book.clients.rates(for: name) }
         } else {
             state.grant = nil
         }

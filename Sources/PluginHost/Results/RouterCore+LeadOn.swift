@@ -23,7 +23,7 @@ extension RouterCore {
         case .opens(let intent, let resultHeader, let request, let chain):
             logger.info("request \(exchange.clientRequestId): \(exchange.intent) (\(leadOn.pluginId)) opens \(intent)",
                         [("request", exchange.clientRequestId)])
-            complete(exchange, WireMessage(kind: .result, requestId: exchange.clientRequestId, intent: exchange.intent,
+            pipeline.complete(exchange, WireMessage(kind: .result, requestId: exchange.clientRequestId, intent: exchange.intent,
                                            header: .object(resultHeader), body: body))
             startRequest(exchange.client, WireMessage(kind: .request, requestId: exchange.clientRequestId, intent: intent,
                                                       header: request.header, body: request.parameters))

@@ -33,7 +33,7 @@ final class ClientState {
     var grant: ClientGrant?
     /// CURVE frontend: the User-Id of the connection that first used this routing id
     /// (`bound`); a message with another one comes from a new connection that reused the
-    /// id (RouterCore+ConnectionBinding.swift).
+    /// id (`bindClient`, Pipeline/RequestPipeline+Plugins.swift).
     var user: String?
     var bound = false
     /// The connection is known to be gone: nothing is sent to its routing id any more.

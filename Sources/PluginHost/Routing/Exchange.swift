@@ -47,7 +47,7 @@ final class Exchange {
     /// Results/RouterCore+LeadOn.swift); empty for a request the client named itself.
     var openedBy: [JSON] = []
     /// A copy of the request as delivered, kept for an idempotent intent so that it can be
-    /// sent again once if its plugin process dies (RouterCore+Retry.swift).
+    /// sent again once if its plugin process dies (Pipeline/RequestPipeline+Redelivery.swift).
     var replay: Replay?
     /// When the host took the request (monotonic ns), for the latency in `HostStats`.
     let startedAt: UInt64

@@ -4,10 +4,10 @@ import IntentBusZMQ
 import IntentBusWire
 
 /// The core's book of open requests: the exchanges, the clients that opened them, the
-/// timers, and the one place an exchange is closed. A value the core owns
-/// (`RouterCore.book`), changed in place: its parts are the value types `ExchangeTable`,
-/// `ClientTable` and `TimerHeap`, so a struct adds nothing per request to what the core
-/// held before (no box, no retain; one exclusive access to `book` where there were
+/// timers, and the one place an exchange is closed. A value the request pipeline owns
+/// (`RequestPipeline.book`; the core reads it as `RouterCore.book`), changed in place: its
+/// parts are the value types `ExchangeTable`, `ClientTable` and `TimerHeap`, so a struct
+/// adds nothing per request to what the core held before (no box, no retain; one exclusive access to `book` where there were
 /// separate ones to `exchanges`, `openBytes` and `timers`).
 ///
 /// It decides the bookkeeping and answers with small results; the core carries them out

@@ -9,7 +9,7 @@ import IntentBusWire
 /// body is not, so the plain path still moves it without decoding (the SDKs write JSON).
 ///
 /// A part of its own, with no state but what it remembers on the slot (its last good
-/// REPLY header): the core's plain path (`RouterCore.relayPlain`) asks it, and the relay
+/// REPLY header): the core's plain path (`RequestPipeline.relayPlain`) asks it, and the relay
 /// lane forwards only a header it passed. Runs on the router thread.
 enum PluginOutput {
     /// What is wrong with a plugin's REPLY, ERROR, PROMPT or PROGRESS, or nil; `limit` is

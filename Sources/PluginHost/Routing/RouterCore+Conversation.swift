@@ -11,6 +11,16 @@ extension RouterCore: ConversationHost {
         book.open(client: identity, requestId: requestId)
     }
 
+    // The exchanges' ends, deadlines and plugin messages are the pipeline's.
+    func complete(_ exchange: Exchange, _ final: WireMessage) { pipeline.complete(exchange, final) }
+    func fail(_ exchange: Exchange, _ error: BusError) { pipeline.fail(exchange, error) }
+    func cancelAtPlugin(_ exchange: Exchange, reason: String) { pipeline.cancelAtPlugin(exchange, reason: reason) }
+    func sendToPlugin(_ slot: PluginSlot, _ msg: WireMessage, exchange: Exchange?) { pipeline.sendToPlugin(slot, msg, exchange: exchange) }
+    func armDeadline(_ exchange: Exchange) { pipeline.armDeadline(exchange) }
+    func armConversationExpiry(_ exchange: Exchange) { pipeline.armConversationExpiry(exchange) }
+    /// Binds a client's routing id to its connection's User-Id (`RequestPipeline.bindClient`).
+    func bindClient(_ identity: Data, user: String?) { pipeline.bindClient(identity, user: user) }
+
     func clientHasOpen(_ identity: Data, requestId: String) -> Bool {
         book.clients.existing(identity)?.open[requestId] != nil
     }

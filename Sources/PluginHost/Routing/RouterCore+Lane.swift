@@ -100,9 +100,9 @@ extension RouterCore: LaneCore {
 
     func adoptPromoted(_ exchange: Exchange, bytes: Int, deadline: UInt64) {
         stats?.promoted += 1
-        book.open(exchange, bytes: bytes, promoted: true)
-        book.armDeadline(exchange, at: deadline)
+        pipeline.book.open(exchange, bytes: bytes, promoted: true)
+        pipeline.book.armDeadline(exchange, at: deadline)
     }
 
-    func clientState(for identity: Data) -> ClientState { book.clients.state(for: identity) }
+    func clientState(for identity: Data) -> ClientState { pipeline.book.clients.state(for: identity) }
 }

@@ -3,13 +3,14 @@ import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
 
-/// A client's REQUEST: admission, routing, and delivery to the plugin. The rules are the
-/// parts' (Admission, Authentication, UnservedIntent); this carries them out.
+/// A client's REQUEST: admission and routing; the exchange they decide on is opened and
+/// delivered by the pipeline (Pipeline/RequestPipeline.swift). The rules are the parts'
+/// (Admission, Authentication, UnservedIntent); this carries them out.
 /// (The client's ANSWER and CANCEL: Conversation/Conversation.swift.)
 extension RouterCore {
     func startRequest(_ envelope: RoutingEnvelope, _ msg: WireMessage, frames: [Frame] = []) {
-        let state = book.clients.state(for: envelope.identity)
-        let grant = clientKeysRequired ? authentication.grant(for: state, frames: frames, clients: &book.clients) : nil
+        let state = pipeline.book.clients.state(for: envelope.identity)
+        let grant = clientKeysRequired ? authentication.grant(for: state, frames: frames, clients: &pipeline.book.clients) : nil
         if state.open[msg.requestId] != nil {
             // Not final: the id belongs to the open request, which goes on.
             return conversation.refuse(envelope, kind: "REQUEST", requestId: msg.requestId, intent: msg.intent,
@@ -44,8 +45,8 @@ extension RouterCore {
         if question == nil, let error = admissionError(slot, intent: msg.intent, options: options) {
             return reject(envelope, msg, error)
         }
-        let exchange = openExchange(envelope, msg, pluginIndex: chosen, options: options,
-                                    header: Admission.deliveryHeader(options: options), body: msg.body, state: state)
+        let exchange = pipeline.open(envelope, msg, pluginIndex: chosen, options: options,
+                                     header: Admission.deliveryHeader(options: options), body: msg.body, state: state)
         if let question {
             guard choiceBook.isShared else { return askForPlugin(exchange, candidates: candidates, prompt: question) }
             // Another host may have remembered a choice a moment ago: look before asking
@@ -54,20 +55,20 @@ extension RouterCore {
                 guard book[exchange.hostId] === exchange else { return }
                 switch choosePlugin(msg.intent, candidates: candidates, options: options) {
                 case .ask(let prompt): askForPlugin(exchange, candidates: candidates, prompt: prompt)
-                case .failure(let error): fail(exchange, error)
+                case .failure(let error): pipeline.fail(exchange, error)
                 case .plugin(let index):
                     exchange.pluginIndex = index
                     let slot = slots[index]
-                    if let error = admissionError(slot, intent: msg.intent, options: options) { return fail(exchange, error) }
+                    if let error = admissionError(slot, intent: msg.intent, options: options) { return pipeline.fail(exchange, error) }
                     exchange.timeout = requestTimeout(slot, options: options)
-                    dispatch(exchange, slot, received: msg)
+                    pipeline.dispatch(exchange, slot, received: msg)
                 }
             }
         }
         if let named = options["plugin"]?.stringValue, options["remember"]?.boolValue == true {
             return rememberThenDispatch(exchange, slot, plugin: named, received: msg)
         }
-        dispatch(exchange, slot, received: msg)
+        pipeline.dispatch(exchange, slot, received: msg)
     }
 
     /// `plugin` with `remember: true`: stored before the request goes on, so that its
@@ -78,21 +79,12 @@ extension RouterCore {
         guard !choiceBook.wouldChange(intent: msg.intent, client: client, plugin: plugin, source: "always")
                 || exchange.clientState.takeWriteToken(now: effects.now(), perSecond: limits.choiceWritesPerSecond,
                                                        burst: limits.choiceWriteBurst) else {
-            return fail(exchange, ChoiceDefaults.writeRateError(manifest.host.limits))
+            return pipeline.fail(exchange, ChoiceDefaults.writeRateError(manifest.host.limits))
         }
-        armDeadline(exchange)
+        pipeline.armDeadline(exchange)
         rememberChoice(intent: msg.intent, client: client, plugin: plugin, source: "always") { [unowned self] in
-            if book[exchange.hostId] === exchange { dispatch(exchange, slot, received: msg) }
+            if book[exchange.hostId] === exchange { pipeline.dispatch(exchange, slot, received: msg) }
         }
-    }
-
-    /// Registers a new exchange for a client request, under a fresh host request id.
-    func openExchange(_ envelope: RoutingEnvelope, _ msg: WireMessage, pluginIndex: Int, options: JSON,
-                      header: Frame, body: Frame, state known: ClientState? = nil) -> Exchange {
-        // The caller usually has the client's state already: one table lookup per request.
-        let state = known ?? book.clients.state(for: envelope.identity)
-        return book.open(envelope, state, msg, pluginIndex: pluginIndex, timeout: requestTimeout(slots[pluginIndex], options: options),
-                  options: options, header: header, body: body)
     }
 
     /// Why `slot` can't take a request for `intent` now (restricted without the right
@@ -135,47 +127,6 @@ extension RouterCore {
     /// The plugin timeout for one request (`Admission.timeout`).
     func requestTimeout(_ slot: PluginSlot, options: JSON) -> UInt64 { Admission.timeout(slot.spec, options: options) }
 
-    /// Sends an admitted exchange to its plugin, or queues it until the plugin is ready.
-    /// `received` is the client's REQUEST, forwarded itself when the plugin is ready.
-    func dispatch(_ exchange: Exchange, _ chosen: PluginSlot, received msg: WireMessage? = nil) {
-        armDeadline(exchange)
-        let slot = chosen.instanceSlots.isEmpty ? chosen : leastLoadedInstance(of: chosen, for: exchange)
-        if slot.identity != nil {
-            begin(exchange, slot, received: msg)
-        } else {
-            slot.waiting.append(exchange.hostId)
-            fleet.activateIfNeeded(slot)
-        }
-    }
-
-    /// Sends the first message of an exchange to its (ready) plugin. On the plain path the
-    /// client's `received` message, when given, is forwarded itself (its frames move on).
-    func begin(_ exchange: Exchange, _ slot: PluginSlot, received: WireMessage? = nil) {
-        guard case .pending(let header, let body) = exchange.stage else { return }
-        slot.inFlight += 1
-        noteBusy(slot)
-        exchange.stage = .delivered
-        if exchange.flow == nil {
-            let style = slot.style(for: exchange.intent)
-            for ext in extensions {
-                if let flow = ext.flow(style: style, exchange: exchange, plugin: slot) {
-                    exchange.flow = flow
-                    break
-                }
-            }
-        }
-        if let flow = exchange.flow {
-            for ext in extensions { ext.flowStarting(exchange, body: body) }
-            return flow.start(exchange, body: body, conversation.flows)
-        }
-        if !slot.spec.idempotentIntents.isEmpty { keepForReplay(exchange, slot, header: header, body: body) }
-        let message = received ?? WireMessage(kind: .request, intent: exchange.intent)
-        message.requestId = exchange.wireId
-        message.header = header
-        message.body = body
-        sendToPlugin(slot, message, exchange: exchange)
-    }
-
     /// Sends a host intent that a forwarding handler routed to a plugin, as an exchange on
     /// the plain path: the plugin's REPLY or ERROR is relayed, with the usual timeout, busy
     /// and crash handling.
@@ -184,8 +135,8 @@ extension RouterCore {
         if let error = admissionError(slot, intent: msg.intent, options: options) {
             return reject(envelope, msg, error)
         }
-        let exchange = openExchange(envelope, msg, pluginIndex: forward.pluginIndex, options: options,
-                                    header: Frame(), body: Frame(data: forward.body.canonicalData))
-        dispatch(exchange, slot)
+        let exchange = pipeline.open(envelope, msg, pluginIndex: forward.pluginIndex, options: options,
+                                     header: Frame(), body: Frame(data: forward.body.canonicalData))
+        pipeline.dispatch(exchange, slot)
     }
 }

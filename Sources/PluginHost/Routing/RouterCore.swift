@@ -29,8 +29,12 @@ final class RouterCore: RouterView {
     /// The plugins: slots, routes, connections and their lifecycle (Fleet/PluginFleet.swift;
     /// read-only views of its tables: RouterCore+Fleet.swift).
     let fleet: PluginFleet
-    /// The open requests, their clients and the timers (ExchangeBook.swift).
-    var book = ExchangeBook()
+    /// The open requests from admission to their final answer, the book of them (their
+    /// clients, the timers) and the drain (Pipeline/RequestPipeline.swift; the core's side
+    /// of it: RouterCore+Pipeline.swift).
+    let pipeline: RequestPipeline
+    /// The pipeline's book, read-only.
+    var book: ExchangeBook { _read { yield pipeline.book } }
     /// The relay lane (Relay/RelayLane.swift): plain requests in compact form, beside
     /// the book's exchanges, and their fast path; promoted into the book when the core must
     /// see them (Relay/RelayLane+Promotion.swift). Nil when it is off.
@@ -41,12 +45,13 @@ final class RouterCore: RouterView {
     /// Remembered plugin choices (Choices/); replaced by one backed by the state
     /// directory before routing starts.
     var choiceBook = ChoiceBook(store: nil, problem: "the host has not opened its choice store")
-    private(set) var stopping = false
+    /// Shutdown has begun (the pipeline's).
+    var stopping: Bool { pipeline.stopping }
     /// Clients must connect with a key listed in `host.clients` (CURVE frontend); their
     /// rights are checked per request (Authentication+Rights.swift).
     var clientKeysRequired = false
-    /// SIGTERM arrived: no new requests; open ones may finish (`host.drain_timeout`).
-    var draining = false
+    /// SIGTERM arrived: no new requests; open ones may finish (the pipeline's).
+    var draining: Bool { pipeline.draining }
     /// What extensions added (flows, HELLO checks, host intents).
     var extensions: [any RouterExtension] = []
     /// The host intents (`ib.*`) and their answers (HostIntents.swift).
@@ -75,8 +80,10 @@ final class RouterCore: RouterView {
         self.post = post
         fleet = PluginFleet(plugins: manifest.plugins, logger: logger, effects: effects)
         conversation = Conversation(logger: logger, effects: effects)
-        fleet.host = self
+        pipeline = RequestPipeline(fleet: fleet, logger: logger, effects: effects)
+        fleet.host = pipeline
         conversation.host = self
+        pipeline.host = self
         installCoreIntents()
     }
 
@@ -132,7 +139,7 @@ final class RouterCore: RouterView {
             if let choices = reload.choices { choiceBook.replaceAll(with: choices) }
             for ext in extensions { ext.stateReloaded(reload) }
         case .shutdown:
-            beginDrain()
+            pipeline.beginDrain()
         case .reload(let trigger):
             _ = reload(trigger: trigger)
         }
@@ -144,36 +151,6 @@ final class RouterCore: RouterView {
     /// Runs the timers that are due.
     func fireDueTimers() {
         assertConfined()
-        guard !book.timers.isEmpty else { return }
-        for timer in book.popDue(now: effects.now()) { fire(timer) }
-    }
-
-    // MARK: - Shutdown
-
-    /// Ends every open request with `shutting_down` and stops the plugins.
-    func finishShutdown() {
-        guard !stopping else { return }
-        stopping = true
-        promoteAll()
-        logger.info("shutting down: answering open requests and stopping plugins")
-        for exchange in book.all {
-            cancelAtPlugin(exchange, reason: "host shutting down")
-            fail(exchange, BusError(.shuttingDown, "the host is shutting down"))
-        }
-        // Graceful first: DISCONNECT lets a plugin finish and exit on its own. Whatever is
-        // still running after 1 s gets SIGTERM, and after 3 s SIGKILL.
-        fleet.stopAll()
-        let now = effects.now()
-        book.schedule(.stopPlugins(signal: SIGTERM), at: now + 1_000_000_000)
-        book.schedule(.stopPlugins(signal: SIGKILL), at: now + 3_000_000_000)
-    }
-
-    // MARK: - Helpers
-
-    /// Now plus `nanoseconds`, saturating: a deadline never wraps around.
-    func deadline(after nanoseconds: UInt64) -> UInt64 {
-        let (sum, overflow) = effects.now().addingReportingOverflow(nanoseconds)
-        return overflow ? UInt64.max : sum
+        pipeline.fireDueTimers()
     }
 }
-

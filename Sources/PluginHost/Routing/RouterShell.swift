@@ -46,7 +46,7 @@ final class RouterShell: RouterEffects {
     /// Where each received message lands before the core takes it.
     private let received = RawMessage(capacity: 8)
     /// The backend is CURVE: each plugin message's User-Id is checked against its
-    /// connection's (Routing/RouterCore+ConnectionBinding.swift), before the lane.
+    /// connection's (`bindClient`, Routing/Pipeline/RequestPipeline+Plugins.swift), before the lane.
     private let backendKeyed: Bool
     /// Clients that speak the packed form (docs/protocol.md §2.1), answered in it.
     private var packed = PackedClients()

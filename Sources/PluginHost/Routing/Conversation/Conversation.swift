@@ -13,7 +13,7 @@ protocol ConversationHost: AnyObject {
     /// Clients connect with CURVE keys (`host.clients`).
     var clientKeysRequired: Bool { get }
     /// Binds a client's routing id to the User-Id of its connection
-    /// (RouterCore+ConnectionBinding.swift).
+    /// (`bindClient`, Pipeline/RequestPipeline+Plugins.swift).
     func bindClient(_ identity: Data, user: String?)
     /// The client's open request `requestId` (`ExchangeBook.open(client:requestId:)`).
     func openExchange(client identity: Data, requestId: String) -> Exchange?

@@ -134,7 +134,7 @@ extension PluginFleet {
 
     /// A plugin message on a CURVE backend: false (drop it) when its routing id belongs to
     /// a plugin whose HELLO came with another User-Id. That plugin's connection is then
-    /// gone, and is treated as after DISCONNECT (RouterCore+ConnectionBinding.swift).
+    /// gone, and is treated as after DISCONNECT (`bindClient`, Pipeline/RequestPipeline+Plugins.swift).
     func pluginMessageBound(_ identity: Data, user: String?) -> Bool {
         guard let index = identities[identity] else { return true }
         let slot = slots[index]
