@@ -52,25 +52,35 @@ extension RouterCore: LaneCore {
     /// has nothing to choose), no restriction (`isRestricted`), the plain style with no
     /// extension asking to see every request, and none of the per-request work of
     /// instances, idempotent replay, on-demand stop or Majordomo workers.
-    func laneRoute(_ intent: String, _ claimants: [Int]) -> (slot: Int, timeout: UInt64)? {
+    func laneRoute(_ intent: String, _ claimants: [Int]) -> (slot: Int, timeout: UInt64, check: (any LaneRequestCheck)?)? {
         guard claimants.count == 1, disabledClaims[intent] == nil, !intent.hasPrefix("ib."),
               hostIntents[intent] == nil else { return nil }
         let slot = slots[claimants[0]]
         let spec = slot.spec
-        guard spec.enabled, !slot.retired, !isRestricted(slot, intent), slot.style(for: intent) == .plain,
+        guard spec.enabled, !slot.retired, !isRestricted(slot, intent),
               !spec.mdpWorker, slot.primaryIndex == nil, slot.instanceSlots.isEmpty,
               spec.idempotentIntents.isEmpty, spec.lifecycle.idleTimeout == nil,
               !extensions.contains(where: { $0.needs.contains(.everyRequest) }) else { return nil }
-        return (slot.index, requestTimeout(slot, options: .object([:])))
+        // Another style: when the extension whose flow serves it declares a check for it
+        // (a new-style intent: NewStyleLaneCheck), and no client name goes in its header.
+        var check: (any LaneRequestCheck)?
+        let style = slot.style(for: intent)
+        if style != .plain {
+            guard !clientKeysRequired,
+                  let declared = extensions.lazy.compactMap({ $0.laneCheck(intent: intent, style: style, plugin: slot) }).first
+            else { return nil }
+            check = declared
+        }
+        return (slot.index, requestTimeout(slot, options: .object([:])), check)
     }
 
     // MARK: - LaneCore
 
-    func laneRoutes() -> (intents: [(intent: String, slot: Int, timeout: UInt64)], peers: [[UInt8]?]) {
+    func laneRoutes() -> (intents: [LaneRoute], peers: [[UInt8]?]) {
         var peers = [[UInt8]?](repeating: nil, count: slots.count)
         for (identity, slot) in identities where slot < peers.count { peers[slot] = [UInt8](identity) }
         let intents = routes.sorted { $0.key < $1.key }.compactMap { intent, claimants in
-            laneRoute(intent, claimants).map { (intent: intent, slot: $0.slot, timeout: $0.timeout) }
+            laneRoute(intent, claimants).map { (intent: intent, slot: $0.slot, timeout: $0.timeout, check: $0.check) }
         }
         return (intents, peers)
     }
@@ -98,10 +108,15 @@ extension RouterCore: LaneCore {
         stats?.served(plugin: slot.index, startedAt: startedAt, now: now)
     }
 
-    func adoptPromoted(_ exchange: Exchange, bytes: Int, deadline: UInt64) {
+    func adoptPromoted(_ exchange: Exchange, bytes: Int, deadline: UInt64, body: Frame?) {
         stats?.promoted += 1
         book.open(exchange, bytes: bytes, promoted: true)
         book.armDeadline(exchange, at: deadline)
+        if let body { for ext in extensions { ext.flowStarting(exchange, body: body) } }
+    }
+
+    func laneSucceeded(intent: String, slot: Int, body: UnsafeRawBufferPointer) {
+        for ext in extensions { ext.laneRequestSucceeded(intent: intent, plugin: slot, client: nil, body: body) }
     }
 
     func clientState(for identity: Data) -> ClientState { book.clients.state(for: identity) }

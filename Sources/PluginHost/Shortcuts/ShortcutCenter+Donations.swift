@@ -65,6 +65,17 @@ extension ShortcutCenter {
         }
     }
 
+    /// A new-style request the relay lane served ended with a successful REPLY forwarded as
+    /// is (a status other than failure, no donation named: RelayLane+Checked.swift): the
+    /// host's own donation, as `flowStarting` and `exchangeEnded` record it for the flow.
+    func laneRequestSucceeded(intent: String, plugin index: Int, client: String?, body: UnsafeRawBufferPointer) {
+        guard let writer, body.count <= Self.maximumParametersBytes else { return }
+        let plugin = view.plugins[index].spec
+        guard !plugin.intentsRestrictedWhileLocked.contains(intent), !(authenticated[plugin.id]?.contains(intent) ?? false) else { return }
+        writer.submit(.hostDonation(HostDonation(intent: intent, plugin: plugin.id, client: client,
+                                                 parameters: Data(body), at: clock())))
+    }
+
     /// Whether the frame's bytes contain `donation` (also in `delete_donations`).
     static func mentionsDonation(_ frame: Frame) -> Bool { contains(frame, "donation") }
 

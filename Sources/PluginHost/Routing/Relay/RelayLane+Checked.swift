@@ -1,0 +1,37 @@
+import Foundation
+import IntentBusCore
+import IntentBusZMQ
+
+/// The lane's part for requests of another style than plain that their extension's check
+/// admitted (`LaneRequestCheck`: a new-style `perform()` whose body the flow would forward
+/// unchanged). The REQUEST goes out with the check's header and the client's body frame;
+/// the body is kept for the extension, which sees the request end when its REPLY is
+/// forwarded (`LaneCore.laneSucceeded`: the shortcuts extension's donation) or start when
+/// it is promoted, with the extension's flow as after its REQUEST was sent
+/// (RelayLane+Promotion.swift). Everything else is the plain lane's.
+extension RelayLane {
+    /// Keeps a checked request's body (under 1 KiB) in `bodies` under its entry.
+    func keepBody(_ e: Int, _ body: UnsafeRawBufferPointer) {
+        bodies.reserve(upTo: e)
+        bodies.set(e, 0, count: body.count) { dst in
+            if let base = body.baseAddress { dst.update(from: base.assumingMemoryBound(to: UInt8.self), count: body.count) }
+        }
+    }
+
+    /// Whether a checked request's REPLY with this header (one `isGoodLaneHeader` passed)
+    /// may be forwarded as is: the flow forwards a REPLY header as written when it has a
+    /// `status`, and the shortcuts extension donates when that status is not `failure`.
+    /// A header with no status (the flow adds one), a failure, or `entities_changed` goes
+    /// to the general path (promoted). Parsed once per plugin and header.
+    func isCheckedReplyHeader(_ header: UnsafeRawBufferPointer, slot: Int) -> Bool {
+        if slot < checkedHeaders.count, let known = checkedHeaders[slot], known.withUnsafeBytes({ $0.sameBytes(header) }) {
+            return true
+        }
+        guard let fields = (try? JSON.parse(bytes: header))?.objectValue, let status = fields["status"],
+              status.stringValue != "failure", fields["entities_changed"] == nil,
+              fields["donation"] == nil, fields["delete_donations"] == nil else { return false }
+        if checkedHeaders.count <= slot { checkedHeaders += Array(repeating: nil, count: slot + 1 - checkedHeaders.count) }
+        checkedHeaders[slot] = [UInt8](header)
+        return true
+    }
+}
