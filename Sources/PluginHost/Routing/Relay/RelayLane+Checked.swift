@@ -18,18 +18,22 @@ extension RelayLane {
         }
     }
 
-    /// Whether a checked request's REPLY with this header (one `isGoodLaneHeader` passed)
-    /// may be forwarded as is: the flow forwards a REPLY header as written when it has a
-    /// `status`, and the shortcuts extension donates when that status is not `failure`.
-    /// A header with no status (the flow adds one), a failure, or `entities_changed` goes
-    /// to the general path (promoted). Parsed once per plugin and header.
-    func isCheckedReplyHeader(_ header: UnsafeRawBufferPointer, slot: Int) -> Bool {
+    /// Whether a checked request's REPLY with this header may be forwarded as is: the flow
+    /// forwards a REPLY header as written when it is an object with a `status` (it reads
+    /// nothing else of it: `PluginOutput`'s checks are the plain path's), and the shortcuts
+    /// extension donates when that status is not `failure` and no donation is named. A
+    /// header with no status (the flow adds one), a failure, a donation, `entities_changed`,
+    /// or one an extension asks to see goes to the general path (promoted). Parsed once
+    /// per plugin and header.
+    func isCheckedReplyHeader<Core: LaneCore>(_ header: UnsafeRawBufferPointer, slot: Int, _ core: Core) -> Bool {
         if slot < checkedHeaders.count, let known = checkedHeaders[slot], known.withUnsafeBytes({ $0.sameBytes(header) }) {
             return true
         }
         guard let fields = (try? JSON.parse(bytes: header))?.objectValue, let status = fields["status"],
               status.stringValue != "failure", fields["entities_changed"] == nil,
-              fields["donation"] == nil, fields["delete_donations"] == nil else { return false }
+              fields["donation"] == nil, fields["delete_donations"] == nil,
+              !core.extensions.contains(where: { $0.needs.contains(.everyPlainReply) || $0.needsToSee(replyHeader: header) })
+        else { return false }
         if checkedHeaders.count <= slot { checkedHeaders += Array(repeating: nil, count: slot + 1 - checkedHeaders.count) }
         checkedHeaders[slot] = [UInt8](header)
         return true

@@ -65,6 +65,8 @@ extension RelayLane {
                                  clientBytes: mine.bytes + (coreState?.openBytes ?? 0), hostBytes: inCore.bytes + bytes)
         guard core.admits(facts, slot) else { return false }
         let (e, id) = reserve()
+        // A checked request's body, for its extension, before the frame moves on.
+        if check != nil { keepBody(e, m.bytes(base + 5)) }
         let sent = peer.withUnsafeBytes { peerBytes in
             deliveryHeader.withUnsafeBytes { headerBytes in
                 var forward = RawForward(to: .plugins)
@@ -82,10 +84,10 @@ extension RelayLane {
             }
         }
         guard sent else {
+            if check != nil { bodies.release(e, 0) }
             unreserve(e)
             return false
         }
-        if check != nil { keepBody(e, m.bytes(base + 5)) }
         let now = effects.now()
         let deadline = now &+ timeout
         open(e, m, base: base, entry: RelayEntry(
@@ -127,8 +129,9 @@ extension RelayLane {
         guard let peer = routes.peers[slotIndex], peer.withUnsafeBytes({ $0.sameBytes(m.bytes(0)) }),
               !effects.anyClientBacklog, m.size(5) + m.size(6) < HeldBytes.countedFrameBytes,
               routes.routes[Int(entry.route)].bytes.withUnsafeBytes({ $0.sameBytes(m.bytes(4)) }),
-              isGoodLaneHeader(m.bytes(5), slot: slotIndex, core),  // empty: the core names the plugin
-              !entry.checked || isCheckedReplyHeader(m.bytes(5), slot: slotIndex) else { return false }
+              entry.checked ? isCheckedReplyHeader(m.bytes(5), slot: slotIndex, core)
+                            : isGoodLaneHeader(m.bytes(5), slot: slotIndex, core)  // empty: the core names the plugin
+        else { return false }
         var forward = RawForward(to: .clients)
         forward.append(.stored(e, part: 0))          // the client's identity
         if entry.isRequestReply { forward.append(.empty) }
