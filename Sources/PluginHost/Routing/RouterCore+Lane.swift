@@ -9,7 +9,7 @@ import IntentBusManifest
 /// may take the fast path, and the core's side of `LaneCore`. The core alone decides and
 /// writes its tables; the shell alone writes sockets (`RawForward`).
 extension RouterCore: LaneCore {
-    /// A message from one side: to the relay lane when it is a plain REQUEST or a REPLY
+    /// A message from one side: to the relay lane when it is a REQUEST it may take or a REPLY
     /// the lane can finish exactly as the general path would; else, after any lane
     /// request the message concerns has been promoted, to the general path. True when the
     /// lane took it (for tests; the shell does not need to know).
@@ -49,9 +49,11 @@ extension RouterCore: LaneCore {
     /// can change how it is routed, admitted or delivered, so that it may take the lane;
     /// nil when some request for it needs the general path. Built from the routing and
     /// admission functions themselves: one claimant and no disabled one (`choosePlugin`
-    /// has nothing to choose), no restriction (`isRestricted`), the plain style with no
-    /// extension asking to see every request, and none of the per-request work of
-    /// instances, idempotent replay, on-demand stop or Majordomo workers.
+    /// has nothing to choose), no restriction (`isRestricted`), no extension asking to see
+    /// every request, and none of the per-request work of instances, idempotent replay,
+    /// on-demand stop or Majordomo workers. The plain style, or another whose extension
+    /// declares a check of each body (`RouterExtension.laneCheck`: a new-style intent,
+    /// NewStyleLaneCheck), returned with the route.
     func laneRoute(_ intent: String, _ claimants: [Int]) -> (slot: Int, timeout: UInt64, check: (any LaneRequestCheck)?)? {
         guard claimants.count == 1, disabledClaims[intent] == nil, !intent.hasPrefix("ib."),
               hostIntents[intent] == nil else { return nil }
