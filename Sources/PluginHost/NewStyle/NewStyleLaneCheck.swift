@@ -54,6 +54,10 @@ final class NewStyleLaneCheck: LaneRequestCheck {
         return known == given.count
     }
 
+    /// The flow's `finish(forwarding:)` reads a REPLY body only when its bytes may hold a
+    /// `view` or an `opens_intent` (`LeadOn`): such a result goes to the general path.
+    func forwards(replyBody: UnsafeRawBufferPointer) -> Bool { !LeadOn.mayLeadOn(bytes: replyBody) }
+
     func deliveredFlow() -> any ExchangeFlow {
         NewStyleFlow(intent: intent, catalog: catalog, migratedFrom: nil, access: access)
     }

@@ -16,6 +16,9 @@ protocol LaneRequestCheck: AnyObject {
     /// nothing to answer, add or ask: every given value valid as given, no default to
     /// add, no required parameter missing, no unknown one. Cheap: one parse, no objects.
     func passes(body: UnsafeRawBufferPointer) -> Bool
+    /// Whether the flow would forward a REPLY with this body to the client as it is, with
+    /// nothing to read in it (no result that leads on to a view or another intent).
+    func forwards(replyBody: UnsafeRawBufferPointer) -> Bool
     /// The flow of the request once promoted to an `Exchange`: as after its REQUEST was
     /// sent (it relays the plugin's PROMPT, PROGRESS, ERROR and REPLY, checks answers).
     func deliveredFlow() -> any ExchangeFlow

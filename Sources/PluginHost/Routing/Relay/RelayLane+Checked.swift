@@ -18,6 +18,14 @@ extension RelayLane {
         }
     }
 
+    /// Whether a checked request's REPLY `m` may be forwarded as is: its body one the route's
+    /// check says the flow forwards unread (`forwards(replyBody:)`: no result that leads
+    /// on), its header one `isCheckedReplyHeader` passes.
+    func isCheckedReply<Core: LaneCore>(_ m: RawMessage, route: Int, slot: Int, _ core: Core) -> Bool {
+        guard let check = routes.routes[route].check, check.forwards(replyBody: m.bytes(6)) else { return false }
+        return isCheckedReplyHeader(m.bytes(5), slot: slot, core)
+    }
+
     /// Whether a checked request's REPLY with this header may be forwarded as is: the flow
     /// forwards a REPLY header as written when it is an object with a `status` (it reads
     /// nothing else of it: `PluginOutput`'s checks are the plain path's), and the shortcuts

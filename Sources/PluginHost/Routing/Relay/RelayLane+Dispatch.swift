@@ -129,7 +129,7 @@ extension RelayLane {
         guard let peer = routes.peers[slotIndex], peer.withUnsafeBytes({ $0.sameBytes(m.bytes(0)) }),
               !effects.anyClientBacklog, m.size(5) + m.size(6) < HeldBytes.countedFrameBytes,
               routes.routes[Int(entry.route)].bytes.withUnsafeBytes({ $0.sameBytes(m.bytes(4)) }),
-              entry.checked ? isCheckedReplyHeader(m.bytes(5), slot: slotIndex, core)
+              entry.checked ? isCheckedReply(m, route: Int(entry.route), slot: slotIndex, core)
                             : isGoodLaneHeader(m.bytes(5), slot: slotIndex, core)  // empty: the core names the plugin
         else { return false }
         var forward = RawForward(to: .clients)
