@@ -4,7 +4,7 @@ import IntentBusMetadata
 
 /// The relay lane's check for a new-style intent (docs/design.md "The relay lane"): the
 /// requests `NewStyleFlow` would send on unchanged, whose `perform()` then costs the
-/// host what a plain request does (docs/performance.md, "perform() on the lane").
+/// host what a plain request does (docs/performance.md, "`perform()` on the relay lane").
 ///
 /// `NewStyleExtension.laneCheck` makes one per intent at each routing change, only for an
 /// intent the flow handles the same whatever the request's header and the host's
