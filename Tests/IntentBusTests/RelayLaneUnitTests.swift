@@ -20,12 +20,18 @@ struct RelayLaneUnitTests {
         let endpointName: String
 
         init(maxInFlight: Int? = nil, host: [String] = [], lane: Bool = true, extensions: [any RouterExtension] = [],
-             others: [TestManifest.Plugin] = []) throws {
+             others: [TestManifest.Plugin] = [], coreExtensions: (RouterCore) -> [any RouterExtension] = { _ in [] },
+             hello: ((_ token: String) -> JSON)? = nil) throws {
             var entry = TestManifest.Plugin.core("alpha", intents: ["I"], timeout: "2s")
             if let maxInFlight { entry = entry.maxInFlight(maxInFlight) }
             h = try CoreHarness(.core([entry] + others, host: host))
-            for ext in extensions { h.core.install(ext) }
-            h.hello("alpha", intents: ["I"])
+            for ext in extensions + coreExtensions(h.core) { h.core.install(ext) }
+            if let hello {  // the plugin's own HELLO body (a new-style one: RelayLaneNewStyleUnitTests)
+                let token = h.spawned.last { $0.id == "alpha" }?.token ?? ""
+                h.core.pluginFrames([Frame("alpha")] + WireMessage(kind: .hello, header: nil, body: hello(token)).frames)
+            } else {
+                h.hello("alpha", intents: ["I"])
+            }
             _ = h.take()  // its WELCOME
             let name = UUID().uuidString
             endpointName = name

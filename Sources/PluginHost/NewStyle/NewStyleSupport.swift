@@ -49,6 +49,15 @@ final class NewStyleExtension: RouterExtension {
                                                                 clientKeysRequired: view.clientKeysRequired))
     }
 
+    /// A new-style intent whose requests the flow may forward unchanged may take the
+    /// relay lane, with the flow's own checks on each body (`NewStyleLaneCheck`).
+    func laneCheck(intent: String, style: HandlerStyle, plugin: any PluginView) -> (any LaneRequestCheck)? {
+        guard style == .new, let catalog = catalogs.byPlugin[plugin.spec.id] else { return nil }
+        return NewStyleLaneCheck.make(intent, catalog: catalog,
+                                      access: AuthenticationPolicy.Access(host: view.manifest.host,
+                                                                          clientKeysRequired: view.clientKeysRequired))
+    }
+
     var hostIntents: [String: HostIntent] {
         [NewStyleSupport.entityQueryIntent: .forward { [unowned self] request in
             EntityQueryRouting.route(request, plugins: view.plugins, catalogs: catalogs)

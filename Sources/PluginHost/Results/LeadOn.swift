@@ -33,8 +33,11 @@ struct LeadOn {
     /// Whether a REPLY body may hold what `decide` reads (`view`, `opens_intent`): a scan of
     /// its bytes, so that the usual result moves on unparsed. A backslash may spell a key
     /// in escapes, so a body with one is read.
-    static func mayLeadOn(_ body: Frame) -> Bool {
-        body.withBytes { $0.contains("view") || $0.contains("opens_intent") || $0.contains("\\") }
+    static func mayLeadOn(_ body: Frame) -> Bool { body.withBytes { mayLeadOn(bytes: $0) } }
+
+    /// The same for bytes (the relay lane reads a REPLY body without a `Frame`).
+    static func mayLeadOn(bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.contains("view") || bytes.contains("opens_intent") || bytes.contains("\\")
     }
 
     /// Checks a flow's final result for a `view` and an `opens_intent`.

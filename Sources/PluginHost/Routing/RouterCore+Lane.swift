@@ -9,7 +9,7 @@ import IntentBusManifest
 /// may take the fast path, and the core's side of `LaneCore`. The core alone decides and
 /// writes its tables; the shell alone writes sockets (`RawForward`).
 extension RouterCore: LaneCore {
-    /// A message from one side: to the relay lane when it is a plain REQUEST or a REPLY
+    /// A message from one side: to the relay lane when it is a REQUEST it may take or a REPLY
     /// the lane can finish exactly as the general path would; else, after any lane
     /// request the message concerns has been promoted, to the general path. True when the
     /// lane took it (for tests; the shell does not need to know).
@@ -49,28 +49,40 @@ extension RouterCore: LaneCore {
     /// can change how it is routed, admitted or delivered, so that it may take the lane;
     /// nil when some request for it needs the general path. Built from the routing and
     /// admission functions themselves: one claimant and no disabled one (`choosePlugin`
-    /// has nothing to choose), no restriction (`isRestricted`), the plain style with no
-    /// extension asking to see every request, and none of the per-request work of
-    /// instances, idempotent replay, on-demand stop or Majordomo workers.
-    func laneRoute(_ intent: String, _ claimants: [Int]) -> (slot: Int, timeout: UInt64)? {
+    /// has nothing to choose), no restriction (`isRestricted`), no extension asking to see
+    /// every request, and none of the per-request work of instances, idempotent replay,
+    /// on-demand stop or Majordomo workers. The plain style, or another whose extension
+    /// declares a check of each body (`RouterExtension.laneCheck`: a new-style intent,
+    /// NewStyleLaneCheck), returned with the route.
+    func laneRoute(_ intent: String, _ claimants: [Int]) -> (slot: Int, timeout: UInt64, check: (any LaneRequestCheck)?)? {
         guard claimants.count == 1, disabledClaims[intent] == nil, !intent.hasPrefix("ib."),
               hostIntents[intent] == nil else { return nil }
         let slot = slots[claimants[0]]
         let spec = slot.spec
-        guard spec.enabled, !slot.retired, !isRestricted(slot, intent), slot.style(for: intent) == .plain,
+        guard spec.enabled, !slot.retired, !isRestricted(slot, intent),
               !spec.mdpWorker, slot.primaryIndex == nil, slot.instanceSlots.isEmpty,
               spec.idempotentIntents.isEmpty, spec.lifecycle.idleTimeout == nil,
               !extensions.contains(where: { $0.needs.contains(.everyRequest) }) else { return nil }
-        return (slot.index, requestTimeout(slot, options: .object([:])))
+        // Another style: when the extension whose flow serves it declares a check for it
+        // (a new-style intent: NewStyleLaneCheck), and no client name goes in its header.
+        var check: (any LaneRequestCheck)?
+        let style = slot.style(for: intent)
+        if style != .plain {
+            guard !clientKeysRequired,
+                  let declared = extensions.lazy.compactMap({ $0.laneCheck(intent: intent, style: style, plugin: slot) }).first
+            else { return nil }
+            check = declared
+        }
+        return (slot.index, requestTimeout(slot, options: .object([:])), check)
     }
 
     // MARK: - LaneCore
 
-    func laneRoutes() -> (intents: [(intent: String, slot: Int, timeout: UInt64)], peers: [[UInt8]?]) {
+    func laneRoutes() -> (intents: [LaneRoute], peers: [[UInt8]?]) {
         var peers = [[UInt8]?](repeating: nil, count: slots.count)
         for (identity, slot) in identities where slot < peers.count { peers[slot] = [UInt8](identity) }
         let intents = routes.sorted { $0.key < $1.key }.compactMap { intent, claimants in
-            laneRoute(intent, claimants).map { (intent: intent, slot: $0.slot, timeout: $0.timeout) }
+            laneRoute(intent, claimants).map { (intent: intent, slot: $0.slot, timeout: $0.timeout, check: $0.check) }
         }
         return (intents, peers)
     }
@@ -98,10 +110,15 @@ extension RouterCore: LaneCore {
         stats?.served(plugin: slot.index, startedAt: startedAt, now: now)
     }
 
-    func adoptPromoted(_ exchange: Exchange, bytes: Int, deadline: UInt64) {
+    func adoptPromoted(_ exchange: Exchange, bytes: Int, deadline: UInt64, body: Frame?) {
         stats?.promoted += 1
         pipeline.book.open(exchange, bytes: bytes, promoted: true)
         pipeline.book.armDeadline(exchange, at: deadline)
+        if let body { for ext in extensions { ext.flowStarting(exchange, body: body) } }
+    }
+
+    func laneSucceeded(intent: String, slot: Int, body: UnsafeRawBufferPointer) {
+        for ext in extensions { ext.laneRequestSucceeded(intent: intent, plugin: slot, client: nil, body: body) }
     }
 
     func clientState(for identity: Data) -> ClientState { pipeline.book.clients.state(for: identity) }

@@ -47,6 +47,14 @@ protocol RouterExtension: AnyObject {
     /// The host intents among `hostIntents` that read every open request (so that a lane
     /// request is promoted to an `Exchange` first); none by default.
     var intentsReadingOpenRequests: Set<String> { get }
+    /// Whether requests for `intent`, of declared `style` (not plain), to `plugin` may take
+    /// the relay lane: the check each body must pass there, or nil (the default) for the
+    /// general path. Asked when the lane's routes are rebuilt (a HELLO, a reload…).
+    func laneCheck(intent: String, style: HandlerStyle, plugin: any PluginView) -> (any LaneRequestCheck)?
+    /// A lane request a `laneCheck` admitted ended with a successful REPLY forwarded as is:
+    /// what `flowStarting` and `exchangeEnded` would have seen of it (the shortcuts
+    /// extension records its donation). `body` is the request's, valid for the call.
+    func laneRequestSucceeded(intent: String, plugin: Int, client: String?, body: UnsafeRawBufferPointer)
 }
 
 /// What an extension asks to see of the requests the relay lane would take.
@@ -72,6 +80,8 @@ extension RouterExtension {
     var needs: RouterExtensionNeeds { [] }
     func needsToSee(replyHeader: UnsafeRawBufferPointer) -> Bool { false }
     var intentsReadingOpenRequests: Set<String> { [] }
+    func laneCheck(intent: String, style: HandlerStyle, plugin: any PluginView) -> (any LaneRequestCheck)? { nil }
+    func laneRequestSucceeded(intent: String, plugin: Int, client: String?, body: UnsafeRawBufferPointer) {}
 }
 
 /// How a host intent is answered.

@@ -7,9 +7,6 @@ import IntentBusStore
 /// Donations and suggestions: `ib.donate`, `ib.donations.list`, `ib.donations.delete`,
 /// `ib.suggestions`, and the donations the host records itself.
 extension ShortcutCenter {
-    /// Most identifiers one delete may name.
-    static let maximumIdentifiers = 100
-
     /// Keeps the parameters of a legacy or new-style request as the client sent them: the
     /// bytes, which the writer's thread parses (the flow has parsed them on this thread
     /// already: a second parse here was a share of every request). No larger than a
@@ -45,7 +42,7 @@ extension ShortcutCenter {
         let plugin = view.plugins[exchange.pluginIndex].spec
         let client = exchange.options["client"]?.stringValue
         if let deletion = header[.deleteDonations] {
-            switch Self.selector(deletion) {
+            switch DonationForms.selector(deletion) {
             case .success(let selector): writer.submit(.deleteDonations(selector, plugin: plugin.id))
             case .failure(let e): logger.warning("plugin \(plugin.id): delete_donations ignored: \(e.message)")
             }
@@ -63,6 +60,17 @@ extension ShortcutCenter {
             writer.submit(.hostDonation(HostDonation(intent: exchange.intent, plugin: plugin.id, client: client,
                                                      parameters: parameters, at: clock())))
         }
+    }
+
+    /// A new-style request the relay lane served ended with a successful REPLY forwarded as
+    /// is (a status other than failure, no donation named: RelayLane+Checked.swift): the
+    /// host's own donation, as `flowStarting` and `exchangeEnded` record it for the flow.
+    func laneRequestSucceeded(intent: String, plugin index: Int, client: String?, body: UnsafeRawBufferPointer) {
+        guard let writer, body.count <= Self.maximumParametersBytes else { return }
+        let plugin = view.plugins[index].spec
+        guard !plugin.intentsRestrictedWhileLocked.contains(intent), !(authenticated[plugin.id]?.contains(intent) ?? false) else { return }
+        writer.submit(.hostDonation(HostDonation(intent: intent, plugin: plugin.id, client: client,
+                                                 parameters: Data(body), at: clock())))
     }
 
     /// Whether the frame's bytes contain `donation` (also in `delete_donations`).
@@ -116,7 +124,7 @@ extension ShortcutCenter {
     /// `ib.donations.delete`: `{"identifiers": […]}`, `{"group": …}`, `{"plugin": …}` or
     /// `{"all": true}`; answered after the commit.
     func deleteDonations(_ request: ControlRequest, then: @escaping (Result<JSON, BusError>) -> Void) {
-        switch Self.selector(request.body) {
+        switch DonationForms.selector(request.body) {
         case .failure(let e): then(.failure(e))
         case .success(let selector):
             let logger = logger
@@ -154,7 +162,7 @@ extension ShortcutCenter {
             do {
                 let own = try store.donations().filter { scope == nil || $0.client == scope }
                 let ranked = SuggestionRanker().rank(own, now: now, limit: Int(limit))
-                return .success(.array(ranked.map(Self.json)))
+                return .success(.array(ranked.map(DonationForms.json)))
             } catch { return .failure(Self.failure(error)) }
         }, then: { [unowned self] result in
             then(result.map { ranked in
@@ -165,22 +173,12 @@ extension ShortcutCenter {
                                       plugin: o["plugin"]?.stringValue, suggested: suggested)
                     o["phrase"] = said.map { .string($0.0) } ?? .null
                     o["phrase_source"] = said.map { .string($0.1) } ?? .null
-                    if said == nil { o["add_to_siri"] = Self.addToSiri(o, suggested: suggested) }
+                    if said == nil { o["add_to_siri"] = DonationForms.addToSiri(o, suggested: suggested) }
                     return .object(o)
                 }
                 return ["suggestions": .array(list), "now": .string(ShortcutTime.text(now))]
             })
         })
-    }
-
-    private static func json(_ s: SuggestionRanker.Suggestion) -> JSON {
-        var o: [String: JSON] = ["intent": .string(s.intent), "parameters": s.parameters,
-                                 "plugin": s.plugin.map { .string($0) } ?? .null, "score": .double(s.score),
-                                 "count": .int(Int64(s.count)), "last": .string(ShortcutTime.text(s.last))]
-        if let t = s.title { o["title"] = .string(t) }
-        if let i = s.identifier { o["identifier"] = .string(i) }
-        if let p = s.suggestedPhrase { o["suggested_phrase"] = .string(p) }
-        return .object(o)
     }
 
     /// What to say for a suggestion: the user's own phrase for it, the donation's
@@ -205,13 +203,6 @@ extension ShortcutCenter {
         }
     }
 
-    /// "Add to Siri" for a suggestion no phrase runs: what recording one takes (the
-    /// donation's suggested phrase and identifier, for `ib.shortcuts.add {"donation"}`).
-    static func addToSiri(_ suggestion: [String: JSON], suggested: String?) -> JSON {
-        ["suggested_phrase": suggested.map { .string($0) } ?? .null,
-         "donation": suggested == nil ? .null : suggestion["identifier"] ?? .null]
-    }
-
     /// A donation from a JSON object: `parameters`, `identifier`, `group`, `title`,
     /// `suggested_phrase`, `eligible_for_prediction`, `plugin`.
     private func donation(from o: JSON, intent: String, plugin: String?, client: String?,
@@ -229,29 +220,5 @@ extension ShortcutCenter {
                                      client: client, title: title, phrase: phrase, eligibleForPrediction: predict,
                                      source: source, at: clock()))
         }
-    }
-
-    /// Which donations a delete names; exactly one way.
-    static func selector(_ body: JSON) -> Result<DonationSelector, BusError> {
-        var found: [DonationSelector] = []
-        if let ids = body["identifiers"] {
-            guard let list = ids.arrayValue, list.count <= maximumIdentifiers,
-                  let strings = Optional(list.compactMap(\.stringValue)), strings.count == list.count, !strings.isEmpty else {
-                return .failure(BusError(.invalidParameters, "\"identifiers\" must be 1…\(maximumIdentifiers) strings"))
-            }
-            found.append(.identifiers(strings))
-        }
-        switch (ShortcutInput.text(body, "group"), ShortcutInput.text(body, "plugin"), ShortcutInput.flag(body, "all", fallback: false)) {
-        case (.failure(let e), _, _), (_, .failure(let e), _), (_, _, .failure(let e)): return .failure(e)
-        case (.success(let g), .success(let p), .success(let all)):
-            if let g { found.append(.group(g)) }
-            if let p { found.append(.plugin(p)) }
-            if all { found.append(.all) }
-        }
-        guard found.count == 1 else {
-            return .failure(BusError(.invalidParameters,
-                "delete donations by one of {\"identifiers\": […]}, {\"group\": …}, {\"plugin\": …} or {\"all\": true}"))
-        }
-        return .success(found[0])
     }
 }

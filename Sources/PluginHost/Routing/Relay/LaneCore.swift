@@ -28,7 +28,7 @@ protocol LaneCore: AnyObject {
     var hostIntentsReadingOpenRequests: Set<String> { get }
     /// The intents the lane may take, each with its plugin and timeout (the core decides:
     /// `RouterCore.laneRoute`), and the plugins' connection identities by slot index.
-    func laneRoutes() -> (intents: [(intent: String, slot: Int, timeout: UInt64)], peers: [[UInt8]?])
+    func laneRoutes() -> (intents: [LaneRoute], peers: [[UInt8]?])
     /// The core's open requests and their bytes.
     var coreOpen: (count: Int, bytes: Int) { get }
     /// The core's entry for a client, when it has one (nil quickly when the core holds
@@ -43,8 +43,12 @@ protocol LaneCore: AnyObject {
     /// records it (the plugin heard from, one fewer in flight, the statistics).
     func laneReplied(_ slot: PluginSlot, startedAt: UInt64)
     /// A promoted lane request: the core opens it in its book, `delivered`, under the same
-    /// host id, with its bytes and its deadline.
-    func adoptPromoted(_ exchange: Exchange, bytes: Int, deadline: UInt64)
+    /// host id, with its bytes and its deadline. `body`: a checked request's, whose flow
+    /// (already in `exchange.flow`) starts delivered; the extensions see it start.
+    func adoptPromoted(_ exchange: Exchange, bytes: Int, deadline: UInt64, body: Frame?)
+    /// A checked lane request's successful REPLY went to its client: the extensions see
+    /// it end (`RouterExtension.laneRequestSucceeded`).
+    func laneSucceeded(intent: String, slot: Int, body: UnsafeRawBufferPointer)
     /// The core's entry for a client, made when new (a promoted request belongs to it).
     func clientState(for identity: Data) -> ClientState
 }

@@ -38,6 +38,9 @@ extension RelayLane {
         }
         let slot = core.slots[slotIndex]
         guard slot.takesRequests, let peer = routes.peers[slotIndex] else { return false }
+        // Another style (new): only a body its extension's check passes unchanged.
+        let check = routes.routes[r].check
+        if let check, !check.passes(body: m.bytes(base + 5)) { return false }
         let identity = m.bytes(0)
         let identityHash = ByteHash.hash(identity)
         let keyHash = ByteHash.hash(requestId, identityHash)
@@ -48,7 +51,9 @@ extension RelayLane {
         if let coreState, coreState.open[String(decoding: requestId, as: UTF8.self)] != nil { return false }
         // A keyed (CURVE) client's request carries its name to the plugin, as the core's does.
         var deliveryHeader: [UInt8] = []
-        if core.clientKeysRequired {
+        if let check {
+            deliveryHeader = check.pluginHeader
+        } else if core.clientKeysRequired {
             guard let header = keyedDeliveryHeader(m, intent: m.bytes(base + 3), state: coreState) else { return false }
             deliveryHeader = header
         }
@@ -60,6 +65,8 @@ extension RelayLane {
                                  clientBytes: mine.bytes + (coreState?.openBytes ?? 0), hostBytes: inCore.bytes + bytes)
         guard core.admits(facts, slot) else { return false }
         let (e, id) = reserve()
+        // A checked request's body, for its extension, before the frame moves on.
+        if check != nil { keepBody(e, m.bytes(base + 5)) }
         let sent = peer.withUnsafeBytes { peerBytes in
             deliveryHeader.withUnsafeBytes { headerBytes in
                 var forward = RawForward(to: .plugins)
@@ -68,7 +75,7 @@ extension RelayLane {
                 forward.append(.received(base + 1))   // REQUEST
                 forward.append(.wireId(id))
                 forward.append(.received(base + 3))   // intent
-                // The plugin's header: empty, or a keyed client's name.
+                // The plugin's header: empty, a keyed client's name, or the check's (style new).
                 forward.append(headerBytes.isEmpty ? .empty : .bytes(headerBytes))
                 forward.append(.received(base + 5))   // body
                 // A full or vanished plugin is found at the routing id, before anything is queued.
@@ -77,6 +84,7 @@ extension RelayLane {
             }
         }
         guard sent else {
+            if check != nil { bodies.release(e, 0) }
             unreserve(e)
             return false
         }
@@ -85,7 +93,7 @@ extension RelayLane {
         open(e, m, base: base, entry: RelayEntry(
             slot: Int32(slotIndex), route: Int32(r), isRequestReply: base == 2, startedAt: now,
             deadline: deadline < now ? UInt64.max : deadline, keyHash: keyHash, timeout: timeout,
-            queue: Int32(queue), size: Int32(size)), client: known, identityHash: identityHash)
+            queue: Int32(queue), size: Int32(size), checked: check != nil), client: known, identityHash: identityHash)
         core.laneOpened(slot)
         return true
     }
@@ -93,7 +101,7 @@ extension RelayLane {
     /// A keyed (CURVE) client's request may take the lane once the general path has bound
     /// its connection and read its grant (at its first message), when this message comes
     /// with that same User-Id, the grant allows the intent and has no `rate` to count: the
-    /// checks the general path makes (Authentication+Rights.swift, RouterCore+ConnectionBinding.swift),
+    /// checks the general path makes (Authentication+Rights.swift, Pipeline/RequestPipeline+Plugins.swift, bindClient),
     /// whose answers are then the same. Returns the delivery header the core would write
     /// (`{"client":NAME}`, `Admission.deliveryHeader`); nil leaves the request
     /// to the general path, which checks and answers it as always.
@@ -121,7 +129,9 @@ extension RelayLane {
         guard let peer = routes.peers[slotIndex], peer.withUnsafeBytes({ $0.sameBytes(m.bytes(0)) }),
               !effects.anyClientBacklog, m.size(5) + m.size(6) < HeldBytes.countedFrameBytes,
               routes.routes[Int(entry.route)].bytes.withUnsafeBytes({ $0.sameBytes(m.bytes(4)) }),
-              isGoodLaneHeader(m.bytes(5), slot: slotIndex, core) else { return false }  // empty: the core names the plugin
+              entry.checked ? isCheckedReply(m, route: Int(entry.route), slot: slotIndex, core)
+                            : isGoodLaneHeader(m.bytes(5), slot: slotIndex, core)  // empty: the core names the plugin
+        else { return false }
         var forward = RawForward(to: .clients)
         forward.append(.stored(e, part: 0))          // the client's identity
         if entry.isRequestReply { forward.append(.empty) }
@@ -135,6 +145,9 @@ extension RelayLane {
         case .sent: break
         case .full: return false  // the general path keeps it for the client (promoted first)
         case .failed: core.logger.info("the client has gone away; its REPLY was dropped")
+        }
+        if entry.checked {
+            core.laneSucceeded(intent: routes.routes[Int(entry.route)].intent, slot: slotIndex, body: bodies.bytes(e, 0))
         }
         release(e)
         core.laneReplied(core.slots[slotIndex], startedAt: entry.startedAt)

@@ -20,6 +20,7 @@ extension RelayLane {
         let identity = Data(store.bytes(e, 0))
         let requestId = String(decoding: store.bytes(e, 1), as: UTF8.self)
         let route = routes.routes[Int(entry.route)]
+        let body = entry.checked ? Frame(data: Data(bodies.bytes(e, 0))) : nil
         release(e)  // before the core's tables count it
         let state = core.clientState(for: identity)
         // The header as the general path would have read it: empty, or only `timeout_ms`.
@@ -28,7 +29,9 @@ extension RelayLane {
                                 clientState: state, clientRequestId: requestId, intent: route.intent,
                                 pluginIndex: Int(entry.slot), timeout: entry.timeout, options: options,
                                 stage: .delivered, startedAt: entry.startedAt)
-        core.adoptPromoted(exchange, bytes: Int(entry.size), deadline: entry.deadline)
+        // A checked request goes on with its extension's flow, as after its REQUEST was sent.
+        exchange.flow = route.check?.deliveredFlow()
+        core.adoptPromoted(exchange, bytes: Int(entry.size), deadline: entry.deadline, body: body)
     }
 
     /// Promotes every open lane request (before the core looks at all of them: an exit, a

@@ -31,6 +31,12 @@ final class RelayLane {
     /// The open lane requests by (client, request id).
     private var openIndex = ByteIndex()
     let store = MessageStore(parts: 2)
+    /// A checked (new-style) request's body, under its entry's index, until it ends: its
+    /// extension sees it when it succeeds or is promoted (RelayLane+Checked.swift).
+    let bodies = MessageStore(parts: 1)
+    /// By slot index: the REPLY header of a checked request the lane forwards as is (one
+    /// `goodHeaders` also passes, that names a status other than failure).
+    var checkedHeaders: [[UInt8]?] = []
     private var serial: UInt32 = 0
     /// The number of open lane requests.
     private(set) var count = 0
@@ -90,6 +96,7 @@ final class RelayLane {
         clients.closed(entries[e].client, bytes: Int(entries[e].size))
         store.release(e, 0)
         store.release(e, 1)
+        if entries[e].checked { bodies.release(e, 0) }
         entries[e].serial = 0
         freeEntries.append(Int32(e))
         count -= 1
@@ -161,7 +168,8 @@ final class RelayLane {
             for e in entries.indices where entries[e].serial != 0 {
                 let old = routes.routes[Int(entries[e].route)], slot = Int(entries[e].slot)
                 if let r = old.bytes.withUnsafeBytes({ fresh.find($0) }), fresh.routes[r].slot == slot,
-                   fresh.routes[r].timeout == old.timeout, slot < peers.count, let peer = peers[slot],
+                   fresh.routes[r].timeout == old.timeout, (fresh.routes[r].check == nil) == (old.check == nil),
+                   slot < peers.count, let peer = peers[slot],
                    slot < routes.peers.count, routes.peers[slot] == peer {
                     kept.append((e, Int32(r)))
                 } else {
@@ -170,6 +178,7 @@ final class RelayLane {
             }
         }
         goodHeaders = []
+        checkedHeaders = []
         routes = fresh
         for (e, r) in kept { entries[e].route = r }
     }

@@ -1,5 +1,8 @@
 import Foundation
 
+/// An intent the lane takes: its one plugin, timeout, and the check of a non-plain style.
+typealias LaneRoute = (intent: String, slot: Int, timeout: UInt64, check: (any LaneRequestCheck)?)
+
 /// What the relay lane may route in one routing epoch (`PluginFleet.routingEpoch`): the
 /// intents it takes, each with its one plugin, and the plugins' connection identities.
 /// Rebuilt when the epoch changes (a HELLO, a DISCONNECT, an exit, a reload).
@@ -12,6 +15,9 @@ struct RelayRoutes {
         let timeout: UInt64
         /// Its queue in `RelayDeadlines`.
         let queue: Int
+        /// For an intent of another style than plain: the extension's check of each body
+        /// (`LaneRequestCheck`), and the header frame its plugin gets.
+        let check: (any LaneRequestCheck)?
     }
 
     private(set) var routes: [Route] = []
@@ -25,17 +31,17 @@ struct RelayRoutes {
 
     /// Routes for `epoch`: the intents the core lets into the lane (`RouterCore.laneRoutes`),
     /// each with its plugin and timeout, and the plugins' connection identities by slot.
-    init(epoch: UInt64, intents: [(intent: String, slot: Int, timeout: UInt64)],
+    init(epoch: UInt64, intents: [LaneRoute],
          peers: [[UInt8]?], deadlines: inout RelayDeadlines) {
         self.epoch = epoch
         self.peers = peers
         index = ByteIndex(capacity: intents.count)
-        for (intent, slot, timeout) in intents {
+        for (intent, slot, timeout, check) in intents {
             let bytes = [UInt8](intent.utf8)
             let h = bytes.withUnsafeBytes { ByteHash.hash($0) }
             index.insert(h, Int32(routes.count))
             routes.append(Route(intent: intent, bytes: bytes, slot: slot, timeout: timeout,
-                                queue: deadlines.queue(for: timeout)))
+                                queue: deadlines.queue(for: timeout), check: check))
         }
     }
 
@@ -121,4 +127,7 @@ struct RelayEntry {
     var queue: Int32 = 0
     /// Its header and body bytes (under 1 KiB).
     var size: Int32 = 0
+    /// Admitted by its route's `LaneRequestCheck` (a new-style request): its body is kept
+    /// in the lane's `bodies`, and its REPLY is the check's extension's to see.
+    var checked = false
 }

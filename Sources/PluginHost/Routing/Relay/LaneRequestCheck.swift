@@ -1,0 +1,25 @@
+import Foundation
+import IntentBusCore
+import IntentBusZMQ
+
+/// An extension's declaration that the relay lane may take requests for one intent of a
+/// style other than plain (the new-style extension's, for an App Intents `perform()`:
+/// NewStyle/NewStyleLaneCheck.swift). The extension decides, from its catalog at HELLO,
+/// that nothing the host's flow does for the intent depends on the request beyond its
+/// body; the lane then asks `passes` of each body and knows nothing else of the style.
+/// A body that does not pass goes to the general path, whose flow answers it as always.
+protocol LaneRequestCheck: AnyObject {
+    /// The header frame the plugin gets with such a request (constant: what the flow's
+    /// REQUEST carries when the client sent no options).
+    var pluginHeader: [UInt8] { get }
+    /// Whether the flow would forward this body unchanged to the plugin, having found
+    /// nothing to answer, add or ask: every given value valid as given, no default to
+    /// add, no required parameter missing, no unknown one. Cheap: one parse, no objects.
+    func passes(body: UnsafeRawBufferPointer) -> Bool
+    /// Whether the flow would forward a REPLY with this body to the client as it is, with
+    /// nothing to read in it (no result that leads on to a view or another intent).
+    func forwards(replyBody: UnsafeRawBufferPointer) -> Bool
+    /// The flow of the request once promoted to an `Exchange`: as after its REQUEST was
+    /// sent (it relays the plugin's PROMPT, PROGRESS, ERROR and REPLY, checks answers).
+    func deliveredFlow() -> any ExchangeFlow
+}
