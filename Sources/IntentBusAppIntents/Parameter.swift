@@ -39,8 +39,20 @@ public final class IntentParameter<Value: IntentValue>: @unchecked Sendable {
     private var boundName = ""
     private var context: PluginContext?
 
+    // `@_specialize`: the methods a request runs (init, bind, the value's getter) are generic
+    // over `Value`, and generic code asks the runtime for `Optional<Value>`'s metadata at
+    // each use (about 325 instructions each, five per `perform()`); for the SDK's own scalar
+    // types the generic entry checks `Value` once and runs code specialized for it
+    // (docs/performance.md, "perfplug2"). Entities, enums and lists take the generic code.
+
     /// A parameter with a title (required: the host rejects metadata without one), an
     /// optional description, default and dialog for asking its value.
+    @_specialize(exported: false, where Value == String)
+    @_specialize(exported: false, where Value == Int)
+    @_specialize(exported: false, where Value == Double)
+    @_specialize(exported: false, where Value == Bool)
+    @_specialize(exported: false, where Value == String?)
+    @_specialize(exported: false, where Value == Int?)
     public init(title: LocalizedStringResource, description: LocalizedStringResource? = nil, default defaultValue: Value? = nil,
                 requestValueDialog: IntentDialog? = nil) {
         self.title = title
@@ -52,6 +64,12 @@ public final class IntentParameter<Value: IntentValue>: @unchecked Sendable {
         inputOptions = nil
     }
 
+    @_specialize(exported: false, where Value == String)
+    @_specialize(exported: false, where Value == Int)
+    @_specialize(exported: false, where Value == Double)
+    @_specialize(exported: false, where Value == Bool)
+    @_specialize(exported: false, where Value == String?)
+    @_specialize(exported: false, where Value == Int?)
     init(title: LocalizedStringResource, description: LocalizedStringResource?, default defaultValue: Value?, range: (JSON, JSON)?,
          requestValueDialog: IntentDialog?, controlStyle: ParameterControlStyle? = nil, inputOptions: String.IntentInputOptions? = nil) {
         self.title = title
@@ -68,6 +86,12 @@ public final class IntentParameter<Value: IntentValue>: @unchecked Sendable {
     /// required parameter that has none is a programming error (the runtime always binds
     /// or asks before `perform`).
     public var wrappedValue: Value {
+        @_specialize(exported: false, where Value == String)
+        @_specialize(exported: false, where Value == Int)
+        @_specialize(exported: false, where Value == Double)
+        @_specialize(exported: false, where Value == Bool)
+        @_specialize(exported: false, where Value == String?)
+        @_specialize(exported: false, where Value == Int?)
         get {
             lock.withLock {
                 if let value { return value }
@@ -179,6 +203,12 @@ extension IntentParameter: AnyIntentParameter {
                                  controlStyle: controlStyle, inputOptions: inputOptions)
     }
 
+    @_specialize(exported: false, where Value == String)
+    @_specialize(exported: false, where Value == Int)
+    @_specialize(exported: false, where Value == Double)
+    @_specialize(exported: false, where Value == Bool)
+    @_specialize(exported: false, where Value == String?)
+    @_specialize(exported: false, where Value == Int?)
     package func bind(name: String, json: JSON?, context: PluginContext) async throws {
         lock.withLock {
             boundName = name

@@ -89,10 +89,10 @@ package enum LegacyPhases {
         var reply: [String: JSON] = ["resolutions": .object(resolutions.mapValues(\.json))]
         let required = request.header["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
         guard let resolved = LegacyOneTrip.settled(intent, resolutions, required: required) else { return .success(.object(reply)) }
-        let confirmation = try await confirm(handler, resolved, context, declared: declared, logger: logger, warnings: warnings)
+        // Whether it may go on to handle comes with the answer, not read back from its body.
+        let confirmation = try await confirmAnswer(handler, resolved, context, declared: declared, logger: logger, warnings: warnings)
         reply["confirm"] = confirmation.body
-        let ready = confirmation.body["implemented"]?.boolValue == false || confirmation.body["code"]?.stringValue == "ready"
-        guard ready else { return .success(.object(reply)) }
+        guard confirmation.ready else { return .success(.object(reply)) }
         reply["handle"] = try await handle(handler, resolved, context, declared: declared, logger: logger, warnings: warnings).body
         return .success(.object(reply))
     }
@@ -105,15 +105,23 @@ package enum LegacyPhases {
     private static func confirm<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,
                                                          declared: [String]?, logger: Logger,
                                                          warnings: LegacyCodeWarnings) async throws -> PluginReply {
+        .success(try await confirmAnswer(handler, intent, context, declared: declared, logger: logger, warnings: warnings).body)
+    }
+
+    /// The confirm phase's body, and whether handle may follow (no confirm step, or `ready`:
+    /// what the host reads from that body).
+    private static func confirmAnswer<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,
+                                                               declared: [String]?, logger: Logger,
+                                                               warnings: LegacyCodeWarnings) async throws -> (body: JSON, ready: Bool) {
         warnings.check(H.ResponseCode.self, intent: intent.name, declared: declared, logger: logger)
         guard let outcome = try await handler.confirm(intent, context: context) else {
-            return .success(["implemented": false])
+            return (["implemented": false], true)
         }
         switch outcome {
         case .ready:
-            return .success(["code": "ready"])
+            return (["code": "ready"], true)
         case .failure(let response):
-            return .success(try body(response, intent: intent.name, declared: declared))
+            return (try body(response, intent: intent.name, declared: declared), response.code.rawValue == "ready")
         }
     }
 

@@ -108,6 +108,20 @@ struct JSONBulkScanTests {
         #expect(throws: JSONParseError.self) { _ = try parse(Array("-9223372036854775809".utf8)) }
     }
 
+    @Test("a repeated key: one entry with the last value; keys equal only under normalization refused")
+    func repeatedKeys() throws {
+        #expect(try JSON.parse(#"{"a":1,"b":2,"a":{"c":3}}"#) == ["a": ["c": 3], "b": 2])
+        #expect(try JSON.parse(#"{"a":1,"a":null}"#) == ["a": .null])
+        #expect(try JSON.parse(#"{"a":null,"a":1,"a":[2]}"#) == ["a": [2]])
+        if case .object(let object) = try JSON.parse(#"{"k":1,"k":2,"k":3}"#) { #expect(object.count == 1) }
+        // The refusal names the byte where the second key's value starts (22), whatever follows.
+        for text in [#"{"\u00e9":1,"e\u0301":2}"#, #"{"\u00e9":1,"e\u0301":2,"z":3}"#] {
+            let refused = #expect(throws: JSONParseError.self) { _ = try JSON.parse(text) }
+            #expect(refused?.message == "not valid JSON: two keys differ only in Unicode normalization at byte 22", "\(text)")
+        }
+        #expect(throws: JSONParseError.self) { _ = try JSON.parse("{\"\u{E9}\":1,\"x\":0,\"e\u{301}\":2}") }
+    }
+
     @Test("writesSameBytes: byte-for-byte equality of the canonical text, not ==")
     func sameBytes() throws {
         let big = String(repeating: "x", count: 100_000)

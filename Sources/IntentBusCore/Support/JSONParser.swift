@@ -92,12 +92,17 @@ struct JSONParser {
             skipWhitespace()
             // Swift Strings that are canonically equivalent are one key; Python's are two.
             // Refuse such a pair on both sides rather than merge it here (an exact repeat is
-            // fine: the last value wins on both sides).
-            if let existing = object.index(forKey: key),
+            // fine: the last value wins on both sides). One hash per key: `updateValue` inserts
+            // or replaces the value and keeps the first key, and only a repeat (it returns the
+            // old value) looks the stored key up again to compare it scalar by scalar.
+            let valueStart = i
+            let value = try parseValue()
+            if object.updateValue(value, forKey: key) != nil,
+               let existing = object.index(forKey: key),
                !object[existing].key.unicodeScalars.elementsEqual(key.unicodeScalars) {
+                i = valueStart  // the error names the byte it named before: the value's start
                 throw error("two keys differ only in Unicode normalization")
             }
-            object[key] = try parseValue()
             skipWhitespace()
             guard i < bytes.count else { throw error("unterminated object") }
             if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
