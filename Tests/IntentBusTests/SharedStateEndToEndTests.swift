@@ -83,6 +83,19 @@ struct SharedStateEndToEndTests {
         let (afterwards, askedAfterwards) = try send(onA)
         #expect(askedAfterwards.isEmpty)
         #expect(afterwards.plugin == "alpha")
-        _ = try onA.control("ib.shortcuts.add", ["phrase": "noch ein satz", "intent": "ShowCartIntent", "parameters": ["customer": "bob"]])
+        // A's phrase store has a connection of its own, back after its own backoff (at most
+        // 2 s), which B's write above does not wait for: writes through A succeed again
+        // within it, refused with state_unavailable (nothing else) until then.
+        var refusals: [ErrorCode?] = []
+        let (added, _) = eventually(seconds: 10) { () -> JSON? in
+            do {
+                return try onA.control("ib.shortcuts.add", ["phrase": "noch ein satz", "intent": "ShowCartIntent", "parameters": ["customer": "bob"]])
+            } catch {
+                refusals.append((error as? ClientError).flatMap { if case .bus(let e) = $0 { e.code } else { nil } })
+                return nil
+            }
+        }
+        #expect(added != nil, "A writes phrases again without a restart")
+        #expect(refusals.allSatisfy { $0 == .stateUnavailable }, "only state_unavailable while A's store reconnects: \(refusals)")
     }
 }
