@@ -21,18 +21,7 @@ extension PluginRuntime {
     func serveImmediately(_ handler: @escaping PluginHandler, requestId: String, intent: String,
                           _ parts: LoopParts) throws -> Dispatched {
         let (state, socket, outbox, handover, executor) = (parts.state, parts.socket, parts.outbox, parts.handover, parts.executor)
-        // The host's plain path forwards bodies unread: the parameters are checked here,
-        // before any handler sees them (docs/protocol.md §5.2).
-        let header: JSON, params: JSON
-        do {
-            header = try state.frames[4].parseJSON()
-            params = try state.frames[5].parseJSON()
-            guard case .object = params else { throw ParametersNotObject(found: params.typeName) }
-        } catch {
-            let err = BusError(.invalidParameters, "the parameters body must be a JSON object: \(error)")
-            try answerInPlace(kind: state.errorKind, header: nil, body: err.json, state: state, socket: socket)
-            return .served
-        }
+        guard let (header, params, _) = try checkedRequest(state, socket, canonical: false) else { return .served }
         let request = PluginRequest(id: requestId, intent: intent, header: header, parameters: params)
         let context = PluginContext(request: request, outbox: outbox.poster)
         // Live before the handler runs: a prompt it sends is answered through `live`, and

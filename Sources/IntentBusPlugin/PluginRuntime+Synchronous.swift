@@ -16,19 +16,7 @@ extension PluginRuntime {
     func serveSynchronously(_ handler: PluginSyncHandler, requestId: String, intent: String,
                             _ parts: LoopParts) throws -> Dispatched {
         let (state, socket, outbox, handover) = (parts.state, parts.socket, parts.outbox, parts.handover)
-        // The same check as for an async handler: the host's plain path forwards bodies
-        // unread (docs/protocol.md §5.2).
-        let header: JSON, params: JSON
-        var paramsCanonical = false
-        do {
-            header = try state.frames[4].parseJSON()
-            params = try state.frames[5].parseJSON(isCanonical: &paramsCanonical)
-            guard case .object = params else { throw ParametersNotObject(found: params.typeName) }
-        } catch {
-            let err = BusError(.invalidParameters, "the parameters body must be a JSON object: \(error)")
-            try answerInPlace(kind: state.errorKind, header: nil, body: err.json, state: state, socket: socket)
-            return .served
-        }
+        guard let (header, params, paramsCanonical) = try checkedRequest(state, socket, canonical: true) else { return .served }
         let request = PluginRequest(id: requestId, intent: intent, header: header, parameters: params)
         let context = PluginContext(request: request, outbox: outbox.poster)
         guard handover.beginJob() else {
@@ -70,6 +58,27 @@ extension PluginRuntime {
     /// and intent go back as they came; kind and header are copied from constant frames
     /// (`header` nil: empty); the body is written in place (`body` nil: the request's body
     /// frame is sent back as it is).
+    /// The REQUEST's header and parameters, parsed from its frames; nil when they are not
+    /// JSON or the parameters not an object, which has then been answered in place with
+    /// `invalid_parameters`. The host's plain path forwards bodies unread: the check is
+    /// here, before any handler sees them (docs/protocol.md §5.2).
+    /// With `canonical`, also whether the body is the parameters' canonical text
+    /// (`Frame.parseJSON(isCanonical:)`, a little dearer).
+    func checkedRequest(_ state: PluginLoopState, _ socket: ZMQSocket,
+                        canonical wanted: Bool) throws -> (header: JSON, params: JSON, canonical: Bool)? {
+        do {
+            let header = try state.frames[4].parseJSON()
+            var canonical = false
+            let params = wanted ? try state.frames[5].parseJSON(isCanonical: &canonical) : try state.frames[5].parseJSON()
+            guard case .object = params else { throw ParametersNotObject(found: params.typeName) }
+            return (header, params, canonical)
+        } catch {
+            let err = BusError(.invalidParameters, "the parameters body must be a JSON object: \(error)")
+            try answerInPlace(kind: state.errorKind, header: nil, body: err.json, state: state, socket: socket)
+            return nil
+        }
+    }
+
     func answerInPlace(kind: Frame, header: Frame?, body: JSON?, state: PluginLoopState, socket: ZMQSocket) throws {
         state.frames[1].setContent(copyOf: kind)
         if let header {

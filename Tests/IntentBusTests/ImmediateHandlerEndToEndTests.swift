@@ -44,15 +44,7 @@ struct ImmediateHandlerEndToEndTests {
     func badBodies() throws {
         let host = try TestHost(plugin(), waitReady: ["alpha"])
         defer { host.stop() }
-        let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
-        for (id, body) in [("array", "[1,2]"), ("broken", "{\"a\":"), ("bytes", "Hello world")] {
-            try dealer.send([Frame("IB1"), Frame("REQUEST"), Frame(id), Frame("TestIntent"), Frame(), Frame(body)])
-            let msg = try WireMessage.decode(try #require(try dealer.receive(), "no answer to \(id)")[...])
-            #expect(msg.requestId == id)
-            #expect(msg.kind == .error, "\(id): \(msg.kind)")
-            #expect(try msg.bodyJSON()["code"] == "invalid_parameters", "\(id): \(msg.body.string)")
-        }
-        #expect(try host.client().send("TestIntent", parameters: ["ok": true]) { _ in nil }.succeeded)
+        try expectNonObjectBodiesRefused(host)
     }
 
     @Test("a burst of quick requests around ones that suspend (sleep, prompt): each answered exactly once",
