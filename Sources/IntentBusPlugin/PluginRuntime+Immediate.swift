@@ -63,10 +63,7 @@ extension PluginRuntime {
             try answerInPlace(kind: state.replyKind, header: state.constantHeader(reply.status), body: reply.body,
                               state: state, socket: socket)
         default:
-            let out = Self.finalMessage(finished, request: request, pluginId: pluginId, logger: logger)
-            try answerInPlace(kind: out.kind == .reply ? state.replyKind : state.errorKind,
-                              header: out.header.map { Frame(json: $0) }, body: out.body ?? .object([:]),
-                              state: state, socket: socket)
+            try answerFinalInPlace(finished, request: request, state: state, socket: socket)
         }
         return .served
     }

@@ -46,12 +46,19 @@ extension PluginRuntime {
             try answerInPlace(kind: state.replyKind, header: state.constantHeader(reply.status),
                               body: unchanged ? Optional<JSON>.none : reply.body, state: state, socket: socket)
         default:
-            let out = Self.finalMessage(result, request: request, pluginId: pluginId, logger: logger)
-            try answerInPlace(kind: out.kind == .reply ? state.replyKind : state.errorKind,
-                              header: out.header.map { Frame(json: $0) }, body: out.body ?? .object([:]),
-                              state: state, socket: socket)
+            try answerFinalInPlace(result, request: request, state: state, socket: socket)
         }
         return .served
+    }
+
+    /// A handler's result that is not a plain reply with no header of its own (an error, a
+    /// reply with header fields) as its final message, in the request's frames.
+    func answerFinalInPlace(_ result: Result<PluginReply, any Error>, request: PluginRequest,
+                            state: PluginLoopState, socket: ZMQSocket) throws {
+        let out = Self.finalMessage(result, request: request, pluginId: pluginId, logger: logger)
+        try answerInPlace(kind: out.kind == .reply ? state.replyKind : state.errorKind,
+                          header: out.header.map { Frame(json: $0) }, body: out.body ?? .object([:]),
+                          state: state, socket: socket)
     }
 
     /// Sends an answer in the request's frames, which are reused: signature, request id

@@ -90,9 +90,7 @@ final class Recorder {
         }
         for name in [subject.name, baseline.name] {
             let all = samples[name] ?? []
-            result[name]!.p50 = percentile(all, 50)
-            result[name]!.p99 = percentile(all, 99)
-            result[name]!.samples = all.count
+            result[name]!.summarize(all)
         }
         let s = result[subject.name]!, b = result[baseline.name]!
         details.append(ScenarioDetail(name: scenario, unit: "ns", measurements: [s, b]))
@@ -142,9 +140,7 @@ final class Recorder {
         })
         for name in [subject.name, baseline.name] {
             let all = samples[name] ?? []
-            result[name]!.p50 = percentile(all, 50)
-            result[name]!.p99 = percentile(all, 99)
-            result[name]!.samples = all.count
+            result[name]!.summarize(all)
         }
         let s = result[subject.name]!, b = result[baseline.name]!
         let sv = median(s.rounds), bv = median(b.rounds)
@@ -230,9 +226,7 @@ final class Recorder {
         for name in [a.0, b.0] {
             let all = samples[name] ?? []
             guard !all.isEmpty else { throw BenchFailure("\(scenario): no successful reply on \(name) (\(result[name]!.counts.firstError ?? "none answered"))") }
-            result[name]!.p50 = percentile(all, 50)
-            result[name]!.p99 = percentile(all, 99)
-            result[name]!.samples = all.count
+            result[name]!.summarize(all)
         }
         let s = result[a.0]!, base = result[b.0]!
         details.append(ScenarioDetail(name: scenario, unit: "ns", measurements: [s, base], note: note))
@@ -242,5 +236,14 @@ final class Recorder {
                                   ratio: sv / bv, target: "–", verdict: .info, rawValue: sv, rawBaseline: bv, unit: "ns",
                                   note: metric == "p50" ? [note, shortfall].compactMap { $0 }.joined(separator: "; ") : nil))
         }
+    }
+}
+
+extension PathMeasurement {
+    /// The p50, p99 and count of all of a path's samples, after its rounds.
+    mutating func summarize(_ all: [UInt64]) {
+        p50 = percentile(all, 50)
+        p99 = percentile(all, 99)
+        samples = all.count
     }
 }
