@@ -39,3 +39,4 @@ def test_a_handler_that_blocks_the_loops_thread_holds_up_no_other_request(start_
     assert "-loop-" in quick.body["thread"]
     # And the plugin goes on serving as before, on its loop's thread.
     assert "-loop-" in host.client().send("PyIntent", {"thread": True}).body["thread"]
+
