@@ -8,15 +8,21 @@ Any number of tasks may `send` at once on one client. Each host's socket is a pl
 pyzmq DEALER read from the event loop itself (`add_reader` on its `ZMQ_FD`): each time
 it becomes readable every waiting message is read and handed to its request, so there
 is no reader task and no future per frame (zmq.asyncio's way cost about half of this
-client's CPU per request). Use a client from one event loop only.
+client's CPU per request). The REQUESTs that tasks send in one turn of the loop go out
+together at the start of the next (a send after a pause wakes libzmq's I/O thread, which
+cost about as much as the rest of a request); one that a host does not take then is
+offered again, as before, until `connect_wait`, and then goes to the next host. The
+requests' timeouts share one timer, set for the earliest deadline (no timer per
+request); a timeout fires at its deadline, or at most `TIMEOUT_GRAIN` later when
+timeouts fall due close together. Use a client from one event loop only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-from collections import deque
-from typing import Any, Callable, Deque, Dict, List, Optional, Sequence, Union
+import math
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import zmq
 
@@ -29,27 +35,11 @@ from .base import ClientBase
 from .core import ConversationCore
 from .events import Progress, Prompt, Reply
 from .links import HostLink
+from .waits import TIMEOUT_GRAIN, Deadlines, Inbox
 
-__all__ = ["AsyncClient"]
+__all__ = ["AsyncClient", "TIMEOUT_GRAIN"]
 
 _HEARTBEAT = Message.build(Kind.HEARTBEAT).encode()
-
-
-class _Inbox:
-    """What arrived for one request, and the future its `send` waits on."""
-
-    __slots__ = ("messages", "waiter")
-
-    def __init__(self) -> None:
-        self.messages: Deque[Message] = deque()
-        self.waiter: Optional["asyncio.Future[None]"] = None
-
-    def put(self, msg: Message) -> None:
-        self.messages.append(msg)
-        if self.waiter is not None and not self.waiter.done():
-            self.waiter.set_result(None)
-
-
 class AsyncClient(ClientBase):
     """An asyncio client over one DEALER socket per host. See `Client` for the arguments
     (`context` may be any pyzmq context)."""
@@ -60,11 +50,16 @@ class AsyncClient(ClientBase):
                  heartbeat: float = 1.0, connect_wait: Optional[float] = None):
         super().__init__(endpoint, context=context, slack=slack, client_id=client_id, client_key=client_key,
                          server_key=server_key, selection=selection, heartbeat=heartbeat, connect_wait=connect_wait)
-        self._inboxes: Dict[str, _Inbox] = {}
+        self._inboxes: Dict[str, Inbox] = {}
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         self._tick_handle: Optional[asyncio.TimerHandle] = None
         self._drain_due = False
         self._redeliveries: "set[asyncio.Task[None]]" = set()
+        #: REQUESTs to send at the next turn of the loop: (conversation, inbox, host, when queued).
+        self._outgoing: List[Tuple[ConversationCore, Inbox, str, float]] = []
+        self._flush_due = False
+        #: The one timer for every request's timeout.
+        self._deadlines = Deadlines(self._inboxes)
         #: Messages from the host that were not IB1 (kept; the requests go on).
         self.malformed: List[ProtocolViolation] = []
 
@@ -80,10 +75,11 @@ class AsyncClient(ClientBase):
             task.cancel()
         if self._tick_handle is not None:
             self._tick_handle.cancel()
+        self._deadlines.close()
         for link in self._links.values():
             self._unwatch(link)
             link.close()
-        self._loop = None
+        self._loop = self._deadlines.loop = None
         if self._own_context:
             self._context.term()
 
@@ -106,10 +102,10 @@ class AsyncClient(ClientBase):
         conv: ConversationCore = self._core.start(intent, params, timeout=timeout, plugin=plugin, choice=choice,
                                                   remember=remember, client_id=client_id, credential=credential,
                                                   idempotent=idempotent, locale=locale, context=context)
-        inbox = self._inboxes[conv.request_id] = _Inbox()
         wait = (timeout if timeout is not None else DEFAULT_TIMEOUT) + self.slack
+        inbox = self._inboxes[conv.request_id] = Inbox(wait)
         try:
-            await self._deliver(conv)
+            self._queue_request(conv, inbox)
             while True:
                 event = conv.receive(await self._next(conv, inbox, wait))  # a final ERROR raises
                 if event is None:
@@ -130,6 +126,8 @@ class AsyncClient(ClientBase):
                     raise Unanswered(event)
                 await self._send_to(conv, conv.answer_message(value))
         finally:
+            if inbox.delivery is not None:
+                inbox.delivery.cancel()  # given up (or cancelled) while still being offered
             self._inboxes.pop(conv.request_id, None)
             self._core.close(conv.request_id)
 
@@ -139,7 +137,7 @@ class AsyncClient(ClientBase):
 
     # -- sending ---------------------------------------------------------------------------
 
-    async def _give_up(self, conv: ConversationCore, inbox: _Inbox) -> None:
+    async def _give_up(self, conv: ConversationCore, inbox: Inbox) -> None:
         # Cancel, then read the final ERROR so that it does not arrive as a stray message.
         cancel = conv.cancel_message()
         if cancel is None:
@@ -150,6 +148,67 @@ class AsyncClient(ClientBase):
                 pass
         except NoAnswer:
             pass
+
+    def _queue_request(self, conv: ConversationCore, inbox: Inbox) -> None:
+        """Chooses `conv`'s host and queues its REQUEST for the next turn of the loop
+        (`_flush_requests`); NoAnswer when no host is left to try."""
+        loop = self._running_loop()
+        endpoint = self._book.choose(exclude=conv.tried, now=loop.time())
+        if endpoint is None:
+            raise NoAnswer(conv.host or self.endpoint, self.connect_wait, conv.request_id)
+        conv.host = endpoint
+        conv.tried.append(endpoint)
+        self._outgoing.append((conv, inbox, endpoint, loop.time()))
+        if not self._flush_due:
+            self._flush_due = True
+            loop.call_soon(self._flush_requests)
+
+    def _flush_requests(self) -> None:
+        """Sends the queued REQUESTs, one after the other. One that its host does not take
+        now is offered again by a task of its own, as `_deliver` does (its timeout waits)."""
+        self._flush_due = False
+        loop = self._loop
+        outgoing, self._outgoing = self._outgoing, []
+        if loop is None:
+            return
+        now = loop.time()
+        refused = set()
+        for conv, inbox, endpoint, queued in outgoing:
+            if self._inboxes.get(conv.request_id) is not inbox or conv.host != endpoint:
+                continue  # given up before it went out, or its host was lost meanwhile
+            link = self._links.get(endpoint)
+            if link is not None and endpoint not in refused:
+                try:
+                    link.send(conv.request.encode(), NOBLOCK)
+                    self._book.watching(endpoint, now)
+                    self._deadlines.start(inbox, now)
+                    continue
+                except zmq.Again:
+                    refused.add(endpoint)  # the rest for that host try again too, in order
+            inbox.deadline = math.inf  # the timeout counts from the delivery
+            task = loop.create_task(self._deliver_late(conv, inbox, endpoint, queued))
+            inbox.delivery = task
+            self._redeliveries.add(task)
+            task.add_done_callback(self._redeliveries.discard)
+        # ZMQ_FD is edge-triggered and a send can consume its edge: look for input now.
+        self._schedule_drain()
+
+    async def _deliver_late(self, conv: ConversationCore, inbox: Inbox, endpoint: str, queued: float) -> None:
+        """A REQUEST its host did not take at once: offered to it until `connect_wait`
+        after it was queued, then to the next host (`_deliver`)."""
+        loop = self._running_loop()
+        try:
+            if await self._offer(endpoint, conv.request, queued + self.connect_wait):
+                self._book.watching(endpoint, loop.time())
+            else:
+                self._book.failed(endpoint, loop.time())
+                await self._deliver(conv)
+        except NoAnswer as e:
+            inbox.fail(e)
+            return
+        finally:
+            inbox.delivery = None
+        self._deadlines.start(inbox, loop.time())
 
     async def _deliver(self, conv: ConversationCore) -> None:
         """Sends `conv`'s REQUEST to a host that takes it (not delivered is not sent, so
@@ -166,11 +225,13 @@ class AsyncClient(ClientBase):
                 return
             self._book.failed(endpoint, loop.time())
 
-    async def _offer(self, endpoint: str, msg: Message) -> bool:
-        """Sends `msg` to `endpoint` if that host takes it within the connect wait."""
+    async def _offer(self, endpoint: str, msg: Message, deadline: Optional[float] = None) -> bool:
+        """Sends `msg` to `endpoint` if that host takes it within the connect wait (or by
+        `deadline`, loop time)."""
         frames = msg.encode()
         loop = self._running_loop()
-        deadline = loop.time() + self.connect_wait
+        if deadline is None:
+            deadline = loop.time() + self.connect_wait
         while True:
             try:
                 self._links[endpoint].send(frames, NOBLOCK)
@@ -191,26 +252,32 @@ class AsyncClient(ClientBase):
 
     # -- receiving ---------------------------------------------------------------------------
 
-    async def _next(self, conv: ConversationCore, inbox: _Inbox, wait: float) -> Message:
-        """The next message of `conv`; NoAnswer after `wait` seconds of silence."""
-        if not inbox.messages:
+    async def _next(self, conv: ConversationCore, inbox: Inbox, wait: Optional[float] = None) -> Message:
+        """The next message of `conv`; NoAnswer after `wait` seconds of silence (default:
+        the request's own wait, counted from its delivery)."""
+        if not inbox.messages and inbox.failure is None:
             loop = self._running_loop()
             waiter: "asyncio.Future[None]" = loop.create_future()
             inbox.waiter = waiter
-            timer = loop.call_later(wait, _wake, waiter)
+            if wait is not None:
+                inbox.wait = wait
+            if inbox.delivery is None:
+                self._deadlines.start(inbox, loop.time())
             try:
                 await waiter
             finally:
-                timer.cancel()
                 inbox.waiter = None
-            if not inbox.messages:
-                raise NoAnswer(conv.host or self.endpoint, wait, conv.request_id)
-        return inbox.messages.popleft()
+        if inbox.messages:
+            return inbox.messages.popleft()
+        if inbox.failure is not None:
+            raise inbox.failure
+        raise NoAnswer(conv.host or self.endpoint, inbox.wait, conv.request_id)
 
     def _running_loop(self) -> asyncio.AbstractEventLoop:
         loop = asyncio.get_running_loop()
         if self._loop is None:
             self._loop = loop
+            self._deadlines.loop = loop
             for link in self._links.values():
                 self._watch(link)
             self._tick_handle = loop.call_later(self._book.heartbeat, self._tick)
@@ -317,16 +384,11 @@ class AsyncClient(ClientBase):
             else:
                 inbox.put(self._core.host_lost_message(conv, endpoint, why))
 
-    async def _redeliver(self, conv: ConversationCore, inbox: _Inbox, lost: str, why: str) -> None:
+    async def _redeliver(self, conv: ConversationCore, inbox: Inbox, lost: str, why: str) -> None:
         try:
             await self._deliver(conv)
         except NoAnswer:
             inbox.put(self._core.host_lost_message(conv, lost, why))
-
-
-def _wake(waiter: "asyncio.Future[None]") -> None:
-    if not waiter.done():
-        waiter.set_result(None)
 
 
 async def _maybe_await(value: Any) -> Any:
