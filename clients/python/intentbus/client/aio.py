@@ -8,13 +8,11 @@ Any number of tasks may `send` at once on one client. Each host's socket is a pl
 pyzmq DEALER read from the event loop itself (`add_reader` on its `ZMQ_FD`): each time
 it becomes readable every waiting message is read and handed to its request, so there
 is no reader task and no future per frame (zmq.asyncio's way cost about half of this
-client's CPU per request). The REQUESTs that tasks send in one turn of the loop go out
-together at the start of the next (a send after a pause wakes libzmq's I/O thread, which
-cost about as much as the rest of a request); one that a host does not take then is
-offered again, as before, until `connect_wait`, and then goes to the next host. The
-requests' timeouts share one timer, set for the earliest deadline (no timer per
-request); a timeout fires at its deadline, or at most `TIMEOUT_GRAIN` later when
-timeouts fall due close together. Use a client from one event loop only.
+client's CPU per request). Of the REQUESTs sent in one turn of the loop the first goes
+out at once and the others together at the start of the next turn (a send after a pause
+wakes libzmq's I/O thread, which cost about as much as the rest of a request); one that
+a host does not take is offered again until `connect_wait`, then goes to the next host.
+The timeouts share one timer (waits.py). Use a client from one event loop only.
 """
 
 from __future__ import annotations
@@ -150,27 +148,33 @@ class AsyncClient(ClientBase):
             pass
 
     def _queue_request(self, conv: ConversationCore, inbox: Inbox) -> None:
-        """Chooses `conv`'s host and queues its REQUEST for the next turn of the loop
-        (`_flush_requests`); NoAnswer when no host is left to try."""
+        """Chooses `conv`'s host and sends its REQUEST: the first of a turn of the loop at
+        once (one request in flight waits for no turn), the ones after it at the start of
+        the next turn, together (`_flush_requests`). NoAnswer when no host is left to try."""
         loop = self._running_loop()
         endpoint = self._book.choose(exclude=conv.tried, now=loop.time())
         if endpoint is None:
             raise NoAnswer(conv.host or self.endpoint, self.connect_wait, conv.request_id)
         conv.host = endpoint
         conv.tried.append(endpoint)
-        self._outgoing.append((conv, inbox, endpoint, loop.time()))
-        if not self._flush_due:
-            self._flush_due = True
-            loop.call_soon(self._flush_requests)
+        item = (conv, inbox, endpoint, loop.time())
+        if self._flush_due:
+            self._outgoing.append(item)
+            return
+        self._flush_due = True
+        loop.call_soon(self._flush_requests)
+        self._send_requests([item], loop)
 
     def _flush_requests(self) -> None:
-        """Sends the queued REQUESTs, one after the other. One that its host does not take
-        now is offered again by a task of its own, as `_deliver` does (its timeout waits)."""
         self._flush_due = False
-        loop = self._loop
         outgoing, self._outgoing = self._outgoing, []
-        if loop is None:
-            return
+        if outgoing and self._loop is not None:
+            self._send_requests(outgoing, self._loop)
+
+    def _send_requests(self, outgoing: List[Tuple[ConversationCore, Inbox, str, float]],
+                       loop: asyncio.AbstractEventLoop) -> None:
+        """Sends REQUESTs one after the other. One that its host does not take now is
+        offered again by a task of its own, as `_deliver` does (its timeout waits)."""
         now = loop.time()
         refused = set()
         for conv, inbox, endpoint, queued in outgoing:

@@ -44,8 +44,8 @@ _DISCONNECT = Message.build(Kind.DISCONNECT).encode()
 _HELLO_WAIT = 10.0
 #: Seconds between looks at whether the host is still alive (besides PR_SET_PDEATHSIG).
 _HOST_CHECK = 0.25
-#: At most this many requests read before their answers are sent (all of them once the
-#: socket has nothing more waiting): answers wait for at most this many handlers.
+#: The answer to the first request of those waiting goes out at once, then the answers of
+#: the next ones this many at a time (all of them once nothing more is waiting).
 _SEND_BATCH = 32
 
 
@@ -131,13 +131,13 @@ class PluginRuntime:
                             return code
                         if not owns():
                             return None  # a handler kept this thread; the loop is elsewhere (and flushes)
-                        taken += 1
-                        if taken == _SEND_BATCH:
-                            taken = 0
+                        # The first answer at once (one request in flight waits for nothing),
+                        # then those of what was waiting together: each send after a pause
+                        # wakes libzmq's I/O thread, about a fifth of the plugin's CPU per
+                        # request when each answer went out on its own (docs/performance.md).
+                        if taken % _SEND_BATCH == 0:
                             self._flush(links)
-                    # The answers of what was waiting go out together: each send after a pause
-                    # wakes libzmq's I/O thread, about a fifth of the plugin's CPU per request
-                    # when each answer went out on its own (docs/performance.md, "third pass").
+                        taken += 1
                     self._flush(links)
             if several:
                 self._greet(links)
