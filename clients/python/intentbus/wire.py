@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 import unicodedata
 from enum import Enum
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
@@ -193,10 +194,25 @@ def _encoder_call() -> Callable[[Any], str]:
     if make is None or basestring is None:
         return _ENCODER.encode
 
+    def new_encoder() -> Any:
+        return make({}, _ENCODER.default, basestring, None, ":", ",", True, False, False)
+
+    # One C encoder per thread, not one per call (making it was a tenth of a small
+    # message's encoding). Its `markers` dict (the circular-reference check) is empty
+    # after every call that succeeds; after one that failed it may not be, so it is made again.
+    mine = threading.local()
+
     def encode(value: Any) -> str:
         if type(value) is str:
             return str(basestring(value))
-        chunks = make({}, _ENCODER.default, basestring, None, ":", ",", True, False, False)(value, 0)
+        encoder = getattr(mine, "encoder", None)
+        if encoder is None:
+            encoder = mine.encoder = new_encoder()
+        try:
+            chunks = encoder(value, 0)
+        except BaseException:
+            mine.encoder = new_encoder()
+            raise
         return "".join(chunks)
     try:
         if encode({"b": [1, 2.5, None, True], "a": "\u00e9/"}) == _ENCODER.encode({"b": [1, 2.5, None, True],

@@ -39,3 +39,42 @@ def test_what_only_the_checking_path_judges_still_goes_there():
         parse_json(b'["\\ud800"]')
     with pytest.raises(WireError, match="deeper"):
         parse_json(b"[" * 600 + b"]" * 600)
+
+
+def test_the_encoder_kept_per_thread_forgets_a_failed_call():
+    # canonical_json keeps one C encoder per thread; a call that fails half-way may leave
+    # its circular-reference marks behind, which must not make the next call of the same
+    # values fail, nor change what any call writes.
+    import threading
+
+    import pytest
+
+    from intentbus.errors import JSONValueError
+    from intentbus.wire import canonical_json
+
+    inner = {"b": [1, 2]}
+    loop = {"inner": inner}
+    loop["self"] = loop
+    with pytest.raises(ValueError):  # (reported as nested too deep)
+        canonical_json(loop)
+    bad = {"inner": inner, "x": {1, 2}}
+    with pytest.raises(TypeError):
+        canonical_json(bad)  # a set: not JSON, while `bad` itself was marked
+    with pytest.raises(JSONValueError):
+        canonical_json({"inner": inner, "n": float("nan")})
+    bad["x"] = 1
+    assert canonical_json(bad) == b'{"inner":{"b":[1,2]},"x":1}'  # no "circular reference" left over
+    del loop["self"]
+    assert canonical_json(loop) == b'{"inner":{"b":[1,2]}}'
+    assert canonical_json({"inner": inner}) == b'{"inner":{"b":[1,2]}}'
+    assert canonical_json([inner, inner]) == b'[{"b":[1,2]},{"b":[1,2]}]'  # the same dict twice is no loop
+
+    out = []
+
+    def other_thread():
+        out.append(canonical_json({"z": inner, "a": "\u00e9/"}))
+
+    t = threading.Thread(target=other_thread)
+    t.start()
+    t.join()
+    assert out == ['{"a":"\u00e9/","z":{"b":[1,2]}}'.encode()]

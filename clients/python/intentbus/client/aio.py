@@ -260,7 +260,8 @@ class AsyncClient(ClientBase):
         """The next message of `conv`; NoAnswer after `wait` seconds of silence (default:
         the request's own wait, counted from its delivery)."""
         if not inbox.messages and inbox.failure is None:
-            loop = self._running_loop()
+            # The loop `send` checked (asyncio's get_running_loop costs a getpid() call).
+            loop = self._loop or self._running_loop()
             waiter: "asyncio.Future[None]" = loop.create_future()
             inbox.waiter = waiter
             if wait is not None:
