@@ -38,6 +38,8 @@ from .waits import TIMEOUT_GRAIN, Deadlines, Inbox
 __all__ = ["AsyncClient", "TIMEOUT_GRAIN"]
 
 _HEARTBEAT = Message.build(Kind.HEARTBEAT).encode()
+
+
 class AsyncClient(ClientBase):
     """An asyncio client over one DEALER socket per host. See `Client` for the arguments
     (`context` may be any pyzmq context)."""
