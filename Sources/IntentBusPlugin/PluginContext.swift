@@ -11,7 +11,7 @@ public final class PluginContext: @unchecked Sendable {
     // @unchecked: mutable state (`cancelled`, `waiting`) is guarded by `lock`.
     public let request: PluginRequest
     private let outbox: @Sendable (OutgoingMessage) -> Void
-    private let lock = RequestLock.make()
+    private let lock = RequestLock()
     private var cancelled: String?
     /// Set when its host was lost while it ran under a run key (`RunOnceBook`): it goes
     /// on for a repeat from another host, but can't start a conversation.
