@@ -23,20 +23,19 @@ extension PluginRuntime {
         let (state, socket, outbox, handover, executor) = (parts.state, parts.socket, parts.outbox, parts.handover, parts.executor)
         guard let (header, params, _) = try checkedRequest(state, socket, canonical: false) else { return .served }
         let request = PluginRequest(id: requestId, intent: intent, header: header, parameters: params)
-        let context = PluginContext(request: request, outbox: outbox.poster)
+        let context = PluginContext(request: request, outbox: outbox.poster, waitsInline: true)
         state.pendingTasks += 1
-        let inline = InlineResult()
         let (pluginId, logger) = (self.pluginId, self.logger)
         let work: @Sendable () async -> Void = {
             let result: Result<PluginReply, any Error>
             do { result = .success(try await handler(request, context)) } catch { result = .failure(error) }
-            if !inline.keep(result) {
+            if !context.keepInline(result) {
                 outbox.post(Self.finalMessage(result, request: request, pluginId: pluginId, logger: logger))
             }
         }
         guard handover.beginJob() else {
             // Not the loop's thread any more (cannot happen between messages; kept safe).
-            _ = inline.close()
+            _ = context.closeInline()
             lock.withLock { live[requestId] = context }
             context.attach(Task(executorPreference: executor, operation: work))
             return .handedOver
@@ -50,7 +49,7 @@ extension PluginRuntime {
         } else {
             context.attach(Task(executorPreference: executor, operation: work))  // answered through the outbox
         }
-        let finished = inline.close()
+        let finished = context.closeInline()
         guard handover.endJob() else {
             settleInlineRequest(context, live: true)  // the next leader may hear of it
             if let finished { outbox.post(Self.finalMessage(finished, request: request, pluginId: pluginId, logger: logger)) }
@@ -99,34 +98,4 @@ extension PluginRuntime {
 struct InlineRequest {
     let id: String
     let context: PluginContext
-}
-
-/// The result of a handler task started in the loop's turn, while that turn waits for it:
-/// the task keeps its result here when it finishes before `Task.immediate` returns, and
-/// posts its final message through the outbox when it finished later (it suspended).
-///
-/// Threading: `keep` from the task, `close` from the loop's thread; both under `lock`
-/// (after a handover the task may resume on another thread).
-final class InlineResult: @unchecked Sendable {
-    // @unchecked: `open` and `result` are only touched under `lock`.
-    private let lock = RequestLock()
-    private var open = true
-    private var result: Result<PluginReply, any Error>?
-
-    /// Keeps `result` for the waiting turn; false when the turn no longer waits.
-    func keep(_ result: Result<PluginReply, any Error>) -> Bool {
-        lock.withLock {
-            guard open else { return false }
-            self.result = result
-            return true
-        }
-    }
-
-    /// Stops waiting: the result, when the task finished meanwhile.
-    func close() -> Result<PluginReply, any Error>? {
-        lock.withLock {
-            open = false
-            return result
-        }
-    }
 }
