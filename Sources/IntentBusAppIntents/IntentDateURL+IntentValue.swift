@@ -9,6 +9,9 @@ import IntentBusPlugin
 extension Date: IntentValue {
     public static var intentValueType: IntentValueType { .date }
     public static func intentValue(from json: JSON, parameter: String, context: PluginContext?) async throws -> Date {
+        try immediateIntentValue(from: json, parameter: parameter)!
+    }
+    public static func immediateIntentValue(from json: JSON, parameter: String) throws -> Date? {
         if let s = json.stringValue, let parsed = IntentDateText.parse(s) { return parsed.date }
         throw wrongType(json, parameter: parameter, expected: IntentDateText.expectedForm)
     }
@@ -18,6 +21,9 @@ extension Date: IntentValue {
 extension URL: IntentValue {
     public static var intentValueType: IntentValueType { .url }
     public static func intentValue(from json: JSON, parameter: String, context: PluginContext?) async throws -> URL {
+        try immediateIntentValue(from: json, parameter: parameter)!
+    }
+    public static func immediateIntentValue(from json: JSON, parameter: String) throws -> URL? {
         if let s = json.stringValue, let parsed = IntentURLText.parse(s) { return parsed.url }
         throw wrongType(json, parameter: parameter, expected: IntentURLText.expectedForm)
     }

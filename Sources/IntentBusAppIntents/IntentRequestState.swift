@@ -13,7 +13,7 @@ final class IntentRequestState: @unchecked Sendable {
 
     /// The request's context, for questions and progress (`IntentQuestions.context`).
     let context: PluginContext
-    private let lock = RequestLock.make()
+    private let lock = RequestLock()
     private var donation: IntentDonation?
     private var deletion: DonationDeletion?
     private var foreground = false

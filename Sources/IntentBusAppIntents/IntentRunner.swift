@@ -60,6 +60,24 @@ enum IntentRunner {
     /// How often one request may restart `perform()` after needs-value errors.
     static let maxRestarts = 10
 
+    /// Binds `intent`'s parameters to `values` and runs its `perform()`, with `state` as
+    /// the request's task local; the REPLY body.
+    private static func bindAndPerform<I: AppIntent>(_ intent: I, _ params: [(String, any AnyIntentParameter)],
+                                                     _ values: [String: JSON], _ state: IntentRequestState) async throws -> JSON {
+        try await IntentRequestState.$current.withValue(state) {
+            for (name, parameter) in params
+            where try !parameter.bindImmediately(name: name, json: values[name], context: state.context) {
+                try await parameter.bind(name: name, json: values[name], context: state.context)
+            }
+            let performed = try await intent.perform()
+            guard let carrier = performed as? any IntentResultPartsCarrier else {
+                throw BusError(.internalError, "\(I.persistentIdentifier).perform() returned \(Swift.type(of: performed)); return one of the .result(…) overloads")
+            }
+            // The dialog is resolved here, in the request's locale.
+            return carrier.parts.json
+        }
+    }
+
     /// `table`: `I`'s parameter table, found once when the intent was registered (nil: read
     /// with `Mirror`).
     static func perform<I: AppIntent>(_ type: I.Type, table: IntentParameterTable?, request: PluginRequest,
@@ -70,22 +88,15 @@ enum IntentRunner {
             let intent = I()
             let params = table?.parameters(of: intent) ?? IntentReflection.parameters(of: intent)
             // One task local for the request's state and context (`IntentQuestions.context`
-            // reads it), beside the public locale: each one pushed costs a task allocation.
+            // reads it), beside the public locale: each one pushed costs a task allocation,
+            // so the locale is pushed only when the request has one (or one is set around
+            // this call, which a request without one must not inherit).
             let state = IntentRequestState(context: context)
             do {
-                let result = try await IntentLocale.$request.withValue(request.header["locale"]?.stringValue) {
-                    try await IntentRequestState.$current.withValue(state) {
-                        for (name, parameter) in params {
-                            try await parameter.bind(name: name, json: values[name], context: context)
-                        }
-                        let performed = try await intent.perform()
-                        guard let carrier = performed as? any IntentResultPartsCarrier else {
-                            throw BusError(.internalError, "\(I.persistentIdentifier).perform() returned \(Swift.type(of: performed)); return one of the .result(…) overloads")
-                        }
-                        // The dialog is resolved here, in the request's locale.
-                        return carrier.parts.json
-                    }
-                }
+                let locale = request.header["locale"]?.stringValue
+                let result = locale == nil && IntentLocale.request == nil
+                    ? try await bindAndPerform(intent, params, values, state)
+                    : try await IntentLocale.$request.withValue(locale) { try await bindAndPerform(intent, params, values, state) }
                 var body = result
                 if I.openAppWhenRun || state.continuesInForeground { body = body.addingFields(["continue_in_app": true]) }
                 return PluginReply(status: .success, body: body, header: state.header)

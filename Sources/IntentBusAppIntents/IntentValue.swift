@@ -60,6 +60,11 @@ public protocol IntentValue: Sendable {
     /// Turns a wire value into the Swift value. Entities run their query here (and may
     /// ask the user to disambiguate through `context`).
     static func intentValue(from json: JSON, parameter: String, context: PluginContext?) async throws -> Self
+    /// The same conversion when it needs nothing asynchronous (no query to run, nothing to
+    /// ask): the value, or the error `intentValue(from:parameter:context:)` would throw;
+    /// nil when only that one can tell (the default). The SDK's scalar types, `Date`,
+    /// `URL` and their optionals answer here, so binding them costs no async call.
+    static func immediateIntentValue(from json: JSON, parameter: String) throws -> Self?
     /// The wire form of the value (entities: id, title, subtitle, type).
     var intentJSON: JSON { get }
     /// The value as a disambiguation option: `{"id": …, "title": …}`.
@@ -73,6 +78,7 @@ extension IntentValue {
     public static var isOptionalValue: Bool { false }
     public static var isListValue: Bool { false }
     public static var absentValue: Self? { nil }
+    public static func immediateIntentValue(from json: JSON, parameter: String) throws -> Self? { nil }
     public var intentOption: JSON { ["id": .string(intentJSON.displayText), "title": .string(intentJSON.displayText)] }
     public var intentArgument: JSON { intentJSON }
 }
@@ -89,6 +95,9 @@ public protocol IntentNumber: IntentValue, Comparable {}
 extension Int: IntentNumber {
     public static var intentValueType: IntentValueType { .integer }
     public static func intentValue(from json: JSON, parameter: String, context: PluginContext?) async throws -> Int {
+        try immediateIntentValue(from: json, parameter: parameter)!
+    }
+    public static func immediateIntentValue(from json: JSON, parameter: String) throws -> Int? {
         if let i = json.intValue { return Int(i) }
         if let s = json.stringValue, let i = Int(s) { return i }
         throw wrongType(json, parameter: parameter, expected: "an integer")
@@ -99,6 +108,9 @@ extension Int: IntentNumber {
 extension Double: IntentNumber {
     public static var intentValueType: IntentValueType { .decimal }
     public static func intentValue(from json: JSON, parameter: String, context: PluginContext?) async throws -> Double {
+        try immediateIntentValue(from: json, parameter: parameter)!
+    }
+    public static func immediateIntentValue(from json: JSON, parameter: String) throws -> Double? {
         if let d = json.doubleValue { return d }
         if let s = json.stringValue, let d = Double(s) { return d }
         throw wrongType(json, parameter: parameter, expected: "a decimal number")
@@ -109,6 +121,9 @@ extension Double: IntentNumber {
 extension Bool: IntentValue {
     public static var intentValueType: IntentValueType { .boolean }
     public static func intentValue(from json: JSON, parameter: String, context: PluginContext?) async throws -> Bool {
+        try immediateIntentValue(from: json, parameter: parameter)!
+    }
+    public static func immediateIntentValue(from json: JSON, parameter: String) throws -> Bool? {
         if let b = json.boolValue { return b }
         throw wrongType(json, parameter: parameter, expected: "a boolean")
     }
@@ -118,6 +133,9 @@ extension Bool: IntentValue {
 extension String: IntentValue {
     public static var intentValueType: IntentValueType { .string }
     public static func intentValue(from json: JSON, parameter: String, context: PluginContext?) async throws -> String {
+        try immediateIntentValue(from: json, parameter: parameter)!
+    }
+    public static func immediateIntentValue(from json: JSON, parameter: String) throws -> String? {
         switch json {
         case .string(let s): return s
         case .int, .double, .bool: return json.displayText
@@ -135,6 +153,10 @@ extension Optional: IntentValue where Wrapped: IntentValue {
     public static func intentValue(from json: JSON, parameter: String, context: PluginContext?) async throws -> Wrapped? {
         if json.isNull { return nil }
         return try await Wrapped.intentValue(from: json, parameter: parameter, context: context)
+    }
+    public static func immediateIntentValue(from json: JSON, parameter: String) throws -> Wrapped?? {
+        if json.isNull { return .some(nil) }
+        return try Wrapped.immediateIntentValue(from: json, parameter: parameter).map { .some($0) }
     }
     public var intentJSON: JSON { self?.intentJSON ?? .null }
     public var intentOption: JSON { self?.intentOption ?? ["id": "", "title": ""] }

@@ -108,15 +108,20 @@ public struct LocalizedStringResource: Sendable, Hashable, ExpressibleByStringIn
     static func fill(_ format: String, _ arguments: [String]) -> String {
         // Over the UTF-8 bytes: every byte a specifier is made of is ASCII, so the text
         // between specifiers is copied in runs (walking Characters cost about 7k
-        // instructions for a one-argument dialog; callgrind, docs/performance.md).
-        let bytes = Array(format.utf8)
+        // instructions for a one-argument dialog; callgrind, docs/performance.md). The
+        // string's own storage, not a copy (a native string is contiguous already).
+        var format = format
+        return format.withUTF8 { fill(bytes: $0, arguments) }
+    }
+
+    private static func fill(bytes: UnsafeBufferPointer<UInt8>, _ arguments: [String]) -> String {
         var out = ""
         out.reserveCapacity(bytes.count + arguments.reduce(0) { $0 + $1.utf8.count })
         var next = 0
         var run = 0  // start of the literal text not yet copied
         var i = 0
         func copy(_ upTo: Int) {
-            if upTo > run { out += String(decoding: bytes[run..<upTo], as: UTF8.self) }
+            if upTo > run { out += String(decoding: UnsafeBufferPointer(rebasing: bytes[run..<upTo]), as: UTF8.self) }
         }
         while i < bytes.count {
             guard bytes[i] == UInt8(ascii: "%") else { i += 1; continue }

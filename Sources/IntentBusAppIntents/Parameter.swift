@@ -34,7 +34,7 @@ public final class IntentParameter<Value: IntentValue>: @unchecked Sendable {
     /// `control_style` and `input_options` of the metadata, for clients that draw controls.
     let controlStyle: String?
     let inputOptions: JSON?
-    private let lock = RequestLock.make()
+    private let lock = RequestLock()
     private var value: Value?
     private var boundName = ""
     private var context: PluginContext?
@@ -181,6 +181,10 @@ package protocol AnyIntentParameter: AnyObject {
     var valueType: IntentValueType { get }
     /// Sets the value from the request (or the default, or by asking) before perform.
     func bind(name: String, json: JSON?, context: PluginContext) async throws
+    /// `bind` when nothing in it is asynchronous (a given value of a type that converts
+    /// at once, or the default, or nil for an optional); false, having done nothing, when
+    /// only `bind` can (an entity's query, a question).
+    func bindImmediately(name: String, json: JSON?, context: PluginContext) throws -> Bool
     /// The value set or given, as a client would send it.
     var currentArgument: JSON? { get }
 }
@@ -224,6 +228,30 @@ extension IntentParameter: AnyIntentParameter {
             resolved = try await requestValue()
         }
         lock.withLock { value = resolved }
+    }
+
+    @_specialize(exported: false, where Value == String)
+    @_specialize(exported: false, where Value == Int)
+    @_specialize(exported: false, where Value == Double)
+    @_specialize(exported: false, where Value == Bool)
+    @_specialize(exported: false, where Value == String?)
+    @_specialize(exported: false, where Value == Int?)
+    package func bindImmediately(name: String, json: JSON?, context: PluginContext) throws -> Bool {
+        lock.withLock {
+            boundName = name
+            self.context = context
+        }
+        let resolved: Value?
+        if let json, !json.isNull {
+            guard let now = try Value.immediateIntentValue(from: json, parameter: name) else { return false }
+            resolved = now
+        } else if defaultValue != nil || Value.isOptionalValue {
+            resolved = nil  // the getter falls back to the default or nil
+        } else {
+            return false  // to be asked: `bind`
+        }
+        lock.withLock { value = resolved }
+        return true
     }
 }
 

@@ -11,7 +11,7 @@ public final class PluginContext: @unchecked Sendable {
     // @unchecked: mutable state (`cancelled`, `waiting`) is guarded by `lock`.
     public let request: PluginRequest
     private let outbox: @Sendable (OutgoingMessage) -> Void
-    private let lock = RequestLock.make()
+    private let lock = RequestLock()
     private var cancelled: String?
     /// Set when its host was lost while it ran under a run key (`RunOnceBook`): it goes
     /// on for a repeat from another host, but can't start a conversation.
@@ -20,10 +20,37 @@ public final class PluginContext: @unchecked Sendable {
     /// The handler's task, cancelled with the request (`Task.isCancelled`,
     /// `CancellationError` in the handler).
     private var task: Task<Void, Never>?
+    /// Whether the loop's turn that started the handler still waits for its result, and
+    /// the result when the handler finished before that turn stopped waiting
+    /// (`serveImmediately`: `keepInline`, `closeInline`).
+    private var waitsInline: Bool
+    private var inlineResult: Result<PluginReply, any Error>?
 
-    init(request: PluginRequest, outbox: @escaping @Sendable (OutgoingMessage) -> Void) {
+    /// `waitsInline`: the handler starts in the turn that received the request, which
+    /// takes its result with `closeInline` if it finished meanwhile.
+    init(request: PluginRequest, outbox: @escaping @Sendable (OutgoingMessage) -> Void, waitsInline: Bool = false) {
         self.request = request
         self.outbox = outbox
+        self.waitsInline = waitsInline
+    }
+
+    /// The handler's task keeps its result for the waiting turn; false when the turn no
+    /// longer waits (the task suspended, and the result goes through the outbox).
+    func keepInline(_ result: Result<PluginReply, any Error>) -> Bool {
+        lock.withLock {
+            guard waitsInline else { return false }
+            inlineResult = result
+            return true
+        }
+    }
+
+    /// The turn stops waiting: the result, when the handler finished meanwhile.
+    func closeInline() -> Result<PluginReply, any Error>? {
+        lock.withLock {
+            waitsInline = false
+            defer { inlineResult = nil }
+            return inlineResult
+        }
     }
 
     /// Sends a PROGRESS update to the client (legacy `inProgress`).

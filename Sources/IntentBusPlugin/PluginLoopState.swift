@@ -56,15 +56,40 @@ final class PluginLoopState {
     let syncRoutes: IntentRoutes<PluginSyncHandler>
     /// Async handlers started in the turn that received their request (`serveImmediately`);
     /// empty when handlers run on the global executor.
-    let asyncRoutes: IntentRoutes<PluginHandler>
+    let asyncRoutes: IntentRoutes<AsyncHandler>
 
     init(rawHandlers: [String: RawPluginHandler], syncHandlers: [String: PluginSyncHandler],
-         asyncHandlers: [String: PluginHandler], pluginId: String) {
+         asyncHandlers: [String: AsyncHandler], pluginId: String) {
         successHeader = Frame(PluginReply.header(status: .success, pluginId: pluginId).canonicalString)
         failureHeader = Frame(PluginReply.header(status: .failure, pluginId: pluginId).canonicalString)
         rawRoutes = IntentRoutes(rawHandlers)
         syncRoutes = IntentRoutes(syncHandlers)
         asyncRoutes = IntentRoutes(asyncHandlers)
+    }
+
+    /// The last REQUEST header parsed, by its bytes, and its value: the host sends most
+    /// requests of an intent the same header (the lane's constant `{"style":"new"}`, the
+    /// one-trip `run` header of a legacy intent), which is then compared, not parsed again.
+    /// Headers over `cachedHeaderLimit` bytes are parsed every time and not kept.
+    @exclusivity(unchecked) private var cachedHeaderBytes: [UInt8] = []
+    @exclusivity(unchecked) private var cachedHeader: JSON = .object([:])
+    static let cachedHeaderLimit = 512
+
+    /// The REQUEST header in `frame`, parsed, or the kept value when its bytes are those of
+    /// the header parsed last.
+    func requestHeader(_ frame: Frame) throws(JSONParseError) -> JSON {
+        let same = frame.withBytes { raw -> Bool in
+            raw.count == cachedHeaderBytes.count
+                && (raw.isEmpty || cachedHeaderBytes.withUnsafeBytes { memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 })
+        }
+        if same { return cachedHeader }
+        let header = try frame.parseJSON()
+        frame.withBytes { raw in
+            guard raw.count <= Self.cachedHeaderLimit else { return }
+            cachedHeaderBytes = Array(raw.bindMemory(to: UInt8.self))
+            cachedHeader = header
+        }
+        return header
     }
 
     /// The constant header frame for a reply with no extra header fields.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
@@ -17,6 +18,9 @@ final class PluginOutbox: @unchecked Sendable {
     private let mailbox: Mailbox<OutgoingMessage>
     private let handover: LoopHandover
     private var local: [OutgoingMessage] = []
+    /// Whether `local` holds a message: `takeLocal`, called at least once a turn, looks at
+    /// this first and takes the lead's lock only when there is something to take.
+    private let hasLocal = Atomic<Bool>(false)
     /// `post`, as the closure every request's `PluginContext` holds: made once, not per
     /// request. (It holds the outbox, which lives as long as the plugin's loop.)
     private(set) var poster: @Sendable (OutgoingMessage) -> Void = { _ in }
@@ -28,18 +32,20 @@ final class PluginOutbox: @unchecked Sendable {
     }
 
     func post(_ message: OutgoingMessage) {
-        if !handover.ifLeader({ local.append(message) }) {
+        if !handover.ifLeader({ local.append(message); hasLocal.store(true, ordering: .releasing) }) {
             mailbox.post(message)
         }
     }
 
     /// The messages posted on the loop's thread since the last call. Loop thread only.
     func takeLocal() -> [OutgoingMessage] {
+        guard hasLocal.load(ordering: .acquiring) else { return [] }
         var taken: [OutgoingMessage] = []
         _ = handover.ifLeader {
             guard !local.isEmpty else { return }
             taken = local
             local.removeAll(keepingCapacity: true)
+            hasLocal.store(false, ordering: .releasing)
         }
         return taken
     }

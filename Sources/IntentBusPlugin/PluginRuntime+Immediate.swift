@@ -23,40 +23,43 @@ extension PluginRuntime {
         let (state, socket, outbox, handover, executor) = (parts.state, parts.socket, parts.outbox, parts.handover, parts.executor)
         guard let (header, params, _) = try checkedRequest(state, socket, canonical: false) else { return .served }
         let request = PluginRequest(id: requestId, intent: intent, header: header, parameters: params)
-        let context = PluginContext(request: request, outbox: outbox.poster)
-        // Live before the handler runs: a prompt it sends is answered through `live`, and
-        // should the loop move to another thread meanwhile, that thread may get the answer.
-        lock.withLock { live[requestId] = context }
+        let context = PluginContext(request: request, outbox: outbox.poster, waitsInline: true)
         state.pendingTasks += 1
-        let inline = InlineResult()
         let (pluginId, logger) = (self.pluginId, self.logger)
         let work: @Sendable () async -> Void = {
             let result: Result<PluginReply, any Error>
             do { result = .success(try await handler(request, context)) } catch { result = .failure(error) }
-            if !inline.keep(result) {
+            if !context.keepInline(result) {
                 outbox.post(Self.finalMessage(result, request: request, pluginId: pluginId, logger: logger))
             }
         }
         guard handover.beginJob() else {
             // Not the loop's thread any more (cannot happen between messages; kept safe).
-            _ = inline.close()
+            _ = context.closeInline()
+            lock.withLock { live[requestId] = context }
             context.attach(Task(executorPreference: executor, operation: work))
             return .handedOver
         }
+        // Not in `live` while it runs in this turn: no other message is read meanwhile,
+        // unless the loop is handed over, and the next leader first moves it into `live`
+        // (`adoptInlineRequest`), so that it gets the request's CANCEL and answers.
+        lock.withLock { inlineRequest = InlineRequest(id: requestId, context: context) }
         if #available(macOS 26.0, iOS 26.0, watchOS 26.0, tvOS 26.0, visionOS 26.0, *) {
             context.attach(Task.immediate(executorPreference: executor, operation: work))
         } else {
             context.attach(Task(executorPreference: executor, operation: work))  // answered through the outbox
         }
-        let finished = inline.close()
+        let finished = context.closeInline()
         guard handover.endJob() else {
+            settleInlineRequest(context, live: true)  // the next leader may hear of it
             if let finished { outbox.post(Self.finalMessage(finished, request: request, pluginId: pluginId, logger: logger)) }
             return .handedOver
         }
+        // Suspended: live from now on, before anything it posted is sent.
+        settleInlineRequest(context, live: finished == nil)
         // Progress it reported (or the prompt it sent before suspending) goes first.
         for out in outbox.takeLocal() { try send(out, on: socket, state: state) }
         guard let finished else { return .served }  // suspended: its task goes on
-        _ = lock.withLock { live.removeValue(forKey: requestId) }
         state.pendingTasks -= 1
         switch finished {
         case .success(let reply) where reply.header.isEmpty:
@@ -67,34 +70,32 @@ extension PluginRuntime {
         }
         return .served
     }
+
+    /// The next leader's first step after a handover: the request whose handler held the
+    /// loop becomes live here, before this thread reads the socket.
+    func adoptInlineRequest() {
+        lock.withLock {
+            guard let running = inlineRequest else { return }
+            live[running.id] = running.context
+            inlineRequest = nil
+        }
+    }
+
+    /// The handler that ran in the receiving turn returned to it (finished or suspended):
+    /// unless a next leader adopted it, it is no longer the inline request, and becomes
+    /// live when `live`.
+    private func settleInlineRequest(_ context: PluginContext, live makeLive: Bool) {
+        lock.withLock {
+            guard let running = inlineRequest, running.context === context else { return }
+            inlineRequest = nil
+            if makeLive { live[running.id] = context }
+        }
+    }
 }
 
-/// The result of a handler task started in the loop's turn, while that turn waits for it:
-/// the task keeps its result here when it finishes before `Task.immediate` returns, and
-/// posts its final message through the outbox when it finished later (it suspended).
-///
-/// Threading: `keep` from the task, `close` from the loop's thread; both under `lock`
-/// (after a handover the task may resume on another thread).
-final class InlineResult: @unchecked Sendable {
-    // @unchecked: `open` and `result` are only touched under `lock`.
-    private let lock = RequestLock.make()
-    private var open = true
-    private var result: Result<PluginReply, any Error>?
-
-    /// Keeps `result` for the waiting turn; false when the turn no longer waits.
-    func keep(_ result: Result<PluginReply, any Error>) -> Bool {
-        lock.withLock {
-            guard open else { return false }
-            self.result = result
-            return true
-        }
-    }
-
-    /// Stops waiting: the result, when the task finished meanwhile.
-    func close() -> Result<PluginReply, any Error>? {
-        lock.withLock {
-            open = false
-            return result
-        }
-    }
+/// The request whose async handler runs in the turn that received it (`serveImmediately`),
+/// not yet in `live`. Guarded by the runtime's `lock`.
+struct InlineRequest {
+    let id: String
+    let context: PluginContext
 }

@@ -44,6 +44,7 @@ extension PluginRuntime {
     private func turns(_ parts: LoopParts) throws -> Int32? {
         let (socket, mailbox, executor, outbox, state) = (parts.socket, parts.mailbox, parts.executor, parts.outbox, parts.state)
         var poller = Poller([socket, mailbox.receiver])
+        adoptInlineRequest()  // taking the lead from a thread held in a handler
         while true {
             guard executor.runPending() else { return nil }
             for out in outbox.takeLocal() { try send(out, on: socket, state: state) }
@@ -114,7 +115,7 @@ extension PluginRuntime {
         }
         if isRequest, !state.asyncRoutes.isEmpty, let route = state.asyncRoutes.route(for: state.frames[3]),
            let requestId = state.frames[2].validUTF8 {
-            return try serveImmediately(route.handler, requestId: requestId, intent: route.intent, parts)
+            return try serveImmediately(route.handler.run, requestId: requestId, intent: route.intent, parts)
         }
         return try handle(state.frames[...], socket: parts.socket, outbox: parts.outbox, executor: parts.executor,
                           state: state).map { .stop($0) } ?? .served
@@ -141,7 +142,7 @@ extension PluginRuntime {
                 return nil
             }
             let synchronous = syncHandlers[msg.intent].map { sync -> PluginHandler in { try sync($0, $1) } }
-            guard let handler = asyncHandlers[msg.intent]?.1 ?? synchronous else {
+            guard let handler = asyncHandlers[msg.intent]?.1.run ?? synchronous else {
                 let err = BusError(.pluginError, "plugin \(pluginId) has no handler for \(msg.intent)")
                 try socket.send(WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent,
                                             header: nil, body: err.json).frames)

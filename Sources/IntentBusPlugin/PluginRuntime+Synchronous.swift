@@ -74,7 +74,7 @@ extension PluginRuntime {
     func checkedRequest(_ state: PluginLoopState, _ socket: ZMQSocket,
                         canonical wanted: Bool) throws -> (header: JSON, params: JSON, canonical: Bool)? {
         do {
-            let header = try state.frames[4].parseJSON()
+            let header = try state.requestHeader(state.frames[4])
             var canonical = false
             let params = wanted ? try state.frames[5].parseJSON(isCanonical: &canonical) : try state.frames[5].parseJSON()
             guard case .object = params else { throw ParametersNotObject(found: params.typeName) }

@@ -16,6 +16,16 @@ public typealias PluginHandler = @Sendable (PluginRequest, PluginContext) async 
 /// The context reports progress; asking the user needs `await`, and so an async handler.
 public typealias PluginSyncHandler = @Sendable (PluginRequest, PluginContext) throws -> PluginReply
 
+/// An async handler as the runtime keeps it: the closure in an object of its own, so that
+/// it stays at its own type in the runtime's tables (a closure kept as a dictionary value
+/// or a generic field is stored at the most general representation, and every call then
+/// went through two conversion thunks, each an async frame, and a context allocated per
+/// request to call it by its concrete type).
+final class AsyncHandler: Sendable {
+    let run: PluginHandler
+    init(_ run: @escaping PluginHandler) { self.run = run }
+}
+
 /// A synchronous handler that sees raw frames. It runs on the plugin's socket thread, so
 /// it must be quick; it exists for echo-like plugins and benchmarks where a task hop
 /// would dominate. Return the body frame to send back (the request's own frame may be
@@ -41,15 +51,18 @@ public final class PluginRuntime: @unchecked Sendable {
     public let pluginId: String
     private let backend: String
     private let token: String
-    var asyncHandlers: [String: (HandlerStyle, PluginHandler)] = [:]
+    var asyncHandlers: [String: (HandlerStyle, AsyncHandler)] = [:]
     var rawHandlers: [String: RawPluginHandler] = [:]
     var syncHandlers: [String: PluginSyncHandler] = [:]
     /// The legacy phases HELLO announces per intent (docs/protocol.md §8.9).
     var announcedPhases: [String: [LegacyPhase]] = [:]
     /// Legacy intent → its handler's response codes, for HELLO (`declare(responseCodes:for:)`).
     private var responseCodes: [String: [String]] = [:]
-    let lock = Lock()
+    let lock = RequestLock()
     var live: [String: PluginContext] = [:]
+    /// The request whose handler runs in the turn that received it, kept out of `live`
+    /// until it suspends or the loop is handed over (`serveImmediately`).
+    var inlineRequest: InlineRequest?
     /// Where async handlers run (`HandlerThreads`); the default, `.socketThread`, runs them
     /// on the thread that runs the socket loop and moves the loop to another thread when
     /// a handler holds it. Set it before `run()`.
@@ -105,7 +118,7 @@ public final class PluginRuntime: @unchecked Sendable {
     /// Handles `intent` with an async handler.
     public func on(_ intent: String, style: HandlerStyle = .plain, _ handler: @escaping PluginHandler) {
         syncHandlers[intent] = nil
-        asyncHandlers[intent] = (style, handler)
+        asyncHandlers[intent] = (style, AsyncHandler(handler))
     }
 
     /// Handles `intent` in the plain style with a synchronous handler (`PluginSyncHandler`):

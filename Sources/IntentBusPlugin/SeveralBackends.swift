@@ -173,7 +173,7 @@ final class SeveralBackends {
                                                body: body))
         }
         let synchronous = runtime.syncHandlers[msg.intent].map { sync -> PluginHandler in { try sync($0, $1) } }
-        guard let handler = runtime.asyncHandlers[msg.intent]?.1 ?? synchronous else {
+        guard let handler = runtime.asyncHandlers[msg.intent]?.1.run ?? synchronous else {
             return try reply(link, WireMessage(kind: .error, requestId: msg.requestId, intent: msg.intent, header: nil,
                                                body: BusError(.pluginError, "plugin \(runtime.pluginId) has no handler for \(msg.intent)").json))
         }

@@ -23,7 +23,7 @@ import IntentBusWire
 /// Threading: `enqueue` from any thread; `runPending` by the loop's thread only.
 final class SocketThreadExecutor: TaskExecutor, @unchecked Sendable {
     // @unchecked: `jobs` is only touched under `lock`; `handover` and `wake` never change.
-    private let lock = Lock()
+    private let lock = RequestLock()  // at least twice a turn: no NSLock
     private var jobs: [UnownedJob] = []
     private let handover: LoopHandover
     private let wake: @Sendable () -> Void

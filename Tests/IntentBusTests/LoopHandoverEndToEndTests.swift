@@ -75,6 +75,41 @@ struct LoopHandoverEndToEndTests {
         #expect(!host.log.contains("hung"), "\(host.log)")
     }
 
+    // A handler running in the turn that received its request is not in the plugin's table
+    // of live requests until it suspends; a handover moves it there first (the new leader's
+    // `adoptInlineRequest`). These two would lose the answer or the CANCEL without that.
+    @Test("a handler that blocks, then asks: the loop moved meanwhile, and the answer still reaches it")
+    func promptAfterHandover() throws {
+        let host = try TestHost(TestManifest(.test("alpha").heartbeat("300ms")), waitReady: ["alpha"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
+        try dealer.send(WireMessage(kind: .request, requestId: "asks", intent: "TestIntent", header: nil,
+                                    body: ["spin_ms": 400, "ask": "colour"]).frames)
+        let prompt = try WireMessage.decode(try #require(try dealer.receive(), "no PROMPT\n\(host.log)")[...])
+        #expect(prompt.kind == .prompt && prompt.requestId == "asks", "\(prompt.kind) \(prompt.body.string)")
+        try dealer.send(WireMessage(kind: .answer, requestId: "asks", intent: "TestIntent", header: nil,
+                                    body: ["value": "teal"]).frames)
+        let reply = try WireMessage.decode(try #require(try dealer.receive(), "no answer after the ANSWER\n\(host.log)")[...])
+        #expect(reply.kind == .reply, "\(reply.kind) \(reply.body.string)")
+        #expect(try reply.bodyJSON()["answer"] == "teal")
+    }
+
+    @Test("a CANCEL while the handler blocks the loop's first thread reaches its task")
+    func cancelDuringHandover() throws {
+        let host = try TestHost(TestManifest(.test("alpha").heartbeat("300ms")), waitReady: ["alpha"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer(receiveTimeoutMs: 10_000)
+        try dealer.send(WireMessage(kind: .request, requestId: "held", intent: "TestIntent", header: nil,
+                                    body: ["spin_ms": 800, "sleep_ms": 5_000]).frames)
+        usleep(300_000)  // spinning: the loop has moved to another thread
+        try dealer.send(WireMessage(kind: .cancel, requestId: "held", intent: "", header: nil, body: nil).frames)
+        let msg = try WireMessage.decode(try #require(try dealer.receive(), "\(host.log)")[...])
+        #expect(BusError(json: try msg.bodyJSON()).code == .cancelled)
+        // Its task was cancelled: the sleep after the spin ends at once (the plugin logs it
+        // under the host's id for the request), not after 5 s.
+        #expect(host.logEventually(contains: "saw its task cancelled", seconds: 4), "\(host.log)")
+    }
+
     @Test("without the handover (runsHandlersOnSocketThread), the same blocking handler is found hung")
     func withoutHandoverItHangs() throws {
         let host = try TestHost(TestManifest(.test("alpha", env: ["TEST_SOCKET_THREAD": "1"]).heartbeat("300ms")),

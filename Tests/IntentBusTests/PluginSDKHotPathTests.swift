@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import IntentBus
+@testable import IntentBusPlugin
 
 /// An intent with parameters between other stored properties, to check that the cached
 /// parameter table finds exactly what `Mirror` finds.
@@ -74,5 +75,50 @@ private struct TableTestIntent: AppIntent {
         #expect(try pull.receive(into: &frames))
         #expect(frames.count == 1 && frames[0].string == "again")
         #expect(reused != nil && frames[0] === reused)
+    }
+
+    @Test("a REQUEST header with the bytes of the last one is its value; any other is parsed")
+    func requestHeaderCache() throws {
+        let state = PluginLoopState(rawHandlers: [:], syncHandlers: [:], asyncHandlers: [:], pluginId: "p")
+        #expect(try state.requestHeader(Frame("{\"style\":\"new\"}")) == ["style": "new"])
+        #expect(try state.requestHeader(Frame("{\"style\":\"new\"}")) == ["style": "new"])
+        // Same length, other bytes: not the kept value.
+        #expect(try state.requestHeader(Frame("{\"style\":\"old\"}")) == ["style": "old"])
+        #expect(try state.requestHeader(Frame()) == .object([:]))
+        #expect(try state.requestHeader(Frame("{\"locale\":\"de-DE\"}")) == ["locale": "de-DE"])
+        // Broken JSON still throws, and leaves the kept value as it was.
+        #expect(throws: JSONParseError.self) { try state.requestHeader(Frame("{\"locale\":")) }
+        #expect(try state.requestHeader(Frame("{\"locale\":\"de-DE\"}")) == ["locale": "de-DE"])
+        // A header over the limit is parsed each time and not kept.
+        let long = "{\"pad\":\"" + String(repeating: "x", count: PluginLoopState.cachedHeaderLimit) + "\"}"
+        #expect(try state.requestHeader(Frame(long))["pad"]?.stringValue?.count == PluginLoopState.cachedHeaderLimit)
+        #expect(try state.requestHeader(Frame("{\"locale\":\"fr\"}")) == ["locale": "fr"])
+    }
+
+    @Test("the immediate conversion of scalar parameter values gives what the async one gives, errors included")
+    func immediateValuesMatchTheAsyncConversion() async throws {
+        func same<V: IntentValue & Equatable>(_ type: V.Type, _ json: JSON) async {
+            let now = Result { try V.immediateIntentValue(from: json, parameter: "p") }
+            var later: Result<V, any Error>
+            do { later = .success(try await V.intentValue(from: json, parameter: "p", context: nil)) } catch { later = .failure(error) }
+            switch (now, later) {
+            case (.success(let a?), .success(let b)): #expect(a == b, "\(V.self) \(json.canonicalString)")
+            case (.failure(let a), .failure(let b)): #expect("\(a)" == "\(b)", "\(V.self) \(json.canonicalString)")
+            default: Issue.record("\(V.self) \(json.canonicalString): immediate \(now), async \(later)")
+            }
+        }
+        let inputs: [JSON] = ["text", 7, 2.5, true, .null, ["a": 1], [1], "2026-12-04", "https://example.org/x", "12"]
+        for json in inputs {
+            await same(String.self, json)
+            await same(Int.self, json)
+            await same(Double.self, json)
+            await same(Bool.self, json)
+            await same(String?.self, json)
+            await same(Int?.self, json)
+            await same(Date.self, json)
+            await same(URL.self, json)
+        }
+        // A type without an immediate conversion (entities, enums, lists) says so.
+        #expect(try [String].immediateIntentValue(from: ["a"], parameter: "p") == nil)
     }
 }
