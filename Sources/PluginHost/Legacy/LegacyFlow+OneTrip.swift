@@ -51,9 +51,10 @@ extension LegacyFlow {
     // MARK: - On the relay lane (LegacyLaneCheck.swift)
 
     /// As after `start` sent its first `run` for `given`, parameters the relay lane's check
-    /// passed (`take` leaves them as they are: valid, normalized, nothing to add or rename).
+    /// passed: `take` would leave them as they are (valid, normalized, nothing to add or
+    /// rename: `LegacyLaneCheck.passes` asked it), so they are taken as they are.
     func runSent(_ given: [String: JSON]) {
-        _ = take(given)
+        parameters = given
         rounds = 1
         stage = .running(definition.parameters.map(\.name))
     }
