@@ -62,20 +62,18 @@ extension LegacyFlow {
     /// The final answer `ran` gives, after `runSent`, to a first `run`'s REPLY `body` that
     /// went all the way: every resolution settled its parameter with the value as given,
     /// confirm ready or not implemented, handle answered with a declared code, no view or
-    /// intent to open, nothing to warn about. Nil for anything else, which `ran` must see
+    /// intent to open, nothing to warn about; with confirm's answer (`confirmNote`). Nil for anything else, which `ran` must see
     /// (the lane promotes the request). `ran`'s own steps (`applyResolutions`, `confirmed`,
     /// `handled`) in the order it takes them, and its one render (`rendered`).
-    func finalOfRun(_ body: JSON, intent: String) -> Rendered? {
+    func finalOfRun(_ body: JSON, intent: String) -> (final: Rendered, confirmation: JSON)? {
         guard case .running(let names) = stage else { return nil }
         let given = parameters
         guard case .success(nil) = applyResolutions(names, body, intent: intent), parameters == given,
               definition.parameters.allSatisfy({ settled.contains($0.name) }),
               let confirmation = body["confirm"], let handled = body["handle"] else { return nil }
-        // `confirmed`: not implemented goes on to handle whatever else it says; else "ready".
-        guard confirmation["implemented"]?.boolValue == false || confirmation["code"]?.stringValue == "ready",
-              let code = handled["code"]?.stringValue, handled["opens_intent"] == nil,
+        guard goesOn(afterConfirm: confirmation), let code = handled["code"]?.stringValue, handled["opens_intent"] == nil,
               case .success(let final) = rendered(code: code, response: handled["response"], phase: .handle, intent: intent),
               final.warnings.isEmpty else { return nil }
-        return final
+        return (final, confirmation)
     }
 }

@@ -336,20 +336,26 @@ final class LegacyFlow: ExchangeFlow {
     /// handle answer `handled` that came with it — or ends with confirm's code.
     func confirmed(_ body: JSON, _ exchange: Exchange, _ ops: any FlowOperations,
                    handled ran: (body: JSON, carried: [String: JSON])? = nil) {
-        let next = { ran.map { self.handled($0.body, exchange, ops, carried: $0.carried) } ?? self.handle(exchange, ops) }
-        if body["implemented"]?.boolValue == false {
-            ops.logger.debug("request \(exchange.clientRequestId) (\(exchange.intent)): confirm not implemented by \(pluginId); handling")
-            return next()
+        if goesOn(afterConfirm: body) {
+            ops.logger.debug(confirmNote(body, request: exchange.clientRequestId, intent: exchange.intent))
+            return ran.map { handled($0.body, exchange, ops, carried: $0.carried) } ?? handle(exchange, ops)
         }
         guard let code = body["code"]?.stringValue else {
             return ops.fail(exchange, BusError(.pluginError,
                 "plugin \(pluginId) answered the confirm phase of \(exchange.intent) without a \"code\" (or \"implemented\": false)"))
         }
-        if code == "ready" {
-            ops.logger.debug("request \(exchange.clientRequestId) (\(exchange.intent)): confirmed ready by \(pluginId)")
-            return next()
-        }
         finish(code: code, response: body["response"], phase: .confirm, exchange, ops)
+    }
+
+    /// Whether confirm's answer goes on to handle: not implemented, or `ready`.
+    func goesOn(afterConfirm body: JSON) -> Bool {
+        body["implemented"]?.boolValue == false || body["code"]?.stringValue == "ready"
+    }
+
+    /// The debug line for a confirm answer that goes on to handle.
+    func confirmNote(_ body: JSON, request: String, intent: String) -> String {
+        body["implemented"]?.boolValue == false ? "request \(request) (\(intent)): confirm not implemented by \(pluginId); handling"
+                                                 : "request \(request) (\(intent)): confirmed ready by \(pluginId)"
     }
 
     private func handle(_ exchange: Exchange, _ ops: any FlowOperations) {

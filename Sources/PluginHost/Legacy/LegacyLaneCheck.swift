@@ -47,14 +47,16 @@ final class LegacyLaneCheck: LaneRequestCheck {
     /// Never as it is: the flow writes the client's REPLY itself (`rewrite`).
     func forwards(replyBody: UnsafeRawBufferPointer) -> Bool { false }
 
-    func rewrite(requestBody: UnsafeRawBufferPointer, replyHeader: UnsafeRawBufferPointer,
-                 replyBody: UnsafeRawBufferPointer) -> LaneRewrite? {
+    func rewrite(requestId: UnsafeRawBufferPointer, requestBody: UnsafeRawBufferPointer, replyHeader: UnsafeRawBufferPointer,
+                 replyBody: UnsafeRawBufferPointer, logger: Logger) -> LaneRewrite? {
         // The flow reads a REPLY header only for the donation it may carry on (`donationFields`).
         guard !ShortcutCenter.mentionsDonation(replyHeader), let reply = try? JSON.parse(bytes: replyBody),
               let given = (try? JSON.parse(bytes: requestBody))?.objectValue else { return nil }
         let flow = flow()
         flow.runSent(given)
-        guard let final = flow.finalOfRun(reply, intent: intent) else { return nil }
+        guard let (final, confirmation) = flow.finalOfRun(reply, intent: intent) else { return nil }
+        // The flow's own line for confirm's answer (`confirmed`).
+        logger.debug(flow.confirmNote(confirmation, request: String(decoding: requestId, as: UTF8.self), intent: intent))
         return LaneRewrite(header: final.header.canonicalBytes, body: final.body.canonicalBytes, succeeded: final.succeeded)
     }
 

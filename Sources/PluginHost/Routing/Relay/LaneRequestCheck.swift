@@ -22,9 +22,10 @@ protocol LaneRequestCheck: AnyObject {
     /// The client's final REPLY the flow would make of the plugin's REPLY (header and body
     /// bytes), for a style whose flow writes it itself (legacy: LegacyLaneCheck), or nil:
     /// then the REPLY is forwarded when `forwards` says so, else the request is promoted.
-    /// `requestBody` is the request's, which `passes` passed.
-    func rewrite(requestBody: UnsafeRawBufferPointer, replyHeader: UnsafeRawBufferPointer,
-                 replyBody: UnsafeRawBufferPointer) -> LaneRewrite?
+    /// `requestId` and `requestBody` are the client's (a body `passes` passed); the lines
+    /// the flow would log on the way go to `logger` (the core's).
+    func rewrite(requestId: UnsafeRawBufferPointer, requestBody: UnsafeRawBufferPointer, replyHeader: UnsafeRawBufferPointer,
+                 replyBody: UnsafeRawBufferPointer, logger: Logger) -> LaneRewrite?
     /// The flow of the request once promoted to an `Exchange`: as after its REQUEST (with
     /// `body`, which `passes` passed) was sent (it relays the plugin's PROMPT, PROGRESS,
     /// ERROR and REPLY, checks answers).
@@ -32,8 +33,8 @@ protocol LaneRequestCheck: AnyObject {
 }
 
 extension LaneRequestCheck {
-    func rewrite(requestBody: UnsafeRawBufferPointer, replyHeader: UnsafeRawBufferPointer,
-                 replyBody: UnsafeRawBufferPointer) -> LaneRewrite? { nil }
+    func rewrite(requestId: UnsafeRawBufferPointer, requestBody: UnsafeRawBufferPointer, replyHeader: UnsafeRawBufferPointer,
+                 replyBody: UnsafeRawBufferPointer, logger: Logger) -> LaneRewrite? { nil }
 }
 
 /// The client's final REPLY a check made of its plugin's (`LaneRequestCheck.rewrite`):

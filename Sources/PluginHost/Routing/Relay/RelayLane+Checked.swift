@@ -23,7 +23,8 @@ extension RelayLane {
     /// asks to see a REPLY with that header; nil: forwarded as is, or promoted.
     func rewrittenReply<Core: LaneCore>(_ m: RawMessage, _ e: Int, route: Int, _ core: Core) -> LaneRewrite? {
         guard let check = routes.routes[route].check,
-              let rewritten = check.rewrite(requestBody: bodies.bytes(e, 0), replyHeader: m.bytes(5), replyBody: m.bytes(6)),
+              let rewritten = check.rewrite(requestId: store.bytes(e, 1), requestBody: bodies.bytes(e, 0), replyHeader: m.bytes(5),
+                                            replyBody: m.bytes(6), logger: core.logger),
               !rewritten.header.withUnsafeBytes({ header in
                   core.extensions.contains { $0.needs.contains(.everyPlainReply) || $0.needsToSee(replyHeader: header) }
               }) else { return nil }
