@@ -64,6 +64,7 @@ struct LegacyLaneEndToEndTests {
         ("ResolveIntent", #"{"kind":"notRequired"}"#, "relayed"),
         ("ConfirmIntent", #"{"allow":true}"#, "relayed"),
         ("TypesIntent", #"{"count":7,"flag":true,"tags":["a","b"]}"#, "relayed"),
+        ("ResolveIntent", #"{"kind":"success","target":"fail"}"#, "relayed"),     // a failure code: no donation
         ("ConfirmIntent", #"{"allow":false}"#, "promoted"),          // confirm not ready: its failure code
         ("ResolveIntent", #"{"kind":"success","target":"bogus"}"#, "promoted"),  // an undeclared code
         ("ResolveIntent", #"{"kind":"success","target":"throw"}"#, "promoted"),  // the plugin's ERROR
@@ -94,9 +95,10 @@ struct LegacyLaneEndToEndTests {
             #expect(took == path, "\(intent) \(body): \(took), \(a)")
             // What the lane answers itself is the rendered dialog, as the flow writes it.
             if path == "relayed" { #expect(a.hasPrefix("reply b\(i) \(intent)") && a.contains(#""dialog":"#), "\(a)") }
+            if body.contains("fail\"") { #expect(a.contains(#""status":"failure""#), "\(a)") }
             if took == "relayed" { relayed += 1 } else if took == "promoted" { promoted += 1 }
         }
-        #expect(relayed == 4 && promoted == 3)
+        #expect(relayed == 5 && promoted == 3)
         let none = try relay(off)
         #expect(none.relayed == 0 && none.promoted == 0, "\(none)")
         // The host's own donations, of the successful requests, the same both ways.
@@ -110,6 +112,7 @@ struct LegacyLaneEndToEndTests {
         let donated = try donations(lane)
         let without = try donations(off)
         #expect(donated == without, "lane: \(donated)\noff:  \(without)")
+        #expect(!donated.contains { $0.contains(#""target":"fail""#) }, "a failure is not donated: \(donated)")
         #expect(donated.contains { $0.contains(#"parameters={"count":7,"flag":true,"tags":["a","b"]}"#) && $0.contains(#"source="host""#) },
                 "\(donated)")
     }
