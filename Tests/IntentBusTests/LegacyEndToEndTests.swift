@@ -108,6 +108,7 @@ struct LegacyEndToEndTests {
     func confirmPresentAndAbsent() throws {
         let dir = TempDir()
         let log = "\(dir.path)/calls.log"
+        // On the relay lane (LegacyLaneCheck): its rewrite writes the flow's debug lines too.
         let host = try TestHost(TestManifest(.legacy(callLog: log)), dir: dir)
         defer { host.stop() }
         let client = try host.client()

@@ -14,11 +14,14 @@ extension LegacyFlow {
     /// confirm and handle while nothing needs asking.
     func run(_ names: [String], _ exchange: Exchange, _ ops: any FlowOperations) {
         stage = .running(names)
+        ops.sendToPlugin(exchange, kind: .request, header: runHeader(names, options: exchange.options), body: parametersJSON)
+    }
+
+    /// The `run` REQUEST's header for `names`, for a request whose checked header is `options`.
+    func runHeader(_ names: [String], options: JSON) -> JSON {
         let required = definition.parameters.filter(\.required).map { JSON.string($0.name) }
-        ops.sendToPlugin(exchange, kind: .request,
-                         header: header(.run, exchange, extra: ["resolve": .array(names.map { .string($0) }),
-                                                             "required": .array(required), "codes": codeNames]),
-                         body: parametersJSON)
+        return header(.run, options: options, extra: ["resolve": .array(names.map { .string($0) }),
+                                                      "required": .array(required), "codes": codeNames])
     }
 
     /// The plugin's answer to `run`: `resolutions`, then `confirm` and `handle` as far as
@@ -29,7 +32,7 @@ extension LegacyFlow {
         // answer; asking now could only make it act twice.
         let ranPast = BusError(.pluginError,
             "plugin \(pluginId) confirmed or handled \(exchange.intent) in its run although a parameter still needs the user")
-        switch applyResolutions(names, body, exchange) {
+        switch applyResolutions(names, body, intent: exchange.intent) {
         case .failure(let error):
             return ops.fail(exchange, error)
         case .success(let question?):
@@ -43,5 +46,34 @@ extension LegacyFlow {
         guard let confirmation = body["confirm"] else { return confirm(exchange, ops) }
         let handled = body["handle"].map { (body: $0, carried: Self.donationFields(message)) }
         confirmed(confirmation, exchange, ops, handled: handled)
+    }
+
+    // MARK: - On the relay lane (LegacyLaneCheck.swift)
+
+    /// As after `start` sent its first `run` for `given`, parameters the relay lane's check
+    /// passed: `take` would leave them as they are (valid, normalized, nothing to add or
+    /// rename: `LegacyLaneCheck.passes` asked it), so they are taken as they are.
+    func runSent(_ given: [String: JSON]) {
+        parameters = given
+        rounds = 1
+        stage = .running(definition.parameters.map(\.name))
+    }
+
+    /// The final answer `ran` gives, after `runSent`, to a first `run`'s REPLY `body` that
+    /// went all the way: every resolution settled its parameter with the value as given,
+    /// confirm ready or not implemented, handle answered with a declared code, no view or
+    /// intent to open, nothing to warn about; with confirm's answer (`confirmNote`). Nil for anything else, which `ran` must see
+    /// (the lane promotes the request). `ran`'s own steps (`applyResolutions`, `confirmed`,
+    /// `handled`) in the order it takes them, and its one render (`rendered`).
+    func finalOfRun(_ body: JSON, intent: String) -> (final: Rendered, confirmation: JSON)? {
+        guard case .running(let names) = stage else { return nil }
+        let given = parameters
+        guard case .success(nil) = applyResolutions(names, body, intent: intent), parameters == given,
+              definition.parameters.allSatisfy({ settled.contains($0.name) }),
+              let confirmation = body["confirm"], let handled = body["handle"] else { return nil }
+        guard goesOn(afterConfirm: confirmation), let code = handled["code"]?.stringValue, handled["opens_intent"] == nil,
+              case .success(let final) = rendered(code: code, response: handled["response"], phase: .handle, intent: intent),
+              final.warnings.isEmpty else { return nil }
+        return (final, confirmation)
     }
 }

@@ -58,9 +58,9 @@ final class LegacyFlow: ExchangeFlow {
     /// The list item the open question is about, and confirmed items (LegacyFlow+Items.swift).
     var items = ListItemState()
     /// Notices about deprecated parameter names the client used (REPLY header `deprecations`).
-    private var deprecations: [String] = []
+    var deprecations: [String] = []
     var stage: Stage = .resolving([])
-    private var rounds = 0
+    var rounds = 0
 
     init(definition: IntentDefinition, pluginId: String, oneTrip: Bool = false) {
         self.definition = definition
@@ -78,10 +78,19 @@ final class LegacyFlow: ExchangeFlow {
         guard var object = given.objectValue else {
             return ops.fail(exchange, BusError(.invalidParameters, "the parameters must be a JSON object, got \(ParameterCoercion.describe(given))"))
         }
-        (object, deprecations) = DeprecatedParameters.apply(object, definition)
+        let problem = take(object)
         for notice in deprecations { ops.logger.warning("request \(exchange.clientRequestId): \(notice)") }
-        if let error = validate(object) { return ops.fail(exchange, error) }
+        if let problem { return ops.fail(exchange, problem) }
         resolve(definition.parameters.map(\.name), exchange, ops)
+    }
+
+    /// Takes the client's parameters (a JSON object): its deprecated names replaced
+    /// (`deprecations` says which), then checked, normalized and completed with defaults
+    /// (`validate`). Returns the error for the client, or nil.
+    func take(_ given: [String: JSON]) -> BusError? {
+        let object: [String: JSON]
+        (object, deprecations) = DeprecatedParameters.apply(given, definition)
+        return validate(object)
     }
 
     func pluginMessage(_ message: WireMessage, _ exchange: Exchange, _ ops: any FlowOperations) {
@@ -162,7 +171,7 @@ final class LegacyFlow: ExchangeFlow {
 
     /// Checks the client's parameters against the definition, normalizes them and fills
     /// in defaults. Returns the error for the client, or nil.
-    private func validate(_ given: [String: JSON]) -> BusError? {
+    func validate(_ given: [String: JSON]) -> BusError? {
         var problems: [JSON] = []
         var messages: [String] = []
         for key in given.keys.sorted() {
@@ -197,13 +206,18 @@ final class LegacyFlow: ExchangeFlow {
     var parametersJSON: JSON { .object(parameters) }
 
     func header(_ phase: LegacyPhase, _ exchange: Exchange, extra: [String: JSON] = [:]) -> JSON {
+        header(phase, options: exchange.options, extra: extra)
+    }
+
+    /// A phase's REQUEST header for a request whose checked header is `options`.
+    func header(_ phase: LegacyPhase, options: JSON, extra: [String: JSON] = [:]) -> JSON {
         var h = extra
         h["phase"] = .string(phase.rawValue)
         h["style"] = "legacy"
-        if let client = exchange.options["client"]?.stringValue { h["client"] = .string(client) }
-        RequestContext.deliver(from: exchange.options, into: &h)
+        if let client = options["client"]?.stringValue { h["client"] = .string(client) }
+        RequestContext.deliver(from: options, into: &h)
         // Only the phase that acts runs once; resolve and confirm only look.
-        if phase == .handle { RunKey.deliver(from: exchange.options, into: &h) }
+        if phase == .handle { RunKey.deliver(from: options, into: &h) }
         return .object(h)
     }
 
@@ -227,7 +241,7 @@ final class LegacyFlow: ExchangeFlow {
     }
 
     private func resolved(_ names: [String], _ body: JSON, _ exchange: Exchange, _ ops: any FlowOperations) {
-        switch applyResolutions(names, body, exchange) {
+        switch applyResolutions(names, body, intent: exchange.intent) {
         case .failure(let error): ops.fail(exchange, error)
         case .success(let question?): askAbout(question, exchange, ops)
         case .success(nil): continueResolving(exchange, ops)
@@ -242,10 +256,10 @@ final class LegacyFlow: ExchangeFlow {
 
     /// Takes a resolve REPLY's `resolutions` for `names`: settles what they settle and
     /// returns the first question one of them needs (nil: none), or the plugin's mistake.
-    func applyResolutions(_ names: [String], _ body: JSON, _ exchange: Exchange) -> Result<Question?, BusError> {
+    func applyResolutions(_ names: [String], _ body: JSON, intent: String) -> Result<Question?, BusError> {
         guard let resolutions = body["resolutions"]?.objectValue else {
             return .failure(BusError(.pluginError,
-                "plugin \(pluginId) answered the resolve phase of \(exchange.intent) without a \"resolutions\" object"))
+                "plugin \(pluginId) answered the resolve phase of \(intent) without a \"resolutions\" object"))
         }
         var question: Question?
         for name in names {
@@ -322,20 +336,26 @@ final class LegacyFlow: ExchangeFlow {
     /// handle answer `handled` that came with it — or ends with confirm's code.
     func confirmed(_ body: JSON, _ exchange: Exchange, _ ops: any FlowOperations,
                    handled ran: (body: JSON, carried: [String: JSON])? = nil) {
-        let next = { ran.map { self.handled($0.body, exchange, ops, carried: $0.carried) } ?? self.handle(exchange, ops) }
-        if body["implemented"]?.boolValue == false {
-            ops.logger.debug("request \(exchange.clientRequestId) (\(exchange.intent)): confirm not implemented by \(pluginId); handling")
-            return next()
+        if goesOn(afterConfirm: body) {
+            ops.logger.debug(confirmNote(body, request: exchange.clientRequestId, intent: exchange.intent))
+            return ran.map { handled($0.body, exchange, ops, carried: $0.carried) } ?? handle(exchange, ops)
         }
         guard let code = body["code"]?.stringValue else {
             return ops.fail(exchange, BusError(.pluginError,
                 "plugin \(pluginId) answered the confirm phase of \(exchange.intent) without a \"code\" (or \"implemented\": false)"))
         }
-        if code == "ready" {
-            ops.logger.debug("request \(exchange.clientRequestId) (\(exchange.intent)): confirmed ready by \(pluginId)")
-            return next()
-        }
         finish(code: code, response: body["response"], phase: .confirm, exchange, ops)
+    }
+
+    /// Whether confirm's answer goes on to handle: not implemented, or `ready`.
+    func goesOn(afterConfirm body: JSON) -> Bool {
+        body["implemented"]?.boolValue == false || body["code"]?.stringValue == "ready"
+    }
+
+    /// The debug line for a confirm answer that goes on to handle.
+    func confirmNote(_ body: JSON, request: String, intent: String) -> String {
+        body["implemented"]?.boolValue == false ? "request \(request) (\(intent)): confirm not implemented by \(pluginId); handling"
+                                                 : "request \(request) (\(intent)): confirmed ready by \(pluginId)"
     }
 
     private func handle(_ exchange: Exchange, _ ops: any FlowOperations) {
@@ -359,40 +379,5 @@ final class LegacyFlow: ExchangeFlow {
                 "plugin \(pluginId) answered the handle phase of \(exchange.intent) without a \"code\""))
         }
         finish(code: code, response: body["response"], phase: .handle, opens: body["opens_intent"], carried: carried, exchange, ops)
-    }
-
-    /// Ends the request with the code's rendered dialog; an undeclared code is the
-    /// plugin's bug and ends it with `plugin_error` naming the declared codes.
-    private func finish(code name: String, response: JSON?, phase: LegacyPhase, opens: JSON? = nil, carried: [String: JSON] = [:],
-                        _ exchange: Exchange, _ ops: any FlowOperations) {
-        guard let code = definition.code(name) else {
-            return ops.fail(exchange, BusError(.pluginError,
-                "plugin \(pluginId) answered \(exchange.intent) (\(phase.rawValue)) with response code '\(name)', which its definition does not declare (declared: \(definition.codes.map(\.name).joined(separator: ", ")))",
-                details: ["plugin": .string(pluginId), "code": .string(name)]))
-        }
-        let values = response?.objectValue ?? [:]
-        let undeclared = values.keys.filter { key in !definition.responseParameters.contains { $0.name == key } }
-        if !undeclared.isEmpty {
-            ops.logger.warning("plugin \(pluginId) returned response parameters \(undeclared.sorted().joined(separator: ", ")) that \(exchange.intent) does not declare")
-        }
-        var texts: [String: String] = [:]
-        for (key, value) in values {
-            texts[key] = definition.locale.text(value, as: definition.responseParameters.first { $0.name == key }?.type)
-        }
-        let full = FormatString(code.formatString ?? GenericResponseCodes.defaultDialog(code.name) ?? "").render(texts)
-        let concise = code.conciseFormatString.map { FormatString($0).render(texts) } ?? full
-        let missing = Set(full.missing + concise.missing)
-        if !missing.isEmpty {
-            ops.logger.warning("plugin \(pluginId) answered \(exchange.intent) with \(name) but gave no \(missing.sorted().joined(separator: ", ")) for its dialog")
-        }
-        let status = code.success ? "success" : "failure"
-        var header = ReplyHeaderKey.header([.status: .string(status), .plugin: .string(pluginId), .code: .string(name)])
-        if !deprecations.isEmpty { header[.deprecations] = .array(deprecations.map { .string($0) }) }
-        header.merge(carried) { own, _ in own }
-        var body: [String: JSON] = ["code": .string(name), "code_value": .int(Int64(code.value)), "success": .bool(code.success),
-                                    "dialog": .string(full.text), "concise_dialog": .string(concise.text),
-                                    "response": .object(values), "parameters": parametersJSON]
-        if let opens { body["opens_intent"] = opens }  // continueInApp handing over (RouterCore+LeadOn)
-        ops.finish(exchange, header: .object(header), body: .object(body))
     }
 }

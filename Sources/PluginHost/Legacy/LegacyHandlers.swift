@@ -63,4 +63,13 @@ final class LegacyExtension: RouterExtension {
         return LegacyFlow(definition: definition, pluginId: plugin.spec.id,
                           oneTrip: announced && exchange.options["run_key"] == nil)
     }
+
+    /// A legacy intent whose plugin announced `run` for it, with a definition, may take the
+    /// relay lane: its requests carry no run key there (no header but a timeout), so their
+    /// flow is one-trip (`LegacyLaneCheck`).
+    func laneCheck(intent: String, style: HandlerStyle, plugin: any PluginView) -> (any LaneRequestCheck)? {
+        guard style == .legacy, oneTrip[plugin.spec.id]?.contains(intent) ?? false,
+              let definition = book.catalog.definition(of: intent, plugin: plugin.spec.id, locale: nil) else { return nil }
+        return LegacyLaneCheck(intent: intent, definition: definition, pluginId: plugin.spec.id)
+    }
 }

@@ -58,7 +58,7 @@ final class NewStyleLaneCheck: LaneRequestCheck {
     /// `view` or an `opens_intent` (`LeadOn`): such a result goes to the general path.
     func forwards(replyBody: UnsafeRawBufferPointer) -> Bool { !LeadOn.mayLeadOn(bytes: replyBody) }
 
-    func deliveredFlow() -> any ExchangeFlow {
+    func deliveredFlow(body: UnsafeRawBufferPointer) -> any ExchangeFlow {
         NewStyleFlow(intent: intent, catalog: catalog, migratedFrom: nil, access: access)
     }
 }

@@ -3,7 +3,9 @@ import IntentBus
 
 // The plugin the legacy end-to-end tests run (Tests/IntentBusTests/Legacy*.swift), with
 // the intents of Tests/Plugins/definitions/legacytest.yaml:
-//   ResolveIntent   resolves `target` with the result that `kind` names
+//   ResolveIntent   resolves `target` with the result that `kind` names; handle answers
+//                   the undeclared code `bogus`, the generic `failure`, throws, exits or
+//                   takes 1.5 s when `target` is "bogus", "fail", "throw", "exit" or "slow"
 //   CodeIntent      written against the raw phase protocol (docs/protocol.md §8), as a
 //                   plugin in another language would be: no confirm; handle sends
 //                   `progress` updates and answers with whatever code `code` names
@@ -42,7 +44,7 @@ func append(_ text: String, to path: String) {
 
 struct ResolveHandler: LegacyIntentHandling {
     /// `bogus` is deliberately not in the definition: answering with it must fail.
-    enum Code: String, LegacyResponseCode { case success, bogus }
+    enum Code: String, LegacyResponseCode { case success, bogus, failure }
     static let options = ["Option 1", "Option 2", "Option 3"]
 
     func resolve(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> ResolutionResult {
@@ -72,7 +74,14 @@ struct ResolveHandler: LegacyIntentHandling {
 
     func handle(_ intent: LegacyIntent, context: PluginContext) async throws -> LegacyResponse<Code> {
         record(intent.name, "handle")
-        if intent.string("target") == "bogus" { return LegacyResponse(.bogus) }
+        switch intent.string("target") {
+        case "bogus": return LegacyResponse(.bogus)
+        case "fail": return LegacyResponse(.failure)                      // the generic failure code
+        case "throw": throw BusError(.pluginError, "the handler threw")   // an ERROR
+        case "exit": exit(3)                                               // the plugin dies mid-request
+        case "slow": try await Task.sleep(nanoseconds: 1_500_000_000)      // time for a CANCEL
+        default: break
+        }
         return LegacyResponse(.success, ["target": .string(intent.string("target") ?? "nothing")])
     }
 }

@@ -19,7 +19,29 @@ protocol LaneRequestCheck: AnyObject {
     /// Whether the flow would forward a REPLY with this body to the client as it is, with
     /// nothing to read in it (no result that leads on to a view or another intent).
     func forwards(replyBody: UnsafeRawBufferPointer) -> Bool
-    /// The flow of the request once promoted to an `Exchange`: as after its REQUEST was
-    /// sent (it relays the plugin's PROMPT, PROGRESS, ERROR and REPLY, checks answers).
-    func deliveredFlow() -> any ExchangeFlow
+    /// The client's final REPLY the flow would make of the plugin's REPLY (header and body
+    /// bytes), for a style whose flow writes it itself (legacy: LegacyLaneCheck), or nil:
+    /// then the REPLY is forwarded when `forwards` says so, else the request is promoted.
+    /// `requestId` and `requestBody` are the client's (a body `passes` passed); the lines
+    /// the flow would log on the way go to `logger` (the core's).
+    func rewrite(requestId: UnsafeRawBufferPointer, requestBody: UnsafeRawBufferPointer, replyHeader: UnsafeRawBufferPointer,
+                 replyBody: UnsafeRawBufferPointer, logger: Logger) -> LaneRewrite?
+    /// The flow of the request once promoted to an `Exchange`: as after its REQUEST (with
+    /// `body`, which `passes` passed) was sent (it relays the plugin's PROMPT, PROGRESS,
+    /// ERROR and REPLY, checks answers).
+    func deliveredFlow(body: UnsafeRawBufferPointer) -> any ExchangeFlow
+}
+
+extension LaneRequestCheck {
+    func rewrite(requestId: UnsafeRawBufferPointer, requestBody: UnsafeRawBufferPointer, replyHeader: UnsafeRawBufferPointer,
+                 replyBody: UnsafeRawBufferPointer, logger: Logger) -> LaneRewrite? { nil }
+}
+
+/// The client's final REPLY a check made of its plugin's (`LaneRequestCheck.rewrite`):
+/// header and body frames, and whether it is a success (the extensions see it end then:
+/// `LaneCore.laneSucceeded`).
+struct LaneRewrite {
+    let header: [UInt8]
+    let body: [UInt8]
+    let succeeded: Bool
 }

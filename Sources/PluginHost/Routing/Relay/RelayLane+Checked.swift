@@ -18,6 +18,19 @@ extension RelayLane {
         }
     }
 
+    /// The client's REPLY the route's check makes of the plugin's REPLY `m` for entry `e`
+    /// (`LaneRequestCheck.rewrite`: a legacy run that went all the way), when no extension
+    /// asks to see a REPLY with that header; nil: forwarded as is, or promoted.
+    func rewrittenReply<Core: LaneCore>(_ m: RawMessage, _ e: Int, route: Int, _ core: Core) -> LaneRewrite? {
+        guard let check = routes.routes[route].check,
+              let rewritten = check.rewrite(requestId: store.bytes(e, 1), requestBody: bodies.bytes(e, 0), replyHeader: m.bytes(5),
+                                            replyBody: m.bytes(6), logger: core.logger),
+              !rewritten.header.withUnsafeBytes({ header in
+                  core.extensions.contains { $0.needs.contains(.everyPlainReply) || $0.needsToSee(replyHeader: header) }
+              }) else { return nil }
+        return rewritten
+    }
+
     /// Whether a checked request's REPLY `m` may be forwarded as is: its body one the route's
     /// check says the flow forwards unread (`forwards(replyBody:)`: no result that leads
     /// on), its header one `isCheckedReplyHeader` passes.

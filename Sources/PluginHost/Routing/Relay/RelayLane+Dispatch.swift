@@ -128,10 +128,42 @@ extension RelayLane {
         // From the plugin it was sent to, and nothing for the general path to look at.
         guard let peer = routes.peers[slotIndex], peer.withUnsafeBytes({ $0.sameBytes(m.bytes(0)) }),
               !effects.anyClientBacklog, m.size(5) + m.size(6) < HeldBytes.countedFrameBytes,
-              routes.routes[Int(entry.route)].bytes.withUnsafeBytes({ $0.sameBytes(m.bytes(4)) }),
-              entry.checked ? isCheckedReply(m, route: Int(entry.route), slot: slotIndex, core)
-                            : isGoodLaneHeader(m.bytes(5), slot: slotIndex, core)  // empty: the core names the plugin
+              routes.routes[Int(entry.route)].bytes.withUnsafeBytes({ $0.sameBytes(m.bytes(4)) })
         else { return false }
+        // A checked request's REPLY: the one its flow would write (legacy), or forwarded as
+        // is (new style); a plain one's header as the core last checked it.
+        var rewritten: LaneRewrite?
+        if entry.checked {
+            rewritten = rewrittenReply(m, e, route: Int(entry.route), core)
+            guard rewritten != nil || isCheckedReply(m, route: Int(entry.route), slot: slotIndex, core) else { return false }
+        } else {
+            guard isGoodLaneHeader(m.bytes(5), slot: slotIndex, core) else { return false }  // empty: the core names the plugin
+        }
+        let status: SendStatus
+        if let rewritten {
+            status = rewritten.header.withUnsafeBytes { header in
+                rewritten.body.withUnsafeBytes { body in sendReply(e, m, entry, header: .bytes(header), body: .bytes(body), effects) }
+            }
+        } else {
+            status = sendReply(e, m, entry, header: .received(5), body: .received(6), effects)
+        }
+        switch status {
+        case .sent: break
+        case .full: return false  // the general path keeps it for the client (promoted first)
+        case .failed: core.logger.info("the client has gone away; its REPLY was dropped")
+        }
+        if entry.checked, rewritten?.succeeded ?? true {
+            core.laneSucceeded(intent: routes.routes[Int(entry.route)].intent, slot: slotIndex, body: bodies.bytes(e, 0))
+        }
+        release(e)
+        core.laneReplied(core.slots[slotIndex], startedAt: entry.startedAt)
+        return true
+    }
+
+    /// Sends a lane request's REPLY to its client: the plugin's REPLY `m` under the client's
+    /// request id, with this header and body.
+    private func sendReply(_ e: Int, _ m: RawMessage, _ entry: RelayEntry, header: RawPiece, body: RawPiece,
+                           _ effects: any RouterEffects) -> SendStatus {
         var forward = RawForward(to: .clients)
         forward.append(.stored(e, part: 0))          // the client's identity
         if entry.isRequestReply { forward.append(.empty) }
@@ -139,19 +171,9 @@ extension RelayLane {
         forward.append(.received(2))                 // REPLY
         forward.append(.stored(e, part: 1))          // the client's request id
         forward.append(.received(4))                 // intent
-        forward.append(.received(5))                 // header
-        forward.append(.received(6))                 // body
-        switch effects.forwardRaw(forward, from: m, store: store) {
-        case .sent: break
-        case .full: return false  // the general path keeps it for the client (promoted first)
-        case .failed: core.logger.info("the client has gone away; its REPLY was dropped")
-        }
-        if entry.checked {
-            core.laneSucceeded(intent: routes.routes[Int(entry.route)].intent, slot: slotIndex, body: bodies.bytes(e, 0))
-        }
-        release(e)
-        core.laneReplied(core.slots[slotIndex], startedAt: entry.startedAt)
-        return true
+        forward.append(header)
+        forward.append(body)
+        return effects.forwardRaw(forward, from: m, store: store)
     }
 
     /// Whether a REPLY header may pass without a look: the one the core last checked for

@@ -21,6 +21,8 @@ extension RelayLane {
         let requestId = String(decoding: store.bytes(e, 1), as: UTF8.self)
         let route = routes.routes[Int(entry.route)]
         let body = entry.checked ? Frame(data: Data(bodies.bytes(e, 0))) : nil
+        // A checked request goes on with its extension's flow, as after its REQUEST was sent.
+        let flow = entry.checked ? route.check?.deliveredFlow(body: bodies.bytes(e, 0)) : nil
         release(e)  // before the core's tables count it
         let state = core.clientState(for: identity)
         // The header as the general path would have read it: empty, or only `timeout_ms`.
@@ -29,8 +31,7 @@ extension RelayLane {
                                 clientState: state, clientRequestId: requestId, intent: route.intent,
                                 pluginIndex: Int(entry.slot), timeout: entry.timeout, options: options,
                                 stage: .delivered, startedAt: entry.startedAt)
-        // A checked request goes on with its extension's flow, as after its REQUEST was sent.
-        exchange.flow = route.check?.deliveredFlow()
+        exchange.flow = flow
         core.adoptPromoted(exchange, bytes: Int(entry.size), deadline: entry.deadline, body: body)
     }
 

@@ -1,0 +1,68 @@
+import Foundation
+import IntentBusCore
+import IntentBusDefinitions
+
+/// The relay lane's check for a legacy intent (docs/design.md "Legacy requests on the
+/// lane"): the requests whose first `run` (docs/protocol.md §8.9) `LegacyFlow` would send
+/// with the client's body as it is, and whose plugin then answers all the way, cost the
+/// host what a plain request does plus the dialog's rendering.
+///
+/// `LegacyExtension.laneCheck` makes one per intent at each routing change, only for an
+/// intent whose plugin announced `run` for it and that has a definition (the one a request
+/// without `locale` gets); a lane request has no header but a timeout, so no run key, no
+/// context, no client name. `passes` takes the body as the flow does (`LegacyFlow.take`)
+/// and passes it only when the flow would send exactly those bytes: canonical JSON, every
+/// value valid and normalized as given, no deprecated name, no default added.
+///
+/// The plugin's REPLY is not forwarded: `rewrite` makes the client's final REPLY with the
+/// flow's own steps and render (`LegacyFlow.finalOfRun`) when the run went all the way;
+/// anything else promotes the request to a `LegacyFlow` as after its `run` was sent
+/// (`deliveredFlow`), which takes the REPLY (or PROMPT, ERROR…) as it always does.
+final class LegacyLaneCheck: LaneRequestCheck {
+    private let definition: IntentDefinition
+    private let pluginId: String
+    private let intent: String
+    /// The first `run` REQUEST's header: every parameter to resolve, the required ones, the
+    /// codes; the same for every request without options.
+    let pluginHeader: [UInt8]
+
+    init(intent: String, definition: IntentDefinition, pluginId: String) {
+        self.intent = intent
+        self.definition = definition
+        self.pluginId = pluginId
+        let flow = LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true)
+        pluginHeader = flow.runHeader(definition.parameters.map(\.name), options: .object([:])).canonicalBytes
+    }
+
+    private func flow() -> LegacyFlow { LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true) }
+
+    func passes(body: UnsafeRawBufferPointer) -> Bool {
+        var canonical = false
+        guard body.count > 0, let parsed = try? JSON.parse(bytes: body, isCanonical: &canonical), canonical,
+              let given = parsed.objectValue else { return false }
+        let flow = flow()
+        return flow.take(given) == nil && flow.deprecations.isEmpty && flow.parameters == given
+    }
+
+    /// Never as it is: the flow writes the client's REPLY itself (`rewrite`).
+    func forwards(replyBody: UnsafeRawBufferPointer) -> Bool { false }
+
+    func rewrite(requestId: UnsafeRawBufferPointer, requestBody: UnsafeRawBufferPointer, replyHeader: UnsafeRawBufferPointer,
+                 replyBody: UnsafeRawBufferPointer, logger: Logger) -> LaneRewrite? {
+        // The flow reads a REPLY header only for the donation it may carry on (`donationFields`).
+        guard !ShortcutCenter.mentionsDonation(replyHeader), let reply = try? JSON.parse(bytes: replyBody),
+              let given = (try? JSON.parse(bytes: requestBody))?.objectValue else { return nil }
+        let flow = flow()
+        flow.runSent(given)
+        guard let (final, confirmation) = flow.finalOfRun(reply, intent: intent) else { return nil }
+        // The flow's own line for confirm's answer (`confirmed`).
+        logger.debug(flow.confirmNote(confirmation, request: String(decoding: requestId, as: UTF8.self), intent: intent))
+        return LaneRewrite(header: final.header.canonicalBytes, body: final.body.canonicalBytes, succeeded: final.succeeded)
+    }
+
+    func deliveredFlow(body: UnsafeRawBufferPointer) -> any ExchangeFlow {
+        let flow = flow()
+        if let given = (try? JSON.parse(bytes: body))?.objectValue { flow.runSent(given) }
+        return flow
+    }
+}
