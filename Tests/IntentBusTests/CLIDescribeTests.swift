@@ -105,7 +105,9 @@ struct CLIDescribeTests {
         let hello = runCommand(intentbus, ["validate", "--exec", Products.path("plugin-legacytest"), "--json"])
         let intents = try JSON.parse(hello.stdout)["intents"]?.arrayValue ?? []
         let resolve = intents.first { $0["name"] == "ResolveIntent" }
-        #expect(resolve?["codes"]?.arrayValue?.compactMap(\.stringValue).sorted() == ["bogus", "success"], "\(hello.stdout)")
+        // ResolveHandler's own codes: `failure` (the generic one, which every definition has),
+        // `bogus` and `success`.
+        #expect(resolve?["codes"]?.arrayValue?.compactMap(\.stringValue).sorted() == ["bogus", "failure", "success"], "\(hello.stdout)")
     }
 
     @Test("validate names why a remote or mdp_worker entry has no program to run, instead of trying one")
