@@ -67,7 +67,7 @@ enum IntentRunner {
         try await IntentRequestState.$current.withValue(state) {
             for (name, parameter) in params
             where try !parameter.bindImmediately(name: name, json: values[name], context: state.context) {
-                try await parameter.bind(name: name, json: values[name], context: state.context)
+                try await parameter.bindAsynchronously(json: values[name])
             }
             let performed = try await intent.perform()
             guard let carrier = performed as? any IntentResultPartsCarrier else {

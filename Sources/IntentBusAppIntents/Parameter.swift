@@ -39,7 +39,7 @@ public final class IntentParameter<Value: IntentValue>: @unchecked Sendable {
     private var boundName = ""
     private var context: PluginContext?
 
-    // `@_specialize`: the methods a request runs (init, bind, the value's getter) are generic
+    // `@_specialize`: the methods a request runs (init, bindImmediately, the value's getter) are generic
     // over `Value`, and generic code asks the runtime for `Optional<Value>`'s metadata at
     // each use (about 325 instructions each, five per `perform()`); for the SDK's own scalar
     // types the generic entry checks `Value` once and runs code specialized for it
@@ -179,12 +179,14 @@ package protocol AnyIntentParameter: AnyObject {
     func declaration(name: String) -> NewStyleParameter
     /// Entity and enum types the parameter uses.
     var valueType: IntentValueType { get }
-    /// Sets the value from the request (or the default, or by asking) before perform.
-    func bind(name: String, json: JSON?, context: PluginContext) async throws
-    /// `bind` when nothing in it is asynchronous (a given value of a type that converts
-    /// at once, or the default, or nil for an optional); false, having done nothing, when
-    /// only `bind` can (an entity's query, a question).
+    /// Sets the value from the request (or the default, or nil for an optional) before
+    /// perform, when nothing in that is asynchronous (a given value of a type that converts
+    /// at once); false, with only the name and context bound, when the value needs
+    /// `bindAsynchronously` (an entity's query, a question).
     func bindImmediately(name: String, json: JSON?, context: PluginContext) throws -> Bool
+    /// The rest of binding after `bindImmediately` said false: the async conversion of the
+    /// given value, or asking for one.
+    func bindAsynchronously(json: JSON?) async throws
     /// The value set or given, as a client would send it.
     var currentArgument: JSON? { get }
 }
@@ -213,29 +215,6 @@ extension IntentParameter: AnyIntentParameter {
     @_specialize(exported: false, where Value == Bool)
     @_specialize(exported: false, where Value == String?)
     @_specialize(exported: false, where Value == Int?)
-    package func bind(name: String, json: JSON?, context: PluginContext) async throws {
-        lock.withLock {
-            boundName = name
-            self.context = context
-        }
-        let resolved: Value?
-        if let json, !json.isNull {
-            resolved = try await Value.intentValue(from: json, parameter: name, context: context)
-        } else if defaultValue != nil || Value.isOptionalValue {
-            resolved = nil  // the getter falls back to the default or nil
-        } else {
-            // The host asks before perform; a plugin called without it asks here.
-            resolved = try await requestValue()
-        }
-        lock.withLock { value = resolved }
-    }
-
-    @_specialize(exported: false, where Value == String)
-    @_specialize(exported: false, where Value == Int)
-    @_specialize(exported: false, where Value == Double)
-    @_specialize(exported: false, where Value == Bool)
-    @_specialize(exported: false, where Value == String?)
-    @_specialize(exported: false, where Value == Int?)
     package func bindImmediately(name: String, json: JSON?, context: PluginContext) throws -> Bool {
         lock.withLock {
             boundName = name
@@ -248,10 +227,21 @@ extension IntentParameter: AnyIntentParameter {
         } else if defaultValue != nil || Value.isOptionalValue {
             resolved = nil  // the getter falls back to the default or nil
         } else {
-            return false  // to be asked: `bind`
+            return false  // to be asked: `bindAsynchronously`
         }
         lock.withLock { value = resolved }
         return true
+    }
+
+    package func bindAsynchronously(json: JSON?) async throws {
+        let resolved: Value
+        if let json, !json.isNull {
+            resolved = try await Value.intentValue(from: json, parameter: name, context: lock.withLock { context })
+        } else {
+            // The host asks before perform; a plugin called without it asks here.
+            resolved = try await requestValue()
+        }
+        lock.withLock { value = resolved }
     }
 }
 
