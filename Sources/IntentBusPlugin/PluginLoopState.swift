@@ -46,6 +46,15 @@ final class PluginLoopState {
     @exclusivity(unchecked) var pendingTasks = 0
     /// The frames of the message being handled; reused from message to message.
     @exclusivity(unchecked) var frames: [Frame] = []
+    /// Answers written in their requests' frames and not sent yet, `heldFrames[0..<held]`:
+    /// the answers of one read batch go out together (at most `heldLimit` at a time), so
+    /// that libzmq's I/O thread is woken once for them, not once per answer
+    /// (docs/performance.md). Sent before anything else is and before the loop waits: the
+    /// order on the wire is unchanged. The sets past `held` were sent already; the next
+    /// answer's frames are swapped with one of them, which the next message is read into.
+    @exclusivity(unchecked) var heldFrames = [[Frame]](repeating: [], count: PluginLoopState.heldLimit)
+    @exclusivity(unchecked) var held = 0
+    static let heldLimit = 32
     /// The constant frames of a REPLY and an ERROR, copied into each answer (no allocation).
     let replyKind = Frame(MessageKind.reply.rawValue)
     let errorKind = Frame(MessageKind.error.rawValue)

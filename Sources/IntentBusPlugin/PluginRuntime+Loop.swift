@@ -49,16 +49,14 @@ extension PluginRuntime {
             guard executor.runPending() else { return nil }
             for out in outbox.takeLocal() { try send(out, on: socket, state: state) }
             if state.pendingTasks == 0 && !executor.hasPending {
+                try sendHeld(state, socket)
                 guard try socket.receive(into: &state.frames) else { continue }
                 repeat {
-                    switch try dispatch(parts) {
-                    case .served: break
-                    case .stop(let exitCode): return exitCode
-                    case .handedOver: return nil
-                    }
+                    if let end = try dispatchEnds(parts) { return end.exitCode }
                 } while try socket.receive(into: &state.frames, dontWait: true)
                 continue
             }
+            try sendHeld(state, socket)
             let ready = try poller.poll(timeoutMs: -1)
             if ready[1] {
                 for out in mailbox.drain() { try send(out, on: socket, state: state) }
@@ -66,18 +64,28 @@ extension PluginRuntime {
             if ready[0] {
                 // Drain everything waiting, so a burst costs one poll.
                 while try socket.receive(into: &state.frames, dontWait: true) {
-                    switch try dispatch(parts) {
-                    case .served: break
-                    case .stop(let exitCode): return exitCode
-                    case .handedOver: return nil
-                    }
+                    if let end = try dispatchEnds(parts) { return end.exitCode }
                 }
             }
         }
     }
 
+    /// Dispatches the message in `state.frames`; non-nil when the loop ends on this thread.
+    /// Before an exit what was held is sent; after a handover the loop's state is the next
+    /// leader's, which sends it before it reads or waits.
+    private func dispatchEnds(_ parts: LoopParts) throws -> LoopEnd? {
+        switch try dispatch(parts) {
+        case .served: return nil
+        case .stop(let exitCode):
+            try sendHeld(parts.state, parts.socket)
+            return LoopEnd(exitCode: exitCode)
+        case .handedOver: return LoopEnd(exitCode: nil)
+        }
+    }
+
     /// Sends a handler's message; a final one ends its request.
     func send(_ out: OutgoingMessage, on socket: ZMQSocket, state: PluginLoopState) throws {
+        try sendHeld(state, socket)
         try socket.send([Frame(WireProtocol.signature), Frame(out.kind.rawValue), Frame(out.requestId), Frame(out.intent),
                          out.header.map { Frame(json: $0) } ?? Frame(), out.body.map { Frame(json: $0) } ?? Frame()])
         if out.kind.isFinal {
@@ -85,6 +93,9 @@ extension PluginRuntime {
             state.pendingTasks -= 1
         }
     }
+
+    /// How the loop's turns on this thread end: an exit code, or nil when handed over.
+    private struct LoopEnd { let exitCode: Int32? }
 
     /// Handles the message in `state.frames`. A REQUEST for a raw or a synchronous handler
     /// is answered right here, in the request's own frames (measured: docs/performance.md),
@@ -106,7 +117,7 @@ extension PluginRuntime {
                 state.frames[4] = state.successHeader.copy()  // the handler kept the header frame
             }
             state.frames[5] = body
-            try parts.socket.send(state.frames)
+            try sendInPlace(state, parts.socket)
             return .served
         }
         if isRequest, !state.syncRoutes.isEmpty, let route = state.syncRoutes.route(for: state.frames[3]),
@@ -117,6 +128,7 @@ extension PluginRuntime {
            let requestId = state.frames[2].validUTF8 {
             return try serveImmediately(route.handler.run, requestId: requestId, intent: route.intent, parts)
         }
+        try sendHeld(state, parts.socket)  // what `handle` sends goes after them
         return try handle(state.frames[...], socket: parts.socket, outbox: parts.outbox, executor: parts.executor,
                           state: state).map { .stop($0) } ?? .served
     }

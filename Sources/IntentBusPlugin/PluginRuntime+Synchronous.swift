@@ -94,6 +94,22 @@ extension PluginRuntime {
             state.frames[4].setContent(bytes: EmptyCollection<UInt8>())
         }
         if let body { state.frames[5].setContent(bytes: body.canonicalBytes) }
-        try socket.send(state.frames)
+        try sendInPlace(state, socket)
+    }
+
+    /// Sends the answer written in `state.frames` with the read batch's other answers
+    /// (`PluginLoopState.heldFrames`); `state.frames` gets a set already sent.
+    func sendInPlace(_ state: PluginLoopState, _ socket: ZMQSocket) throws {
+        swap(&state.frames, &state.heldFrames[state.held])
+        state.held += 1
+        if state.held == PluginLoopState.heldLimit { try sendHeld(state, socket) }
+    }
+
+    /// Sends the answers held so far, in the order they were written.
+    func sendHeld(_ state: PluginLoopState, _ socket: ZMQSocket) throws {
+        guard state.held > 0 else { return }
+        let count = state.held
+        state.held = 0
+        for index in 0..<count { try socket.send(state.heldFrames[index]) }
     }
 }

@@ -128,4 +128,41 @@ struct SyncHandlerEndToEndTests {
         }
         #expect(seen.count == count)
     }
+
+    /// The SDK sends the answers of one read batch together (`PluginLoopState.heldFrames`):
+    /// with progress in the middle of a burst, each request's PROGRESS still comes before
+    /// its REPLY, and the last answers of a burst are sent before the loop waits again.
+    @Test("a pipelined burst with progress among plain requests, sync and async handlers: progress before each reply, every request answered once", arguments: [true, false])
+    func pipelinedWithProgress(sync: Bool) throws {
+        // A long heartbeat: an answer held past the burst would wait for the host's next
+        // message (its heartbeat, 30 s away), far beyond the receive timeout.
+        let manifest = sync ? syncPlugin(heartbeat: "30s") : TestManifest(.test("alpha").heartbeat("30s"))
+        let host = try TestHost(manifest, waitReady: ["alpha"])
+        defer { host.stop() }
+        let dealer = try host.rawDealer(receiveTimeoutMs: 8_000)
+        let count = 101  // three full batches of 32 and a part
+        for n in 0..<count {
+            let body: JSON = n % 10 == 3 ? ["n": .int(Int64(n)), "progress": 2] : ["n": .int(Int64(n))]
+            try dealer.send(WireMessage(kind: .request, requestId: "r\(n)", intent: "TestIntent", header: nil, body: body).frames)
+        }
+        var progress: [String: Int] = [:], replied = Set<String>()
+        while replied.count < count {
+            let msg = try WireMessage.decode(try #require(try dealer.receive(), "no answer within the timeout")[...])
+            switch msg.kind {
+            case .progress:
+                #expect(!replied.contains(msg.requestId), "progress after the reply: \(msg.requestId)")
+                progress[msg.requestId, default: 0] += 1
+            case .reply:
+                #expect(replied.insert(msg.requestId).inserted, "answered twice: \(msg.requestId)")
+                #expect(try msg.bodyJSON()["params"]?["n"]?.intValue.map { "r\($0)" } == msg.requestId)
+            default:
+                Issue.record("unexpected \(msg.kind) for \(msg.requestId)")
+            }
+        }
+        let asked = (0..<count).filter { $0 % 10 == 3 }.map { "r\($0)" }
+        #expect(progress == Dictionary(uniqueKeysWithValues: asked.map { ($0, 2) }))
+        // Nothing held back after the burst: one more request is answered at once.
+        let reply = try host.client().send("TestIntent", parameters: ["after": "burst"]) { _ in nil }
+        #expect(reply.body["params"]?["after"] == "burst")
+    }
 }
