@@ -106,7 +106,7 @@ extension AppIntent {
     /// dialog is the question.
     public func requestConfirmation<R: IntentResult & ProvidesDialog>(result: R, confirmationActionName: ConfirmationActionName = .go,
                                                                        showPrompt: Bool = true) async throws {
-        let dialog = (result as? any IntentResultPartsCarrier)?.parts.dialog
+        let dialog = result._intentBusParts?.parts.dialog
         try await requestConfirmation(actionName: confirmationActionName, dialog: dialog)
     }
 

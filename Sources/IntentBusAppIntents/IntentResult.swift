@@ -5,7 +5,21 @@ import IntentBusPlugin
 /// What `perform()` returns (App Intents' `IntentResult`), composed of the protocols of
 /// its parts: `some IntentResult & ProvidesDialog & ReturnsValue<ProjectEntity>`. Build
 /// one with a `.result(…)` overload; the parts travel in the REPLY body (docs/results.md).
-public protocol IntentResult: Sendable {}
+public protocol IntentResult: Sendable {
+    /// IntentBus's own: the parts on the wire, which the SDK's one result type carries (nil
+    /// for any other type). A requirement, not a cast, so that reading them costs a witness
+    /// call per `perform()` rather than a conformance lookup and a box (docs/performance.md).
+    var _intentBusParts: _IntentResultParts? { get }
+}
+
+extension IntentResult {
+    public var _intentBusParts: _IntentResultParts? { nil }
+}
+
+/// A result's parts, opaque outside the SDK (see `IntentResult._intentBusParts`).
+public struct _IntentResultParts: Sendable {
+    let parts: IntentResultParts
+}
 
 /// A result with a dialog (`.result(dialog:)`): the body's `dialog`, in the client's locale.
 public protocol ProvidesDialog: IntentResult {}
@@ -67,9 +81,38 @@ struct IntentResultParts: Sendable {
     }
 }
 
-/// Reads the parts of what `perform()` returned.
-protocol IntentResultPartsCarrier { var parts: IntentResultParts { get } }
-extension IntentResultContainer: IntentResultPartsCarrier {}
+extension IntentResultParts {
+    /// The REPLY body's canonical text, `json` (with `continue_in_app: true` when
+    /// `continueInApp`) as `JSON.canonicalBytes` writes it: the members in the byte order of
+    /// their keys, written one by one, with no dictionary built and sorted for them
+    /// (PluginSDKHotPathTests compares the two).
+    func canonicalBody(continueInApp: Bool) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        out.reserveCapacity(128)
+        func member(_ key: StaticString, _ value: JSON) {
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\""))
+            key.withUTF8Buffer { out.append(contentsOf: $0) }  // ASCII, nothing to escape
+            out.append(UInt8(ascii: "\""))
+            out.append(UInt8(ascii: ":"))
+            out.append(contentsOf: value.canonicalBytes)
+        }
+        if continueInApp { member("continue_in_app", true) }
+        if let dialog { member("dialog", .string(dialog.text)) }
+        if let image = dialog?.systemImageName { member("dialog_image", .string(image)) }
+        if let opens { member("opens_intent", opens.json) }
+        if let snippet { member("snippet", snippet) }
+        if let supporting = dialog?.supporting { member("supporting_dialog", .string(supporting.resolved())) }
+        if let value, !value.isNull { member("value", value) }
+        if let view { member("view", view.json) }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}
+
+extension IntentResultContainer {
+    public var _intentBusParts: _IntentResultParts? { _IntentResultParts(parts: parts) }
+}
 
 // Every `.result(…)` overload of App Intents: any of value, opensIntent, dialog and view,
 // in that order. Each also takes IntentBus's `snippet:` (free-form data for clients).

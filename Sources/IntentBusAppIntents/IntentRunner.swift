@@ -61,20 +61,20 @@ enum IntentRunner {
     static let maxRestarts = 10
 
     /// Binds `intent`'s parameters to `values` and runs its `perform()`, with `state` as
-    /// the request's task local; the REPLY body.
+    /// the request's task local; the REPLY body's canonical text.
     private static func bindAndPerform<I: AppIntent>(_ intent: I, _ params: [(String, any AnyIntentParameter)],
-                                                     _ values: [String: JSON], _ state: IntentRequestState) async throws -> JSON {
+                                                     _ values: [String: JSON], _ state: IntentRequestState) async throws -> [UInt8] {
         try await IntentRequestState.$current.withValue(state) {
             for (name, parameter) in params
             where try !parameter.bindImmediately(name: name, json: values[name], context: state.context) {
                 try await parameter.bindAsynchronously(json: values[name])
             }
             let performed = try await intent.perform()
-            guard let carrier = performed as? any IntentResultPartsCarrier else {
+            guard let parts = performed._intentBusParts?.parts else {
                 throw BusError(.internalError, "\(I.persistentIdentifier).perform() returned \(Swift.type(of: performed)); return one of the .result(…) overloads")
             }
             // The dialog is resolved here, in the request's locale.
-            return carrier.parts.json
+            return parts.canonicalBody(continueInApp: I.openAppWhenRun || state.continuesInForeground)
         }
     }
 
@@ -94,12 +94,10 @@ enum IntentRunner {
             let state = IntentRequestState(context: context)
             do {
                 let locale = request.header["locale"]?.stringValue
-                let result = locale == nil && IntentLocale.request == nil
+                let body = locale == nil && IntentLocale.request == nil
                     ? try await bindAndPerform(intent, params, values, state)
                     : try await IntentLocale.$request.withValue(locale) { try await bindAndPerform(intent, params, values, state) }
-                var body = result
-                if I.openAppWhenRun || state.continuesInForeground { body = body.addingFields(["continue_in_app": true]) }
-                return PluginReply(status: .success, body: body, header: state.header)
+                return PluginReply(status: .success, canonicalBody: body, header: state.header)
             } catch is UserCancelledError {
                 throw BusError(.cancelled, "the user declined; \(I.persistentIdentifier) did not run to the end")
             } catch let needs as NeedsValueError {

@@ -31,15 +31,37 @@ public struct PluginReply: Sendable {
     public enum Status: String, Sendable { case success, failure }
 
     public var status: Status
-    public var body: JSON
+    /// The body. A reply made from its canonical text (`init(status:canonicalBody:header:)`)
+    /// parses it when this is read; the SDK sends that text as it is.
+    public var body: JSON {
+        get { canonicalBody.map { bytes in bytes.withUnsafeBytes { (try? JSON.parse(bytes: $0)) ?? .null } } ?? storedBody }
+        set { storedBody = newValue; canonicalBody = nil }
+    }
+    private var storedBody: JSON
+    /// The body's canonical text, when the handler's layer wrote it itself (App Intents'
+    /// result: docs/performance.md): no `JSON` tree is built for it, nor written again.
+    package private(set) var canonicalBody: [UInt8]?
     /// Extra header fields beside `status` and `plugin`.
     public var header: [String: JSON]
 
     public init(status: Status, body: JSON, header: [String: JSON] = [:]) {
         self.status = status
-        self.body = body
+        storedBody = body
+        canonicalBody = nil
         self.header = header
     }
+
+    /// A reply whose body is `canonicalBody`, the canonical text of a JSON object
+    /// (`JSON.canonicalBytes`' bytes; the caller vouches for that).
+    package init(status: Status, canonicalBody: [UInt8], header: [String: JSON] = [:]) {
+        self.status = status
+        storedBody = .null
+        self.canonicalBody = canonicalBody
+        self.header = header
+    }
+
+    /// The body's canonical text.
+    var bodyBytes: [UInt8] { canonicalBody ?? storedBody.canonicalBytes }
 
     public static func success(_ body: JSON = .object([:])) -> PluginReply { PluginReply(status: .success, body: body) }
 

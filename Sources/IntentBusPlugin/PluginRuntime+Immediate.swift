@@ -63,7 +63,7 @@ extension PluginRuntime {
         state.pendingTasks -= 1
         switch finished {
         case .success(let reply) where reply.header.isEmpty:
-            try answerInPlace(kind: state.replyKind, header: state.constantHeader(reply.status), body: reply.body,
+            try answerInPlace(kind: state.replyKind, header: state.constantHeader(reply.status), body: reply.bodyBytes,
                               state: state, socket: socket)
         default:
             try answerFinalInPlace(finished, request: request, state: state, socket: socket)

@@ -42,9 +42,9 @@ extension PluginRuntime {
             // The parameters handed back (an echo, or a handler that passes them on):
             // the body frame already holds their canonical text, so it goes back as is.
             // (`Optional.none`, not `nil`: JSON is ExpressibleByNilLiteral, `nil` would be null.)
-            let unchanged = paramsCanonical && reply.body.writesSameBytes(as: params)
+            let unchanged = reply.canonicalBody == nil && paramsCanonical && reply.body.writesSameBytes(as: params)
             try answerInPlace(kind: state.replyKind, header: state.constantHeader(reply.status),
-                              body: unchanged ? Optional<JSON>.none : reply.body, state: state, socket: socket)
+                              body: unchanged ? nil : reply.bodyBytes, state: state, socket: socket)
         default:
             try answerFinalInPlace(result, request: request, state: state, socket: socket)
         }
@@ -57,7 +57,7 @@ extension PluginRuntime {
                             state: PluginLoopState, socket: ZMQSocket) throws {
         let out = Self.finalMessage(result, request: request, pluginId: pluginId, logger: logger)
         try answerInPlace(kind: out.kind == .reply ? state.replyKind : state.errorKind,
-                          header: out.header.map { Frame(json: $0) }, body: out.body ?? .object([:]),
+                          header: out.header.map { Frame(json: $0) }, body: (out.body ?? .object([:])).canonicalBytes,
                           state: state, socket: socket)
     }
 
@@ -81,19 +81,19 @@ extension PluginRuntime {
             return (header, params, canonical)
         } catch {
             let err = BusError(.invalidParameters, "the parameters body must be a JSON object: \(error)")
-            try answerInPlace(kind: state.errorKind, header: nil, body: err.json, state: state, socket: socket)
+            try answerInPlace(kind: state.errorKind, header: nil, body: err.json.canonicalBytes, state: state, socket: socket)
             return nil
         }
     }
 
-    func answerInPlace(kind: Frame, header: Frame?, body: JSON?, state: PluginLoopState, socket: ZMQSocket) throws {
+    func answerInPlace(kind: Frame, header: Frame?, body: [UInt8]?, state: PluginLoopState, socket: ZMQSocket) throws {
         state.frames[1].setContent(copyOf: kind)
         if let header {
             state.frames[4].setContent(copyOf: header)
         } else {
             state.frames[4].setContent(bytes: EmptyCollection<UInt8>())
         }
-        if let body { state.frames[5].setContent(bytes: body.canonicalBytes) }
+        if let body { state.frames[5].setContent(bytes: body) }
         try sendInPlace(state, socket)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import IntentBus
 @testable import IntentBusPlugin
+@testable import IntentBusAppIntents
 
 /// An intent with parameters between other stored properties, to check that the cached
 /// parameter table finds exactly what `Mirror` finds.
@@ -120,5 +121,29 @@ private struct TableTestIntent: AppIntent {
         }
         // A type without an immediate conversion (entities, enums, lists) says so.
         #expect(try [String].immediateIntentValue(from: ["a"], parameter: "p") == nil)
+    }
+
+    @Test("a result's canonical body, written member by member, is the bytes its JSON gives, for every mix of parts")
+    func resultBodyIsItsJSONsCanonicalText() throws {
+        let dialogs: [IntentDialog?] = [nil, "Done: \"quoted\" ü \u{1F600}", IntentDialog(full: "Full", supporting: "Short"),
+                                        IntentDialog(full: "Full", systemImageName: "checkmark")]
+        let values: [JSON?] = [nil, .null, 42, "text\n", ["b": 1, "a": [true, 2.5]]]
+        let snippets: [JSON?] = [nil, ["z": "last", "a": "first"]]
+        let views: [SnippetView?] = [nil, SnippetView(title: "Rows", rows: [.init("one", subtitle: "1")])]
+        let opened: [OpenedIntent?] = [nil, OpenedIntent(TableTestIntent())]
+        var checked = 0
+        for dialog in dialogs { for value in values { for snippet in snippets { for view in views { for opens in opened {
+            let parts = IntentResultParts(value: value, opens: opens, dialog: dialog, view: view, snippet: snippet)
+            for continueInApp in [false, true] {
+                var expected = parts.json
+                if continueInApp, case .object(var o) = expected { o["continue_in_app"] = true; expected = .object(o) }
+                let written = parts.canonicalBody(continueInApp: continueInApp)
+                #expect(written == expected.canonicalBytes, "\(String(decoding: written, as: UTF8.self))")
+                // And the reply made of them reads back as that JSON.
+                #expect(PluginReply(status: .success, canonicalBody: written).body == expected)
+                checked += 1
+            }
+        } } } } }
+        #expect(checked == 4 * 5 * 2 * 2 * 2 * 2)
     }
 }
