@@ -22,6 +22,8 @@ final class LegacyLaneCheck: LaneRequestCheck {
     private let definition: IntentDefinition
     private let pluginId: String
     private let intent: String
+    /// The intent's dialogs, prepared once for the flows this check makes.
+    private let dialogs: LegacyDialogs
     /// The first `run` REQUEST's header: every parameter to resolve, the required ones, the
     /// codes; the same for every request without options.
     let pluginHeader: [UInt8]
@@ -30,11 +32,12 @@ final class LegacyLaneCheck: LaneRequestCheck {
         self.intent = intent
         self.definition = definition
         self.pluginId = pluginId
+        dialogs = LegacyDialogs(definition)
         let flow = LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true)
         pluginHeader = flow.runHeader(definition.parameters.map(\.name), options: .object([:])).canonicalBytes
     }
 
-    private func flow() -> LegacyFlow { LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true) }
+    private func flow() -> LegacyFlow { LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true, dialogs: dialogs) }
 
     func passes(body: UnsafeRawBufferPointer) -> Bool {
         var canonical = false
@@ -57,7 +60,7 @@ final class LegacyLaneCheck: LaneRequestCheck {
         guard let (final, confirmation) = flow.finalOfRun(reply, intent: intent) else { return nil }
         // The flow's own line for confirm's answer (`confirmed`).
         logger.debug(flow.confirmNote(confirmation, request: String(decoding: requestId, as: UTF8.self), intent: intent))
-        return LaneRewrite(header: final.header.canonicalBytes, body: final.body.canonicalBytes, succeeded: final.succeeded)
+        return LaneRewrite(header: final.header, body: final.body, succeeded: final.succeeded)
     }
 
     func deliveredFlow(body: UnsafeRawBufferPointer) -> any ExchangeFlow {
