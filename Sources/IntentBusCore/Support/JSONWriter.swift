@@ -21,10 +21,17 @@ package struct JSONWriter {
     /// Appends ASCII punctuation as it is: `{`, `}`, `,`.
     package mutating func raw(_ byte: UInt8) { bytes.append(byte) }
 
-    /// An object member's key and its colon; the caller writes the keys in canonical order
-    /// (by their UTF-8 bytes, as `write` sorts them) and the commas between members.
-    package mutating func key(_ key: String) {
-        writeString(key)
+    /// An object member's key, written in the source, and its colon; the caller writes the
+    /// keys in canonical order (by their UTF-8 bytes, as `write` sorts them) and the commas
+    /// between members. The key must need no escape (printable ASCII but `"` and `\`): it
+    /// is copied as it is.
+    package mutating func key(_ key: StaticString) {
+        assert(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).allSatisfy {
+            $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+        })
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
     }
 

@@ -23,7 +23,7 @@ extension LegacyFlow {
 
     func rendered(code name: String, response: JSON?, phase: LegacyPhase, opens: JSON? = nil, carried: [String: JSON] = [:],
                   intent: String) -> Result<Rendered, BusError> {
-        guard let code = dialogs.code(name) else {
+        guard let code = dialogs.code(name, of: self) else {
             return .failure(BusError(.pluginError,
                 "plugin \(pluginId) answered \(intent) (\(phase.rawValue)) with response code '\(name)', which its definition does not declare (declared: \(definition.codes.map(\.name).joined(separator: ", ")))",
                 details: ["plugin": .string(pluginId), "code": .string(name)]))
@@ -57,13 +57,15 @@ extension LegacyFlow {
         body.key("response"); body.write(.object(values)); body.raw(UInt8(ascii: ","))
         body.key("success"); body.write(.bool(success))
         body.raw(UInt8(ascii: "}"))
-        return .success(Rendered(header: header(code: name, success: success, carried: carried), body: body.bytes,
-                                 warnings: warnings, succeeded: success))
+        let header = carried.isEmpty && deprecations.isEmpty
+            ? code.header : header(code: name, success: success, carried: carried, deprecations: deprecations)
+        return .success(Rendered(header: header, body: body.bytes, warnings: warnings, succeeded: success))
     }
 
     /// The final REPLY's header: `code`, the `deprecations` of the names the client used,
-    /// `plugin`, `status`, and what the plugin's handle REPLY carried (its donation).
-    private func header(code name: String, success: Bool, carried: [String: JSON]) -> [UInt8] {
+    /// `plugin`, `status`, and what the plugin's handle REPLY carried (its donation); with
+    /// neither, the code's own (`LegacyDialogs.Code.header`).
+    func header(code name: String, success: Bool, carried: [String: JSON], deprecations: [String]) -> [UInt8] {
         let status = success ? "success" : "failure"
         guard carried.isEmpty else {
             var header = ReplyHeaderKey.header([.status: .string(status), .plugin: .string(pluginId), .code: .string(name)])
@@ -73,13 +75,13 @@ extension LegacyFlow {
         }
         var header = JSONWriter(capacity: 64)
         header.raw(UInt8(ascii: "{"))
-        header.key(ReplyHeaderKey.code.rawValue); header.writeString(name); header.raw(UInt8(ascii: ","))
+        header.key("code"); header.writeString(name); header.raw(UInt8(ascii: ","))
         if !deprecations.isEmpty {
-            header.key(ReplyHeaderKey.deprecations.rawValue); header.write(.array(deprecations.map { .string($0) }))
+            header.key("deprecations"); header.write(.array(deprecations.map { .string($0) }))
             header.raw(UInt8(ascii: ","))
         }
-        header.key(ReplyHeaderKey.plugin.rawValue); header.writeString(pluginId); header.raw(UInt8(ascii: ","))
-        header.key(ReplyHeaderKey.status.rawValue); header.writeString(status)
+        header.key("plugin"); header.writeString(pluginId); header.raw(UInt8(ascii: ","))
+        header.key("status"); header.writeString(status)
         header.raw(UInt8(ascii: "}"))
         return header.bytes
     }
@@ -110,6 +112,9 @@ final class LegacyDialogs {
         let definition: ResponseCodeDefinition
         let full: FormatString.Prepared
         let concise: FormatString.Prepared?
+        /// The final REPLY's header for this code when the client used no deprecated name
+        /// and the plugin carried no donation (`LegacyFlow.header`).
+        let header: [UInt8]
     }
 
     private let definition: IntentDefinition
@@ -128,12 +133,13 @@ final class LegacyDialogs {
 
     /// The code named `name` (the first, as `IntentDefinition.code` finds it), nil when the
     /// definition does not declare it.
-    func code(_ name: String) -> Code? {
+    func code(_ name: String, of flow: LegacyFlow) -> Code? {
         if let known = codes[name] { return known }
         guard let code = definition.code(name) else { return nil }
         let prepared = Code(definition: code,
                             full: FormatString(code.formatString ?? GenericResponseCodes.defaultDialog(code.name) ?? "").prepared,
-                            concise: code.conciseFormatString.map { FormatString($0).prepared })
+                            concise: code.conciseFormatString.map { FormatString($0).prepared },
+                            header: flow.header(code: name, success: code.success, carried: [:], deprecations: []))
         codes[name] = prepared
         return prepared
     }
