@@ -107,3 +107,35 @@ struct LegacyFinalReplyUnitTests {
         #expect(FormatString("").prepared.render { _ in "x" } == ("", []))
     }
 }
+
+/// The relay lane's check for legacy requests (Legacy/LegacyLaneCheck.swift) passes a body
+/// only when the flow would send those very bytes.
+@Suite("Legacy lane check (unit)")
+struct LegacyLaneCheckUnitTests {
+    static let definitionText = """
+    enums:
+      - name: Drink
+        cases: [café, tea]
+    intents:
+      - name: OrderIntent
+        parameters:
+          - {name: drink, type: Drink}
+          - {name: count, type: Integer}
+    """
+
+    @Test("a value the flow would send otherwise is not passed, even when Swift's == calls it the same")
+    func sameBytesOnly() throws {
+        let decoded = DefinitionLoader.decode(text: Self.definitionText, file: "o.yaml")
+        let definition = try #require(decoded.definitions.first, "\(decoded.diagnostics)")
+        let check = LegacyLaneCheck(intent: "OrderIntent", definition: definition, pluginId: "p")
+        func passes(_ body: String) -> Bool { Array(body.utf8).withUnsafeBytes { check.passes(body: $0) } }
+        #expect(passes(#"{"count":2,"drink":"café"}"#))
+        #expect(passes(#"{"drink":"tea"}"#))
+        // "cafe" and a combining acute accent: `==` the case's name "café", which the flow
+        // would send in its place.
+        #expect(!passes("{\"drink\":\"cafe\u{301}\"}"))
+        #expect(!passes(#"{"drink":"TEA"}"#))     // the flow sends "tea"
+        #expect(!passes(#"{"count":2.0}"#))       // the flow sends 2
+        #expect(!passes(#"{"drink":"tea","count":2}"#))  // not canonical text
+    }
+}

@@ -44,7 +44,9 @@ final class LegacyLaneCheck: LaneRequestCheck {
         guard body.count > 0, let parsed = try? JSON.parse(bytes: body, isCanonical: &canonical), canonical,
               let given = parsed.objectValue else { return false }
         let flow = flow()
-        return flow.take(given) == nil && flow.deprecations.isEmpty && flow.parameters == given
+        // The same bytes, not `==`: an enum value canonically equivalent to its case's name
+        // but spelled otherwise is `==` the name the flow sends instead.
+        return flow.take(given) == nil && flow.deprecations.isEmpty && JSON.object(flow.parameters).writesSameBytes(as: parsed)
     }
 
     /// Never as it is: the flow writes the client's REPLY itself (`rewrite`).
