@@ -42,22 +42,57 @@ package struct FormatString: Sendable {
     /// Fills every placeholder from `values`; a placeholder without a value becomes
     /// the empty string and is reported in `missing`.
     package func render(_ values: [String: String]) -> (text: String, missing: [String]) {
-        var out = ""
-        var missing: [String] = []
+        prepared.render { values[$0] }
+    }
+
+    /// The template taken apart once, for a dialog rendered again and again (the legacy
+    /// flow's response codes, prepared once per intent): `render` is this, so both read
+    /// the template the same way.
+    package var prepared: Prepared {
+        var pieces: [Prepared.Piece] = []
+        var literal = ""
         let chars = Array(template)
         var i = 0
         while i < chars.count {
             if chars[i] == "$", i + 1 < chars.count, chars[i + 1] == "{",
                let close = chars[(i + 2)...].firstIndex(of: "}") {
-                let name = String(chars[(i + 2)..<close])
-                if let value = values[name] { out += value } else { missing.append(name) }
+                if !literal.isEmpty { pieces.append(.text(literal)); literal = "" }
+                pieces.append(.value(String(chars[(i + 2)..<close])))
                 i = close + 1
             } else {
-                out.append(chars[i])
+                literal.append(chars[i])
                 i += 1
             }
         }
-        return (out, missing)
+        if !literal.isEmpty { pieces.append(.text(literal)) }
+        return Prepared(pieces: pieces)
+    }
+
+    /// A template as its literal texts and placeholder names, in order.
+    package struct Prepared: Sendable {
+        enum Piece: Sendable {
+            case text(String)
+            case value(String)
+        }
+        let pieces: [Piece]
+
+        /// Fills every placeholder with `value(name)`; one without a value becomes the
+        /// empty string and is reported in `missing`.
+        package func render(_ value: (String) -> String?) -> (text: String, missing: [String]) {
+            if pieces.count == 1, case .value(let name) = pieces[0] {  // "${text}": no copy
+                guard let text = value(name) else { return ("", [name]) }
+                return (text, [])
+            }
+            var out = ""
+            var missing: [String] = []
+            for piece in pieces {
+                switch piece {
+                case .text(let text): out += text
+                case .value(let name): if let text = value(name) { out += text } else { missing.append(name) }
+                }
+            }
+            return (out, missing)
+        }
     }
 }
 

@@ -53,9 +53,11 @@ package enum LegacyPhases {
         case .run?:
             return try await run(handler, intent, request, context, declared: declared, logger: logger, warnings: warnings)
         case .confirm?:
-            return try await confirm(handler, intent, context, declared: declared, logger: logger, warnings: warnings)
+            warnings.check(handler, intent: intent.name, declared: declared, logger: logger)
+            return try await confirm(handler, intent, context, declared: declared)
         case .handle?:
-            return try await handle(handler, intent, context, declared: declared, logger: logger, warnings: warnings)
+            warnings.check(handler, intent: intent.name, declared: declared, logger: logger)
+            return try await handle(handler, intent, context, declared: declared)
         case .options?:
             guard let name = request.header["parameter"]?.stringValue else {
                 throw BusError(.pluginError, "the options phase of \(request.intent) names no parameter")
@@ -89,11 +91,12 @@ package enum LegacyPhases {
         var reply: [String: JSON] = ["resolutions": .object(resolutions.mapValues(\.json))]
         let required = request.header["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
         guard let resolved = LegacyOneTrip.settled(intent, resolutions, required: required) else { return .success(.object(reply)) }
+        warnings.check(handler, intent: intent.name, declared: declared, logger: logger)  // once for confirm and handle
         // Whether it may go on to handle comes with the answer, not read back from its body.
-        let confirmation = try await confirmAnswer(handler, resolved, context, declared: declared, logger: logger, warnings: warnings)
+        let confirmation = try await confirmAnswer(handler, resolved, context, declared: declared)
         reply["confirm"] = confirmation.body
         guard confirmation.ready else { return .success(.object(reply)) }
-        reply["handle"] = try await handle(handler, resolved, context, declared: declared, logger: logger, warnings: warnings).body
+        reply["handle"] = try await handle(handler, resolved, context, declared: declared).body
         return .success(.object(reply))
     }
 
@@ -103,17 +106,15 @@ package enum LegacyPhases {
     }
 
     private static func confirm<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,
-                                                         declared: [String]?, logger: Logger,
-                                                         warnings: LegacyCodeWarnings) async throws -> PluginReply {
-        .success(try await confirmAnswer(handler, intent, context, declared: declared, logger: logger, warnings: warnings).body)
+                                                         declared: [String]?) async throws -> PluginReply {
+        .success(try await confirmAnswer(handler, intent, context, declared: declared).body)
     }
 
     /// The confirm phase's body, and whether handle may follow (no confirm step, or `ready`:
-    /// what the host reads from that body).
+    /// what the host reads from that body). The caller has checked the handler's codes
+    /// (`LegacyCodeWarnings.check`), as for `handle`.
     private static func confirmAnswer<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,
-                                                               declared: [String]?, logger: Logger,
-                                                               warnings: LegacyCodeWarnings) async throws -> (body: JSON, ready: Bool) {
-        warnings.check(H.ResponseCode.self, intent: intent.name, declared: declared, logger: logger)
+                                                               declared: [String]?) async throws -> (body: JSON, ready: Bool) {
         guard let outcome = try await handler.confirm(intent, context: context) else {
             return (["implemented": false], true)
         }
@@ -126,9 +127,7 @@ package enum LegacyPhases {
     }
 
     private static func handle<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,
-                                                        declared: [String]?, logger: Logger,
-                                                        warnings: LegacyCodeWarnings) async throws -> PluginReply {
-        warnings.check(H.ResponseCode.self, intent: intent.name, declared: declared, logger: logger)
+                                                        declared: [String]?) async throws -> PluginReply {
         let response = try await handler.handle(intent, context: context)
         return .success(try body(response, intent: intent.name, declared: declared))
     }
@@ -155,6 +154,11 @@ package final class LegacyCodeWarnings: @unchecked Sendable {
     private var warned: Set<String> = []
 
     package init() {}
+
+    /// `check` for the codes of `handler`'s `ResponseCode` enum.
+    func check<H: LegacyIntentHandling>(_ handler: H, intent: String, declared: [String]?, logger: Logger) {
+        check(H.ResponseCode.self, intent: intent, declared: declared, logger: logger)
+    }
 
     func check<Code: LegacyResponseCode>(_ type: Code.Type, intent: String, declared: [String]?, logger: Logger) {
         guard let declared else { return }

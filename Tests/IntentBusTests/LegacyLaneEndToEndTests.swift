@@ -33,6 +33,15 @@ struct LegacyLaneEndToEndTests {
             guard let frames = try dealer.receive() else { throw TestFailure("no answer to \(intent) \(body)") }
             let msg = try WireMessage.decode(frames[...])
             guard msg.kind == .reply || msg.kind == .error else { continue }
+            // The flow writes its final REPLY's header and body keys itself, in canonical
+            // order (LegacyFlow+Finish.swift): the bytes must be what `canonicalBytes` writes.
+            if msg.kind == .reply {
+                for (frame, what) in [(msg.header, "header"), (msg.body, "body")] {
+                    var canonical = false
+                    _ = try? frame.withBytes { try JSON.parse(bytes: $0, isCanonical: &canonical) }
+                    #expect(canonical, "\(intent) \(body): the REPLY's \(what) is not canonical: \(String(decoding: frame.data, as: UTF8.self))")
+                }
+            }
             finals.append("\(msg.kind) \(msg.requestId) \(msg.intent) header=\(String(decoding: msg.header.data, as: UTF8.self)) "
                           + "body=\(String(decoding: msg.body.data, as: UTF8.self))")
         }

@@ -7,14 +7,35 @@
 /// sorting keys by their Unicode scalars, cost about 100 instructions per byte written,
 /// the largest part of a new-style request's cost in the host (callgrind,
 /// docs/performance.md, "`perform()` and legacy phases").
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+///
+/// Package-visible for the writers that know their object's keys in advance (the legacy
+/// flow's final REPLY, LegacyFlow+Finish.swift): they write the keys in canonical order
+/// themselves (`key`) and each value with `write`, with no dictionary to build or sort.
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 128) {
+    package init(capacity: Int = 128) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func write(_ value: JSON) {
+    /// Appends ASCII punctuation as it is: `{`, `}`, `,`.
+    package mutating func raw(_ byte: UInt8) { bytes.append(byte) }
+
+    /// An object member's key, written in the source, and its colon; the caller writes the
+    /// keys in canonical order (by their UTF-8 bytes, as `write` sorts them) and the commas
+    /// between members. The key must need no escape (printable ASCII but `"` and `\`): it
+    /// is copied as it is.
+    package mutating func key(_ key: StaticString) {
+        assert(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount).allSatisfy {
+            $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\")
+        })
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    package mutating func write(_ value: JSON) {
         switch value {
         case .null: append("null")
         case .bool(let b): append(b ? "true" : "false")
@@ -75,7 +96,7 @@ struct JSONWriter {
     /// A string in quotes. Only `"`, `\` and the control characters are escaped; they are
     /// all ASCII, and no byte of a multi-byte UTF-8 sequence is ASCII, so the runs between
     /// them are copied in bulk as they are (`JSONByteScan`).
-    private mutating func writeString(_ s: String) {
+    package mutating func writeString(_ s: String) {
         bytes.append(UInt8(ascii: "\""))
         var s = s  // native Strings give their UTF-8 in place: no copy
         s.withUTF8 { utf8 in

@@ -1,19 +1,21 @@
 import Foundation
 import IntentBusCore
+import IntentBusZMQ
 import IntentBusWire
 import IntentBusDefinitions
 
 /// The legacy flow's final answer: a response code's dialog rendered into the client's
-/// REPLY. One function, `rendered`, makes it, for the flow (`finish`) and for the relay
-/// lane's rewrite of a run that went all the way (LegacyLaneCheck.swift), so that both
-/// send the same bytes.
+/// REPLY. One function, `rendered`, makes it, header and body as the bytes sent, for the
+/// flow (`finish`) and for the relay lane's rewrite of a run that went all the way
+/// (LegacyLaneCheck.swift), so that both send the same bytes.
 extension LegacyFlow {
     /// The client's final REPLY for response code `name`, and the warnings the flow logs
     /// with it (undeclared response parameters, values the dialog lacks); an undeclared
     /// code is the plugin's bug: `plugin_error` naming the declared codes.
     struct Rendered {
-        let header: JSON
-        let body: JSON
+        /// The header's and the body's canonical JSON text.
+        let header: [UInt8]
+        let body: [UInt8]
         let warnings: [String]
         /// The code is a success code (the header's status is `success`).
         let succeeded: Bool
@@ -21,36 +23,67 @@ extension LegacyFlow {
 
     func rendered(code name: String, response: JSON?, phase: LegacyPhase, opens: JSON? = nil, carried: [String: JSON] = [:],
                   intent: String) -> Result<Rendered, BusError> {
-        guard let code = definition.code(name) else {
+        guard let code = dialogs.code(name, of: self) else {
             return .failure(BusError(.pluginError,
                 "plugin \(pluginId) answered \(intent) (\(phase.rawValue)) with response code '\(name)', which its definition does not declare (declared: \(definition.codes.map(\.name).joined(separator: ", ")))",
                 details: ["plugin": .string(pluginId), "code": .string(name)]))
         }
         var warnings: [String] = []
         let values = response?.objectValue ?? [:]
-        let undeclared = values.keys.filter { key in !definition.responseParameters.contains { $0.name == key } }
-        if !undeclared.isEmpty {
+        let types = dialogs.responseTypes
+        if values.keys.contains(where: { types[$0] == nil }) {
+            let undeclared = values.keys.filter { types[$0] == nil }
             warnings.append("plugin \(pluginId) returned response parameters \(undeclared.sorted().joined(separator: ", ")) that \(intent) does not declare")
         }
-        var texts: [String: String] = [:]
-        for (key, value) in values {
-            texts[key] = definition.locale.text(value, as: definition.responseParameters.first { $0.name == key }?.type)
-        }
-        let full = FormatString(code.formatString ?? GenericResponseCodes.defaultDialog(code.name) ?? "").render(texts)
-        let concise = code.conciseFormatString.map { FormatString($0).render(texts) } ?? full
-        let missing = Set(full.missing + concise.missing)
-        if !missing.isEmpty {
+        let locale = definition.locale
+        let text = { (key: String) in values[key].map { locale.text($0, as: types[key]) } }
+        let full = code.full.render(text)
+        let concise = code.concise?.render(text) ?? full
+        if !full.missing.isEmpty || !concise.missing.isEmpty {
+            let missing = Set(full.missing + concise.missing)
             warnings.append("plugin \(pluginId) answered \(intent) with \(name) but gave no \(missing.sorted().joined(separator: ", ")) for its dialog")
         }
-        let status = code.success ? "success" : "failure"
-        var header = ReplyHeaderKey.header([.status: .string(status), .plugin: .string(pluginId), .code: .string(name)])
-        if !deprecations.isEmpty { header[.deprecations] = .array(deprecations.map { .string($0) }) }
-        header.merge(carried) { own, _ in own }
-        var body: [String: JSON] = ["code": .string(name), "code_value": .int(Int64(code.value)), "success": .bool(code.success),
-                                    "dialog": .string(full.text), "concise_dialog": .string(concise.text),
-                                    "response": .object(values), "parameters": parametersJSON]
-        if let opens { body["opens_intent"] = opens }  // continueInApp handing over (RouterCore+LeadOn)
-        return .success(Rendered(header: .object(header), body: .object(body), warnings: warnings, succeeded: code.success))
+        let success = code.definition.success
+        // Both written in canonical order (keys sorted by their UTF-8 bytes), as
+        // `JSON.canonicalBytes` would write the same objects.
+        var body = JSONWriter(capacity: 64 + 2 * full.text.utf8.count)
+        body.raw(UInt8(ascii: "{"))
+        body.key("code"); body.writeString(name); body.raw(UInt8(ascii: ","))
+        body.key("code_value"); body.write(.int(Int64(code.definition.value))); body.raw(UInt8(ascii: ","))
+        body.key("concise_dialog"); body.writeString(concise.text); body.raw(UInt8(ascii: ","))
+        body.key("dialog"); body.writeString(full.text); body.raw(UInt8(ascii: ","))
+        if let opens { body.key("opens_intent"); body.write(opens); body.raw(UInt8(ascii: ",")) }  // continueInApp handing over (RouterCore+LeadOn)
+        body.key("parameters"); body.write(parametersJSON); body.raw(UInt8(ascii: ","))
+        body.key("response"); body.write(.object(values)); body.raw(UInt8(ascii: ","))
+        body.key("success"); body.write(.bool(success))
+        body.raw(UInt8(ascii: "}"))
+        let header = carried.isEmpty && deprecations.isEmpty
+            ? code.header : header(code: name, success: success, carried: carried, deprecations: deprecations)
+        return .success(Rendered(header: header, body: body.bytes, warnings: warnings, succeeded: success))
+    }
+
+    /// The final REPLY's header: `code`, the `deprecations` of the names the client used,
+    /// `plugin`, `status`, and what the plugin's handle REPLY carried (its donation); with
+    /// neither, the code's own (`LegacyDialogs.Code.header`).
+    func header(code name: String, success: Bool, carried: [String: JSON], deprecations: [String]) -> [UInt8] {
+        let status = success ? "success" : "failure"
+        guard carried.isEmpty else {
+            var header = ReplyHeaderKey.header([.status: .string(status), .plugin: .string(pluginId), .code: .string(name)])
+            if !deprecations.isEmpty { header[.deprecations] = .array(deprecations.map { .string($0) }) }
+            header.merge(carried) { own, _ in own }
+            return JSON.object(header).canonicalBytes
+        }
+        var header = JSONWriter(capacity: 64)
+        header.raw(UInt8(ascii: "{"))
+        header.key("code"); header.writeString(name); header.raw(UInt8(ascii: ","))
+        if !deprecations.isEmpty {
+            header.key("deprecations"); header.write(.array(deprecations.map { .string($0) }))
+            header.raw(UInt8(ascii: ","))
+        }
+        header.key("plugin"); header.writeString(pluginId); header.raw(UInt8(ascii: ","))
+        header.key("status"); header.writeString(status)
+        header.raw(UInt8(ascii: "}"))
+        return header.bytes
     }
 
     /// Ends the request with the code's rendered dialog (`rendered`), or its error.
@@ -61,7 +94,53 @@ extension LegacyFlow {
             ops.fail(exchange, error)
         case .success(let final):
             for warning in final.warnings { ops.logger.warning("\(warning)") }
-            ops.finish(exchange, header: final.header, body: final.body)
+            // As a REPLY to pass on: a body that may lead on (`opens_intent`) is read again
+            // for it (`FlowOperations.finish(_:forwarding:)`), as a flow's final is.
+            ops.finish(exchange, forwarding: WireMessage(kind: .reply, header: Frame(bytes: final.header),
+                                                         body: Frame(bytes: final.body)))
         }
+    }
+}
+
+/// A legacy intent's response codes with their dialogs taken apart once
+/// (`FormatString.Prepared`) and its response parameters' types by name: what `rendered`
+/// reads of the definition for every request. The relay lane's check keeps one per intent
+/// (LegacyLaneCheck.swift); a flow of the general path makes its own when it renders.
+/// A code is prepared the first time it is rendered. Router thread only.
+final class LegacyDialogs {
+    struct Code {
+        let definition: ResponseCodeDefinition
+        let full: FormatString.Prepared
+        let concise: FormatString.Prepared?
+        /// The final REPLY's header for this code when the client used no deprecated name
+        /// and the plugin carried no donation (`LegacyFlow.header`).
+        let header: [UInt8]
+    }
+
+    private let definition: IntentDefinition
+    private var codes: [String: Code] = [:]
+    /// Each declared response parameter's type (the first, for a name declared twice).
+    let responseTypes: [String: ParameterType]
+
+    init(_ definition: IntentDefinition) {
+        self.definition = definition
+        var types: [String: ParameterType] = [:]
+        for parameter in definition.responseParameters where types[parameter.name] == nil {
+            types[parameter.name] = parameter.type
+        }
+        responseTypes = types
+    }
+
+    /// The code named `name` (the first, as `IntentDefinition.code` finds it), nil when the
+    /// definition does not declare it.
+    func code(_ name: String, of flow: LegacyFlow) -> Code? {
+        if let known = codes[name] { return known }
+        guard let code = definition.code(name) else { return nil }
+        let prepared = Code(definition: code,
+                            full: FormatString(code.formatString ?? GenericResponseCodes.defaultDialog(code.name) ?? "").prepared,
+                            concise: code.conciseFormatString.map { FormatString($0).prepared },
+                            header: flow.header(code: name, success: code.success, carried: [:], deprecations: []))
+        codes[name] = prepared
+        return prepared
     }
 }

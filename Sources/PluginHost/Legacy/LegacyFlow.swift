@@ -61,11 +61,22 @@ final class LegacyFlow: ExchangeFlow {
     var deprecations: [String] = []
     var stage: Stage = .resolving([])
     var rounds = 0
+    /// The definition's dialogs as `rendered` reads them (LegacyFlow+Finish.swift): the
+    /// relay lane's check hands its flows the one it keeps; a flow makes its own otherwise.
+    private var preparedDialogs: LegacyDialogs?
 
-    init(definition: IntentDefinition, pluginId: String, oneTrip: Bool = false) {
+    init(definition: IntentDefinition, pluginId: String, oneTrip: Bool = false, dialogs: LegacyDialogs? = nil) {
         self.definition = definition
         self.pluginId = pluginId
         self.oneTrip = oneTrip
+        self.preparedDialogs = dialogs
+    }
+
+    var dialogs: LegacyDialogs {
+        if let preparedDialogs { return preparedDialogs }
+        let made = LegacyDialogs(definition)
+        preparedDialogs = made
+        return made
     }
 
     // MARK: - ExchangeFlow

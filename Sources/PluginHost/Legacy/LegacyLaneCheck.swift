@@ -22,6 +22,8 @@ final class LegacyLaneCheck: LaneRequestCheck {
     private let definition: IntentDefinition
     private let pluginId: String
     private let intent: String
+    /// The intent's dialogs, prepared once for the flows this check makes.
+    private let dialogs: LegacyDialogs
     /// The first `run` REQUEST's header: every parameter to resolve, the required ones, the
     /// codes; the same for every request without options.
     let pluginHeader: [UInt8]
@@ -30,18 +32,21 @@ final class LegacyLaneCheck: LaneRequestCheck {
         self.intent = intent
         self.definition = definition
         self.pluginId = pluginId
+        dialogs = LegacyDialogs(definition)
         let flow = LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true)
         pluginHeader = flow.runHeader(definition.parameters.map(\.name), options: .object([:])).canonicalBytes
     }
 
-    private func flow() -> LegacyFlow { LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true) }
+    private func flow() -> LegacyFlow { LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true, dialogs: dialogs) }
 
     func passes(body: UnsafeRawBufferPointer) -> Bool {
         var canonical = false
         guard body.count > 0, let parsed = try? JSON.parse(bytes: body, isCanonical: &canonical), canonical,
               let given = parsed.objectValue else { return false }
         let flow = flow()
-        return flow.take(given) == nil && flow.deprecations.isEmpty && flow.parameters == given
+        // The same bytes, not `==`: an enum value canonically equivalent to its case's name
+        // but spelled otherwise is `==` the name the flow sends instead.
+        return flow.take(given) == nil && flow.deprecations.isEmpty && JSON.object(flow.parameters).writesSameBytes(as: parsed)
     }
 
     /// Never as it is: the flow writes the client's REPLY itself (`rewrite`).
@@ -57,7 +62,7 @@ final class LegacyLaneCheck: LaneRequestCheck {
         guard let (final, confirmation) = flow.finalOfRun(reply, intent: intent) else { return nil }
         // The flow's own line for confirm's answer (`confirmed`).
         logger.debug(flow.confirmNote(confirmation, request: String(decoding: requestId, as: UTF8.self), intent: intent))
-        return LaneRewrite(header: final.header.canonicalBytes, body: final.body.canonicalBytes, succeeded: final.succeeded)
+        return LaneRewrite(header: final.header, body: final.body, succeeded: final.succeeded)
     }
 
     func deliveredFlow(body: UnsafeRawBufferPointer) -> any ExchangeFlow {
