@@ -87,15 +87,13 @@ extension IntentResultParts {
     /// their keys, written one by one, with no dictionary built and sorted for them
     /// (PluginSDKHotPathTests compares the two).
     func canonicalBody(continueInApp: Bool) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "{")]
-        out.reserveCapacity(128)
+        var w = JSONWriter(capacity: 128)
+        var first = true
         func member(_ key: StaticString, _ value: JSON) {
-            if out.count > 1 { out.append(UInt8(ascii: ",")) }
-            out.append(UInt8(ascii: "\""))
-            key.withUTF8Buffer { out.append(contentsOf: $0) }  // ASCII, nothing to escape
-            out.append(UInt8(ascii: "\""))
-            out.append(UInt8(ascii: ":"))
-            out.append(contentsOf: value.canonicalBytes)
+            w.raw(UInt8(ascii: first ? "{" : ","))
+            first = false
+            w.key(key)
+            w.write(value)
         }
         if continueInApp { member("continue_in_app", true) }
         if let dialog { member("dialog", .string(dialog.text)) }
@@ -105,8 +103,9 @@ extension IntentResultParts {
         if let supporting = dialog?.supporting { member("supporting_dialog", .string(supporting.resolved())) }
         if let value, !value.isNull { member("value", value) }
         if let view { member("view", view.json) }
-        out.append(UInt8(ascii: "}"))
-        return out
+        if first { w.raw(UInt8(ascii: "{")) }
+        w.raw(UInt8(ascii: "}"))
+        return w.bytes
     }
 }
 

@@ -88,16 +88,17 @@ package enum LegacyPhases {
                             _ context: PluginContext, declared: [String]?, logger: Logger,
                             warnings: LegacyCodeWarnings) async throws -> PluginReply {
         let resolutions = try await resolve(handler, intent, request, context)
-        var reply: [String: JSON] = ["resolutions": .object(resolutions.mapValues(\.json))]
+        var reply = LegacyRunReply(resolutions: resolutions)
         let required = request.header["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        guard let resolved = LegacyOneTrip.settled(intent, resolutions, required: required) else { return .success(.object(reply)) }
+        guard let resolved = LegacyOneTrip.settled(intent, resolutions, required: required) else { return reply.pluginReply }
         warnings.check(handler, intent: intent.name, declared: declared, logger: logger)  // once for confirm and handle
         // Whether it may go on to handle comes with the answer, not read back from its body.
         let confirmation = try await confirmAnswer(handler, resolved, context, declared: declared)
-        reply["confirm"] = confirmation.body
-        guard confirmation.ready else { return .success(.object(reply)) }
-        reply["handle"] = try await handle(handler, resolved, context, declared: declared).body
-        return .success(.object(reply))
+        reply.confirm = confirmation.body
+        guard confirmation.ready else { return reply.pluginReply }
+        let response = try await handler.handle(resolved, context: context)
+        reply.handle = try handled(response, intent: intent.name, declared: declared)
+        return reply.pluginReply
     }
 
     /// The cases of `handler`'s response-code enum, as HELLO lists them.
@@ -122,27 +123,25 @@ package enum LegacyPhases {
         case .ready:
             return (["code": "ready"], true)
         case .failure(let response):
-            return (try body(response, intent: intent.name, declared: declared), response.code.rawValue == "ready")
+            return (try handled(response, intent: intent.name, declared: declared).json, response.code.rawValue == "ready")
         }
     }
 
     private static func handle<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,
                                                         declared: [String]?) async throws -> PluginReply {
         let response = try await handler.handle(intent, context: context)
-        return .success(try body(response, intent: intent.name, declared: declared))
+        return .success(try handled(response, intent: intent.name, declared: declared).json)
     }
 
-    /// The reply body, after making sure the code is one the definition declares.
-    private static func body<Code>(_ response: LegacyResponse<Code>, intent: String, declared: [String]?) throws -> JSON {
+    /// The answer, after making sure the code is one the definition declares.
+    private static func handled<Code>(_ response: LegacyResponse<Code>, intent: String, declared: [String]?) throws -> LegacyHandled {
         let name = response.code.rawValue
         if let declared, !declared.contains(name) {
             throw BusError(.pluginError,
                 "the handler for \(intent) answered with response code '\(name)', which \(intent)'s definition does not declare (declared: \(declared.joined(separator: ", ")))",
                 details: ["code": .string(name)])
         }
-        var body: [String: JSON] = ["code": .string(name), "response": .object(response.parameters)]
-        if let opened = response.opensIntent { body["opens_intent"] = opened.json }
-        return .object(body)
+        return LegacyHandled(code: name, response: response.parameters, opens: response.opensIntent?.json)
     }
 }
 
