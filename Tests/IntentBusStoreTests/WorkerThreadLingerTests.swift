@@ -68,4 +68,26 @@ struct WorkerThreadLingerTests {
         #expect(waitFor { seen.all.flatMap { $0 } == [1, 2, 3, 4, 5] }, "\(seen.all)")
         worker.stop()
     }
+
+    @Test("a job's weight counts against the limit: a batch that would pass it is refused, and counted by its weight")
+    func weightsCount() {
+        let seen = Batches()
+        let refused = Batches()
+        let worker = WorkerThread<Int>(name: "test-weight", limit: 10, linger: 30, isUrgent: { $0 < 0 },
+                                       weight: { $0 < 0 ? 1 : $0 }) { jobs, lost in
+            seen.add(jobs)
+            refused.add([lost])
+        }
+        #expect(worker.submit(4))
+        #expect(worker.submit(4))
+        #expect(!worker.submit(3), "4 + 4 + 3 is past 10")
+        #expect(worker.submit(1))
+        #expect(worker.submit(-1))   // urgent, weight 1: 10 in all
+        #expect(waitFor { seen.all.flatMap { $0 } == [4, 4, 1, -1] }, "\(seen.all)")
+        #expect(refused.all.first == [3], "\(refused.all)")
+        // Emptied: a batch heavier than the limit still goes when nothing waits.
+        #expect(worker.submit(12))
+        worker.stop()
+        #expect(seen.all.flatMap { $0 }.last == 12)
+    }
 }

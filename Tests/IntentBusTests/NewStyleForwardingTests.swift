@@ -129,6 +129,9 @@ struct NewStyleForwardingTests {
         #expect(LeadOn.mayLeadOn(Frame(#"{"opens_intent": {"intent": "X"}}"#)))
         #expect(LeadOn.mayLeadOn(Frame(#"{"\u0076iew": 1}"#)), "an escape may spell the key")
         #expect(!LeadOn.mayLeadOn(Frame(#"{"dialog": "Noted.", "value": 3}"#)))
+        #expect(!LeadOn.mayLeadOn(Frame(#"{"dialog": "a view that opens_intent"}"#)), "the words inside a text are no key")
+        #expect(LeadOn.mayLeadOn(Frame(#"{"a": {"b": "x", "view": 1}}"#)), "nested: read (the flow decides)")
+        #expect(LeadOn.mayLeadOn(Frame(#"{"dialog": "opens_intent"}"#)), "a text that is a key's spelling: read")
         #expect(!LeadOn.mayLeadOn(Frame()))
     }
 }

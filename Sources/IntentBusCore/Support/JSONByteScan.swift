@@ -3,14 +3,14 @@
 /// unescaped run and the writer copies a string's run without escaping in bulk from
 /// that; byte by byte, both cost about 6 instructions per byte of a 1 MB body
 /// (callgrind, docs/performance.md, "The SDK's plain handler on large bodies").
-enum JSONByteScan {
+package enum JSONByteScan {
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
     /// The index of the first byte at or after `start` that is `"`, `\` or below 0x20,
     /// or `bytes.count` if there is none. `nonASCII` is set when a byte before that index
     /// is 0x80 or above (and left alone otherwise).
-    static func plainRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, nonASCII: inout Bool) -> Int {
+    package static func plainRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, nonASCII: inout Bool) -> Int {
         let n = bytes.count
         guard start < n, let base = bytes.baseAddress else { return start }
         let raw = UnsafeRawPointer(base)

@@ -61,15 +61,32 @@ package final class DonationMerger {
 
     /// A batch grouped by row, oldest first: the same body bytes are parsed once; a body
     /// that is not a JSON object donates nothing (as before the rows were coalesced).
-    static func merge(_ donations: [HostDonation]) -> [Merged] {
+    static func merge(_ donations: [HostDonation]) -> [Merged] { merge(HostDonationBatch(donations)) }
+
+    /// The same for a batch: a run of the same donation (plugin, intent, client, body bytes,
+    /// window) is counted with a comparison, and hashed once (a steady stream of one
+    /// request is one run; hashing each body was most of the writer's work per donation).
+    static func merge(_ batch: HostDonationBatch) -> [Merged] {
         struct Raw: Hashable {
             let plugin: String, intent: String, client: String?, window: Int64, body: Data
         }
         var raw: [Raw: (count: Int, at: Date)] = [:]
-        for d in donations {
-            let k = Raw(plugin: d.plugin, intent: d.intent, client: d.client, window: windowOf(d.at), body: d.parameters)
+        let items = batch.items
+        var i = 0
+        while i < items.count {
+            let first = items[i]
+            let window = windowOf(first.at)
+            var (count, at, j) = (1, first.at, i + 1)
+            while j < items.count, windowOf(items[j].at) == window, batch.sameDonation(first, items[j]) {
+                count += 1
+                at = max(at, items[j].at)
+                j += 1
+            }
+            let k = Raw(plugin: first.plugin, intent: first.intent, client: first.client, window: window,
+                        body: batch.withBody(first) { Data($0) })
             let seen = raw[k]
-            raw[k] = ((seen?.count ?? 0) + 1, max(seen?.at ?? d.at, d.at))
+            raw[k] = ((seen?.count ?? 0) + count, max(seen?.at ?? at, at))
+            i = j
         }
         var merged: [Key: Merged] = [:]
         for (k, seen) in raw {

@@ -21,6 +21,11 @@ extension ShortcutStore {
     /// `merger` knows, else a new row); then drops the oldest rows beyond
     /// `maximumDonations`.
     package func donate(batch: [Donation], host: [HostDonation] = [], merger: DonationMerger? = nil) throws(ShortcutStoreError) {
+        try donate(batch: batch, host: HostDonationBatch(host), merger: merger)
+    }
+
+    /// The same with the host's donations as the router handed them over (`HostDonationBatch`).
+    package func donate(batch: [Donation], host: HostDonationBatch, merger: DonationMerger? = nil) throws(ShortcutStoreError) {
         let merged = host.isEmpty ? [] : DonationMerger.merge(host)
         try access("donate") { db in
             try db.transaction {

@@ -20,13 +20,14 @@ final class NewStyleLaneCheck: LaneRequestCheck {
     private let intent: NewStyleIntent
     private let catalog: NewStyleCatalog
     private let access: AuthenticationPolicy.Access
-    private let declared: Set<String>
+    /// The body's first reading, in place (nil for an intent with more than 64 parameters).
+    private let scan: NewStyleBodyScan?
 
     init(intent: NewStyleIntent, catalog: NewStyleCatalog, access: AuthenticationPolicy.Access) {
         self.intent = intent
         self.catalog = catalog
         self.access = access
-        declared = Set(intent.parameters.map(\.name))
+        scan = NewStyleBodyScan(intent.parameters)
     }
 
     /// The check for `name` in `catalog`, or nil when its requests need the flow.
@@ -38,7 +39,16 @@ final class NewStyleLaneCheck: LaneRequestCheck {
 
     var pluginHeader: [UInt8] { Self.header }
 
+    /// The scan's verdict when it has one (most bodies: no tree, no allocation), else the
+    /// parse's (`passesParsed`); the two agree wherever the scan answers (NewStyleBodyScanTests).
     func passes(body: UnsafeRawBufferPointer) -> Bool {
+        guard body.count > 0 else { return false }
+        if let verdict = scan?.passes(body) { return verdict }
+        return passesParsed(body: body)
+    }
+
+    /// The flow's decisions on the parsed body: what `passes` falls back to.
+    func passesParsed(body: UnsafeRawBufferPointer) -> Bool {
         guard body.count > 0, let parsed = try? JSON.parse(bytes: body), let given = parsed.objectValue else { return false }
         var known = 0
         for p in intent.parameters {

@@ -50,6 +50,10 @@ final class PluginSlot: PluginView {
     var state: PluginSupervisor.State { life.state }
     var pid: pid_t? { life.pid }
     var isReady: Bool { identity != nil }
+    var id: String { spec.id }
+    func restrictsWhileLocked(_ intent: String) -> Bool {
+        !spec.intentsRestrictedWhileLocked.isEmpty && spec.intentsRestrictedWhileLocked.contains(intent)
+    }
     var identity: Data? { life.identity }
     var stateName: String { life.stateName }
     /// Removed from the manifest by a hot reload: never routed to or listed. The same id

@@ -118,7 +118,8 @@ extension RouterCore: LaneCore {
     }
 
     func laneSucceeded(intent: String, slot: Int, body: UnsafeRawBufferPointer) {
-        for ext in extensions { ext.laneRequestSucceeded(intent: intent, plugin: slot, client: nil, body: body) }
+        roundHadLaneSuccess = true
+        for ext in laneSuccessExtensions { ext.laneRequestSucceeded(intent: intent, plugin: slot, client: nil, body: body) }
     }
 
     func clientState(for identity: Data) -> ClientState { pipeline.book.clients.state(for: identity) }

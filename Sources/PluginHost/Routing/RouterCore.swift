@@ -54,6 +54,12 @@ final class RouterCore: RouterView {
     var draining: Bool { pipeline.draining }
     /// What extensions added (flows, HELLO checks, host intents).
     var extensions: [any RouterExtension] = []
+    /// The extensions that see the lane's checked requests succeed
+    /// (`RouterExtension.seesLaneSuccesses`): the lane calls only these, per request.
+    private(set) var laneSuccessExtensions: [any RouterExtension] = []
+    /// A lane request succeeded in this round of the shell's loop: `roundEnded` tells the
+    /// extensions (which hand over what they gathered); a round without one costs nothing.
+    var roundHadLaneSuccess = false
     /// The host intents (`ib.*`) and their answers (HostIntents.swift).
     var hostIntents = HostIntents()
     /// Requests the host itself sent a plugin for an extension (HostQueries.swift): their
@@ -88,11 +94,13 @@ final class RouterCore: RouterView {
     }
 
     var plugins: [any PluginView] { slots }
+    func plugin(at index: Int) -> any PluginView { slots[index] }
     var snapshot: RouterSnapshot { RouterSnapshot(self) }
 
     /// Adds an extension: its host intents and, at HELLO and dispatch, its checks and flows.
     func install(_ ext: any RouterExtension) {
         extensions.append(ext)
+        if ext.seesLaneSuccesses { laneSuccessExtensions.append(ext) }
         for (name, intent) in ext.hostIntents { hostIntents[name] = intent }
         hostIntentsReadingOpenRequests.formUnion(ext.intentsReadingOpenRequests)
     }
@@ -152,5 +160,13 @@ final class RouterCore: RouterView {
     func fireDueTimers() {
         assertConfined()
         pipeline.fireDueTimers()
+    }
+
+    /// The shell has handled one round of its loop (what its poll found ready): the
+    /// extensions hand over what they gathered during it (`RouterExtension.roundEnded`).
+    func roundEnded() {
+        guard roundHadLaneSuccess else { return }
+        roundHadLaneSuccess = false
+        for ext in laneSuccessExtensions { ext.roundEnded() }
     }
 }

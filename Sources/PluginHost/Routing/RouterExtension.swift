@@ -55,6 +55,14 @@ protocol RouterExtension: AnyObject {
     /// what `flowStarting` and `exchangeEnded` would have seen of it (the shortcuts
     /// extension records its donation). `body` is the request's, valid for the call.
     func laneRequestSucceeded(intent: String, plugin: Int, client: String?, body: UnsafeRawBufferPointer)
+    /// Whether the core calls `laneRequestSucceeded` and `roundEnded` (asked once, at
+    /// install; false by default).
+    var seesLaneSuccesses: Bool { get }
+    /// A round of the router's loop (the messages and events its poll found) in which a
+    /// lane request succeeded has been handled: hand over what `laneRequestSucceeded`
+    /// gathered (the shortcuts extension queues the round's donations for the writer's
+    /// thread as one job, not one per request).
+    func roundEnded()
 }
 
 /// What an extension asks to see of the requests the relay lane would take.
@@ -82,6 +90,8 @@ extension RouterExtension {
     var intentsReadingOpenRequests: Set<String> { [] }
     func laneCheck(intent: String, style: HandlerStyle, plugin: any PluginView) -> (any LaneRequestCheck)? { nil }
     func laneRequestSucceeded(intent: String, plugin: Int, client: String?, body: UnsafeRawBufferPointer) {}
+    var seesLaneSuccesses: Bool { false }
+    func roundEnded() {}
 }
 
 /// How a host intent is answered.
@@ -125,6 +135,11 @@ struct ControlForward {
 protocol PluginView: AnyObject {
     var index: Int { get }
     var spec: PluginSpec { get }
+    /// `spec.id`, without a copy of the whole spec (read per request on the relay lane).
+    var id: String { get }
+    /// Whether `spec` restricts `intent` while locked (`intents_restricted_while_locked`),
+    /// without a copy of the whole spec.
+    func restrictsWhileLocked(_ intent: String) -> Bool
     var stateName: String { get }
     var isReady: Bool { get }
     /// The style the plugin declared for `intent` in its HELLO (plain until then).
@@ -138,6 +153,8 @@ protocol RouterView: AnyObject {
     /// Posts an event to the router thread from any thread (the shell's mailbox).
     var post: @Sendable (RouterEvent) -> Void { get }
     var plugins: [any PluginView] { get }
+    /// `plugins[index]`, without making the array.
+    func plugin(at index: Int) -> any PluginView
     /// Clients connect with CURVE keys and their grants decide (Authentication+Rights.swift).
     var clientKeysRequired: Bool { get }
     /// Sends a ready instance of `plugin` a REQUEST of the host's own (an `ib.entities`

@@ -130,6 +130,7 @@ final class RouterShell: RouterEffects {
             }
             core.promoteDue()
             core.fireDueTimers()
+            core.roundEnded()
             mdp?.flush()
             if let flushAt, flushAt <= MonotonicClock.now() { flushClients() }
             if core.isFinished { break }  // checks `stopping` first: nothing on the hot path

@@ -67,10 +67,12 @@ extension ShortcutCenter {
     /// host's own donation, as `flowStarting` and `exchangeEnded` record it for the flow.
     func laneRequestSucceeded(intent: String, plugin index: Int, client: String?, body: UnsafeRawBufferPointer) {
         guard let writer, body.count <= Self.maximumParametersBytes else { return }
-        let plugin = view.plugins[index].spec
-        guard !plugin.intentsRestrictedWhileLocked.contains(intent), !(authenticated[plugin.id]?.contains(intent) ?? false) else { return }
-        writer.submit(.hostDonation(HostDonation(intent: intent, plugin: plugin.id, client: client,
-                                                 parameters: Data(body), at: clock())))
+        // The plugin's id and restriction, not a copy of its spec nor of the plugin list.
+        let plugin = view.plugin(at: index)
+        let id = plugin.id
+        guard !plugin.restrictsWhileLocked(intent), authenticated.isEmpty || !(authenticated[id]?.contains(intent) ?? false)
+        else { return }
+        writer.gather(intent: intent, plugin: id, client: client, body: body, at: clock())
     }
 
     /// Whether the frame's bytes contain `donation` (also in `delete_donations`).

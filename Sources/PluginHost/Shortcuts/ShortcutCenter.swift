@@ -30,7 +30,7 @@ final class ShortcutCenter: RouterExtension, UserPhraseHost {
     private var nextJob: UInt64 = 0
     var clock: () -> Date = Date.init
     /// Plugin id → the intents its HELLO declares `requires_authentication` (never
-    /// donated by the host).
+    /// donated by the host); a plugin with none has no entry.
     var authenticated: [String: Set<String>] = [:]
     /// The request bodies of open multi-phase exchanges (as the client sent them), by
     /// host id, for their donation; removed when the exchange ends, so it holds at most
@@ -145,6 +145,11 @@ final class ShortcutCenter: RouterExtension, UserPhraseHost {
         view.post(.extensionFinished(id: id, result: .success(.null)))
     }
 
+    /// The host's donations of lane requests (`laneRequestSucceeded`) are gathered, and go
+    /// to the writer's thread together at the end of the router's round.
+    var seesLaneSuccesses: Bool { true }
+    func roundEnded() { writer?.handOver() }
+
     func stop() {
         writer?.stop()
         writer = nil
@@ -193,7 +198,9 @@ final class ShortcutCenter: RouterExtension, UserPhraseHost {
             needsAuthentication.insert(intent.identifier)
             if let legacy = intent.migratedFrom { needsAuthentication.insert(legacy) }
         }
-        authenticated[id] = needsAuthentication
+        // Only plugins with such intents are kept: most have none, and a request then
+        // looks nothing up (laneRequestSucceeded).
+        authenticated[id] = needsAuthentication.isEmpty ? nil : needsAuthentication
         return nil
     }
 

@@ -26,7 +26,7 @@ extension RelayLane {
         let size = m.size(base + 4) + m.size(base + 5)
         // 1 KiB or more is counted while libzmq holds it (HeldBytes): the general path.
         guard requestId.count <= WireProtocol.maxNameLength, requestId.isASCII, size < HeldBytes.countedFrameBytes,
-              let r = routes.find(m.bytes(base + 3)) else { return false }
+              let r = routes.findInPlace(m.bytes(base + 3)) else { return false }
         // Fields one by one, not a copy of the route (its String and array would be retained).
         let slotIndex = routes.routes[r].slot
         // No header, or only a timeout: anything else (a plugin, a choice, a credential…) is the general path's.
