@@ -30,4 +30,23 @@ public struct Poller {
         }
         return items.map { ($0.revents & Int16(ZMQ_POLLIN)) != 0 }
     }
+
+    /// `poll` without the array: afterwards `isReady(i)` says whether item `i` has input
+    /// (a router round used to allocate the answer every time). An interrupted wait leaves
+    /// every item not ready.
+    public mutating func wait(timeoutMs: Int) throws(ZMQError) {
+        let count = Int32(items.count)
+        let rc = items.withUnsafeMutableBufferPointer { zmq_poll($0.baseAddress, count, timeoutMs) }
+        if rc < 0 {
+            let err = zmq_errno()
+            guard err == EINTR else { throw ZMQError(code: err, function: "zmq_poll") }
+            for i in items.indices { items[i].revents = 0 }
+        }
+    }
+
+    /// Whether item `i` had input at the last `wait`.
+    public func isReady(_ i: Int) -> Bool { (items[i].revents & Int16(ZMQ_POLLIN)) != 0 }
+
+    /// How many items are polled.
+    public var count: Int { items.count }
 }

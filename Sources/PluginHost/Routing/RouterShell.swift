@@ -91,31 +91,32 @@ final class RouterShell: RouterEffects {
                 (childFDs, childGeneration) = (children.fds, children.generation)
                 poller = Poller(sockets, fds: fixed + childFDs)
             }
-            let next = [core.nextDeadline, flushAt, dropIns.dueAt, mdp?.nextDeadline, core.nextLaneDeadline].compactMap { $0 }.min()
+            // The earliest deadline, without an array per round.
+            let next = earliest(earliest(earliest(core.nextDeadline, flushAt), earliest(dropIns.dueAt, mdp?.nextDeadline)),
+                                core.nextLaneDeadline)
             var timeout = -1
             if let next {
                 let now = MonotonicClock.now()
                 // At most a minute: a far deadline (up to UInt64.max) must not overflow.
                 timeout = next <= now ? 0 : Int(min(next - now, 60_000_000_000) / 1_000_000) + 1
             }
-            let ready: [Bool]
-            do { ready = try poller.poll(timeoutMs: timeout) } catch {
+            do { try poller.wait(timeoutMs: timeout) } catch {
                 logger.error("poll failed: \(error); stopping")
                 break
             }
-            if ready[0] { drain(.clients) }
-            if ready[1] { drain(.plugins) }
-            if ready[2] {
+            if poller.isReady(0) { drain(.clients) }
+            if poller.isReady(1) { drain(.plugins) }
+            if poller.isReady(2) {
                 for event in mailbox.drain() {
                     if case .pluginExited(_, let pid, _) = event { children.threadedChildExited(pid) }
                     core.handle(event)
                 }
             }
-            if zap != nil, ready[3] { zap?.answerWaiting() }
-            if !fixed.isEmpty, ready[sockets.count] { dropIns.consume(now: MonotonicClock.now()) }
+            if zap != nil, poller.isReady(3) { zap?.answerWaiting() }
+            if !fixed.isEmpty, poller.isReady(sockets.count) { dropIns.consume(now: MonotonicClock.now()) }
             let base = sockets.count + fixed.count
-            if ready.count > base {
-                for (i, fd) in childFDs.enumerated() where ready[base + i] {
+            if poller.count > base {
+                for (i, fd) in childFDs.enumerated() where poller.isReady(base + i) {
                     if let exit = children.readable(fd) {
                         core.handle(.pluginExited(index: exit.tag, pid: exit.pid, status: exit.status))
                     }
@@ -125,7 +126,7 @@ final class RouterShell: RouterEffects {
                 core.reload(trigger: files.joined(separator: ", "))
             }
             if let mdp {
-                if ready[mdpIndex] { mdp.drain() }
+                if poller.isReady(mdpIndex) { mdp.drain() }
                 mdp.fireDue()
             }
             core.promoteDue()
@@ -346,4 +347,11 @@ final class RouterShell: RouterEffects {
         flushDelay = progressed ? 1_000_000 : min(flushDelay * 2, 50_000_000)
         flushAt = MonotonicClock.now() + flushDelay
     }
+}
+
+/// The earlier of two optional deadlines.
+@inline(__always) private func earliest(_ a: UInt64?, _ b: UInt64?) -> UInt64? {
+    guard let a else { return b }
+    guard let b else { return a }
+    return min(a, b)
 }
