@@ -51,20 +51,6 @@ public struct IntentDialog: Sendable, Hashable, ExpressibleByStringInterpolation
 
     /// The text in the request's locale.
     public var text: String { full.resolved() }
-
-    /// The REPLY body's dialog fields: `dialog`, and `supporting_dialog`, `dialog_image` when set.
-    var replyFields: [String: JSON] {
-        var o: [String: JSON] = [:]
-        addReplyFields(to: &o)
-        return o
-    }
-
-    /// Adds the reply fields to `o` (no dictionary of their own to merge).
-    func addReplyFields(to o: inout [String: JSON]) {
-        o["dialog"] = .string(text)
-        if let supporting { o["supporting_dialog"] = .string(supporting.resolved()) }
-        if let systemImageName { o["dialog_image"] = .string(systemImageName) }
-    }
 }
 
 /// How an entity, an enum case or a value is shown: a title, a subtitle and an image

@@ -68,24 +68,15 @@ struct IntentResultParts: Sendable {
     var view: SnippetView?
     /// Free-form data the host passes on unread (IntentBus's `snippet`; no Apple counterpart).
     var snippet: JSON?
-
-    /// The REPLY body: `{"dialog", "value", "snippet", "opens_intent", "view"}` (absent parts left out).
-    var json: JSON {
-        var o: [String: JSON] = [:]
-        if let dialog { dialog.addReplyFields(to: &o) }
-        if let value, !value.isNull { o["value"] = value }  // an optional value that is nil: no value
-        if let snippet { o["snippet"] = snippet }
-        if let opens { o["opens_intent"] = opens.json }
-        if let view { o["view"] = view.json }
-        return .object(o)
-    }
 }
 
 extension IntentResultParts {
-    /// The REPLY body's canonical text, `json` (with `continue_in_app: true` when
-    /// `continueInApp`) as `JSON.canonicalBytes` writes it: the members in the byte order of
-    /// their keys, written one by one, with no dictionary built and sorted for them
-    /// (PluginSDKHotPathTests compares the two).
+    /// The REPLY body's canonical text: `dialog` (with `supporting_dialog` and
+    /// `dialog_image` when set), `value` (absent when nil or null), `snippet`,
+    /// `opens_intent`, `view`, and `continue_in_app: true` when `continueInApp` (absent
+    /// parts left out), as `JSON.canonicalBytes` would write that object: the members in the
+    /// byte order of their keys, one by one, with no dictionary built and sorted for them
+    /// (PluginSDKHotPathTests compares the bytes with such an object's).
     func canonicalBody(continueInApp: Bool) -> [UInt8] {
         var w = JSONWriter(capacity: 128)
         var first = true

@@ -125,9 +125,8 @@ extension IntentClient {
             let untilBeat = lastBeat + beat - min(now, lastBeat + beat)
             var ms = Int(min(min(deadline - now, untilBeat) / 1_000_000 + 1, UInt64(Int32.max)))
             if cancellation != nil { ms = min(ms, 100) }
-            let ready: [Bool]
-            do { ready = try poller.poll(timeoutMs: ms) } catch { throw .transport(error) }
-            guard ready[0] else { continue }
+            do { try poller.wait(timeoutMs: ms) } catch { throw .transport(error) }
+            guard poller.isReady(0) else { continue }
             heard = MonotonicClock.now()
             if let msg = try pending(link, requestId: requestId) { return msg }
         }

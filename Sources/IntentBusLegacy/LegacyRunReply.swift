@@ -4,19 +4,12 @@ import IntentBusPlugin
 
 /// A `run` REPLY body (docs/protocol.md §8.9): `resolutions`, and `confirm` and `handle` as
 /// far as the run got. `canonicalBody` writes it member by member in canonical key order,
-/// the bytes `json`'s `canonicalBytes` gives, with no dictionary built and sorted for the
-/// reply, its resolutions or its `handle` (LegacyRunReplyUnitTests compares the two).
+/// the bytes `canonicalBytes` gives for that object, with no dictionary built and sorted for
+/// the reply, its resolutions or its `handle` (LegacyRunReplyUnitTests compares the two).
 struct LegacyRunReply {
     var resolutions: [String: ResolutionResult]
     var confirm: JSON? = nil
     var handle: LegacyHandled? = nil
-
-    var json: JSON {
-        var o: [String: JSON] = ["resolutions": .object(resolutions.mapValues(\.json))]
-        if let confirm { o["confirm"] = confirm }
-        if let handle { o["handle"] = handle.json }
-        return .object(o)
-    }
 
     /// The REPLY that carries it, its body already written.
     var pluginReply: PluginReply { PluginReply(status: .success, canonicalBody: canonicalBody) }

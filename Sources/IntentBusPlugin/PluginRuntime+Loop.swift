@@ -57,11 +57,11 @@ extension PluginRuntime {
                 continue
             }
             try sendHeld(state, socket)
-            let ready = try poller.poll(timeoutMs: -1)
-            if ready[1] {
+            try poller.wait(timeoutMs: -1)
+            if poller.isReady(1) {
                 for out in mailbox.drain() { try send(out, on: socket, state: state) }
             }
-            if ready[0] {
+            if poller.isReady(0) {
                 // Drain everything waiting, so a burst costs one poll.
                 while try socket.receive(into: &state.frames, dontWait: true) {
                     if let end = try dispatchEnds(parts) { return end.exitCode }

@@ -55,9 +55,9 @@ final class SeveralBackends {
         var poller = Poller(sockets)
         while true {
             greet()
-            let ready = try poller.poll(timeoutMs: 250)
-            if ready[0] { for routed in mailbox.drain() { try send(routed) } }
-            for (i, owner) in owners.enumerated() where ready[i] && owner.link >= 0 {
+            try poller.wait(timeoutMs: 250)
+            if poller.isReady(0) { for routed in mailbox.drain() { try send(routed) } }
+            for (i, owner) in owners.enumerated() where poller.isReady(i) && owner.link >= 0 {
                 let link = links[owner.link]
                 if owner.isMonitor {
                     if link.connectionDropped() { lost(link, why: "its connection dropped") }

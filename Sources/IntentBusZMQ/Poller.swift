@@ -18,22 +18,9 @@ public struct Poller {
         items += fds.map { zmq_pollitem_t(socket: nil, fd: $0, events: Int16(ZMQ_POLLIN), revents: 0) }
     }
 
-    /// Waits up to `timeoutMs` milliseconds (-1 = forever) and returns, per socket, whether
-    /// a message is ready. An interrupted wait returns all false.
-    public mutating func poll(timeoutMs: Int) throws(ZMQError) -> [Bool] {
-        let count = Int32(items.count)
-        let rc = items.withUnsafeMutableBufferPointer { zmq_poll($0.baseAddress, count, timeoutMs) }
-        if rc < 0 {
-            let err = zmq_errno()
-            if err == EINTR { return Array(repeating: false, count: items.count) }
-            throw ZMQError(code: err, function: "zmq_poll")
-        }
-        return items.map { ($0.revents & Int16(ZMQ_POLLIN)) != 0 }
-    }
-
-    /// `poll` without the array: afterwards `isReady(i)` says whether item `i` has input
-    /// (a router round used to allocate the answer every time). An interrupted wait leaves
-    /// every item not ready.
+    /// Waits up to `timeoutMs` milliseconds (-1 = forever); afterwards `isReady(i)` says
+    /// whether item `i` has input (no array per wait: a router round used to allocate one).
+    /// An interrupted wait leaves every item not ready.
     public mutating func wait(timeoutMs: Int) throws(ZMQError) {
         let count = Int32(items.count)
         let rc = items.withUnsafeMutableBufferPointer { zmq_poll($0.baseAddress, count, timeoutMs) }

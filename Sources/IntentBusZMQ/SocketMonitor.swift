@@ -103,9 +103,9 @@ public final class SocketMonitor {
     /// Waits up to `timeoutMs` milliseconds for events, then returns every event waiting,
     /// each with the index of its endpoint (`connect`'s order; empty after a timeout).
     public func events(timeoutMs: Int) throws(ZMQError) -> [(source: Int, event: SocketEvent)] {
-        let ready = try poller.poll(timeoutMs: timeoutMs)
+        try poller.wait(timeoutMs: timeoutMs)
         var events: [(source: Int, event: SocketEvent)] = []
-        for (index, socket) in sockets.enumerated() where ready[index] {
+        for (index, socket) in sockets.enumerated() where poller.isReady(index) {
             while let frames = try socket.receive(dontWait: true, maxFrames: 2) {
                 if let event = Self.decode(frames.first) { events.append((index, event)) }
             }

@@ -24,9 +24,12 @@ import Testing
         var checked = 0
         for resolutions in resolutionSets { for confirm in confirms { for handle in handles {
             let reply = LegacyRunReply(resolutions: resolutions, confirm: confirm, handle: handle)
+            var o: [String: JSON] = ["resolutions": .object(resolutions.mapValues(\.json))]
+            if let confirm { o["confirm"] = confirm }
+            if let handle { o["handle"] = handle.json }
             let written = reply.canonicalBody
-            #expect(written == reply.json.canonicalBytes, "\(String(decoding: written, as: UTF8.self))")
-            #expect(reply.pluginReply.body == reply.json)
+            #expect(written == JSON.object(o).canonicalBytes, "\(String(decoding: written, as: UTF8.self))")
+            #expect(reply.pluginReply.body == .object(o))
             checked += 1
         } } }
         #expect(checked == 4 * 4 * 3)

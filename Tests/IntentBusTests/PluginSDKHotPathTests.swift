@@ -135,8 +135,19 @@ private struct TableTestIntent: AppIntent {
         for dialog in dialogs { for value in values { for snippet in snippets { for view in views { for opens in opened {
             let parts = IntentResultParts(value: value, opens: opens, dialog: dialog, view: view, snippet: snippet)
             for continueInApp in [false, true] {
-                var expected = parts.json
-                if continueInApp, case .object(var o) = expected { o["continue_in_app"] = true; expected = .object(o) }
+                // The body as an object, each part where docs/results.md puts it.
+                var o: [String: JSON] = [:]
+                if let dialog {
+                    o["dialog"] = .string(dialog.text)
+                    if let supporting = dialog.supporting { o["supporting_dialog"] = .string(supporting.resolved()) }
+                    if let image = dialog.systemImageName { o["dialog_image"] = .string(image) }
+                }
+                if let value, !value.isNull { o["value"] = value }
+                if let snippet { o["snippet"] = snippet }
+                if let opens { o["opens_intent"] = opens.json }
+                if let view { o["view"] = view.json }
+                if continueInApp { o["continue_in_app"] = true }
+                let expected = JSON.object(o)
                 let written = parts.canonicalBody(continueInApp: continueInApp)
                 #expect(written == expected.canonicalBytes, "\(String(decoding: written, as: UTF8.self))")
                 // And the reply made of them reads back as that JSON.
