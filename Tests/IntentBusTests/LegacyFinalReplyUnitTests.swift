@@ -127,7 +127,7 @@ struct LegacyLaneCheckUnitTests {
     func sameBytesOnly() throws {
         let decoded = DefinitionLoader.decode(text: Self.definitionText, file: "o.yaml")
         let definition = try #require(decoded.definitions.first, "\(decoded.diagnostics)")
-        let check = LegacyLaneCheck(intent: "OrderIntent", definition: definition, pluginId: "p")
+        let check = LegacyLaneCheck(intent: "OrderIntent", definition: definition, pluginId: "p", translated: false)
         func passes(_ body: String) -> Bool { Array(body.utf8).withUnsafeBytes { check.passes(body: $0) } }
         #expect(passes(#"{"count":2,"drink":"café"}"#))
         #expect(passes(#"{"drink":"tea"}"#))

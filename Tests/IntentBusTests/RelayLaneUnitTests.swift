@@ -305,15 +305,44 @@ struct RelayLaneUnitTests {
         #expect(error?.code == .timeout && error?.details["timeout_ms"] == 500, "\(String(describing: error))")
     }
 
-    @Test("the timeout header the lane reads: exactly {\"timeout_ms\":N}, N from 1 to 24 h")
-    func headerTimeouts() {
-        func read(_ text: String) -> UInt64? { Array(text.utf8).withUnsafeBytes { RelayLane.headerTimeout($0) } }
-        #expect(read("{\"timeout_ms\":1}") == 1_000_000)
-        #expect(read("{\"timeout_ms\":86400000}") == 86_400_000_000_000)
-        for bad in ["{\"timeout_ms\":0}", "{\"timeout_ms\":086}", "{\"timeout_ms\":86400001}", "{\"timeout_ms\":-5}",
-                    "{\"timeout_ms\":1.5}", "{\"timeout_ms\":}", "{\"timeout_ms\": 5}", "{\"timeout_ms\":5,\"plugin\":\"a\"}",
-                    "{\"timeout_ms\":123456789012}", "{}", ""] {
+    @Test("the client headers the lane carries: timeout_ms, client, credential, locale as RequestHeaderCheck takes them; nothing else")
+    func carriedHeaders() {
+        func read(_ text: String) -> LaneHeaders.Header? {
+            Array(text.utf8).withUnsafeBytes { LaneHeaders.read($0, hash: ByteHash.hash($0)) }
+        }
+        #expect(read("{\"timeout_ms\":1}")?.timeout == 1_000_000)
+        #expect(read("{\"timeout_ms\":86400000}")?.timeout == 86_400_000_000_000)
+        #expect(read("{ \"timeout_ms\" : 5 }")?.timeout == 5_000_000, "any spelling the parse reads")
+        let full = read("{\"client\":\"kitchen\",\"credential\":\"s3cret\",\"locale\":\"de-DE\",\"timeout_ms\":2500}")
+        #expect(full?.client == "kitchen" && full?.locale == "de-DE" && full?.timeout == 2_500_000_000)
+        #expect(full.map { String(decoding: $0.plainHeader, as: UTF8.self) } == "{\"client\":\"kitchen\"}",
+                "the plugin gets the name, never the credential (Admission.deliveryHeader)")
+        #expect(full?.options["credential"]?.stringValue == "s3cret", "a promotion's options are the header as read")
+        #expect(read("{\"credential\":\"x\"}")?.plainHeader.isEmpty == true)
+        let long = String(repeating: "a", count: RequestHeaderCheck.maximumCredentialLength + 1)
+        for bad in ["{\"timeout_ms\":0}", "{\"timeout_ms\":86400001}", "{\"timeout_ms\":-5}", "{\"timeout_ms\":1.5}",
+                    "{\"timeout_ms\":}", "{\"timeout_ms\":5,\"plugin\":\"a\"}", "{\"client\":5}", "{\"locale\":null}",
+                    "{\"credential\":\"\(long)\"}", "{\"choice\":\"ask\"}", "{\"remember\":true}", "{\"context\":{}}",
+                    "{\"run_key\":\"k\"}", "{\"authenticated\":\"me\"}", "{\"future_field\":1}", "[]", "\"x\"", "{", " ", ""] {
             #expect(read(bad) == nil, "\(bad)")
         }
+    }
+
+    @Test("the header table reads each distinct header once and reuses a row no open request holds")
+    func headerTable() {
+        var table = LaneHeaders()
+        func find(_ text: String) -> Int? { Array(text.utf8).withUnsafeBytes { table.find($0) } }
+        let a = find("{\"client\":\"a\"}")
+        #expect(a != nil && find("{\"client\":\"a\"}") == a)
+        #expect(find("{\"plugin\":\"p\"}") == nil)
+        table.opened(a!)
+        for n in 1..<LaneHeaders.capacity { table.opened(find("{\"client\":\"c\(n)\"}")!) }
+        #expect(find("{\"client\":\"new\"}") == nil, "every row in use: the general path")
+        table.closed(a!)
+        let reused = find("{\"client\":\"new\"}")
+        #expect(reused == a, "the row no request holds")
+        #expect(reused.map { table.headers[$0].client } == "new")
+        table.opened(reused!)
+        #expect(find("{\"client\":\"a\"}") == nil, "its old header is gone from the index, and no row is free")
     }
 }

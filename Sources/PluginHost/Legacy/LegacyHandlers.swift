@@ -70,6 +70,7 @@ final class LegacyExtension: RouterExtension {
     func laneCheck(intent: String, style: HandlerStyle, plugin: any PluginView) -> (any LaneRequestCheck)? {
         guard style == .legacy, oneTrip[plugin.spec.id]?.contains(intent) ?? false,
               let definition = book.catalog.definition(of: intent, plugin: plugin.spec.id, locale: nil) else { return nil }
-        return LegacyLaneCheck(intent: intent, definition: definition, pluginId: plugin.spec.id)
+        return LegacyLaneCheck(intent: intent, definition: definition, pluginId: plugin.spec.id,
+                               translated: book.catalog.localized[plugin.spec.id]?[intent]?.isEmpty == false)
     }
 }

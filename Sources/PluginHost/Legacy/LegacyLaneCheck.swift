@@ -9,8 +9,8 @@ import IntentBusDefinitions
 ///
 /// `LegacyExtension.laneCheck` makes one per intent at each routing change, only for an
 /// intent whose plugin announced `run` for it and that has a definition (the one a request
-/// without `locale` gets); a lane request has no header but a timeout, so no run key, no
-/// context, no client name. `passes` takes the body as the flow does (`LegacyFlow.take`)
+/// without `locale` gets); a lane request's header carries no run key and no context
+/// (LaneHeaders), a locale only when the definition has no translations. `passes` takes the body as the flow does (`LegacyFlow.take`)
 /// and passes it only when the flow would send exactly those bytes: canonical JSON, every
 /// value valid and normalized as given, no deprecated name, no default added.
 ///
@@ -27,14 +27,28 @@ final class LegacyLaneCheck: LaneRequestCheck {
     /// The first `run` REQUEST's header: every parameter to resolve, the required ones, the
     /// codes; the same for every request without options.
     let pluginHeader: [UInt8]
+    /// Whether the intent's definition has translations: a request with a `locale` may then
+    /// get another definition (`DefinitionCatalog.definition(of:plugin:locale:)`), so it
+    /// goes the general path's way.
+    private let translated: Bool
 
-    init(intent: String, definition: IntentDefinition, pluginId: String) {
+    init(intent: String, definition: IntentDefinition, pluginId: String, translated: Bool) {
         self.intent = intent
         self.definition = definition
         self.pluginId = pluginId
+        self.translated = translated
         dialogs = LegacyDialogs(definition)
         let flow = LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true)
         pluginHeader = flow.runHeader(definition.parameters.map(\.name), options: .object([:])).canonicalBytes
+    }
+
+    /// The first `run`'s header with the client's name (`LegacyFlow.header`); a locale
+    /// changes nothing else the flow does unless the definition is translated.
+    func pluginHeader(client: String?, locale: String?) -> [UInt8]? {
+        guard locale == nil || !translated else { return nil }
+        let options: JSON = client.map { ["client": .string($0)] } ?? .object([:])
+        return LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true)
+            .runHeader(definition.parameters.map(\.name), options: options).canonicalBytes
     }
 
     private func flow() -> LegacyFlow { LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true, dialogs: dialogs) }

@@ -39,6 +39,15 @@ final class NewStyleLaneCheck: LaneRequestCheck {
 
     var pluginHeader: [UInt8] { Self.header }
 
+    /// `NewStyleFlow`'s header for a request with no context, run key or migration: the
+    /// style, the client's name and its locale.
+    func pluginHeader(client: String?, locale: String?) -> [UInt8]? {
+        var header: [String: JSON] = ["style": "new"]
+        if let client { header["client"] = .string(client) }
+        if let locale { header["locale"] = .string(locale) }
+        return JSON.object(header).canonicalBytes
+    }
+
     /// The scan's verdict when it has one (most bodies: no tree, no allocation), else the
     /// parse's (`passesParsed`); the two agree wherever the scan answers (NewStyleBodyScanTests).
     func passes(body: UnsafeRawBufferPointer) -> Bool {

@@ -64,7 +64,7 @@ extension RouterCore: LaneCore {
               spec.idempotentIntents.isEmpty, spec.lifecycle.idleTimeout == nil,
               !extensions.contains(where: { $0.needs.contains(.everyRequest) }) else { return nil }
         // Another style: when the extension whose flow serves it declares a check for it
-        // (a new-style intent: NewStyleLaneCheck), and no client name goes in its header.
+        // (a new-style intent: NewStyleLaneCheck), and no CURVE frontend (a grant's name would go in its header).
         var check: (any LaneRequestCheck)?
         let style = slot.style(for: intent)
         if style != .plain {
@@ -117,9 +117,9 @@ extension RouterCore: LaneCore {
         if let body { for ext in extensions { ext.flowStarting(exchange, body: body) } }
     }
 
-    func laneSucceeded(intent: String, slot: Int, body: UnsafeRawBufferPointer) {
+    func laneSucceeded(intent: String, slot: Int, client: String?, body: UnsafeRawBufferPointer) {
         roundHadLaneSuccess = true
-        for ext in laneSuccessExtensions { ext.laneRequestSucceeded(intent: intent, plugin: slot, client: nil, body: body) }
+        for ext in laneSuccessExtensions { ext.laneRequestSucceeded(intent: intent, plugin: slot, client: client, body: body) }
     }
 
     func clientState(for identity: Data) -> ClientState { pipeline.book.clients.state(for: identity) }

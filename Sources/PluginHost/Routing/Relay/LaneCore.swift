@@ -48,7 +48,7 @@ protocol LaneCore: AnyObject {
     func adoptPromoted(_ exchange: Exchange, bytes: Int, deadline: UInt64, body: Frame?)
     /// A checked lane request's successful REPLY went to its client: the extensions see
     /// it end (`RouterExtension.laneRequestSucceeded`).
-    func laneSucceeded(intent: String, slot: Int, body: UnsafeRawBufferPointer)
+    func laneSucceeded(intent: String, slot: Int, client: String?, body: UnsafeRawBufferPointer)
     /// The core's entry for a client, made when new (a promoted request belongs to it).
     func clientState(for identity: Data) -> ClientState
 }

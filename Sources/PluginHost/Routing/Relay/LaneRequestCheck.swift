@@ -12,6 +12,11 @@ protocol LaneRequestCheck: AnyObject {
     /// The header frame the plugin gets with such a request (constant: what the flow's
     /// REQUEST carries when the client sent no options).
     var pluginHeader: [UInt8] { get }
+    /// The header frame for a request whose client header (one the lane carries:
+    /// LaneHeaders) names this client and locale, as the flow's REQUEST would carry it;
+    /// nil when such a request needs the flow (legacy: a locale its definition is
+    /// translated into). Asked once per distinct client header.
+    func pluginHeader(client: String?, locale: String?) -> [UInt8]?
     /// Whether the flow would forward this body unchanged to the plugin, having found
     /// nothing to answer, add or ask: every given value valid as given, no default to
     /// add, no required parameter missing, no unknown one. Cheap: one parse, no objects.

@@ -29,12 +29,18 @@ extension RelayLane {
               let r = routes.findInPlace(m.bytes(base + 3)) else { return false }
         // Fields one by one, not a copy of the route (its String and array would be retained).
         let slotIndex = routes.routes[r].slot
-        // No header, or only a timeout: anything else (a plugin, a choice, a credential…) is the general path's.
+        // No header, or one the lane carries (LaneHeaders: a timeout, a client's name, a
+        // credential, a locale); anything else (a plugin, a choice, a context…) is the general path's.
         var (timeout, queue) = (routes.routes[r].timeout, routes.routes[r].queue)
+        var header: Int?
         if m.size(base + 4) > 0 {
-            guard let asked = RelayLane.headerTimeout(m.bytes(base + 4)),
-                  let q = deadlines.queue(for: asked, limit: 16) else { return false }
-            (timeout, queue) = (asked, q)
+            // A keyed (CURVE) client's header is the general path's to read against its grant.
+            guard let h = clientHeaderIndex(m.bytes(base + 4), keyed: core.clientKeysRequired) else { return false }
+            if let asked = headers.headers[h].timeout {
+                guard let q = deadlines.queue(for: asked, limit: 16) else { return false }
+                (timeout, queue) = (asked, q)
+            }
+            header = h
         }
         let slot = core.slots[slotIndex]
         guard slot.takesRequests, let peer = routes.peers[slotIndex] else { return false }
@@ -52,10 +58,17 @@ extension RelayLane {
         // A keyed (CURVE) client's request carries its name to the plugin, as the core's does.
         var deliveryHeader: [UInt8] = []
         if let check {
-            deliveryHeader = check.pluginHeader
+            if let header {
+                guard let styled = headers.styledHeader(header, check) else { return false }
+                deliveryHeader = styled
+            } else {
+                deliveryHeader = check.pluginHeader
+            }
         } else if core.clientKeysRequired {
             guard let header = keyedDeliveryHeader(m, intent: m.bytes(base + 3), state: coreState) else { return false }
             deliveryHeader = header
+        } else if let header {
+            deliveryHeader = headers.headers[header].plainHeader
         }
         let mine = known.map { (count: Int(clients.open[Int($0)]), bytes: Int(clients.bytes[Int($0)])) } ?? (count: 0, bytes: 0)
         let inCore = core.coreOpen
@@ -93,7 +106,8 @@ extension RelayLane {
         open(e, m, base: base, entry: RelayEntry(
             slot: Int32(slotIndex), route: Int32(r), isRequestReply: base == 2, startedAt: now,
             deadline: deadline < now ? UInt64.max : deadline, keyHash: keyHash, timeout: timeout,
-            queue: Int32(queue), size: Int32(size), checked: check != nil), client: known, identityHash: identityHash)
+            queue: Int32(queue), size: Int32(size), checked: check != nil, header: Int32(header ?? -1)),
+            client: known, identityHash: identityHash)
         core.laneOpened(slot)
         return true
     }
@@ -153,7 +167,8 @@ extension RelayLane {
         case .failed: core.logger.info("the client has gone away; its REPLY was dropped")
         }
         if entry.checked, rewritten?.succeeded ?? true {
-            core.laneSucceeded(intent: routes.routes[Int(entry.route)].intent, slot: slotIndex, body: bodies.bytes(e, 0))
+            core.laneSucceeded(intent: routes.routes[Int(entry.route)].intent, slot: slotIndex,
+                               client: entry.header < 0 ? nil : headers.headers[Int(entry.header)].client, body: bodies.bytes(e, 0))
         }
         release(e)
         core.laneReplied(core.slots[slotIndex], startedAt: entry.startedAt)

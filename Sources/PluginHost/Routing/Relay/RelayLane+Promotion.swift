@@ -23,10 +23,10 @@ extension RelayLane {
         let body = entry.checked ? Frame(data: Data(bodies.bytes(e, 0))) : nil
         // A checked request goes on with its extension's flow, as after its REQUEST was sent.
         let flow = entry.checked ? route.check?.deliveredFlow(body: bodies.bytes(e, 0)) : nil
+        // The header as the general path read it (LaneHeaders), before `release` may let its row go.
+        let options = entry.header < 0 ? JSON.object([:]) : headers.headers[Int(entry.header)].options
         release(e)  // before the core's tables count it
         let state = core.clientState(for: identity)
-        // The header as the general path would have read it: empty, or only `timeout_ms`.
-        let options: JSON = entry.timeout == route.timeout ? .object([:]) : ["timeout_ms": .int(Int64(entry.timeout / 1_000_000))]
         let exchange = Exchange(hostId: id, client: RoutingEnvelope(identity: identity, isRequestReply: entry.isRequestReply),
                                 clientState: state, clientRequestId: requestId, intent: route.intent,
                                 pluginIndex: Int(entry.slot), timeout: entry.timeout, options: options,

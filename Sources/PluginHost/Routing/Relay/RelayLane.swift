@@ -49,6 +49,8 @@ final class RelayLane {
     /// `{"client":NAME}` (RouterCore+Lane.swift `keyedDeliveryHeader`); one per name in
     /// `host.clients`.
     var clientHeaders: [String: [UInt8]] = [:]
+    /// The client REQUEST headers the lane carries, each read once (LaneHeaders.swift).
+    var headers = LaneHeaders()
 
     init() {}
 
@@ -84,6 +86,7 @@ final class RelayLane {
         entries[e].serial = serial
         entries[e].client = client
         openIndex.insert(entry.keyHash, Int32(e))
+        if entry.header >= 0 { headers.opened(Int(entry.header)) }
         clients.opened(client, bytes: Int(entry.size))
         count += 1
         bytes += Int(entry.size)
@@ -97,6 +100,7 @@ final class RelayLane {
         store.release(e, 0)
         store.release(e, 1)
         if entries[e].checked { bodies.release(e, 0) }
+        if entries[e].header >= 0 { headers.closed(Int(entries[e].header)) }
         entries[e].serial = 0
         freeEntries.append(Int32(e))
         count -= 1
@@ -179,25 +183,18 @@ final class RelayLane {
         }
         goodHeaders = []
         checkedHeaders = []
+        headers.routesChanged()
         routes = fresh
         for (e, r) in kept { entries[e].route = r }
     }
 
-    /// The timeout a client's header asks for when the header is exactly
-    /// `{"timeout_ms":N}`, as the SDKs write it, with N from 1 to 24 hours; nil for any
-    /// other header, which the core reads (and checks: RequestHeaderCheck).
-    static func headerTimeout(_ header: UnsafeRawBufferPointer) -> UInt64? {
-        let prefix: StaticString = "{\"timeout_ms\":"
-        let n = prefix.utf8CodeUnitCount
-        guard header.count > n + 1, header.count <= n + 9, header.starts(with: prefix),
-              header[header.count - 1] == UInt8(ascii: "}"), header[n] != UInt8(ascii: "0") else { return nil }
-        var ms: Int64 = 0
-        for b in header[n..<(header.count - 1)] {
-            guard b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") else { return nil }
-            ms = ms * 10 + Int64(b - UInt8(ascii: "0"))
-        }
-        guard ms >= 1, ms <= RequestHeaderCheck.maximumTimeoutMs else { return nil }
-        return UInt64(ms) * 1_000_000
+    /// The index in `headers` of a client's REQUEST header the lane carries, or nil for
+    /// the general path. A keyed (CURVE) client's header may hold only `timeout_ms`: its
+    /// name is its grant's, which the general path checks against any it claims.
+    func clientHeaderIndex(_ bytes: UnsafeRawBufferPointer, keyed: Bool) -> Int? {
+        guard let h = headers.find(bytes) else { return nil }
+        if keyed, headers.headers[h].options.objectValue?.count != (headers.headers[h].timeout == nil ? 0 : 1) { return nil }
+        return h
     }
 
     /// The earliest deadline of an open lane request, for the poll timeout.

@@ -136,4 +136,6 @@ struct RelayEntry {
     /// Admitted by its route's `LaneRequestCheck` (a new-style request): its body is kept
     /// in the lane's `bodies`, and its REPLY is the check's extension's to see.
     var checked = false
+    /// Its client header's index in the lane's `LaneHeaders`, or -1 for none.
+    var header: Int32 = -1
 }
