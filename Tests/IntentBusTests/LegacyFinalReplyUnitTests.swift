@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import IntentBusDefinitions
 @testable import IntentBus
 @testable import PluginHost
 
@@ -87,6 +88,34 @@ struct LegacyFinalReplyUnitTests {
         let deprecated = try flow.rendered(code: "sent", response: ["target": "y", "n": 1], phase: .handle, intent: "FinalIntent").get()
         #expect(text(deprecated.header) == expected(flow, code: "sent", value: 100, success: true, dialog: "", concise: "",
                                                     response: [:], deprecations: flow.deprecations).header)
+    }
+
+    @Test("a resolution's value is the flow's parameter byte for byte, whether it was left in place or written")
+    func resolvedBytes() throws {
+        // (given, resolved) for target (String) and count (Integer): the parameter must end as
+        // the resolved value coerced, as writing it always made it.
+        let cases: [(given: JSON, resolved: JSON, name: String)] = [
+            ("Zoë", "Zoë", "target"), ("Zoe\u{308}", "Zoë", "target"), ("Zoë", "Zoe\u{308}", "target"), ("a", "b", "target"),
+            ("2", 2, "target"), (2, "2", "target"), (3, 3, "count"), (3, 4, "count"), (3, "3", "count"), (3, 3.0, "count"),
+        ]
+        for (given, resolved, name) in cases {
+            let flow = try flow()
+            flow.parameters[name] = given
+            flow.runSent(flow.parameters)
+            let body: JSON = ["resolutions": .object([name: ["result": "success", "value": resolved]])]
+            guard case .success(nil) = flow.applyResolutions(["target", "count"], body, intent: "FinalIntent") else {
+                Issue.record("\(given) → \(resolved): not settled"); continue
+            }
+            let parameter = try #require(flow.definition.parameter(name))
+            let expected = try ParameterCoercion.coerce(resolved, parameter, in: flow.definition).get()
+            let value = try #require(flow.parameters[name])
+            #expect(value.writesSameBytes(as: expected), "\(given) → \(resolved): \(value)")
+            #expect(flow.settled == ["target", "count"])
+        }
+        // Left in place: a string or number that writes the same bytes; anything else is written.
+        #expect(LegacyFlow.isSameScalar("Zoë", "Zoë") && LegacyFlow.isSameScalar(3, 3) && LegacyFlow.isSameScalar(true, true))
+        #expect(!LegacyFlow.isSameScalar("Zoe\u{308}", "Zoë") && !LegacyFlow.isSameScalar(3, 3.0) && !LegacyFlow.isSameScalar("3", 3))
+        #expect(!LegacyFlow.isSameScalar(nil, "a") && !LegacyFlow.isSameScalar(["a": 1], ["a": 1]) && !LegacyFlow.isSameScalar(.null, .null))
     }
 
     @Test("an undeclared code is the plugin's error, naming the declared codes")
