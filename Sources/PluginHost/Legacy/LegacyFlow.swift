@@ -302,7 +302,7 @@ final class LegacyFlow: ExchangeFlow {
                     case .success(let normalized):
                         // A value already there, byte for byte, is left in place: writing it
                         // again copied the dictionary that `finalOfRun` holds for comparison.
-                        if !Self.isSameScalar(current, normalized) { parameters[name] = normalized }
+                        if !normalized.isSameScalar(as: current) { parameters[name] = normalized }
                     case .failure(let problem):
                         return .failure(BusError(.pluginError,
                             "plugin \(pluginId) resolved \(name) to a value that does not fit its definition: \(problem.message)"))
@@ -334,16 +334,6 @@ final class LegacyFlow: ExchangeFlow {
             }
         }
         return .success(question)
-    }
-
-    /// Whether `value` is a string, integer or boolean that writes the same bytes as `current`
-    /// (`JSON.writesSameBytes`): then it is the same value in every respect, and `current`
-    /// may stay. Nested values are not compared (an object's order of iteration may differ).
-    static func isSameScalar(_ current: JSON?, _ value: JSON) -> Bool {
-        switch (current, value) {
-        case (.string?, .string), (.int?, .int), (.bool?, .bool): current!.writesSameBytes(as: value)
-        default: false
-        }
     }
 
     // MARK: - Confirm and handle
