@@ -11,6 +11,12 @@ package enum DeprecatedParameters {
         "INSendMessageIntent": ["recipient": ("recipients", true), "groupName": ("speakableGroupName", false)],
     ]
 
+    /// Whether `apply` takes a parameter named `name` as another (a deprecated name of the
+    /// intent's): for any other name it leaves a value as it is.
+    package static func renames(_ name: String, in definition: IntentDefinition) -> Bool {
+        definition.isStandard && aliases[definition.name]?[name] != nil
+    }
+
     /// The parameters with every deprecated name replaced, and one notice per name.
     package static func apply(_ given: [String: JSON], _ definition: IntentDefinition) -> ([String: JSON], [String]) {
         guard definition.isStandard, let table = aliases[definition.name] else { return (given, []) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import IntentBusDefinitions
 @testable import IntentBus
 @testable import PluginHost
 
@@ -89,6 +90,35 @@ struct LegacyFinalReplyUnitTests {
                                                     response: [:], deprecations: flow.deprecations).header)
     }
 
+    @Test("a resolution's value is the flow's parameter byte for byte, whether it was left in place or written")
+    func resolvedBytes() throws {
+        // (given, resolved) for target (String) and count (Integer): the parameter must end as
+        // the resolved value coerced, as writing it always made it.
+        let cases: [(given: JSON, resolved: JSON, name: String)] = [
+            ("Zoë", "Zoë", "target"), ("Zoe\u{308}", "Zoë", "target"), ("Zoë", "Zoe\u{308}", "target"), ("a", "b", "target"),
+            ("2", 2, "target"), (2, "2", "target"), (3, 3, "count"), (3, 4, "count"), (3, "3", "count"), (3, 3.0, "count"),
+        ]
+        for (given, resolved, name) in cases {
+            let flow = try flow()
+            flow.parameters[name] = given
+            flow.runSent(flow.parameters)
+            let body: JSON = ["resolutions": .object([name: ["result": "success", "value": resolved]])]
+            guard case .success(nil) = flow.applyResolutions(["target", "count"], body, intent: "FinalIntent") else {
+                Issue.record("\(given) → \(resolved): not settled"); continue
+            }
+            let parameter = try #require(flow.definition.parameter(name))
+            let expected = try ParameterCoercion.coerce(resolved, parameter, in: flow.definition).get()
+            let value = try #require(flow.parameters[name])
+            #expect(value.writesSameBytes(as: expected), "\(given) → \(resolved): \(value)")
+            #expect(flow.settled == ["target", "count"])
+        }
+        // Left in place: a string or number that writes the same bytes; anything else is written.
+        let same: [(JSON, JSON?)] = [("Zoë", "Zoë"), (3, 3), (true, true)]
+        let other: [(JSON, JSON?)] = [("Zoë", "Zoe\u{308}"), (3.0, 3), (3, "3"), ("a", nil), (["a": 1], ["a": 1]), (.null, .null), (true, false)]
+        for (value, current) in same { #expect(value.isSameScalar(as: current), "\(value)") }
+        for (value, current) in other { #expect(!value.isSameScalar(as: current), "\(value) \(String(describing: current))") }
+    }
+
     @Test("an undeclared code is the plugin's error, naming the declared codes")
     func undeclared() throws {
         guard case .failure(let error) = try flow().rendered(code: "bogus", response: nil, phase: .handle, intent: "FinalIntent") else {
@@ -128,7 +158,7 @@ struct LegacyLaneCheckUnitTests {
         let decoded = DefinitionLoader.decode(text: Self.definitionText, file: "o.yaml")
         let definition = try #require(decoded.definitions.first, "\(decoded.diagnostics)")
         let check = LegacyLaneCheck(intent: "OrderIntent", definition: definition, pluginId: "p", translated: false)
-        func passes(_ body: String) -> Bool { Array(body.utf8).withUnsafeBytes { check.passes(body: $0) } }
+        func passes(_ body: String) -> Bool { Array(body.utf8).withUnsafeBytes { check.passes(body: $0) != nil } }
         #expect(passes(#"{"count":2,"drink":"café"}"#))
         #expect(passes(#"{"drink":"tea"}"#))
         // "cafe" and a combining acute accent: `==` the case's name "café", which the flow

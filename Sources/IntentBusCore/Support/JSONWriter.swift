@@ -21,6 +21,13 @@ package struct JSONWriter {
     /// Appends ASCII punctuation as it is: `{`, `}`, `,`.
     package mutating func raw(_ byte: UInt8) { bytes.append(byte) }
 
+    /// JSON text written in the source, copied as it is in one piece: punctuation and keys
+    /// that need no escape (`{"code":`, `,"dialog":`), for a writer that writes its object's
+    /// members in canonical order itself, as `key` does one key.
+    package mutating func text(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     /// An object member's key, written in the source, and its colon; the caller writes the
     /// keys in canonical order (by their UTF-8 bytes, as `write` sorts them) and the commas
     /// between members. The key must need no escape (printable ASCII but `"` and `\`): it

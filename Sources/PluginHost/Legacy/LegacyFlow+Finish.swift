@@ -47,16 +47,15 @@ extension LegacyFlow {
         // Both written in canonical order (keys sorted by their UTF-8 bytes), as
         // `JSON.canonicalBytes` would write the same objects.
         var body = JSONWriter(capacity: 64 + 2 * full.text.utf8.count)
-        body.raw(UInt8(ascii: "{"))
-        body.key("code"); body.writeString(name); body.raw(UInt8(ascii: ","))
-        body.key("code_value"); body.write(.int(Int64(code.definition.value))); body.raw(UInt8(ascii: ","))
-        body.key("concise_dialog"); body.writeString(concise.text); body.raw(UInt8(ascii: ","))
-        body.key("dialog"); body.writeString(full.text); body.raw(UInt8(ascii: ","))
-        if let opens { body.key("opens_intent"); body.write(opens); body.raw(UInt8(ascii: ",")) }  // continueInApp handing over (RouterCore+LeadOn)
-        body.key("parameters"); body.write(parametersJSON); body.raw(UInt8(ascii: ","))
-        body.key("response"); body.write(.object(values)); body.raw(UInt8(ascii: ","))
-        body.key("success"); body.write(.bool(success))
-        body.raw(UInt8(ascii: "}"))
+        // Each constant run (punctuation and keys) in one piece (`JSONWriter.text`).
+        body.text("{\"code\":"); body.writeString(name)
+        body.text(",\"code_value\":"); body.write(.int(Int64(code.definition.value)))
+        body.text(",\"concise_dialog\":"); body.writeString(concise.text)
+        body.text(",\"dialog\":"); body.writeString(full.text)
+        if let opens { body.text(",\"opens_intent\":"); body.write(opens) }  // continueInApp handing over (RouterCore+LeadOn)
+        body.text(",\"parameters\":"); body.write(parametersJSON)
+        body.text(",\"response\":"); body.write(.object(values))
+        body.text(success ? ",\"success\":true}" : ",\"success\":false}")
         let header = carried.isEmpty && deprecations.isEmpty
             ? code.header : header(code: name, success: success, carried: carried, deprecations: deprecations)
         return .success(Rendered(header: header, body: body.bytes, warnings: warnings, succeeded: success))
@@ -108,13 +107,21 @@ extension LegacyFlow {
 /// (LegacyLaneCheck.swift); a flow of the general path makes its own when it renders.
 /// A code is prepared the first time it is rendered. Router thread only.
 final class LegacyDialogs {
-    struct Code {
+    /// A class: `rendered` holds one per request, a reference rather than a copy of its fields.
+    final class Code {
         let definition: ResponseCodeDefinition
         let full: FormatString.Prepared
         let concise: FormatString.Prepared?
         /// The final REPLY's header for this code when the client used no deprecated name
         /// and the plugin carried no donation (`LegacyFlow.header`).
         let header: [UInt8]
+
+        init(definition: ResponseCodeDefinition, full: FormatString.Prepared, concise: FormatString.Prepared?, header: [UInt8]) {
+            self.definition = definition
+            self.full = full
+            self.concise = concise
+            self.header = header
+        }
     }
 
     private let definition: IntentDefinition

@@ -77,3 +77,16 @@ extension LegacyFlow {
         return (final, confirmation)
     }
 }
+
+extension JSON {
+    /// Whether `self` is a string, integer or boolean that writes the same bytes as `other`
+    /// (`writesSameBytes`): then it is the same value in every respect, and `other` may stay
+    /// where it is (`LegacyFlow.applyResolutions`). Nested values are not compared (an
+    /// object's order of iteration may differ).
+    func isSameScalar(as other: JSON?) -> Bool {
+        switch (self, other) {
+        case (.string, .string?), (.int, .int?), (.bool, .bool?): writesSameBytes(as: other!)
+        default: false
+        }
+    }
+}

@@ -299,7 +299,10 @@ final class LegacyFlow: ExchangeFlow {
             case .success:
                 if let value = resolution["value"], !value.isNull {
                     switch ParameterCoercion.coerce(value, parameter, in: definition) {
-                    case .success(let normalized): parameters[name] = normalized
+                    case .success(let normalized):
+                        // A value already there, byte for byte, is left in place: writing it
+                        // again copied the dictionary that `finalOfRun` holds for comparison.
+                        if !normalized.isSameScalar(as: current) { parameters[name] = normalized }
                     case .failure(let problem):
                         return .failure(BusError(.pluginError,
                             "plugin \(pluginId) resolved \(name) to a value that does not fit its definition: \(problem.message)"))

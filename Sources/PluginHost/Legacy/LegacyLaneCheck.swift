@@ -12,7 +12,10 @@ import IntentBusDefinitions
 /// without `locale` gets); a lane request's header carries no run key and no context
 /// (LaneHeaders), a locale only when the definition has no translations. `passes` takes the body as the flow does (`LegacyFlow.take`)
 /// and passes it only when the flow would send exactly those bytes: canonical JSON, every
-/// value valid and normalized as given, no deprecated name, no default added.
+/// value valid and normalized as given, no deprecated name, no default added. It reads the
+/// body once: in place (`LegacyBodyScan`) for a flat canonical body, else parsed
+/// (`passedParsed`); either way it gives the parameters the flow took (`LanePass`), which
+/// the lane keeps with the request for `rewrite` and `deliveredFlow`.
 ///
 /// The plugin's REPLY is not forwarded: `rewrite` makes the client's final REPLY with the
 /// flow's own steps and render (`LegacyFlow.finalOfRun`) when the run went all the way;
@@ -24,6 +27,8 @@ final class LegacyLaneCheck: LaneRequestCheck {
     private let intent: String
     /// The intent's dialogs, prepared once for the flows this check makes.
     private let dialogs: LegacyDialogs
+    /// The body's first reading, in place (nil for a definition it cannot answer for).
+    private let scan: LegacyBodyScan?
     /// The first `run` REQUEST's header: every parameter to resolve, the required ones, the
     /// codes; the same for every request without options.
     let pluginHeader: [UInt8]
@@ -38,6 +43,7 @@ final class LegacyLaneCheck: LaneRequestCheck {
         self.pluginId = pluginId
         self.translated = translated
         dialogs = LegacyDialogs(definition)
+        scan = LegacyBodyScan(definition)
         let flow = LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true)
         pluginHeader = flow.runHeader(definition.parameters.map(\.name), options: .object([:])).canonicalBytes
     }
@@ -53,24 +59,36 @@ final class LegacyLaneCheck: LaneRequestCheck {
 
     private func flow() -> LegacyFlow { LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true, dialogs: dialogs) }
 
-    func passes(body: UnsafeRawBufferPointer) -> Bool {
+    /// The scan's parameters when it has them (a flat canonical body: no tree), else the
+    /// parse's (`passedParsed`); the two agree wherever the scan answers (LegacyBodyScanTests).
+    func passes(body: UnsafeRawBufferPointer) -> LanePass? {
+        guard let parameters = scan?.parameters(body) ?? passedParsed(body: body) else { return nil }
+        return LanePass(parameters: parameters)
+    }
+
+    /// The flow's decisions on the parsed body, what `passes` falls back to: the parameters
+    /// `take` leaves, when the flow would send the body's bytes as they are; else nil.
+    func passedParsed(body: UnsafeRawBufferPointer) -> [String: JSON]? {
         var canonical = false
         guard body.count > 0, let parsed = try? JSON.parse(bytes: body, isCanonical: &canonical), canonical,
-              let given = parsed.objectValue else { return false }
+              let given = parsed.objectValue else { return nil }
         let flow = flow()
         // The same bytes, not `==`: an enum value canonically equivalent to its case's name
         // but spelled otherwise is `==` the name the flow sends instead.
-        return flow.take(given) == nil && flow.deprecations.isEmpty && JSON.object(flow.parameters).writesSameBytes(as: parsed)
+        guard flow.take(given) == nil, flow.deprecations.isEmpty, JSON.object(flow.parameters).writesSameBytes(as: parsed) else {
+            return nil
+        }
+        return flow.parameters
     }
 
     /// Never as it is: the flow writes the client's REPLY itself (`rewrite`).
     func forwards(replyBody: UnsafeRawBufferPointer) -> Bool { false }
 
-    func rewrite(requestId: UnsafeRawBufferPointer, requestBody: UnsafeRawBufferPointer, replyHeader: UnsafeRawBufferPointer,
+    func rewrite(requestId: UnsafeRawBufferPointer, passed: LanePass, replyHeader: UnsafeRawBufferPointer,
                  replyBody: UnsafeRawBufferPointer, logger: Logger) -> LaneRewrite? {
         // The flow reads a REPLY header only for the donation it may carry on (`donationFields`).
-        guard !ShortcutCenter.mentionsDonation(replyHeader), let reply = try? JSON.parse(bytes: replyBody),
-              let given = (try? JSON.parse(bytes: requestBody))?.objectValue else { return nil }
+        guard let given = passed.parameters, !ShortcutCenter.mentionsDonation(replyHeader),
+              let reply = try? JSON.parse(bytes: replyBody) else { return nil }
         let flow = flow()
         flow.runSent(given)
         guard let (final, confirmation) = flow.finalOfRun(reply, intent: intent) else { return nil }
@@ -79,9 +97,9 @@ final class LegacyLaneCheck: LaneRequestCheck {
         return LaneRewrite(header: final.header, body: final.body, succeeded: final.succeeded)
     }
 
-    func deliveredFlow(body: UnsafeRawBufferPointer) -> any ExchangeFlow {
+    func deliveredFlow(body: UnsafeRawBufferPointer, passed: LanePass) -> any ExchangeFlow {
         let flow = flow()
-        if let given = (try? JSON.parse(bytes: body))?.objectValue { flow.runSent(given) }
+        if let given = passed.parameters { flow.runSent(given) }
         return flow
     }
 }

@@ -50,10 +50,11 @@ final class NewStyleLaneCheck: LaneRequestCheck {
 
     /// The scan's verdict when it has one (most bodies: no tree, no allocation), else the
     /// parse's (`passesParsed`); the two agree wherever the scan answers (NewStyleBodyScanTests).
-    func passes(body: UnsafeRawBufferPointer) -> Bool {
-        guard body.count > 0 else { return false }
-        if let verdict = scan?.passes(body) { return verdict }
-        return passesParsed(body: body)
+    /// Nothing is kept: the flow reads no parameter after its REQUEST.
+    func passes(body: UnsafeRawBufferPointer) -> LanePass? {
+        guard body.count > 0 else { return nil }
+        let verdict = scan?.passes(body) ?? passesParsed(body: body)
+        return verdict ? .unread : nil
     }
 
     /// The flow's decisions on the parsed body: what `passes` falls back to.
@@ -77,7 +78,7 @@ final class NewStyleLaneCheck: LaneRequestCheck {
     /// `view` or an `opens_intent` (`LeadOn`): such a result goes to the general path.
     func forwards(replyBody: UnsafeRawBufferPointer) -> Bool { !LeadOn.mayLeadOn(bytes: replyBody) }
 
-    func deliveredFlow(body: UnsafeRawBufferPointer) -> any ExchangeFlow {
+    func deliveredFlow(body: UnsafeRawBufferPointer, passed: LanePass) -> any ExchangeFlow {
         NewStyleFlow(intent: intent, catalog: catalog, migratedFrom: nil, access: access)
     }
 }

@@ -10,20 +10,32 @@ import IntentBusZMQ
 /// it is promoted, with the extension's flow as after its REQUEST was sent
 /// (RelayLane+Promotion.swift). Everything else is the plain lane's.
 extension RelayLane {
-    /// Keeps a checked request's body (under 1 KiB) in `bodies` under its entry.
-    func keepBody(_ e: Int, _ body: UnsafeRawBufferPointer) {
+    /// Keeps a checked request's body (under 1 KiB) in `bodies` under its entry, and what
+    /// its check read of it in `passes`.
+    func keep(_ e: Int, _ body: UnsafeRawBufferPointer, _ pass: LanePass) {
         bodies.reserve(upTo: e)
         bodies.set(e, 0, count: body.count) { dst in
             if let base = body.baseAddress { dst.update(from: base.assumingMemoryBound(to: UInt8.self), count: body.count) }
         }
+        if passes.count <= e { passes += Array(repeating: nil, count: e + 1 - passes.count) }
+        passes[e] = pass
     }
+
+    /// Lets go of what `keep` kept for entry `e`.
+    func forget(_ e: Int) {
+        bodies.release(e, 0)
+        passes[e] = nil
+    }
+
+    /// What the check read of entry `e`'s body (`keep`).
+    func pass(_ e: Int) -> LanePass { passes[e] ?? .unread }
 
     /// The client's REPLY the route's check makes of the plugin's REPLY `m` for entry `e`
     /// (`LaneRequestCheck.rewrite`: a legacy run that went all the way), when no extension
     /// asks to see a REPLY with that header; nil: forwarded as is, or promoted.
     func rewrittenReply<Core: LaneCore>(_ m: RawMessage, _ e: Int, route: Int, _ core: Core) -> LaneRewrite? {
         guard let check = routes.routes[route].check,
-              let rewritten = check.rewrite(requestId: store.bytes(e, 1), requestBody: bodies.bytes(e, 0), replyHeader: m.bytes(5),
+              let rewritten = check.rewrite(requestId: store.bytes(e, 1), passed: pass(e), replyHeader: m.bytes(5),
                                             replyBody: m.bytes(6), logger: core.logger),
               !rewritten.header.withUnsafeBytes({ header in
                   core.extensions.contains { $0.needs.contains(.everyPlainReply) || $0.needsToSee(replyHeader: header) }

@@ -46,7 +46,11 @@ extension RelayLane {
         guard slot.takesRequests, let peer = routes.peers[slotIndex] else { return false }
         // Another style (new): only a body its extension's check passes unchanged.
         let check = routes.routes[r].check
-        if let check, !check.passes(body: m.bytes(base + 5)) { return false }
+        var pass: LanePass?
+        if let check {
+            guard let passed = check.passes(body: m.bytes(base + 5)) else { return false }
+            pass = passed
+        }
         let identity = m.bytes(0)
         let identityHash = ByteHash.hash(identity)
         let keyHash = ByteHash.hash(requestId, identityHash)
@@ -78,8 +82,8 @@ extension RelayLane {
                                  clientBytes: mine.bytes + (coreState?.openBytes ?? 0), hostBytes: inCore.bytes + bytes)
         guard core.admits(facts, slot) else { return false }
         let (e, id) = reserve()
-        // A checked request's body, for its extension, before the frame moves on.
-        if check != nil { keepBody(e, m.bytes(base + 5)) }
+        // A checked request's body, for its extension, and its check's reading, before the frame moves on.
+        if let pass { keep(e, m.bytes(base + 5), pass) }
         let sent = peer.withUnsafeBytes { peerBytes in
             deliveryHeader.withUnsafeBytes { headerBytes in
                 var forward = RawForward(to: .plugins)
@@ -97,7 +101,7 @@ extension RelayLane {
             }
         }
         guard sent else {
-            if check != nil { bodies.release(e, 0) }
+            if check != nil { forget(e) }
             unreserve(e)
             return false
         }

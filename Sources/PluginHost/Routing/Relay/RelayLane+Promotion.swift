@@ -22,7 +22,7 @@ extension RelayLane {
         let route = routes.routes[Int(entry.route)]
         let body = entry.checked ? Frame(data: Data(bodies.bytes(e, 0))) : nil
         // A checked request goes on with its extension's flow, as after its REQUEST was sent.
-        let flow = entry.checked ? route.check?.deliveredFlow(body: bodies.bytes(e, 0)) : nil
+        let flow = entry.checked ? route.check?.deliveredFlow(body: bodies.bytes(e, 0), passed: pass(e)) : nil
         // The header as the general path read it (LaneHeaders), before `release` may let its row go.
         let options = entry.header < 0 ? JSON.object([:]) : headers.headers[Int(entry.header)].options
         release(e)  // before the core's tables count it

@@ -34,6 +34,10 @@ final class RelayLane {
     /// A checked (new-style) request's body, under its entry's index, until it ends: its
     /// extension sees it when it succeeds or is promoted (RelayLane+Checked.swift).
     let bodies = MessageStore(parts: 1)
+    /// By entry index: what the route's check read of a checked request's body
+    /// (`LaneRequestCheck.passes`), until the request ends; the check gets it back at the
+    /// REPLY or the promotion (RelayLane+Checked.swift).
+    var passes: [LanePass?] = []
     /// By slot index: the REPLY header of a checked request the lane forwards as is (one
     /// `goodHeaders` also passes, that names a status other than failure).
     var checkedHeaders: [[UInt8]?] = []
@@ -99,7 +103,7 @@ final class RelayLane {
         clients.closed(entries[e].client, bytes: Int(entries[e].size))
         store.release(e, 0)
         store.release(e, 1)
-        if entries[e].checked { bodies.release(e, 0) }
+        if entries[e].checked { forget(e) }
         if entries[e].header >= 0 { headers.closed(Int(entries[e].header)) }
         entries[e].serial = 0
         freeEntries.append(Int32(e))
