@@ -9,6 +9,7 @@
 # .venv/bin/python from `make python-venv`).
 # BIN: the build to measure (default .build/release); KEEP=1 keeps the profiles;
 # LEGACY_PHASED=1: the legacy handler announces no phases (three round trips, not one).
+# HEADER='{"client":"kitchen"}': the REQUEST header load.py sends (default none), as a CLI or SDK client does.
 # PLUGIN_CALLGRIND=0: the plugin runs without valgrind (on a loaded machine a plugin under
 # valgrind may not say HELLO within the host's 10 s); its count is then not measured.
 # THREADS=1: the host's instructions per request also by thread (--separate-threads=yes),

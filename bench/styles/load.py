@@ -1,7 +1,9 @@
 """Sends COUNT requests of one intent to a host, one at a time, with a 100 B body
 {"text": "xx…"}, after one probe that waits until the plugin answers. Used by
-instructions.sh; prints the replies it got."""
+instructions.sh; prints the replies it got. HEADER (environment): the REQUEST header frame
+to send, e.g. '{"client":"kitchen"}' (default empty), as a CLI or SDK client sends one."""
 
+import os
 import sys
 
 import zmq
@@ -15,8 +17,9 @@ socket = zmq.Context().socket(zmq.DEALER)
 socket.rcvtimeo = 180_000
 socket.connect(endpoint)
 body = b'{"text":"' + b"x" * 89 + b'"}'
+header = os.environ.get("HEADER", "").encode()
 for n in range(count + 1):
-    socket.send_multipart([b"IB1", b"REQUEST", b"%d" % n, intent, b"", body])
+    socket.send_multipart([b"IB1", b"REQUEST", b"%d" % n, intent, header, body])
     frames = socket.recv_multipart()
     socket.rcvtimeo = 30_000
     if frames[1] != b"REPLY":
