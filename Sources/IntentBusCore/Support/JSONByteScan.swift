@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds, eight bytes at a time, where a run of string bytes that JSON leaves as they are
 /// ends: at the first quote, backslash or control character. The parser reads a string's
 /// unescaped run and the writer copies a string's run without escaping in bulk from
@@ -40,5 +42,24 @@ package enum JSONByteScan {
             i += 1
         }
         return n
+    }
+}
+
+/// Declared names as bytes, looked up by a key's bytes without a `String`: the body scans'
+/// table of parameter names (`NewStyleBodyScan`, `LegacyBodyScan`).
+package struct JSONKeyNames {
+    private let names: [[UInt8]]
+
+    package init(_ names: [String]) { self.names = names.map { Array($0.utf8) } }
+
+    /// The index of the name whose bytes are `key`'s, or nil.
+    package func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
+        for d in names.indices {
+            let found = names[d].withUnsafeBufferPointer { name in
+                name.count == key.count && (key.count == 0 || memcmp(name.baseAddress!, key.baseAddress!, key.count) == 0)
+            }
+            if found { return d }
+        }
+        return nil
     }
 }

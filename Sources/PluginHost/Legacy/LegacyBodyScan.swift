@@ -31,7 +31,7 @@ struct LegacyBodyScan {
     /// By parameter: its name (the key the parameters get), its bytes, its rank among the
     /// names in byte order, its kind and its range (`ParameterCoercion`'s bounds).
     private let names: [String]
-    private let nameBytes: [[UInt8]]
+    private let nameBytes: JSONKeyNames
     private let ranks: [Int]
     private let kinds: [Kind]
     private let ranges: [(low: Double?, high: Double?)]
@@ -46,7 +46,7 @@ struct LegacyBodyScan {
         guard parameters.count <= 64, names.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }), Set(names).count == names.count,
               !names.contains(where: { DeprecatedParameters.renames($0, in: definition) }) else { return nil }
         self.names = names
-        nameBytes = names.map { Array($0.utf8) }
+        nameBytes = JSONKeyNames(names)
         let order = names.indices.sorted { names[$0].utf8.lexicographicallyPrecedes(names[$1].utf8) }
         var ranks = Array(repeating: 0, count: names.count)
         for (rank, d) in order.enumerated() { ranks[d] = rank }
@@ -64,17 +64,6 @@ struct LegacyBodyScan {
         var defaulted: UInt64 = 0
         for (d, p) in parameters.enumerated() where p.defaultValue != nil { defaulted |= 1 << UInt64(d) }
         self.defaulted = defaulted
-    }
-
-    /// The parameter whose name is `key`'s bytes.
-    private func parameter(named key: UnsafeBufferPointer<UInt8>) -> Int? {
-        for d in nameBytes.indices {
-            let found = nameBytes[d].withUnsafeBufferPointer { name in
-                name.count == key.count && (key.count == 0 || memcmp(name.baseAddress!, key.baseAddress!, key.count) == 0)
-            }
-            if found { return d }
-        }
-        return nil
     }
 
     /// The parameters the flow takes from `body`, when the scan passes it (see the type's
@@ -98,7 +87,7 @@ struct LegacyBodyScan {
                 var nonASCII = false
                 let k = JSONByteScan.plainRunEnd(bytes, from: keyStart, nonASCII: &nonASCII)
                 guard k < n, bytes[k] == UInt8(ascii: "\""), !nonASCII,
-                      let d = parameter(named: UnsafeBufferPointer(rebasing: bytes[keyStart..<k])),
+                      let d = nameBytes.index(of: UnsafeBufferPointer(rebasing: bytes[keyStart..<k])),
                       ranks[d] > previousRank else { return nil }
                 previousRank = ranks[d]
                 i = k + 1

@@ -29,7 +29,7 @@ struct NewStyleBodyScan {
 
     /// By parameter: its name's bytes, its kind, its range (`NewStyleParameter.inRange`'s
     /// bounds, as that reads them). Plain arrays of plain values: nothing to retain per key.
-    private let names: [[UInt8]]
+    private let names: JSONKeyNames
     private let kinds: [Kind]
     private let ranges: [(low: Double?, high: Double?)]
     /// Bit d: parameter d, absent, makes the flow ask or add its default (not the lane's).
@@ -41,7 +41,7 @@ struct NewStyleBodyScan {
     /// Nil for more than 64 parameters (the scan marks those given in one word).
     init?(_ parameters: [NewStyleParameter]) {
         guard parameters.count <= 64 else { return nil }
-        names = parameters.map { Array($0.name.utf8) }
+        names = JSONKeyNames(parameters.map(\.name))
         kinds = parameters.map { p in
             if p.multiple { return .other }
             switch p.type {
@@ -57,17 +57,6 @@ struct NewStyleBodyScan {
         for (d, p) in parameters.enumerated() where p.defaultValue != nil || !p.optional { must |= 1 << UInt64(d) }
         mustBeGiven = must
         asciiNames = parameters.allSatisfy { $0.name.utf8.allSatisfy { $0 < 0x80 } }
-    }
-
-    /// The parameter whose name is `key`'s bytes.
-    private func parameter(named key: UnsafeBufferPointer<UInt8>) -> Int? {
-        for d in names.indices {
-            let found = names[d].withUnsafeBufferPointer { name in
-                name.count == key.count && (key.count == 0 || memcmp(name.baseAddress!, key.baseAddress!, key.count) == 0)
-            }
-            if found { return d }
-        }
-        return nil
     }
 
     /// The end of the string whose contents start at `start` (the index of its closing
@@ -109,7 +98,7 @@ struct NewStyleBodyScan {
                 guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
                 i += 1
                 skipSpace()
-                guard let d = parameter(named: key) else { return asciiNames ? false : nil }
+                guard let d = names.index(of: key) else { return asciiNames ? false : nil }
                 guard given & (1 << UInt64(d)) == 0 else { return nil }  // a repeat: the last one wins there
                 given |= 1 << UInt64(d)
                 guard i < bytes.count else { return nil }
