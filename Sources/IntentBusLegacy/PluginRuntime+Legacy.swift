@@ -47,7 +47,7 @@ package enum LegacyPhases {
         let intent = LegacyIntent(name: request.intent, parameters: request.parameters.objectValue ?? [:],
                                   client: request.client)
         let declared = request.header["codes"]?.arrayValue?.compactMap(\.stringValue)
-        switch request.phase.flatMap(LegacyPhase.init(rawValue:)) {
+        switch request.phase.flatMap(LegacyPhase.init(word:)) {
         case .resolve?:
             return .success(["resolutions": .object(try await resolve(handler, intent, request, context).mapValues(\.json))])
         case .run?:
@@ -148,9 +148,11 @@ package enum LegacyPhases {
 /// Warns once per intent when a handler's `ResponseCode` enum has cases that the
 /// intent's definition does not declare: returning one of them would fail.
 package final class LegacyCodeWarnings: @unchecked Sendable {
-    // @unchecked: `warned` is only touched under `lock`.
-    private let lock = Lock()
+    // @unchecked: `warned` and `last` are only touched under `lock`.
+    private let lock = RequestLock()
     private var warned: Set<String> = []
+    /// The intent checked last: a run of one intent's requests needs no hash.
+    private var last: String?
 
     package init() {}
 
@@ -161,7 +163,11 @@ package final class LegacyCodeWarnings: @unchecked Sendable {
 
     func check<Code: LegacyResponseCode>(_ type: Code.Type, intent: String, declared: [String]?, logger: Logger) {
         guard let declared else { return }
-        let first = lock.withLock { warned.insert(intent).inserted }
+        let first = lock.withLock { () -> Bool in
+            if intent == last { return false }
+            last = intent
+            return warned.insert(intent).inserted
+        }
         guard first else { return }
         let extra = Code.allCases.map(\.rawValue).filter { !declared.contains($0) }
         if !extra.isEmpty {

@@ -20,6 +20,10 @@ struct ProtocolWordsTests {
     func legacyPhases() {
         #expect(LegacyPhase.allCases.map(\.rawValue) == ["resolve", "confirm", "handle", "options", "run"])
         #expect(LegacyPhase(rawValue: "Resolve") == nil)
+        // The delivery header's reading gives what the raw value does, for every word and others.
+        for word in LegacyPhase.allCases.map(\.rawValue) + ["Resolve", "run ", "", "runs", "optionss", "handle\u{0}", "résolve"] {
+            #expect(LegacyPhase(word: word) == LegacyPhase(rawValue: word), "\(word)")
+        }
     }
 
     @Test("the prompt kinds are the wire words of docs/protocol.md §4.4; an unknown word is no kind")
