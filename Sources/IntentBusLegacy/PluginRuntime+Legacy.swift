@@ -46,7 +46,7 @@ package enum LegacyPhases {
         }
         let intent = LegacyIntent(name: request.intent, parameters: request.parameters.objectValue ?? [:],
                                   client: request.client)
-        let declared = request.header["codes"]?.arrayValue?.compactMap(\.stringValue)
+        let declared = request.header["codes"]?.stringElements
         switch request.phase.flatMap(LegacyPhase.init(word:)) {
         case .resolve?:
             return .success(["resolutions": .object(try await resolve(handler, intent, request, context).mapValues(\.json))])
@@ -74,7 +74,7 @@ package enum LegacyPhases {
     /// The header's `resolve` names, each resolved.
     private static func resolve(_ handler: some LegacyIntentHandling, _ intent: LegacyIntent, _ request: PluginRequest,
                                 _ context: PluginContext) async throws -> [String: ResolutionResult] {
-        let names = request.header["resolve"]?.arrayValue?.compactMap(\.stringValue) ?? intent.parameters.keys.sorted()
+        let names = request.header["resolve"]?.stringElements ?? intent.parameters.keys.sorted()
         var resolutions: [String: ResolutionResult] = [:]
         for name in names {
             resolutions[name] = try await handler.resolve(name, of: intent, context: context)
@@ -89,7 +89,7 @@ package enum LegacyPhases {
                             warnings: LegacyCodeWarnings) async throws -> PluginReply {
         let resolutions = try await resolve(handler, intent, request, context)
         var reply = LegacyRunReply(resolutions: resolutions)
-        let required = request.header["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let required = request.header["required"]?.stringElements ?? []
         guard let resolved = LegacyOneTrip.settled(intent, resolutions, required: required) else { return reply.pluginReply }
         warnings.check(handler, intent: intent.name, declared: declared, logger: logger)  // once for confirm and handle
         // Whether it may go on to handle comes with the answer, not read back from its body.

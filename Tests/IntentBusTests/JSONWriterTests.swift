@@ -44,3 +44,17 @@ struct JSONWriterTests {
         #expect(v.canonicalData == Data(v.canonicalString.utf8))
     }
 }
+
+@Suite("JSON accessors")
+struct JSONAccessorTests {
+    @Test("stringElements: an array's strings in order, the rest left out, as compactMap(\\.stringValue) gives them")
+    func stringElements() throws {
+        let values: [JSON] = [["a", "b", "c"], [], ["a", 1, .null, "d", ["x"], true, "e"], "abc", 5, .null, ["k": "v"],
+                              .array((0..<40).map { .string("code\($0)") })]
+        for v in values {
+            #expect(v.stringElements == v.arrayValue?.compactMap(\.stringValue), "\(v.canonicalString)")
+        }
+        #expect(JSON.array(["a", 1, "b"]).stringElements == ["a", "b"])
+        #expect(JSON.string("a").stringElements == nil)
+    }
+}

@@ -129,6 +129,16 @@ extension JSON {
         }
     }
     public var arrayValue: [JSON]? { if case .array(let a) = self { return a }; return nil }
+    /// An array's strings, the other elements left out: `arrayValue?.compactMap(\.stringValue)`
+    /// with room for every element from the start (`compactMap` grows its result as it
+    /// goes: four reallocations for a legacy header's fourteen codes). Nil for a non-array.
+    package var stringElements: [String]? {
+        guard case .array(let elements) = self else { return nil }
+        var strings: [String] = []
+        strings.reserveCapacity(elements.count)
+        for case .string(let s) in elements { strings.append(s) }
+        return strings
+    }
     public var objectValue: [String: JSON]? { if case .object(let o) = self { return o }; return nil }
     public var isNull: Bool { if case .null = self { return true }; return false }
 
