@@ -44,14 +44,15 @@ package enum LegacyPhases {
         guard let handler = handlerFor(request.intent) else {
             throw BusError(.pluginError, "no handler for \(request.intent) (handler(for:) returned nil)")
         }
+        let words = LegacyHeaderWords.of(request)
         let intent = LegacyIntent(name: request.intent, parameters: request.parameters.objectValue ?? [:],
-                                  client: request.client)
-        let declared = request.header["codes"]?.stringElements
-        switch request.phase.flatMap(LegacyPhase.init(word:)) {
+                                  client: words.client)
+        let declared = words.declared
+        switch words.phase {
         case .resolve?:
-            return .success(["resolutions": .object(try await resolve(handler, intent, request, context).mapValues(\.json))])
+            return .success(["resolutions": .object(try await resolve(handler, intent, words, context).mapValues(\.json))])
         case .run?:
-            return try await run(handler, intent, request, context, declared: declared, logger: logger, warnings: warnings)
+            return try await run(handler, intent, words, context, declared: declared, logger: logger, warnings: warnings)
         case .confirm?:
             warnings.check(handler, intent: intent.name, declared: declared, logger: logger)
             return try await confirm(handler, intent, context, declared: declared)
@@ -72,9 +73,9 @@ package enum LegacyPhases {
     }
 
     /// The header's `resolve` names, each resolved.
-    private static func resolve(_ handler: some LegacyIntentHandling, _ intent: LegacyIntent, _ request: PluginRequest,
+    private static func resolve(_ handler: some LegacyIntentHandling, _ intent: LegacyIntent, _ words: LegacyHeaderWords,
                                 _ context: PluginContext) async throws -> [String: ResolutionResult] {
-        let names = request.header["resolve"]?.stringElements ?? intent.parameters.keys.sorted()
+        let names = words.resolve ?? intent.parameters.keys.sorted()
         var resolutions: [String: ResolutionResult] = [:]
         for name in names {
             resolutions[name] = try await handler.resolve(name, of: intent, context: context)
@@ -84,13 +85,12 @@ package enum LegacyPhases {
 
     /// Resolve, then — while nothing needs the user — confirm and handle, in one answer
     /// (docs/protocol.md §8.9): `resolutions`, `confirm` and `handle` as far as it got.
-    private static func run(_ handler: some LegacyIntentHandling, _ intent: LegacyIntent, _ request: PluginRequest,
+    private static func run(_ handler: some LegacyIntentHandling, _ intent: LegacyIntent, _ words: LegacyHeaderWords,
                             _ context: PluginContext, declared: [String]?, logger: Logger,
                             warnings: LegacyCodeWarnings) async throws -> PluginReply {
-        let resolutions = try await resolve(handler, intent, request, context)
+        let resolutions = try await resolve(handler, intent, words, context)
         var reply = LegacyRunReply(resolutions: resolutions)
-        let required = request.header["required"]?.stringElements ?? []
-        guard let resolved = LegacyOneTrip.settled(intent, resolutions, required: required) else { return reply.pluginReply }
+        guard let resolved = LegacyOneTrip.settled(intent, resolutions, required: words.required) else { return reply.pluginReply }
         warnings.check(handler, intent: intent.name, declared: declared, logger: logger)  // once for confirm and handle
         // Whether it may go on to handle comes with the answer, not read back from its body.
         let confirmation = try await confirmAnswer(handler, resolved, context, declared: declared)

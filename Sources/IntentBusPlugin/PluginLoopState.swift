@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import IntentBusCore
 import IntentBusZMQ
 import IntentBusWire
@@ -82,7 +83,13 @@ final class PluginLoopState {
     /// Headers over `cachedHeaderLimit` bytes are parsed every time and not kept.
     @exclusivity(unchecked) private var cachedHeaderBytes: [UInt8] = []
     @exclusivity(unchecked) private var cachedHeader: JSON = .object([:])
+    @exclusivity(unchecked) private var cachedHeaderSerial: UInt64 = 0
     static let cachedHeaderLimit = 512
+    /// The kept header's serial, unique in the process, for the header `requestHeader` gave
+    /// last (0: a header not kept): requests with one serial carry one header value, so
+    /// what a layer reads from it can be kept by its serial (`PluginRequest.headerSerial`).
+    @exclusivity(unchecked) private(set) var lastHeaderSerial: UInt64 = 0
+    private static let headerSerials = Atomic<UInt64>(0)
 
     /// The REQUEST header in `frame`, parsed, or the kept value when its bytes are those of
     /// the header parsed last.
@@ -91,12 +98,18 @@ final class PluginLoopState {
             raw.count == cachedHeaderBytes.count
                 && (raw.isEmpty || cachedHeaderBytes.withUnsafeBytes { memcmp($0.baseAddress!, raw.baseAddress!, raw.count) == 0 })
         }
-        if same { return cachedHeader }
+        if same {
+            lastHeaderSerial = cachedHeaderSerial
+            return cachedHeader
+        }
+        lastHeaderSerial = 0
         let header = try frame.parseJSON()
         frame.withBytes { raw in
             guard raw.count <= Self.cachedHeaderLimit else { return }
             cachedHeaderBytes = Array(raw.bindMemory(to: UInt8.self))
             cachedHeader = header
+            cachedHeaderSerial = Self.headerSerials.add(1, ordering: .relaxed).newValue
+            lastHeaderSerial = cachedHeaderSerial
         }
         return header
     }

@@ -12,12 +12,22 @@ public struct PluginRequest: Sendable {
     public let header: JSON
     /// The parameters (the request body).
     public let parameters: JSON
+    /// Nonzero when the loop kept `header` by its bytes: every request with this serial
+    /// carries this same header value (`PluginLoopState.lastHeaderSerial`), so what a layer
+    /// derives from it may be kept by the serial (the legacy layer's `LegacyHeaderWords`).
+    package private(set) var headerSerial: UInt64 = 0
 
     public init(id: String, intent: String, header: JSON, parameters: JSON) {
         self.id = id
         self.intent = intent
         self.header = header
         self.parameters = parameters
+    }
+
+    /// A request whose header the loop kept, with its serial.
+    package init(id: String, intent: String, header: JSON, parameters: JSON, headerSerial: UInt64) {
+        self.init(id: id, intent: intent, header: header, parameters: parameters)
+        self.headerSerial = headerSerial
     }
 
     /// The legacy phase (`resolve`, `confirm`, `handle`), if any.

@@ -22,7 +22,8 @@ extension PluginRuntime {
                           _ parts: LoopParts) throws -> Dispatched {
         let (state, socket, outbox, handover, executor) = (parts.state, parts.socket, parts.outbox, parts.handover, parts.executor)
         guard let (header, params, _) = try checkedRequest(state, socket, canonical: false) else { return .served }
-        let request = PluginRequest(id: requestId, intent: intent, header: header, parameters: params)
+        let request = PluginRequest(id: requestId, intent: intent, header: header, parameters: params,
+                                    headerSerial: state.lastHeaderSerial)
         let context = PluginContext(request: request, outbox: outbox.poster, waitsInline: true)
         state.pendingTasks += 1
         let (pluginId, logger) = (self.pluginId, self.logger)

@@ -17,7 +17,8 @@ extension PluginRuntime {
                             _ parts: LoopParts) throws -> Dispatched {
         let (state, socket, outbox, handover) = (parts.state, parts.socket, parts.outbox, parts.handover)
         guard let (header, params, paramsCanonical) = try checkedRequest(state, socket, canonical: true) else { return .served }
-        let request = PluginRequest(id: requestId, intent: intent, header: header, parameters: params)
+        let request = PluginRequest(id: requestId, intent: intent, header: header, parameters: params,
+                                    headerSerial: state.lastHeaderSerial)
         let context = PluginContext(request: request, outbox: outbox.poster)
         guard handover.beginJob() else {
             // Not the loop's thread any more (cannot happen between messages; kept safe).

@@ -82,9 +82,12 @@ private struct TableTestIntent: AppIntent {
     func requestHeaderCache() throws {
         let state = PluginLoopState(rawHandlers: [:], syncHandlers: [:], asyncHandlers: [:], pluginId: "p")
         #expect(try state.requestHeader(Frame("{\"style\":\"new\"}")) == ["style": "new"])
+        let serial = state.lastHeaderSerial
         #expect(try state.requestHeader(Frame("{\"style\":\"new\"}")) == ["style": "new"])
+        #expect(serial != 0 && state.lastHeaderSerial == serial, "the same header keeps its serial")
         // Same length, other bytes: not the kept value.
         #expect(try state.requestHeader(Frame("{\"style\":\"old\"}")) == ["style": "old"])
+        #expect(state.lastHeaderSerial != 0 && state.lastHeaderSerial != serial, "another header, another serial")
         #expect(try state.requestHeader(Frame()) == .object([:]))
         #expect(try state.requestHeader(Frame("{\"locale\":\"de-DE\"}")) == ["locale": "de-DE"])
         // Broken JSON still throws, and leaves the kept value as it was.
@@ -93,6 +96,7 @@ private struct TableTestIntent: AppIntent {
         // A header over the limit is parsed each time and not kept.
         let long = "{\"pad\":\"" + String(repeating: "x", count: PluginLoopState.cachedHeaderLimit) + "\"}"
         #expect(try state.requestHeader(Frame(long))["pad"]?.stringValue?.count == PluginLoopState.cachedHeaderLimit)
+        #expect(state.lastHeaderSerial == 0, "a header not kept has no serial")
         #expect(try state.requestHeader(Frame("{\"locale\":\"fr\"}")) == ["locale": "fr"])
     }
 
