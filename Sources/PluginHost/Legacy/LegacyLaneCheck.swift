@@ -44,14 +44,19 @@ final class LegacyLaneCheck: LaneRequestCheck {
         self.translated = translated
         dialogs = LegacyDialogs(definition)
         scan = LegacyBodyScan(definition)
-        let flow = LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true)
-        pluginHeader = flow.runHeader(definition.parameters.map(\.name), options: .object([:])).canonicalBytes
+        pluginHeader = Self.runHeader(definition, pluginId: pluginId, client: nil)
     }
 
     /// The first `run`'s header with the client's name (`LegacyFlow.header`); a locale
     /// changes nothing else the flow does unless the definition is translated.
     func pluginHeader(client: String?, locale: String?) -> [UInt8]? {
         guard locale == nil || !translated else { return nil }
+        return Self.runHeader(definition, pluginId: pluginId, client: client)
+    }
+
+    /// The flow's first `run` header (`LegacyFlow.runHeader`): every parameter to resolve,
+    /// the required ones, the codes, and the client's name when it has one.
+    private static func runHeader(_ definition: IntentDefinition, pluginId: String, client: String?) -> [UInt8] {
         let options: JSON = client.map { ["client": .string($0)] } ?? .object([:])
         return LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true)
             .runHeader(definition.parameters.map(\.name), options: options).canonicalBytes

@@ -15,7 +15,7 @@ import IntentBusMetadata
 /// missing. Anything else is the general path's, which answers it as always.
 final class NewStyleLaneCheck: LaneRequestCheck {
     /// `{"style":"new"}`: the flow's REQUEST header when the client sent no options.
-    static let header = [UInt8](JSON.object(["style": "new"]).canonicalData)
+    static let header = styleHeader(client: nil, locale: nil)
 
     private let intent: NewStyleIntent
     private let catalog: NewStyleCatalog
@@ -41,7 +41,9 @@ final class NewStyleLaneCheck: LaneRequestCheck {
 
     /// `NewStyleFlow`'s header for a request with no context, run key or migration: the
     /// style, the client's name and its locale.
-    func pluginHeader(client: String?, locale: String?) -> [UInt8]? {
+    func pluginHeader(client: String?, locale: String?) -> [UInt8]? { Self.styleHeader(client: client, locale: locale) }
+
+    private static func styleHeader(client: String?, locale: String?) -> [UInt8] {
         var header: [String: JSON] = ["style": "new"]
         if let client { header["client"] = .string(client) }
         if let locale { header["locale"] = .string(locale) }

@@ -197,7 +197,7 @@ final class RelayLane {
     /// name is its grant's, which the general path checks against any it claims.
     func clientHeaderIndex(_ bytes: UnsafeRawBufferPointer, keyed: Bool) -> Int? {
         guard let h = headers.find(bytes) else { return nil }
-        if keyed, headers.headers[h].options.objectValue?.count != (headers.headers[h].timeout == nil ? 0 : 1) { return nil }
+        if keyed, headers.headers[h].options.objectValue?.keys.contains(where: { $0 != "timeout_ms" }) == true { return nil }
         return h
     }
 
