@@ -4,8 +4,11 @@ import IntentBus
 // The benchmark's plugin (docs/performance.md).
 // - Raw echo handlers for every intent named in BENCH_INTENTS (comma-separated), like
 //   plugin-echo, so that ten running copies can serve a manifest of a thousand intents.
-// - With BENCH_STYLES=1, also the legacy-cost scenario's two intents, each doing the least
+// - With BENCH_STYLES=1, also the legacy-cost scenario's three intents, each doing the least
 //   its style allows, so that what is measured is the flow and not the handler:
+//     PlainEchoIntent     the SDK's ordinary plain handler, as plugin-echo without --raw
+//                         (`runtime.on(intent) { request, _ in .success(request.parameters) }`):
+//                         the "plain" that issue 30's perform and legacy goals compare with
 //     BenchLegacyIntent   legacy: resolve `text` as given, no confirm, handle with success
 //                         (its definition is written by intentbus-bench: Bench+Styles.swift);
 //                         one plugin round trip (`run`, docs/protocol.md §8.9), or with
@@ -47,6 +50,7 @@ do {
         plugin.runtime.onRaw(intent) { _, _, _, body in body }
     }
     if environment["BENCH_STYLES"] == "1" {
+        plugin.runtime.on("PlainEchoIntent") { request, _ in .success(request.parameters) }
         if environment["BENCH_LEGACY_PHASED"] == "1" {
             let logger = plugin.runtime.logger, warnings = LegacyCodeWarnings()
             plugin.runtime.on("BenchLegacyIntent", style: .legacy) { request, context in

@@ -42,7 +42,7 @@ host:
 plugins:
   - id: bench
     exec: $plugin_prefix $bin/bench-plugin
-    IntentsSupported: [EchoIntent, BenchLegacyIntent, BenchPerformIntent]
+    IntentsSupported: [EchoIntent, PlainEchoIntent, BenchLegacyIntent, BenchPerformIntent]
     definitions: [$work/definitions.yaml]
     timeout: 60s
     heartbeat: 10s
