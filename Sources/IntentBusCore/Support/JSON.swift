@@ -81,6 +81,19 @@ extension JSON {
         return value
     }
 
+    /// Parses the one JSON value that starts at `start` in `bytes` (no whitespace before
+    /// it; what follows it is the caller's), as `parse(bytes:isCanonical:)` would parse those
+    /// bytes alone: the value, the index just past it, and in `isCanonical` whether its bytes
+    /// are its `canonicalBytes`.
+    package static func parseValue(in bytes: UnsafeBufferPointer<UInt8>, at start: Int,
+                                   isCanonical: inout Bool) throws(JSONParseError) -> (JSON, end: Int) {
+        isCanonical = false
+        var parser = JSONParser(bytes)
+        let (value, end) = try parser.parseValue(at: start)
+        isCanonical = parser.isCanonical
+        return (value, end)
+    }
+
     /// Parses a UTF-8 string.
     public static func parse(_ text: String) throws(JSONParseError) -> JSON {
         try parse(Data(text.utf8))

@@ -31,6 +31,15 @@ struct JSONParser {
         return value
     }
 
+    /// Parses the one value that starts at byte `start`, with no whitespace before it, and
+    /// returns it with the index of the byte after it: a value inside bytes a caller reads
+    /// in place (`JSON.parseValue(in:at:isCanonical:)`).
+    mutating func parseValue(at start: Int) throws(JSONParseError) -> (JSON, end: Int) {
+        i = start
+        let value = try parseValue()
+        return (value, i)
+    }
+
     private func error(_ message: String) -> JSONParseError {
         JSONParseError(message: "not valid JSON: \(message) at byte \(i)")
     }

@@ -28,6 +28,12 @@ package struct JSONWriter {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// A value's canonical text (its `canonicalBytes`, as a reader that checked them has
+    /// them), copied as it is: what `write` would write for that value.
+    package mutating func canonical(_ text: UnsafeRawBufferPointer) {
+        bytes.append(contentsOf: text)
+    }
+
     /// An object member's key, written in the source, and its colon; the caller writes the
     /// keys in canonical order (by their UTF-8 bytes, as `write` sorts them) and the commas
     /// between members. The key must need no escape (printable ASCII but `"` and `\`): it

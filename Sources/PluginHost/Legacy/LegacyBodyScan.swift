@@ -37,6 +37,8 @@ struct LegacyBodyScan {
     private let ranges: [(low: Double?, high: Double?)]
     /// Bit d: parameter d has a default, which `take` adds when it is not given.
     private let defaulted: UInt64
+    /// Bit d: parameter d is required (a `run` REPLY's resolution to nothing then asks).
+    let required: UInt64
 
     /// Nil for a definition the scan cannot answer for (see the type's comment), or with
     /// more than 64 parameters (the scan marks those given in one word).
@@ -64,7 +66,17 @@ struct LegacyBodyScan {
         var defaulted: UInt64 = 0
         for (d, p) in parameters.enumerated() where p.defaultValue != nil { defaulted |= 1 << UInt64(d) }
         self.defaulted = defaulted
+        var required: UInt64 = 0
+        for (d, p) in parameters.enumerated() where p.required { required |= 1 << UInt64(d) }
+        self.required = required
     }
+
+    /// The number of parameters, their names and the index of the declared name whose bytes
+    /// `key` is, for `run` (LegacyRunScan.swift).
+    var count: Int { names.count }
+    func name(_ d: Int) -> String { names[d] }
+    func index(of key: UnsafeBufferPointer<UInt8>) -> Int? { nameBytes.index(of: key) }
+    func rank(_ d: Int) -> Int { ranks[d] }
 
     /// The parameters the flow takes from `body`, when the scan passes it (see the type's
     /// comment); nil: the parse decides.
@@ -109,7 +121,7 @@ struct LegacyBodyScan {
 
     /// The value at `i` for parameter `d` when its parameter keeps it as given, and `i` past
     /// it; nil for anything else.
-    private func value(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ d: Int) -> JSON? {
+    func value(_ bytes: UnsafeBufferPointer<UInt8>, _ i: inout Int, _ d: Int) -> JSON? {
         switch (kinds[d], bytes[i]) {
         case (.string, UInt8(ascii: "\"")):
             let start = i + 1
@@ -155,7 +167,7 @@ struct LegacyBodyScan {
         }
     }
 
-    private static func literal(_ word: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
+    static func literal(_ word: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
         let n = word.utf8CodeUnitCount
         guard i + n <= bytes.count else { return false }
         for k in 0..<n where bytes[i + k] != word.utf8Start[k] { return false }

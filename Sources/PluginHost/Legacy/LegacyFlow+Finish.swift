@@ -21,8 +21,10 @@ extension LegacyFlow {
         let succeeded: Bool
     }
 
+    /// `texts`: the canonical bytes of `parametersJSON` and of `response`, when the caller
+    /// has them (`finalOfScannedRun`), copied into the body instead of written again.
     func rendered(code name: String, response: JSON?, phase: LegacyPhase, opens: JSON? = nil, carried: [String: JSON] = [:],
-                  intent: String) -> Result<Rendered, BusError> {
+                  intent: String, texts: (parameters: [UInt8], response: UnsafeRawBufferPointer)? = nil) -> Result<Rendered, BusError> {
         guard let code = dialogs.code(name, of: self) else {
             return .failure(BusError(.pluginError,
                 "plugin \(pluginId) answered \(intent) (\(phase.rawValue)) with response code '\(name)', which its definition does not declare (declared: \(definition.codes.map(\.name).joined(separator: ", ")))",
@@ -53,8 +55,13 @@ extension LegacyFlow {
         body.text(",\"concise_dialog\":"); body.writeString(concise.text)
         body.text(",\"dialog\":"); body.writeString(full.text)
         if let opens { body.text(",\"opens_intent\":"); body.write(opens) }  // continueInApp handing over (RouterCore+LeadOn)
-        body.text(",\"parameters\":"); body.write(parametersJSON)
-        body.text(",\"response\":"); body.write(.object(values))
+        if let texts {
+            body.text(",\"parameters\":"); texts.parameters.withUnsafeBytes { body.canonical($0) }
+            body.text(",\"response\":"); body.canonical(texts.response)
+        } else {
+            body.text(",\"parameters\":"); body.write(parametersJSON)
+            body.text(",\"response\":"); body.write(.object(values))
+        }
         body.text(success ? ",\"success\":true}" : ",\"success\":false}")
         let header = carried.isEmpty && deprecations.isEmpty
             ? code.header : header(code: name, success: success, carried: carried, deprecations: deprecations)

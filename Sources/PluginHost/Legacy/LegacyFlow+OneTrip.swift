@@ -76,6 +76,19 @@ extension LegacyFlow {
               final.warnings.isEmpty else { return nil }
         return (final, confirmation)
     }
+
+    /// `finalOfRun`'s answer for a REPLY the lane's scan read (`LegacyBodyScan.run`): every
+    /// parameter settled as given, confirm going on, handle answered with `code` and
+    /// `response` and nothing more; what is left is `finalOfRun`'s render and its checks.
+    /// `responseText`: the response's canonical bytes; `parametersText`: the parameters'
+    /// (the client's body, unchanged), when the lane kept it.
+    func finalOfScannedRun(code: String, response: JSON, responseText: UnsafeRawBufferPointer, parametersText: [UInt8]?,
+                           intent: String) -> Rendered? {
+        let texts = parametersText.map { (parameters: $0, response: responseText) }
+        guard case .success(let final) = rendered(code: code, response: response, phase: .handle, intent: intent, texts: texts),
+              final.warnings.isEmpty else { return nil }
+        return final
+    }
 }
 
 extension JSON {

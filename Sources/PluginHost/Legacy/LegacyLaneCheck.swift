@@ -68,7 +68,8 @@ final class LegacyLaneCheck: LaneRequestCheck {
     /// parse's (`passedParsed`); the two agree wherever the scan answers (LegacyBodyScanTests).
     func passes(body: UnsafeRawBufferPointer) -> LanePass? {
         guard let parameters = scan?.parameters(body) ?? passedParsed(body: body) else { return nil }
-        return LanePass(parameters: parameters)
+        // Canonical, and the parameters' own text: the final REPLY writes it as it is.
+        return LanePass(parameters: parameters, text: Array(body))
     }
 
     /// The flow's decisions on the parsed body, what `passes` falls back to: the parameters
@@ -89,11 +90,29 @@ final class LegacyLaneCheck: LaneRequestCheck {
     /// Never as it is: the flow writes the client's REPLY itself (`rewrite`).
     func forwards(replyBody: UnsafeRawBufferPointer) -> Bool { false }
 
+    /// The REPLY body read in place when the scan reads it (LegacyRunScan.swift: a run that
+    /// went all the way with the parameters as given, as the SDKs write it), else parsed
+    /// (`rewriteParsed`); the two agree wherever the scan answers (LegacyRunScanTests).
     func rewrite(requestId: UnsafeRawBufferPointer, passed: LanePass, replyHeader: UnsafeRawBufferPointer,
                  replyBody: UnsafeRawBufferPointer, logger: Logger) -> LaneRewrite? {
         // The flow reads a REPLY header only for the donation it may carry on (`donationFields`).
-        guard let given = passed.parameters, !ShortcutCenter.mentionsDonation(replyHeader),
-              let reply = try? JSON.parse(bytes: replyBody) else { return nil }
+        guard let given = passed.parameters, !ShortcutCenter.mentionsDonation(replyHeader) else { return nil }
+        guard let run = scan?.run(replyBody, given: given) else {
+            return rewriteParsed(requestId: requestId, given: given, replyBody: replyBody, logger: logger)
+        }
+        let flow = flow()
+        flow.runSent(given)
+        guard let final = flow.finalOfScannedRun(code: run.code, response: run.response,
+                                                 responseText: UnsafeRawBufferPointer(rebasing: replyBody[run.responseText]),
+                                                 parametersText: passed.text, intent: intent) else { return nil }
+        logger.debug(flow.confirmNote(implemented: run.confirmImplemented, request: String(decoding: requestId, as: UTF8.self), intent: intent))
+        return LaneRewrite(header: final.header, body: final.body, succeeded: final.succeeded)
+    }
+
+    /// `rewrite` on the parsed REPLY body, with the flow's steps (`LegacyFlow.finalOfRun`).
+    func rewriteParsed(requestId: UnsafeRawBufferPointer, given: [String: JSON], replyBody: UnsafeRawBufferPointer,
+                       logger: Logger) -> LaneRewrite? {
+        guard let reply = try? JSON.parse(bytes: replyBody) else { return nil }
         let flow = flow()
         flow.runSent(given)
         guard let (final, confirmation) = flow.finalOfRun(reply, intent: intent) else { return nil }

@@ -54,6 +54,9 @@ struct LanePass {
     /// which for a passed body are the body's own); nil for a check that reads the body no
     /// further (new style).
     let parameters: [String: JSON]?
+    /// The body's bytes, which are the parameters' canonical text (legacy: the check passes
+    /// only a canonical body the flow sends as it is); nil with `parameters`.
+    var text: [UInt8]? = nil
 
     /// Passed, nothing kept.
     static let unread = LanePass(parameters: nil)
