@@ -18,7 +18,8 @@ public struct LegacyIntent: Sendable {
 
     public init(name: String, parameters: [String: JSON], client: String? = nil) {
         self.name = name
-        self.parameters = parameters.filter { !$0.value.isNull }
+        // A new dictionary only when there is a null to leave out.
+        self.parameters = parameters.values.contains(where: \.isNull) ? parameters.filter { !$0.value.isNull } : parameters
         self.client = client
     }
 

@@ -14,7 +14,13 @@ enum LegacyOneTrip {
         for (name, result) in resolutions {
             switch result {
             case .success(let value):
-                parameters[name] = value.isNull ? nil : value
+                // Written only when it changes a value (a resolver that settles the value it
+                // was given, the common answer, leaves the dictionary unshared and uncopied).
+                if value.isNull {
+                    if parameters[name] != nil { parameters[name] = nil }
+                } else if !(parameters[name]?.writesSameBytes(as: value) ?? false) {
+                    parameters[name] = value
+                }
             case .notRequired:
                 break
             case .items(let results):

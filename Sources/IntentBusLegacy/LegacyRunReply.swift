@@ -5,10 +5,12 @@ import IntentBusPlugin
 /// A `run` REPLY body (docs/protocol.md §8.9): `resolutions`, and `confirm` and `handle` as
 /// far as the run got. `canonicalBody` writes it member by member in canonical key order,
 /// the bytes `canonicalBytes` gives for that object, with no dictionary built and sorted for
-/// the reply, its resolutions or its `handle` (LegacyRunReplyUnitTests compares the two).
+/// the reply, its resolutions or its `handle`, and its constant parts (keys, punctuation,
+/// the two confirm answers that go on) each copied in one piece (LegacyRunReplyUnitTests
+/// compares the two).
 struct LegacyRunReply {
     var resolutions: [String: ResolutionResult]
-    var confirm: JSON? = nil
+    var confirm: LegacyConfirmBody? = nil
     var handle: LegacyHandled? = nil
 
     /// The REPLY that carries it, its body already written.
@@ -16,11 +18,9 @@ struct LegacyRunReply {
 
     var canonicalBody: [UInt8] {
         var w = JSONWriter(capacity: 256)
-        w.raw(UInt8(ascii: "{"))
-        if let confirm { w.key("confirm"); w.write(confirm); w.raw(UInt8(ascii: ",")) }
-        if let handle { w.key("handle"); handle.write(to: &w); w.raw(UInt8(ascii: ",")) }
-        w.key("resolutions")
-        w.raw(UInt8(ascii: "{"))
+        if let confirm { w.text(#"{"confirm":"#); confirm.write(to: &w) }
+        if let handle { w.text(confirm == nil ? #"{"handle":"# : #","handle":"#); handle.write(to: &w) }
+        w.text(confirm == nil && handle == nil ? #"{"resolutions":{"# : #","resolutions":{"#)
         // By the names' UTF-8 bytes, as `JSONWriter.write` sorts keys.
         let names = resolutions.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         for (i, name) in names.enumerated() {
@@ -49,14 +49,40 @@ struct LegacyHandled {
     }
 
     func write(to w: inout JSONWriter) {
-        w.raw(UInt8(ascii: "{"))
-        w.key("code")
+        w.text(#"{"code":"#)
         w.writeString(code)
-        if let opens { w.raw(UInt8(ascii: ",")); w.key("opens_intent"); w.write(opens) }
-        w.raw(UInt8(ascii: ","))
-        w.key("response")
+        if let opens { w.text(#","opens_intent":"#); w.write(opens) }
+        w.text(#","response":"#)
         w.write(.object(response))
         w.raw(UInt8(ascii: "}"))
+    }
+}
+
+/// confirm's answer in a `run` REPLY (or the confirm phase's body, `json`): the two answers
+/// that go on to handle, which are constants, or what the handler answered.
+enum LegacyConfirmBody {
+    /// The handler has no confirm step.
+    case notImplemented
+    /// `ConfirmOutcome.ready`.
+    case ready
+    /// A response the handler confirmed with (`ConfirmOutcome.failure`).
+    case answered(JSON)
+
+    var json: JSON {
+        switch self {
+        case .notImplemented: ["implemented": false]
+        case .ready: ["code": "ready"]
+        case .answered(let body): body
+        }
+    }
+
+    /// `json`'s canonical text.
+    func write(to w: inout JSONWriter) {
+        switch self {
+        case .notImplemented: w.text(#"{"implemented":false}"#)
+        case .ready: w.text(#"{"code":"ready"}"#)
+        case .answered(let body): w.write(body)
+        }
     }
 }
 
@@ -66,11 +92,7 @@ extension ResolutionResult {
     func write(to w: inout JSONWriter) {
         switch self {
         case .success(let value):
-            w.raw(UInt8(ascii: "{"))
-            w.key("result")
-            w.write(ResolutionKind.success.json)
-            w.raw(UInt8(ascii: ","))
-            w.key("value")
+            w.text(#"{"result":"success","value":"#)
             w.write(value)
             w.raw(UInt8(ascii: "}"))
         default:

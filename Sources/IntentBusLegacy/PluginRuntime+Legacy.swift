@@ -108,22 +108,22 @@ package enum LegacyPhases {
 
     private static func confirm<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,
                                                          declared: [String]?) async throws -> PluginReply {
-        .success(try await confirmAnswer(handler, intent, context, declared: declared).body)
+        .success(try await confirmAnswer(handler, intent, context, declared: declared).body.json)
     }
 
     /// The confirm phase's body, and whether handle may follow (no confirm step, or `ready`:
     /// what the host reads from that body). The caller has checked the handler's codes
     /// (`LegacyCodeWarnings.check`), as for `handle`.
     private static func confirmAnswer<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,
-                                                               declared: [String]?) async throws -> (body: JSON, ready: Bool) {
+                                                               declared: [String]?) async throws -> (body: LegacyConfirmBody, ready: Bool) {
         guard let outcome = try await handler.confirm(intent, context: context) else {
-            return (["implemented": false], true)
+            return (.notImplemented, true)
         }
         switch outcome {
         case .ready:
-            return (["code": "ready"], true)
+            return (.ready, true)
         case .failure(let response):
-            return (try handled(response, intent: intent.name, declared: declared).json, response.code.rawValue == "ready")
+            return (.answered(try handled(response, intent: intent.name, declared: declared).json), response.code.rawValue == "ready")
         }
     }
 

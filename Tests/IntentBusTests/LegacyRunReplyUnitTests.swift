@@ -18,22 +18,24 @@ import IntentBusPlugin
                                                                    ResolutionOption(id: "y", title: "Y")]),
              "f": .items([.success("one"), .needsValue])],
         ]
-        let confirms: [JSON?] = [nil, ["implemented": false], ["code": "ready"],
-                                 ["code": "failureRequiringAppLaunch", "response": ["reason": "later"]]]
+        let confirms: [LegacyConfirmBody?] = [nil, .notImplemented, .ready, .answered(["implemented": false]),
+                                              .answered(["code": "failureRequiringAppLaunch", "response": ["reason": "later"]])]
         let handles: [LegacyHandled?] = [nil, LegacyHandled(code: "success", response: [:], opens: nil),
                                          LegacyHandled(code: "success", response: ["text": "hi", "count": 3], opens: ["intent": "Next", "parameters": [:]])]
         var checked = 0
         for resolutions in resolutionSets { for confirm in confirms { for handle in handles {
             let reply = LegacyRunReply(resolutions: resolutions, confirm: confirm, handle: handle)
             var o: [String: JSON] = ["resolutions": .object(resolutions.mapValues(\.json))]
-            if let confirm { o["confirm"] = confirm }
+            if let confirm { o["confirm"] = confirm.json }
             if let handle { o["handle"] = handle.json }
             let written = reply.canonicalBody
             #expect(written == JSON.object(o).canonicalBytes, "\(String(decoding: written, as: UTF8.self))")
             #expect(reply.pluginReply.body == .object(o))
             checked += 1
         } } }
-        #expect(checked == 4 * 4 * 3)
+        #expect(checked == 4 * 5 * 3)
+        // The constants are the bodies the host reads as going on (`LegacyFlow.goesOn`).
+        #expect(LegacyConfirmBody.notImplemented.json == ["implemented": false] && LegacyConfirmBody.ready.json == ["code": "ready"])
     }
 }
 
