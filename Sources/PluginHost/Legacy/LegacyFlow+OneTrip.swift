@@ -81,10 +81,11 @@ extension LegacyFlow {
     /// parameter settled as given, confirm going on, handle answered with `code` and
     /// `response` and nothing more; what is left is `finalOfRun`'s render and its checks.
     /// `responseText`: the response's canonical bytes; `parametersText`: the parameters'
-    /// (the client's body, unchanged), when the lane kept it.
-    func finalOfScannedRun(code: String, response: JSON, responseText: UnsafeRawBufferPointer, parametersText: [UInt8]?,
+    /// (the client's body, as given). It reads neither this flow's parameters nor its stage
+    /// and changes nothing in it (`LegacyLaneCheck` renders every such REPLY with one flow).
+    func finalOfScannedRun(code: String, response: JSON, responseText: UnsafeRawBufferPointer, parametersText: [UInt8],
                            intent: String) -> Rendered? {
-        let texts = parametersText.map { (parameters: $0, response: responseText) }
+        let texts = (parameters: parametersText, response: responseText)
         guard case .success(let final) = rendered(code: code, response: response, phase: .handle, intent: intent, texts: texts),
               final.warnings.isEmpty else { return nil }
         return final

@@ -62,6 +62,11 @@ final class LegacyLaneCheck: LaneRequestCheck {
             .runHeader(definition.parameters.map(\.name), options: options).canonicalBytes
     }
 
+    /// The flow the REPLYs the scan reads are rendered with, one for every request:
+    /// `finalOfScannedRun` reads only its definition, dialogs and plugin (the parameters'
+    /// and the response's texts are given to it) and changes nothing in it.
+    private lazy var renderer = flow()
+
     private func flow() -> LegacyFlow { LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true, dialogs: dialogs) }
 
     /// The scan's parameters when it has them (a flat canonical body: no tree), else the
@@ -97,15 +102,13 @@ final class LegacyLaneCheck: LaneRequestCheck {
                  replyBody: UnsafeRawBufferPointer, logger: Logger) -> LaneRewrite? {
         // The flow reads a REPLY header only for the donation it may carry on (`donationFields`).
         guard let given = passed.parameters, !ShortcutCenter.mentionsDonation(replyHeader) else { return nil }
-        guard let run = scan?.run(replyBody, given: given) else {
+        guard let run = scan?.run(replyBody, given: given), let text = passed.text else {
             return rewriteParsed(requestId: requestId, given: given, replyBody: replyBody, logger: logger)
         }
-        let flow = flow()
-        flow.runSent(given)
-        guard let final = flow.finalOfScannedRun(code: run.code, response: run.response,
-                                                 responseText: UnsafeRawBufferPointer(rebasing: replyBody[run.responseText]),
-                                                 parametersText: passed.text, intent: intent) else { return nil }
-        logger.debug(flow.confirmNote(implemented: run.confirmImplemented, request: String(decoding: requestId, as: UTF8.self), intent: intent))
+        guard let final = renderer.finalOfScannedRun(code: run.code, response: run.response,
+                                                     responseText: UnsafeRawBufferPointer(rebasing: replyBody[run.responseText]),
+                                                     parametersText: text, intent: intent) else { return nil }
+        logger.debug(renderer.confirmNote(implemented: run.confirmImplemented, request: String(decoding: requestId, as: UTF8.self), intent: intent))
         return LaneRewrite(header: final.header, body: final.body, succeeded: final.succeeded)
     }
 
