@@ -90,8 +90,12 @@ package final class DonationMerger {
         }
         var merged: [Key: Merged] = [:]
         for (k, seen) in raw {
-            guard let parsed = try? JSON.parse(k.body), parsed.objectValue != nil else { continue }
-            let key = Key(plugin: k.plugin, intent: k.intent, client: k.client, window: k.window, parameters: parsed.canonicalString)
+            // A canonical body (what the SDKs and the CLI send) is its own canonical text.
+            var canonical = false
+            guard let parsed = try? k.body.withUnsafeBytes({ raw throws(JSONParseError) in try JSON.parse(bytes: raw, isCanonical: &canonical) }),
+                  parsed.objectValue != nil else { continue }
+            let text = canonical ? String(decoding: k.body, as: UTF8.self) : parsed.canonicalString
+            let key = Key(plugin: k.plugin, intent: k.intent, client: k.client, window: k.window, parameters: text)
             if var m = merged[key] {
                 m.count += seen.count
                 m.at = max(m.at, seen.at)

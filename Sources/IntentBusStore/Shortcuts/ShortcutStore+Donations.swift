@@ -37,7 +37,9 @@ extension ShortcutStore {
                        try db.run(Self.addTo, [.int(Int64(m.count)), at, at, .int(row)]) > 0 { continue }
                     let donation = Donation(intent: m.key.intent, parameters: m.parameters, plugin: m.key.plugin,
                                             client: m.key.client, source: .host, at: m.at, count: m.count)
-                    guard let id = try db.query(Self.insert, Self.values(donation), row: { $0.int(0) }).first else { continue }
+                    // The key's parameters are the canonical text (`DonationMerger.merge`).
+                    guard let id = try db.query(Self.insert, Self.values(donation, parametersText: m.key.parameters), row: { $0.int(0) }).first
+                    else { continue }
                     merger?.remember(m.key, row: id)
                     last = max(last, id)
                 }
@@ -55,9 +57,10 @@ extension ShortcutStore {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
         """
 
-    private static func values(_ donation: Donation) -> [StateValue] {
+    /// `parametersText`: the parameters' canonical text, when the caller has it.
+    private static func values(_ donation: Donation, parametersText: String? = nil) -> [StateValue] {
         [text(donation.identifier), text(donation.group), .text(donation.intent),
-         .text(donation.parameters.canonicalString), text(donation.plugin), text(donation.client),
+         .text(parametersText ?? donation.parameters.canonicalString), text(donation.plugin), text(donation.client),
          text(donation.title), text(donation.phrase), .int(donation.eligibleForPrediction ? 1 : 0),
          .text(donation.source.rawValue), .int(milliseconds(donation.at)), .int(Int64(donation.count))]
     }
