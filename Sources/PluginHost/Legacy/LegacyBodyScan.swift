@@ -77,6 +77,8 @@ struct LegacyBodyScan {
     func name(_ d: Int) -> String { names[d] }
     func index(of key: UnsafeBufferPointer<UInt8>) -> Int? { nameBytes.index(of: key) }
     func rank(_ d: Int) -> Int { ranks[d] }
+    /// Whether parameter d is a String (not a list), whose plain strings `value` keeps.
+    func isString(_ d: Int) -> Bool { kinds[d] == .string }
 
     /// The parameters the flow takes from `body`, when the scan passes it (see the type's
     /// comment); nil: the parse decides.

@@ -89,6 +89,18 @@ extension LegacyBodyScan {
                 if expect("null") {
                     // Nothing, for a parameter the client left out: settled unless required.
                     guard client == nil, required & bit == 0 else { return nil }
+                } else if case .string(var text)? = client, isString(d), bytes[i] == quote {
+                    // A String the client gave: its bytes compared in place, where `value`
+                    // would make a string to compare (the same answer: a plain run of
+                    // exactly the client's UTF-8 is the string `value` reads, and the same
+                    // bytes are `isSameScalar`).
+                    let start = i + 1
+                    var runNonASCII = false
+                    let end = JSONByteScan.plainRunEnd(bytes, from: start, nonASCII: &runNonASCII)
+                    guard end < n, bytes[end] == quote,
+                          text.withUTF8({ $0.count == end - start && ($0.isEmpty || memcmp($0.baseAddress!, base + start, $0.count) == 0) })
+                    else { return nil }
+                    i = end + 1
                 } else {
                     // The client's value, byte for byte (`==` alone may join canonically
                     // equivalent strings, which the flow would write as the plugin's).
