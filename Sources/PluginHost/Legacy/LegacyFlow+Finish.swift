@@ -22,7 +22,7 @@ extension LegacyFlow {
     }
 
     /// `texts`: the canonical bytes of `parametersJSON` and of `response`, when the caller
-    /// has them (`finalOfScannedRun`), copied into the body instead of written again.
+    /// has them (the lane's `LegacyLaneCheck.rewrite`), copied into the body instead of written again.
     func rendered(code name: String, response: JSON?, phase: LegacyPhase, opens: JSON? = nil, carried: [String: JSON] = [:],
                   intent: String, texts: (parameters: [UInt8], response: UnsafeRawBufferPointer)? = nil) -> Result<Rendered, BusError> {
         guard let code = dialogs.code(name, of: self) else {

@@ -76,20 +76,6 @@ extension LegacyFlow {
               final.warnings.isEmpty else { return nil }
         return (final, confirmation)
     }
-
-    /// `finalOfRun`'s answer for a REPLY the lane's scan read (`LegacyBodyScan.run`): every
-    /// parameter settled as given, confirm going on, handle answered with `code` and
-    /// `response` and nothing more; what is left is `finalOfRun`'s render and its checks.
-    /// `responseText`: the response's canonical bytes; `parametersText`: the parameters'
-    /// (the client's body, as given). It reads neither this flow's parameters nor its stage
-    /// and changes nothing in it (`LegacyLaneCheck` renders every such REPLY with one flow).
-    func finalOfScannedRun(code: String, response: JSON, responseText: UnsafeRawBufferPointer, parametersText: [UInt8],
-                           intent: String) -> Rendered? {
-        let texts = (parameters: parametersText, response: responseText)
-        guard case .success(let final) = rendered(code: code, response: response, phase: .handle, intent: intent, texts: texts),
-              final.warnings.isEmpty else { return nil }
-        return final
-    }
 }
 
 extension JSON {

@@ -368,12 +368,8 @@ final class LegacyFlow: ExchangeFlow {
 
     /// The debug line for a confirm answer that goes on to handle.
     func confirmNote(_ body: JSON, request: String, intent: String) -> String {
-        confirmNote(implemented: body["implemented"]?.boolValue != false, request: request, intent: intent)
-    }
-
-    func confirmNote(implemented: Bool, request: String, intent: String) -> String {
-        implemented ? "request \(request) (\(intent)): confirmed ready by \(pluginId)"
-                    : "request \(request) (\(intent)): confirm not implemented by \(pluginId); handling"
+        body["implemented"]?.boolValue == false ? "request \(request) (\(intent)): confirm not implemented by \(pluginId); handling"
+                                                 : "request \(request) (\(intent)): confirmed ready by \(pluginId)"
     }
 
     private func handle(_ exchange: Exchange, _ ops: any FlowOperations) {

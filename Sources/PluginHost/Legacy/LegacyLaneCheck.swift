@@ -62,9 +62,9 @@ final class LegacyLaneCheck: LaneRequestCheck {
             .runHeader(definition.parameters.map(\.name), options: options).canonicalBytes
     }
 
-    /// The flow the REPLYs the scan reads are rendered with, one for every request:
-    /// `finalOfScannedRun` reads only its definition, dialogs and plugin (the parameters'
-    /// and the response's texts are given to it) and changes nothing in it.
+    /// The flow the REPLYs the scan reads are rendered with, one for every request: with the
+    /// parameters' and the response's texts given, `rendered` reads only its definition,
+    /// dialogs and plugin (neither its parameters nor its stage) and changes nothing in it.
     private lazy var renderer = flow()
 
     private func flow() -> LegacyFlow { LegacyFlow(definition: definition, pluginId: pluginId, oneTrip: true, dialogs: dialogs) }
@@ -105,10 +105,15 @@ final class LegacyLaneCheck: LaneRequestCheck {
         guard let run = scan?.run(replyBody, given: given), let text = passed.text else {
             return rewriteParsed(requestId: requestId, given: given, replyBody: replyBody, logger: logger)
         }
-        guard let final = renderer.finalOfScannedRun(code: run.code, response: run.response,
-                                                     responseText: UnsafeRawBufferPointer(rebasing: replyBody[run.responseText]),
-                                                     parametersText: text, intent: intent) else { return nil }
-        logger.debug(renderer.confirmNote(implemented: run.confirmImplemented, request: String(decoding: requestId, as: UTF8.self), intent: intent))
+        // `finalOfRun`'s answer for such a REPLY: every parameter settled as given, confirm
+        // going on, handle answered with a code and a response and nothing more; what is left
+        // is its render and its checks, with the texts copied in (`rendered`'s `texts`).
+        let texts = (parameters: text, response: UnsafeRawBufferPointer(rebasing: replyBody[run.responseText]))
+        guard case .success(let final) = renderer.rendered(code: run.code, response: run.response, phase: .handle, intent: intent, texts: texts),
+              final.warnings.isEmpty else { return nil }
+        // The flow's own line for confirm's answer (`confirmed`), made only when it is logged.
+        logger.debug(renderer.confirmNote(run.confirmImplemented ? ["code": "ready"] : ["implemented": false],
+                                          request: String(decoding: requestId, as: UTF8.self), intent: intent))
         return LaneRewrite(header: final.header, body: final.body, succeeded: final.succeeded)
     }
 
