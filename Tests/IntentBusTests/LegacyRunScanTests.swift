@@ -74,8 +74,11 @@ struct LegacyRunScanTests {
         let decomposed = try readings(#"{"level":3,"text":"caf\#u{e9}"}"#,
                                       Array(#"{"confirm":{"implemented":false},"handle":{"code":"done","response":{"text":"T"}},"resolutions":{\#(Self.allResolved(["level": "3", "text": "\"cafe\u{301}\""]))}}"#.utf8))
         #expect(!decomposed.scanned && decomposed.parsed != nil && same(decomposed.now, decomposed.parsed))
+        // Resolutions without a value (the Python SDK's default resolve): read, and final.
+        let valueless = #"{"confirm":{"implemented":false},"handle":{"code":"done","response":{"text":"T"}},"resolutions":{\#(resolved.replacingOccurrences(of: #"{"result":"success","value":3}"#, with: #"{"result":"success"}"#))}}"#
+        let bare = try readings(request, Array(valueless.utf8))
+        #expect(bare.scanned && bare.now != nil && same(bare.now, bare.parsed), "\(valueless)")
         for reply in [#"{"confirm":{"implemented":false},"handle":{"code":"done","response":{"text":"T"}},"resolutions":{"level":{"result":"success","value":3}}}"#,
-                      #"{"confirm":{"implemented":false},"handle":{"code":"done","response":{"text":"T"}},"resolutions":{\#(resolved.replacingOccurrences(of: #"{"result":"success","value":3}"#, with: #"{"result":"success"}"#))}}"#,
                       #"{"confirm":{"implemented":false},"handle":{"code":"done","response":{ "text":"T"}},"resolutions":{\#(resolved)}}"#,
                       #"{"confirm":{"code":"ready","response":{}},"handle":{"code":"done","response":{"text":"T"}},"resolutions":{\#(resolved)}}"#] {
             let (scanned, now, parsed) = try readings(request, Array(reply.utf8))

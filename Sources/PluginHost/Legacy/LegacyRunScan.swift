@@ -10,6 +10,8 @@ import IntentBusCore
 ///
 ///     {"confirm":C,"handle":{"code":"K","response":R},"resolutions":{"N":{"result":"success","value":V},…}}
 ///
+/// (a resolution may also be `{"result":"success"}`, without a value),
+///
 /// - `C` is `{"implemented":false}` or `{"code":"ready"}`: confirm goes on to handle
 ///   (`LegacyFlow.goesOn(afterConfirm:)`);
 /// - `K` is ASCII with no escape; `R` is a canonical object, parsed as the parse parses it;
@@ -17,7 +19,8 @@ import IntentBusCore
 /// - every declared parameter is resolved once, in byte order of the names, with `success`
 ///   and, as `V`, the value the client gave, byte for byte, of a kind the body scan reads
 ///   (`LegacyBodyScan.value`: one that `ParameterCoercion.coerce` keeps as it is), or `null`
-///   for an optional parameter the client left out. `applyResolutions` then settles every
+///   for an optional parameter the client left out; or no `value` at all, the parameter as
+///   it is, for one the client gave or an optional one. `applyResolutions` then settles every
 ///   parameter and leaves the parameters as given (`finalOfRun`'s `parameters == given`);
 /// - nil for anything else, hostile or not: the parse then decides, as it always did
 ///   (`LegacyLaneCheck.rewriteParsed`).
@@ -83,10 +86,16 @@ extension LegacyBodyScan {
                       let d = index(of: UnsafeBufferPointer(rebasing: bytes[keyStart..<k])), rank(d) > previousRank else { return nil }
                 previousRank = rank(d)
                 i = k + 1
-                guard expect(#":{"result":"success","value":"#), i < n else { return nil }
+                guard expect(#":{"result":"success""#), i < n else { return nil }
                 let bit: UInt64 = 1 << UInt64(d)
                 let client = given[name(d)]
-                if expect("null") {
+                if bytes[i] == UInt8(ascii: "}") {
+                    // No value: the parameter as it is (the Python SDK's default resolve),
+                    // settled unless it is required and the client left it out.
+                    guard client != nil || required & bit == 0 else { return nil }
+                } else if !expect(#","value":"#) || i == n {
+                    return nil
+                } else if expect("null") {
                     // Nothing, for a parameter the client left out: settled unless required.
                     guard client == nil, required & bit == 0 else { return nil }
                 } else if case .string(var text)? = client, isString(d), bytes[i] == quote {
