@@ -12,9 +12,16 @@ import IntentBus
 // in: no crash, every message written follows docs/protocol.md, limits hold, no plugin's
 // in-flight count goes below zero, and a request never gets two finals.
 //
+// A second plugin, "b", serves the legacy intent L one trip at a time (HELLO phase `run`,
+// a definition): its `run` requests take the lane's legacy check, and its REPLYs the lane's
+// reading of a run REPLY (Legacy/LegacyRunScan.swift) and the parse behind it.
+//
 // Input: a sequence of messages, each `[side] [frame count] ([length] [bytes])…`: side's
-// high bit sends from the plugin, else from client c(side & 7); then one byte per REQUEST
-// the plugin received: an odd byte answers it with a REPLY.
+// high bit sends from a plugin (b when bit 0x40 is set too, else a), else from client
+// c(side & 7); a side of 0xFF ends the messages. Then one byte per REQUEST a plugin
+// received: an odd byte answers it with a REPLY. Plugin b answers a `run` with the REPLY a run that went all the way gets, made from
+// the REQUEST's body as the Swift SDK writes it; when the byte has 0x02, the next two bytes
+// change one byte of it (position, value), and with 0x04 the next byte cuts it short.
 
 /// The core's effects, each message checked (fuzz/shared/RecordingEffects.swift), and the
 /// finals per (client, request id), to catch a second one.
@@ -31,6 +38,23 @@ final class Recorder: RecordingEffects {
     }
 }
 
+/// Plugin b's definition, in a file of this process's own (removed at exit).
+let definitionPath = FileManager.default.temporaryDirectory
+    .appendingPathComponent("intentbus-fuzz-relay-lane-\(getpid()).yaml").path
+let definitionText = """
+intents:
+  - name: L
+    parameters:
+      - {name: text, type: String}
+      - {name: count, type: Integer, minimum: 1, maximum: 10}
+      - {name: flag, type: Boolean}
+    response:
+      parameters:
+        - {name: text, type: String}
+      codes:
+        - {name: done, success: true, formatString: "Done: ${text}"}
+"""
+
 let manifestText = """
 host:
   state_dir: /nonexistent-intentbus-fuzz/state
@@ -44,6 +68,11 @@ plugins:
     IntentsSupported: [I, K]
     timeout: 2s
     max_in_flight: 200
+  - id: b
+    exec: /bin/true
+    IntentsSupported: [L]
+    definitions: [\(definitionPath)]
+    timeout: 2s
 """
 
 let recorder = Recorder()
@@ -55,6 +84,7 @@ final class Rig {
     let backend: ZMQSocket
     let clients: [ZMQSocket]
     let plugin: ZMQSocket
+    let legacyPlugin: ZMQSocket
     let raw = RawMessage(capacity: 8)
     let core: RouterCore
     var lane: RelayLane { core.relayLane! }
@@ -75,13 +105,25 @@ final class Rig {
         plugin = try! ZMQSocket(context, .dealer)
         try! plugin.setIdentity("a")
         try! plugin.connect("inproc://fuzz-back")
+        legacyPlugin = try! ZMQSocket(context, .dealer)
+        try! legacyPlugin.setIdentity("b")
+        try! legacyPlugin.connect("inproc://fuzz-back")
+        try! definitionText.write(toFile: definitionPath, atomically: true, encoding: .utf8)
+        atexit { unlink(definitionPath) }
         let manifest = try! ManifestLoader.load(text: manifestText, path: "/nonexistent-intentbus-fuzz/plugins.yaml")
-        core = RouterCore(manifest: manifest, logger: Logger(label: "fuzz", minimumLevel: .error) { _ in },
-                          effects: recorder, post: { _ in })
+        let logger = Logger(label: "fuzz", minimumLevel: .error) { _ in }
+        core = RouterCore(manifest: manifest, logger: logger, effects: recorder, post: { _ in })
+        // The legacy flow and its lane check over b's definition, as the host installs them.
+        let hooks = IntentRouterHooks(view: core)
+        LegacyHandlers.install(try! LegacyHandlers.loadDefinitions(manifest, logger: logger), into: hooks)
+        hooks.extensions.forEach(core.install)
         core.start()
         let hello: JSON = ["protocol": 1, "plugin": "a", "token": .string(recorder.tokens["a"] ?? ""),
                            "intents": ["I", "K"]]
         core.pluginFrames([Frame("a")] + WireMessage(kind: .hello, header: nil, body: hello).frames)
+        let legacyHello: JSON = ["protocol": 1, "plugin": "b", "token": .string(recorder.tokens["b"] ?? ""),
+                                 "intents": [["name": "L", "style": "legacy", "codes": ["done"], "phases": ["run"]]]]
+        core.pluginFrames([Frame("b")] + WireMessage(kind: .hello, header: nil, body: legacyHello).frames)
         recorder.rawSockets = (frontend, backend)
         core.enableRelayLane()
     }
@@ -106,10 +148,22 @@ func drainRouters() {
     }
 }
 
+/// Plugin b's REPLY to a `run` that went all the way, as the Swift SDK writes it: each
+/// parameter resolved to what the REQUEST's body gives it (null when it gives nothing),
+/// confirm not implemented, handle `done` with the text (`LegacyRunReply.canonicalBody`).
+func runReply(_ msg: WireMessage) -> [UInt8] {
+    let given = (try? msg.bodyJSON())?.objectValue ?? [:]
+    var resolutions: [String: JSON] = [:]
+    for name in ["count", "flag", "text"] { resolutions[name] = ["result": "success", "value": given[name] ?? .null] }
+    let reply: JSON = ["confirm": ["implemented": false], "resolutions": .object(resolutions),
+                       "handle": ["code": "done", "response": ["text": given["text"] ?? "T"]]]
+    return reply.canonicalBytes
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRelayLane(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: start, count: start == nil ? 0 : count)
-    let (plugin, clients, lane, core) = (rig.plugin, rig.clients, rig.lane, rig.core)
+    let (plugin, legacyPlugin, clients, lane, core) = (rig.plugin, rig.legacyPlugin, rig.clients, rig.lane, rig.core)
     var i = 0
     func next() -> UInt8? {
         guard i < bytes.count else { return nil }
@@ -117,7 +171,7 @@ public func fuzzRelayLane(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
         return bytes[i]
     }
     var messages = 0
-    while messages < 32, let side = next(), let frameCount = next() {
+    while messages < 32, let side = next(), side != 0xFF, let frameCount = next() {
         messages += 1
         var frames: [Frame] = []
         for _ in 0..<Int(frameCount % 9) {
@@ -127,23 +181,33 @@ public func fuzzRelayLane(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
             i = end
         }
         guard !frames.isEmpty else { continue }
-        let from = side & 0x80 != 0 ? plugin : clients[Int(side & 7)]
+        let from = side & 0x80 == 0 ? clients[Int(side & 7)] : side & 0x40 != 0 ? legacyPlugin : plugin
         // A new REQUEST under an id may be final-answered again once the first ended. The
         // host reads kind and id after an empty first frame as a REQ peer's delimiter.
         let off = frames.count > 1 && frames[0].count == 0 ? 1 : 0
-        if from !== plugin, frames.count > off + 2, frames[off + 1].equals("REQUEST") {
+        if side & 0x80 == 0, frames.count > off + 2, frames[off + 1].equals("REQUEST") {
             recorder.finals.remove("c\(side & 7)\u{0}" + frames[off + 2].string)
         }
         _ = try? from.send(frames, dontWait: true)
         drainRouters()
     }
-    // The plugin answers what the lane or the core sent it.
+    // The plugins answer what the lane or the core sent them.
     while let frames = try? plugin.receive(dontWait: true) {
         guard let msg = try? WireMessage.decode(frames[...]) else { fatalError("the plugin got an undecodable message") }
         if msg.kind == .request, let b = next(), b & 1 == 1 {
             _ = try? plugin.send(WireMessage(kind: .reply, requestId: msg.requestId, intent: msg.intent,
                                              header: nil, body: ["ok": true]).frames, dontWait: true)
         }
+    }
+    while let frames = try? legacyPlugin.receive(dontWait: true) {
+        guard let msg = try? WireMessage.decode(frames[...]) else { fatalError("plugin b got an undecodable message") }
+        guard msg.kind == .request, let b = next(), b & 1 == 1 else { continue }
+        var body = runReply(msg)
+        if b & 2 != 0, !body.isEmpty, let at = next(), let value = next() { body[Int(at) % body.count] = value }
+        if b & 4 != 0, let cut = next() { body.removeLast(min(body.count, Int(cut))) }
+        var reply = WireMessage(kind: .reply, requestId: msg.requestId, intent: msg.intent, header: nil, body: [:]).frames
+        reply[reply.count - 1] = Frame(bytes: body)
+        _ = try? legacyPlugin.send(reply, dontWait: true)
     }
     drainRouters()
     // What the lane sent to clients.
