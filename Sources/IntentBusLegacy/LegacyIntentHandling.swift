@@ -1,6 +1,7 @@
 import Foundation
 import IntentBusCore
 import IntentBusPlugin
+import Synchronization
 
 /// The legacy phases as the bus carries them: the thin layer under the `Intents` module's
 /// generated classes (`INHandlerAdapter` serves a generated `…Handling` protocol through
@@ -44,10 +45,31 @@ extension LegacyIntentHandling {
     }
 
     package func confirm(_ intent: LegacyIntent, context: PluginContext) async throws -> ConfirmOutcome<ResponseCode>? {
-        nil
+        DefaultConfirms.note(type(of: self))
+        return nil
     }
 
     package func options(_ parameter: String, of intent: LegacyIntent, context: PluginContext) async throws -> [ResolutionOption]? {
         nil
+    }
+}
+
+/// The handler types whose `confirm` is the protocol's default (no confirm step), learnt
+/// the first time the default runs for one: a type's witness never changes, so the SDK
+/// answers "not implemented" for it from then on without the call. The call is generic over
+/// the handler's response code, and in the SDK's unspecialized serving code it instantiated
+/// `ConfirmOutcome<Code>` and its optional on every request (docs/performance.md, "Legacy's
+/// run REPLY read in place"). At most 256 types are kept (a plugin has a handful).
+enum DefaultConfirms {
+    private static let known = Mutex<[ObjectIdentifier]>([])
+
+    static func note(_ type: Any.Type) {
+        let id = ObjectIdentifier(type)
+        known.withLock { if $0.count < 256, !$0.contains(id) { $0.append(id) } }
+    }
+
+    static func contains(_ type: Any.Type) -> Bool {
+        let id = ObjectIdentifier(type)
+        return known.withLock { $0.contains(id) }
     }
 }

@@ -116,6 +116,8 @@ package enum LegacyPhases {
     /// (`LegacyCodeWarnings.check`), as for `handle`.
     private static func confirmAnswer<H: LegacyIntentHandling>(_ handler: H, _ intent: LegacyIntent, _ context: PluginContext,
                                                                declared: [String]?) async throws -> (body: LegacyConfirmBody, ready: Bool) {
+        // A type whose confirm is the default answers as the default would, without the call.
+        if DefaultConfirms.contains(type(of: handler)) { return (.notImplemented, true) }
         guard let outcome = try await handler.confirm(intent, context: context) else {
             return (.notImplemented, true)
         }

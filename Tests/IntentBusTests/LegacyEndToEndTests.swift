@@ -130,6 +130,14 @@ struct LegacyEndToEndTests {
         #expect(direct.body["dialog"] == "Done with x.")
         #expect(host.logEventually(contains: "(ResolveIntent): confirm not implemented by legacytest; handling"))
         #expect(calls(log).suffix(3) == ["ResolveIntent resolve:kind", "ResolveIntent resolve:target", "ResolveIntent handle"])
+        // Again: the SDK now knows that handler's confirm is the default and answers without
+        // the call (DefaultConfirms); a handler with its own confirm is still asked each time.
+        let again = try client.send("ResolveIntent", parameters: ["kind": "success", "target": "y"]) { _ in nil }
+        #expect(again.body["dialog"] == "Done with y.")
+        #expect(calls(log).suffix(3) == ["ResolveIntent resolve:kind", "ResolveIntent resolve:target", "ResolveIntent handle"])
+        let readyAgain = try client.send("ConfirmIntent", parameters: ["allow": true]) { _ in nil }
+        #expect(readyAgain.body["code"] == "success")
+        #expect(calls(log).suffix(2) == ["ConfirmIntent confirm", "ConfirmIntent handle"])
     }
 
     @Test("every generic response code, and a custom code with its German dialog")
