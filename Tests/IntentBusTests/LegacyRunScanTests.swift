@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import IntentBusTestSupport
 @testable import PluginHost
 import IntentBusCore
 import IntentBusDefinitions
@@ -114,11 +115,8 @@ struct LegacyRunScanTests {
 
     @Test("wherever the scan reads a REPLY, over REPLYs made of pieces, cut and changed, rewrite makes the parse's final REPLY")
     func agreesWithParse() throws {
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ n: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(n))
-        }
+        var numbers = SeededNumbers(seed: 0x9E37_79B9_7F4A_7C15)
+        func next(_ n: Int) -> Int { numbers.next(n) }
         var scanned = 0, finals = 0, parsedOnly = 0
         for round in 0..<6_000 {
             let request = Self.requests[next(Self.requests.count)]

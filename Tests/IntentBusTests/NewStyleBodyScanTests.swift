@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import IntentBusTestSupport
 @testable import PluginHost
 import IntentBusCore
 import IntentBusManifest
@@ -99,11 +100,8 @@ struct NewStyleBodyScanTests {
 
     @Test("wherever the scan answers, over bodies made of pieces, cut and changed, it answers as the parse")
     func agreesWithParse() {
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ n: Int) -> Int {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((seed >> 33) % UInt64(n))
-        }
+        var numbers = SeededNumbers(seed: 0x9E37_79B9_7F4A_7C15)
+        func next(_ n: Int) -> Int { numbers.next(n) }
         var answered = 0, passed = 0, total = 0
         for round in 0..<20_000 {
             var body: [UInt8] = Self.spaces[next(Self.spaces.count)] + Array("{".utf8)
