@@ -169,10 +169,10 @@ struct LegacyBodyScan {
         }
     }
 
+    /// Whether `word`'s bytes stand at `i` (also the run scan's keys and punctuation).
     static func literal(_ word: StaticString, _ bytes: UnsafeBufferPointer<UInt8>, at i: Int) -> Bool {
         let n = word.utf8CodeUnitCount
-        guard i + n <= bytes.count else { return false }
-        for k in 0..<n where bytes[i + k] != word.utf8Start[k] { return false }
-        return true
+        guard let base = bytes.baseAddress, i >= 0, bytes.count - i >= n else { return false }
+        return memcmp(base + i, word.utf8Start, n) == 0
     }
 }

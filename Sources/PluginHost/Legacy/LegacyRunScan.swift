@@ -46,9 +46,8 @@ extension LegacyBodyScan {
         let n = bytes.count
         var i = 0
         func expect(_ word: StaticString) -> Bool {
-            let count = word.utf8CodeUnitCount
-            guard n - i >= count, memcmp(base + i, word.utf8Start, count) == 0 else { return false }
-            i += count
+            guard Self.literal(word, bytes, at: i) else { return false }
+            i += word.utf8CodeUnitCount
             return true
         }
         let quote = UInt8(ascii: "\"")
