@@ -46,6 +46,8 @@ do {
     // BENCH_SOCKET_THREAD=1: handlers on the socket thread with no watcher (every handler
     // here answers at once, which is what that setting is for).
     plugin.runtime.runsHandlersOnSocketThread = environment["BENCH_SOCKET_THREAD"] == "1"
+    // BENCH_PACKED_LINK=0: the six-frame plugin link (the bench's comparison).
+    plugin.runtime.asksPackedLink = environment["BENCH_PACKED_LINK"] != "0"
     for intent in (environment["BENCH_INTENTS"] ?? "EchoIntent").split(separator: ",").map(String.init) {
         plugin.runtime.onRaw(intent) { _, _, _, body in body }
     }

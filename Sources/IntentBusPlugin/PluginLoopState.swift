@@ -56,6 +56,12 @@ final class PluginLoopState {
     @exclusivity(unchecked) var heldFrames = [[Frame]](repeating: [], count: PluginLoopState.heldLimit)
     @exclusivity(unchecked) var held = 0
     static let heldLimit = 32
+    /// The host agreed at WELCOME to the packed form (docs/protocol.md §5.1): answers go
+    /// as one packed frame (`packedOut`, reused), and packed messages are read into
+    /// `inbox` and split into `frames` (`receive(from:)`).
+    @exclusivity(unchecked) var packedLink = false
+    @exclusivity(unchecked) var inbox: [Frame] = []
+    let packedOut = Frame()
     /// The constant frames of a REPLY and an ERROR, copied into each answer (no allocation).
     let replyKind = Frame(MessageKind.reply.rawValue)
     let errorKind = Frame(MessageKind.error.rawValue)

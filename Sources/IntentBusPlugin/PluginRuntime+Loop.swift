@@ -12,7 +12,8 @@ extension PluginRuntime {
     /// The loop runs on one thread at a time: this one, until a handler holds it too long
     /// and `LoopHandover` gives the loop to another thread; this one then parks until a
     /// later handover needs it. Whichever thread sees DISCONNECT ends the process.
-    func loop(socket: ZMQSocket, mailbox: Mailbox<OutgoingMessage>) throws -> Int32 {
+    /// `packed`: the host's WELCOME agreed to the packed form (PackedLink.swift).
+    func loop(socket: ZMQSocket, mailbox: Mailbox<OutgoingMessage>, packed: Bool = false) throws -> Int32 {
         let handover = LoopHandover(watches: handlerThreads == .socketThread)
         let executor = SocketThreadExecutor(handover: handover, wake: { mailbox.wake() })
         let parts = LoopParts(socket: socket, mailbox: mailbox, executor: executor, handover: handover,
@@ -22,6 +23,7 @@ extension PluginRuntime {
                                                      syncHandlers: handlerThreads == .globalExecutor ? [:] : syncHandlers,
                                                      asyncHandlers: handlerThreads == .globalExecutor ? [:] : asyncHandlers.mapValues(\.1),
                                                      pluginId: pluginId))
+        parts.state.packedLink = packed
         handover.start { [self] in
             do {
                 while true {
@@ -50,10 +52,10 @@ extension PluginRuntime {
             for out in outbox.takeLocal() { try send(out, on: socket, state: state) }
             if state.pendingTasks == 0 && !executor.hasPending {
                 try sendHeld(state, socket)
-                guard try socket.receive(into: &state.frames) else { continue }
+                guard try state.receive(from: socket) else { continue }
                 repeat {
                     if let end = try dispatchEnds(parts) { return end.exitCode }
-                } while try socket.receive(into: &state.frames, dontWait: true)
+                } while try state.receive(from: socket, dontWait: true)
                 continue
             }
             try sendHeld(state, socket)
@@ -63,7 +65,7 @@ extension PluginRuntime {
             }
             if poller.isReady(0) {
                 // Drain everything waiting, so a burst costs one poll.
-                while try socket.receive(into: &state.frames, dontWait: true) {
+                while try state.receive(from: socket, dontWait: true) {
                     if let end = try dispatchEnds(parts) { return end.exitCode }
                 }
             }
@@ -86,8 +88,8 @@ extension PluginRuntime {
     /// Sends a handler's message; a final one ends its request.
     func send(_ out: OutgoingMessage, on socket: ZMQSocket, state: PluginLoopState) throws {
         try sendHeld(state, socket)
-        try socket.send([Frame(WireProtocol.signature), Frame(out.kind.rawValue), Frame(out.requestId), Frame(out.intent),
-                         out.header.map { Frame(json: $0) } ?? Frame(), out.body.map { Frame(json: $0) } ?? Frame()])
+        try state.send([Frame(WireProtocol.signature), Frame(out.kind.rawValue), Frame(out.requestId), Frame(out.intent),
+                        out.header.map { Frame(json: $0) } ?? Frame(), out.body.map { Frame(json: $0) } ?? Frame()], on: socket)
         if out.kind.isFinal {
             _ = lock.withLock { live.removeValue(forKey: out.requestId) }
             state.pendingTasks -= 1
@@ -193,7 +195,7 @@ extension PluginRuntime {
         case .heartbeat:
             // Answered here, on the socket thread, never by handler code: a plugin whose
             // handlers are all busy is still alive (docs/lifecycle.md).
-            try socket.send(WireMessage(kind: .heartbeat, header: nil, body: nil).frames)
+            try state.send(WireMessage(kind: .heartbeat, header: nil, body: nil).frames, on: socket)
         case .welcome:
             break
         default:

@@ -111,6 +111,6 @@ extension PluginRuntime {
         guard state.held > 0 else { return }
         let count = state.held
         state.held = 0
-        for index in 0..<count { try socket.send(state.heldFrames[index]) }
+        for index in 0..<count { try state.send(state.heldFrames[index], on: socket) }
     }
 }

@@ -67,6 +67,11 @@ public final class PluginRuntime: @unchecked Sendable {
     /// on the thread that runs the socket loop and moves the loop to another thread when
     /// a handler holds it. Set it before `run()`.
     public var handlerThreads: HandlerThreads = .socketThread
+    /// Whether the HELLO asks for the packed link (docs/protocol.md §5.1): one frame per
+    /// message instead of six, which costs both processes less. On by default; false keeps
+    /// six frames (for a wire tool, or a comparison). A plugin serving several hosts always
+    /// uses six. Set it before `run()`.
+    public var asksPackedLink = true
     /// Handlers on the socket thread, and the loop never moved (`HandlerThreads.socketThreadOnly`):
     /// no watcher thread, but a handler that blocks its thread or computes for long
     /// without suspending then holds up the socket loop: the plugin's other requests,
@@ -182,12 +187,15 @@ public final class PluginRuntime: @unchecked Sendable {
     }
 
     /// The HELLO this plugin says to a host (docs/protocol.md §5.1).
-    var helloMessage: WireMessage {
-        let hello: JSON = [
+    /// With `packed`, it asks for the packed form on the link (§5.1; one host only: the
+    /// loop for several hosts sends six frames).
+    func helloMessage(packed: Bool = false) -> WireMessage {
+        var hello: [String: JSON] = [
             "protocol": .int(WireProtocol.version), "plugin": .string(pluginId), "token": .string(token),
             "pid": .int(Int64(getpid())), "intents": .array(declaredIntents), "metadata": metadata,
         ]
-        return WireMessage(kind: .hello, header: nil, body: hello)
+        if packed { hello["packed"] = .bool(true) }
+        return WireMessage(kind: .hello, header: nil, body: .object(hello))
     }
 
     private func serve() -> Int32 {
@@ -209,7 +217,7 @@ public final class PluginRuntime: @unchecked Sendable {
             if let curve = curve { try socket.makeCurveClient(curve.keys, serverKey: curve.serverKey) }
             try socket.connect(backend)
             let mailbox = try Mailbox<OutgoingMessage>(context: context, name: "plugin-\(pluginId)")
-            try socket.send(helloMessage.frames)
+            try socket.send(helloMessage(packed: asksPackedLink).frames)
             try socket.setReceiveTimeout(milliseconds: 10_000)
             guard let reply = try socket.receive() else {
                 logger.error("no answer to HELLO from \(backend) within 10 s")
@@ -226,8 +234,9 @@ public final class PluginRuntime: @unchecked Sendable {
                 logger.error("expected WELCOME, got \(answer.kind.rawValue)")
                 return 2
             }
-            logger.debug("connected to \(backend)")
-            return try loop(socket: socket, mailbox: mailbox)
+            let packed = (try? answer.bodyJSON())?["packed"] == .bool(true)
+            logger.debug("connected to \(backend)\(packed ? " (packed link)" : "")")
+            return try loop(socket: socket, mailbox: mailbox, packed: packed)
         } catch {
             logger.error("plugin stopped: \(error)")
             return 2

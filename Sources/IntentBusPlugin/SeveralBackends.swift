@@ -75,7 +75,7 @@ final class SeveralBackends {
         for link in links {
             let waitedOut = link.stage == .hello && now &- link.helloAt > Self.helloWait
             guard (link.stage == .idle && now >= link.retryAt) || waitedOut else { continue }
-            if (try? link.socket.send(runtime.helloMessage.frames, dontWait: true)) == true {
+            if (try? link.socket.send(runtime.helloMessage().frames, dontWait: true)) == true {
                 link.stage = .hello
                 link.helloAt = now
             } else {

@@ -101,7 +101,9 @@ package final class RawMessage {
         zmq_msg_move(packed, msgs + last)
         let base = zmq_msg_data(packed)!
         Self.signature.withUnsafeBytes { set(last, $0) }
-        for (k, range) in layout.fields.enumerated() {
+        let fields: InlineArray<5, Range<Int>> = [layout.kind, layout.requestId, layout.intent, layout.header, layout.body]
+        for k in 0..<5 {
+            let range = fields[k]
             let target = msgs + last + 1 + k
             zmq_msg_close(target)
             if range.count >= Self.sharedFieldBytes, let keeper = Self.keeper(of: packed) {

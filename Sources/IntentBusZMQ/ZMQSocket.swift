@@ -149,6 +149,16 @@ public final class ZMQSocket {
         return true
     }
 
+    /// Sends one frame as a whole message (its content moved into libzmq), without an array.
+    @discardableResult
+    package func send(single frame: Frame, dontWait: Bool = false) throws(ZMQError) -> Bool {
+        let flags: Int32 = dontWait ? ZMQ_DONTWAIT : 0
+        switch try zmqCall("zmq_msg_send", { frame.withMsg { zmq_msg_send($0, handle, flags) } }) {
+        case .done: return true
+        case .wouldBlock: return false
+        }
+    }
+
     /// ROUTER only: sends `frames` as one multipart message to the peer whose routing id
     /// is `identity`. The same as `send([Frame(data: identity)] + frames)`, without building
     /// a frame for the identity: libzmq copies the bytes (a frame object per message cost

@@ -74,7 +74,7 @@ extension Bench {
                 exec: \(p < settings.scaleRunningPlugins ? bin("bench-plugin") : missing)
                 IntentsSupported: [\(names.joined(separator: ", "))]
                 timeout: 30s
-                env: {BENCH_INTENTS: "\(names.joined(separator: ","))"}
+                env: {BENCH_INTENTS: "\(names.joined(separator: ","))", \(Self.packedLinkEnv)}
             """)
         }
         let target = intents(of: 0)[intentsPerPlugin / 2]
@@ -83,7 +83,7 @@ extension Bench {
             exec: \(bin("bench-plugin"))
             IntentsSupported: [\(target)]
             timeout: 30s
-            env: {BENCH_INTENTS: "\(target)"}
+            env: {BENCH_INTENTS: "\(target)", \(Self.packedLinkEnv)}
         """
         let (smallEndpoint, small) = try startHost("scale-1", plugins: single)
         let (bigEndpoint, big) = try startHost("scale-1000", plugins: entries.joined(separator: "\n"))

@@ -48,7 +48,7 @@ extension Bench {
             definitions: [\(definition)]
             timeout: 30s
             max_in_flight: 4096
-            env: {BENCH_STYLES: "1", BENCH_INTENTS: "EchoIntent", BENCH_SOCKET_THREAD: "\(socketThread ? 1 : 0)"}
+            env: {BENCH_STYLES: "1", BENCH_INTENTS: "EchoIntent", BENCH_SOCKET_THREAD: "\(socketThread ? 1 : 0)", \(Self.packedLinkEnv)}
         """)
         var plain = try connect("plain handler", endpoint, intent: "PlainEchoIntent", watching: [host])
         plain.parameter = "text"

@@ -139,6 +139,12 @@ final class Bench {
         }
     }
 
+    /// The SDK plugins' packed link (docs/protocol.md §5.1) as the bench was told:
+    /// `BENCH_PACKED_LINK=0 intentbus-bench …` measures the six-frame link.
+    static var packedLinkEnv: String {
+        "BENCH_PACKED_LINK: \"\(ProcessInfo.processInfo.environment["BENCH_PACKED_LINK"] == "0" ? 0 : 1)\""
+    }
+
     /// A real `intentbus host` on `plugins` (YAML list items); returns its frontend.
     func startHost(_ name: String, plugins: String, dieWithUs: Bool = true,
                    prefix: [String] = [], frontend: String? = nil, hostLines: [String] = [],

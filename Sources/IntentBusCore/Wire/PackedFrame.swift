@@ -25,6 +25,10 @@ public enum PackedFrame {
         public var fields: [Range<Int>] { [kind, requestId, intent, header, body] }
     }
 
+    /// The largest packed frame sent on a plugin link that agreed to the form (docs/protocol.md
+    /// §5.1): a larger message goes as six frames, so that its body moves without a copy.
+    public static let linkLimit = 65_536
+
     /// Whether `bytes` starts with the packed signature.
     @inlinable public static func isPacked(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.count >= 4 && memcmp(bytes.baseAddress!, signature.utf8Start, 4) == 0

@@ -34,6 +34,10 @@ final class PluginSlot: PluginView {
     /// CURVE backend: the User-Id of the connection its HELLO came on; every later message
     /// from its routing id must carry the same (`PluginFleet.pluginMessageBound`).
     var connectionUser: String?
+    /// Its HELLO asked for the packed form and the WELCOME agreed (docs/protocol.md §5.1):
+    /// the host sends this connection one packed frame per message (up to
+    /// `PackedFrame.linkLimit`). Per connection: a new HELLO says again.
+    var packedLink = false
     /// Bumped when the plugin starts work, so that a stale idle timer does nothing.
     var idleGeneration: UInt64 = 0
     /// The last REPLY header from this plugin that passed the host's checks

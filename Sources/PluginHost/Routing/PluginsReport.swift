@@ -24,6 +24,7 @@ struct PluginsReport {
             "exec": .string(slot.spec.exec.path),
         ]
         if let pid = slot.pid { o["pid"] = .int(Int64(pid)) }
+        if slot.packedLink { o["packed_link"] = true }  // its HELLO asked for the packed form (§5.1)
         // Clients that know several hosts resend these after losing a host (docs/protocol.md).
         if !slot.spec.idempotentIntents.isEmpty { o["idempotent"] = .array(slot.spec.idempotentIntents.sorted().map { .string($0) }) }
         if !slot.instanceSlots.isEmpty { o["instances"] = instances(slot) }

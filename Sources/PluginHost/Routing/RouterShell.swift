@@ -160,6 +160,7 @@ final class RouterShell: RouterEffects {
                 return
             }
             if side == .clients, !unpackClientMessage() { continue }
+            if side == .plugins, !unpackPluginMessage() { continue }
             if side == .plugins, backendKeyed, received.count > 1,
                !core.fleet.pluginMessageBound(Data(received.bytes(0)), user: received.property(1, "User-Id")) {
                 continue  // the next receive releases its frames
@@ -184,6 +185,17 @@ final class RouterShell: RouterEffects {
         return true
     }
 
+    /// A plugin's packed message (its link agreed to the form at HELLO, §5.1) becomes its
+    /// six frames before anything reads it; a malformed one is dropped with a warning,
+    /// as any message from a plugin that is not IB1 (false: nothing more to do).
+    private func unpackPluginMessage() -> Bool {
+        do throws(WireError) { _ = try received.unpack() } catch {
+            logger.warning("dropped a malformed packed message from a plugin: \(error.message)")
+            return false
+        }
+        return true
+    }
+
     // MARK: - RouterEffects
 
     func now() -> UInt64 { MonotonicClock.now() }
@@ -198,6 +210,8 @@ final class RouterShell: RouterEffects {
             guard queued.fits(QueuedBytes.size(frames), for: identity, limit: limits.pluginQueueBytes,
                               totalLimit: limits.maxQueuedBytes, extra: backlogs.total.bytes) else { return .full }
             frames = queued.counted(frames, for: identity)
+        } else if core.fleet.packs(identity), let one = Frame.packing(frames[...]), one.count <= PackedFrame.linkLimit {
+            frames = [one]  // the plugin agreed to the packed form at HELLO (§5.1)
         }
         do {
             return try backend.send(to: identity, frames, dontWait: true) ? .sent : .full

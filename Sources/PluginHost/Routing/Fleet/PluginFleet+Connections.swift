@@ -114,8 +114,14 @@ extension PluginFleet {
         let closing = slot.life.helloAccepted(identity: envelope.identity)
         bind(envelope.identity, to: slot.index)
         slot.connectionUser = user
-        _ = effects.sendToPlugin(envelope.identity, WireMessage(kind: .welcome, header: nil,
-                                                                body: ["protocol": .int(WireProtocol.version)]).frames)
+        // The packed form on this link when the plugin asks for it (§5.1); the WELCOME
+        // itself goes as six frames, which a plugin reads at any time.
+        let packs = hello["packed"] == .bool(true)
+        slot.packedLink = false
+        let welcome: JSON = packs ? ["protocol": .int(WireProtocol.version), "packed": .bool(true)]
+                                  : ["protocol": .int(WireProtocol.version)]
+        _ = effects.sendToPlugin(envelope.identity, WireMessage(kind: .welcome, header: nil, body: welcome).frames)
+        slot.packedLink = packs
         logger.info("plugin \(id) is ready (pid \(pid)): \(styles.keys.sorted().joined(separator: ", "))")
         startHeartbeats(slot)
         perform(closing, slot)
@@ -127,6 +133,7 @@ extension PluginFleet {
     func connectionLost(_ slot: PluginSlot, _ identity: Data) {
         unbind(identity)
         slot.connectionUser = nil
+        slot.packedLink = false
         slot.life.connectionLost()
         host.failInFlight(slot, BusError(.pluginUnavailable, "plugin \(slot.spec.id) disconnected while handling this request",
                                          details: ["plugin": .string(slot.spec.id)]))

@@ -100,6 +100,9 @@ final class PluginFleet {
     /// that declares them.
     func bind(_ identity: Data, to index: Int) { identities[identity] = index }
 
+    /// Whether the connection `identity` agreed to the packed form at HELLO (§5.1).
+    func packs(_ identity: Data) -> Bool { identities[identity].map { slots[$0].packedLink } ?? false }
+
     /// Drops a connection from the routing table.
     func unbind(_ identity: Data) { identities.removeValue(forKey: identity) }
 

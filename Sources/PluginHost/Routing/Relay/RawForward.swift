@@ -1,4 +1,5 @@
 import Foundation
+import IntentBusCore
 import IntentBusZMQ
 
 /// The router's two sides: clients on the frontend, plugins on the backend.
@@ -31,6 +32,10 @@ struct RawForward {
     private(set) var pieces = InlineArray<8, RawPiece>(repeating: .empty)
     private(set) var count = 0
 
+    /// The plugin agreed at HELLO to the packed form (docs/protocol.md §5.1): the six
+    /// frames after the identity go as one packed frame (`sendPacked`).
+    var packed = false
+
     init(to side: RouterSide) { self.side = side }
 
     @inline(__always) mutating func append(_ piece: RawPiece) {
@@ -42,6 +47,9 @@ struct RawForward {
     /// from `store`. The outcome is the identity frame's: after it, a ROUTER socket
     /// takes the rest of the message whole.
     func send(on socket: ZMQSocket, from m: RawMessage, store: MessageStore) -> SendStatus {
+        if packed, count == 1 + WireProtocol.frameCount, let status = sendPacked(on: socket, from: m, store: store) {
+            return status
+        }
         // Through a span: `pieces[i]` on a borrowed InlineArray copies all of it (8 pieces,
         // ~200 bytes, a memcpy) for each frame sent, 14 per request, which callgrind showed.
         let pieces = self.pieces.span
@@ -63,6 +71,39 @@ struct RawForward {
             if i == 0, case .sent = status {} else if i == 0 { return status }
         }
         return .sent
+    }
+
+    /// The identity, then the six frames as one packed frame (copies: each frame a libzmq
+    /// message costs more than copying small ones, docs/performance.md); nil when the
+    /// message is larger than `PackedFrame.linkLimit` (it then goes as six frames, its
+    /// body moved without a copy) or a field does not fit the packed form.
+    private func sendPacked(on socket: ZMQSocket, from m: RawMessage, store: MessageStore) -> SendStatus? {
+        let pieces = self.pieces.span
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { idBuffer -> SendStatus? in
+            func bytes(_ piece: RawPiece) -> UnsafeRawBufferPointer {
+                switch piece {
+                case .received(let f): return m.bytes(f)
+                case .stored(let e, let part): return store.bytes(e, part)
+                case .empty: return UnsafeRawBufferPointer(start: nil, count: 0)
+                case .bytes(let bytes): return bytes
+                case .wireId(let id):
+                    return UnsafeRawBufferPointer(start: idBuffer.baseAddress, count: ExchangeTable.writeWireId(id, into: idBuffer.baseAddress!))
+                }
+            }
+            let (kind, id, intent, header, body) = (bytes(pieces[2]), bytes(pieces[3]), bytes(pieces[4]), bytes(pieces[5]), bytes(pieces[6]))
+            guard let size = PackedFrame.size(kind: kind.count, requestId: id.count, intent: intent.count,
+                                              header: header.count, body: body.count),
+                  size <= PackedFrame.linkLimit else { return nil }
+            let first = socket.sendBytes(bytes(pieces[0]), more: true)
+            guard case .sent = first else { return first }
+            let status = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { frame in
+                PackedFrame.write(into: UnsafeMutableRawPointer(frame.baseAddress!), kind: kind, requestId: id, intent: intent,
+                                  header: header, body: body)
+                return socket.sendBytes(UnsafeRawBufferPointer(frame), more: false)
+            }
+            release(store)  // as a send would have moved them
+            return status
+        }
     }
 
     /// Empties the stored pieces, as a send moves them (after the pieces went as copies).

@@ -87,6 +87,7 @@ extension RelayLane {
         let sent = peer.withUnsafeBytes { peerBytes in
             deliveryHeader.withUnsafeBytes { headerBytes in
                 var forward = RawForward(to: .plugins)
+                forward.packed = slot.packedLink
                 forward.append(.bytes(peerBytes))
                 forward.append(.received(base))       // IB1
                 forward.append(.received(base + 1))   // REQUEST
