@@ -12,6 +12,8 @@ import IntentBus
 // in: no crash, every message written follows docs/protocol.md, limits hold, no plugin's
 // in-flight count goes below zero, and a request never gets two finals.
 //
+// Plugin "a" has the packed link (docs/protocol.md §5.1): the host sends it packed frames,
+// and it answers packed or in six frames.
 // A second plugin, "b", serves the legacy intent L one trip at a time (HELLO phase `run`,
 // a definition): its `run` requests take the lane's legacy check, and its REPLYs the lane's
 // reading of a run REPLY (Legacy/LegacyRunScan.swift) and the parse behind it.
@@ -19,7 +21,7 @@ import IntentBus
 // Input: a sequence of messages, each `[side] [frame count] ([length] [bytes])…`: side's
 // high bit sends from a plugin (b when bit 0x40 is set too, else a), else from client
 // c(side & 7); a side of 0xFF ends the messages. Then one byte per REQUEST a plugin
-// received: an odd byte answers it with a REPLY. Plugin b answers a `run` with the REPLY a run that went all the way gets, made from
+// received: an odd byte answers it with a REPLY (plugin a's packed when the byte has 0x02). Plugin b answers a `run` with the REPLY a run that went all the way gets, made from
 // the REQUEST's body as the Swift SDK writes it; when the byte has 0x02, the next two bytes
 // change one byte of it (position, value), and with 0x04 the next byte cuts it short.
 
@@ -119,7 +121,7 @@ final class Rig {
         hooks.extensions.forEach(core.install)
         core.start()
         let hello: JSON = ["protocol": 1, "plugin": "a", "token": .string(recorder.tokens["a"] ?? ""),
-                           "intents": ["I", "K"]]
+                           "intents": ["I", "K"], "packed": true]  // the packed link (protocol §5.1)
         core.pluginFrames([Frame("a")] + WireMessage(kind: .hello, header: nil, body: hello).frames)
         let legacyHello: JSON = ["protocol": 1, "plugin": "b", "token": .string(recorder.tokens["b"] ?? ""),
                                  "intents": [["name": "L", "style": "legacy", "codes": ["done"], "phases": ["run"]]]]
@@ -142,7 +144,8 @@ func drainRouters() {
         }
         if (try? raw.receive(from: backend)) == true {
             any = true
-            core.receive(.plugins, raw)
+            // As the shell does (RouterShell.unpackPluginMessage): a packed one split, a malformed one dropped.
+            if (try? raw.unpack()) != nil { core.receive(.plugins, raw) }
         }
         if !any { return }
     }
@@ -192,11 +195,15 @@ public func fuzzRelayLane(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt 
         drainRouters()
     }
     // The plugins answer what the lane or the core sent them.
-    while let frames = try? plugin.receive(dontWait: true) {
+    // Plugin a has the packed link: what the host sends it must be a well-formed packed
+    // frame or six frames; it answers in either form, as the input says.
+    while let received = try? plugin.receive(dontWait: true) {
+        let packed = received.count == 1 && received[0].isPacked
+        guard let frames = packed ? try? received[0].unpacked() : received else { fatalError("the host sent plugin a a malformed packed frame") }
         guard let msg = try? WireMessage.decode(frames[...]) else { fatalError("the plugin got an undecodable message") }
         if msg.kind == .request, let b = next(), b & 1 == 1 {
-            _ = try? plugin.send(WireMessage(kind: .reply, requestId: msg.requestId, intent: msg.intent,
-                                             header: nil, body: ["ok": true]).frames, dontWait: true)
+            let reply = WireMessage(kind: .reply, requestId: msg.requestId, intent: msg.intent, header: nil, body: ["ok": true]).frames
+            _ = try? plugin.send(b & 2 != 0 ? [Frame.packing(reply[...]) ?? Frame()] : reply, dontWait: true)
         }
     }
     while let frames = try? legacyPlugin.receive(dontWait: true) {
