@@ -210,8 +210,10 @@ final class RouterShell: RouterEffects {
             guard queued.fits(QueuedBytes.size(frames), for: identity, limit: limits.pluginQueueBytes,
                               totalLimit: limits.maxQueuedBytes, extra: backlogs.total.bytes) else { return .full }
             frames = queued.counted(frames, for: identity)
-        } else if core.fleet.packs(identity), let one = Frame.packing(frames[...]), one.count <= PackedFrame.linkLimit {
-            frames = [one]  // the plugin agreed to the packed form at HELLO (§5.1)
+        } else if core.fleet.packs(identity) {
+            // The plugin agreed to the packed form at HELLO (§5.1).
+            let one = Frame()
+            if one.setPacked(frames[...], limit: PackedFrame.linkLimit) { frames = [one] }
         }
         do {
             return try backend.send(to: identity, frames, dontWait: true) ? .sent : .full
