@@ -48,7 +48,7 @@ extension Frame {
             }
             for i in 0..<WireProtocol.frameCount where !isKnownUniquelyReferenced(&six[i]) { six[i] = Frame() }
             Self.signatureBytes.withUnsafeBytes { six[0].setContent(raw: $0) }
-            let fields: InlineArray<5, Range<Int>> = [layout.kind, layout.requestId, layout.intent, layout.header, layout.body]
+            let fields = layout.inlineFields
             for k in 0..<5 { six[k + 1].setContent(raw: UnsafeRawBufferPointer(rebasing: bytes[fields[k]])) }
             return true
         }

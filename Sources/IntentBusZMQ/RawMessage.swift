@@ -101,7 +101,7 @@ package final class RawMessage {
         zmq_msg_move(packed, msgs + last)
         let base = zmq_msg_data(packed)!
         Self.signature.withUnsafeBytes { set(last, $0) }
-        let fields: InlineArray<5, Range<Int>> = [layout.kind, layout.requestId, layout.intent, layout.header, layout.body]
+        let fields = layout.inlineFields
         for k in 0..<5 {
             let range = fields[k]
             let target = msgs + last + 1 + k

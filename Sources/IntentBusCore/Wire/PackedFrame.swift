@@ -23,6 +23,10 @@ public enum PackedFrame {
 
         /// The fields in wire order (kind, request id, intent, header, body).
         public var fields: [Range<Int>] { [kind, requestId, intent, header, body] }
+
+        /// The same five without an array, for the receivers that split a packed frame in
+        /// place (`RawMessage.unpack`, `Frame.unpack(into:)`).
+        public var inlineFields: InlineArray<5, Range<Int>> { [kind, requestId, intent, header, body] }
     }
 
     /// The largest packed frame sent on a plugin link that agreed to the form (docs/protocol.md
